@@ -1,0 +1,47 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { analyze } from '../semantics/analyze.js';
+import { probeFile } from '../semantics/file-probe.js';
+import { LineIndex } from '../syntax/line-index.js';
+import type { Problem } from '../syntax/problem.js';
+
+export interface CommandOutput {
+  readonly out: (line: string) => void;
+  readonly err: (line: string) => void;
+}
+
+/** `file:line:col: severity code message`, one-based like compilers print, for editors to jump to. */
+export function formatProblem(file: string, index: LineIndex, problem: Problem): string {
+  const { line, character } = index.position(problem.span.start);
+  return `${file}:${line + 1}:${character + 1}: ${problem.severity} ${problem.code} ${problem.message}`;
+}
+
+/** Checks each spec; exit code 1 when any has an error, 2 when a spec cannot be read. */
+export function runCheck(files: readonly string[], io: CommandOutput): number {
+  if (files.length === 0) {
+    io.err('herald check: name at least one .reward file');
+    return 2;
+  }
+  let errors = 0;
+  let warnings = 0;
+  let unreadable = false;
+  for (const file of files) {
+    let text: string;
+    try {
+      text = fs.readFileSync(file, 'utf8');
+    } catch (error) {
+      io.err(`${file}: cannot read: ${(error as Error).message}`);
+      unreadable = true;
+      continue;
+    }
+    const { problems } = analyze(text, { specDir: path.dirname(path.resolve(file)), probeFile });
+    const index = new LineIndex(text);
+    for (const problem of problems) {
+      io.out(formatProblem(file, index, problem));
+      if (problem.severity === 'error') errors++;
+      else if (problem.severity === 'warning') warnings++;
+    }
+  }
+  io.err(`checked ${files.length} spec${files.length === 1 ? '' : 's'}: ${errors} error${errors === 1 ? '' : 's'}, ${warnings} warning${warnings === 1 ? '' : 's'}`);
+  return unreadable ? 2 : errors > 0 ? 1 : 0;
+}

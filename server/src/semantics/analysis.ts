@@ -1,0 +1,25 @@
+import type { Decl, Span, Spec } from '../syntax/ast.js';
+import type { IssueCode } from '../syntax/issue-codes.js';
+import type { Problem, RelatedProblemInfo, Severity } from '../syntax/problem.js';
+import type { DeclInfo, DeclSymbol, Occurrence } from './symbols.js';
+
+/** What the checks build up while they walk a spec; frozen into a SpecModel at the end. */
+export interface Analysis {
+  readonly spec: Spec;
+  /** The first declaration of each name (later duplicates are reported and left out). */
+  readonly globals: Map<string, DeclSymbol>;
+  readonly symbolOf: Map<Decl, DeclSymbol>;
+  readonly occurrences: Occurrence[];
+  readonly declInfo: Map<Decl, DeclInfo>;
+  readonly problems: Problem[];
+}
+
+export interface ReportExtras {
+  readonly related?: readonly RelatedProblemInfo[];
+  readonly unnecessary?: boolean;
+  readonly data?: Readonly<Record<string, unknown>>;
+}
+
+export function report(a: Analysis, code: IssueCode, severity: Severity, span: Span, message: string, extras: ReportExtras = {}): void {
+  a.problems.push({ code, severity, message, span, ...extras });
+}

@@ -1,0 +1,211 @@
+import type { AttackItem, AuditDecl, AuditItem, ExpectMetricItem, ExpectMinimalItem, Name, SettingItem, Span } from '../syntax/ast.js';
+import { issueCodes, type IssueCode } from '../syntax/issue-codes.js';
+import { report, type Analysis } from './analysis.js';
+import { attackKinds, generatorKinds, metricKinds, selectionKinds } from './builtins.js';
+import { suggestName } from './did-you-mean.js';
+import { declKindNames, type AttackSymbol, type AuditWordCategory, type DeclSymbol } from './symbols.js';
+
+/** Resolves a declared name that must be of one kind; reports unknown names and wrong kinds. */
+function resolveDeclared(a: Analysis, name: Name, kind: DeclSymbol['kind']): DeclSymbol | undefined {
+  const symbol = a.globals.get(name.text);
+  if (symbol === undefined) {
+    const sameKind = [...a.globals.values()].filter((s) => s.kind === kind).map((s) => s.name);
+    const suggestion = suggestName(name.text, sameKind);
+    report(a, issueCodes.unknownName, 'error', name.span,
+      `unknown ${kind} '${name.text}'${suggestion ? `; did you mean '${suggestion}'?` : ''}`, suggestion === undefined ? {} : { data: { suggestion } });
+    return undefined;
+  }
+  a.occurrences.push({ span: name.span, symbol, isDeclaration: false });
+  if (symbol.kind !== kind) {
+    report(a, issueCodes.kindMismatch, 'error', name.span, `'${name.text}' is ${declKindNames[symbol.kind]}, not ${declKindNames[kind]}`);
+    return undefined;
+  }
+  return symbol;
+}
+
+/** Resolves one of the fixed words of an audit (attack kinds, generators, metrics, selections). */
+function resolveWord(a: Analysis, name: Name, category: AuditWordCategory, words: Readonly<Record<string, string>>, code: IssueCode, what: string): boolean {
+  const doc = words[name.text];
+  if (doc === undefined) {
+    const suggestion = suggestName(name.text, Object.keys(words));
+    report(a, code, 'error', name.span,
+      `unknown ${what} '${name.text}' (${Object.keys(words).join(', ')})${suggestion ? `; did you mean '${suggestion}'?` : ''}`,
+      suggestion === undefined ? {} : { data: { suggestion } });
+    return false;
+  }
+  a.occurrences.push({ span: name.span, symbol: { kind: 'audit-word', category, name: name.text, doc }, isDeclaration: false });
+  return true;
+}
+
+function checkSingleItem<K extends AuditItem['kind']>(a: Analysis, audit: AuditDecl, kind: K, what: string): Extract<AuditItem, { kind: K }> | undefined {
+  const items = audit.items.filter((i): i is Extract<AuditItem, { kind: K }> => i.kind === kind);
+  for (const extra of items.slice(1)) {
+    report(a, issueCodes.repeatedAuditItem, 'error', extra.span, `this audit already names its ${what}`, { related: [{ span: items[0]!.span, message: 'first stated here' }] });
+  }
+  return items[0];
+}
+
+function checkAttack(a: Analysis, audit: AuditDecl, attack: AttackItem, attacks: Map<string, AttackSymbol>): void {
+  if (attack.name !== undefined) {
+    const previous = attacks.get(attack.name.text);
+    if (previous !== undefined) {
+      report(a, issueCodes.duplicateName, 'error', attack.name.span, `this audit already has an attack named '${attack.name.text}'`, {
+        related: [{ span: previous.nameSpan, message: 'the other attack' }],
+      });
+    } else {
+      const symbol: AttackSymbol = { kind: 'attack', name: attack.name.text, item: attack, audit, nameSpan: attack.name.span };
+      attacks.set(attack.name.text, symbol);
+      a.occurrences.push({ span: attack.name.span, symbol, isDeclaration: true });
+    }
+  }
+  const kind = attack.attackKind;
+  // In `attack launder targets L` one word is both the name and the kind; it is already recorded
+  // as the attack's declaration, so only an unknown kind needs reporting.
+  const shorthandKnown = kind !== undefined && kind === attack.name && kind.text in attackKinds;
+  const kindKnown = kind !== undefined && (shorthandKnown || resolveWord(a, kind, 'attack-kind', attackKinds, issueCodes.unknownAttackKind, 'attack kind'));
+  for (const target of attack.targets) resolveDeclared(a, target, 'detector');
+
+  if (kindKnown && kind !== undefined) {
+    const takesGenerators = kind.text === 'launder';
+    if (takesGenerators && attack.generators.length === 0) {
+      report(a, issueCodes.missingGenerator, 'error', attack.span, "a launder attack needs candidates: add 'using lexical(8)' (or bm25(K), candidates \"file\")");
+    } else if (!takesGenerators && attack.generators.length > 0) {
+      report(a, issueCodes.generatorNotAllowed, 'error', attack.generators[0]!.span, `${kind.text} is an exact edit and takes no candidate generator`);
+    }
+  }
+  for (const generator of attack.generators) {
+    if (generator.kind !== 'generator') continue;
+    resolveWord(a, generator.generator, 'generator', generatorKinds, issueCodes.unknownGenerator, 'generator');
+    const budget = generator.budget;
+    if (budget !== undefined && (!Number.isInteger(budget.value) || budget.value < 1)) {
+      report(a, issueCodes.invalidBudget, 'error', budget.span, `a candidate budget is a positive whole number, not ${budget.value}`);
+    }
+  }
+}
+
+const selectionNames = Object.keys(selectionKinds);
+
+function checkExpectMetric(a: Analysis, item: ExpectMetricItem, rewards: Set<string>, attacks: Map<string, AttackSymbol>): void {
+  if (!resolveWord(a, item.metric, 'metric', metricKinds, issueCodes.unknownMetric, 'metric')) return;
+  if (item.metric.text === 'minimal_repair') {
+    report(a, issueCodes.typeMismatch, 'error', item.value?.span ?? item.metric.span, 'minimal_repair is a set of detectors: write expect minimal_repair == {L}');
+    return;
+  }
+  if (item.args.length !== 3) {
+    report(a, issueCodes.wrongArity, 'error', item.span, `${item.metric.text} takes (reward, attack, selection), e.g. ${item.metric.text}(R0, launder, oracle_worst)`);
+  }
+  const [reward, attack, selection] = item.args;
+  if (reward !== undefined && resolveDeclared(a, reward, 'reward') !== undefined && !rewards.has(reward.text)) {
+    report(a, issueCodes.rewardNotAudited, 'error', reward.span, `this audit neither audits nor compares '${reward.text}': add it to 'compare'`);
+  }
+  if (attack !== undefined) {
+    const symbol = attacks.get(attack.text);
+    if (symbol === undefined) {
+      const suggestion = suggestName(attack.text, attacks.keys());
+      report(a, issueCodes.unknownName, 'error', attack.span, `this audit has no attack '${attack.text}'${suggestion ? `; did you mean '${suggestion}'?` : ''}`,
+        suggestion === undefined ? {} : { data: { suggestion } });
+    } else {
+      a.occurrences.push({ span: attack.span, symbol, isDeclaration: false });
+    }
+  }
+  if (selection !== undefined) resolveWord(a, selection, 'selection', selectionKinds, issueCodes.unknownSelection, `selection (${selectionNames.join(' or ')})`);
+
+  const value = item.value;
+  if (value === undefined) return;
+  const isRate = item.metric.text === 'asr' || item.metric.text === 'upper';
+  if (!isRate && item.percent) {
+    report(a, issueCodes.valueOutOfRange, 'error', value.span, `${item.metric.text} is a reward difference, not a percentage`);
+  } else if (isRate) {
+    const max = item.percent ? 100 : 1;
+    if (value.value < 0 || value.value > max) {
+      report(a, issueCodes.valueOutOfRange, 'error', value.span, `a rate lies between 0 and ${item.percent ? '100%' : '1 (or write a percentage, e.g. 5%)'}`);
+    }
+  }
+}
+
+function checkExpectMinimal(a: Analysis, item: ExpectMinimalItem, latticeDetectors: Set<string>): void {
+  if (!resolveWord(a, item.metric, 'metric', metricKinds, issueCodes.unknownMetric, 'metric')) return;
+  if (item.metric.text !== 'minimal_repair') {
+    report(a, issueCodes.typeMismatch, 'error', item.span, `${item.metric.text} is a number: compare it with a number, not a set`);
+    return;
+  }
+  for (const detector of item.detectors) {
+    if (resolveDeclared(a, detector, 'detector') !== undefined && !latticeDetectors.has(detector.text)) {
+      report(a, issueCodes.kindMismatch, 'error', detector.span, `'${detector.text}' is not in this audit's lattice`);
+    }
+  }
+}
+
+function checkSetting(a: Analysis, item: SettingItem): void {
+  const values = item.values;
+  if (item.key !== 'sweep' && values.length > 1) {
+    report(a, issueCodes.invalidSetting, 'error', values[1]!.span, `${item.key} takes one value`);
+  }
+  for (const value of values) {
+    const ok = item.key === 'sweep' ? value.value >= 0 : Number.isInteger(value.value) && value.value >= (item.key === 'bootstrap' ? 1 : 0);
+    if (!ok) {
+      const wanted = item.key === 'sweep' ? 'a scale of 0 or more' : item.key === 'bootstrap' ? 'a positive whole number of resamples' : 'a whole number of 0 or more';
+      report(a, issueCodes.invalidSetting, 'error', value.span, `${item.key} needs ${wanted}`);
+    }
+  }
+}
+
+export function checkAudit(a: Analysis, audit: AuditDecl): void {
+  const anchor: Span = audit.name?.span ?? audit.span;
+  const rewards = new Set<string>();
+
+  const rewardItem = checkSingleItem(a, audit, 'audit-reward', 'reward');
+  if (rewardItem === undefined) report(a, issueCodes.incompleteAudit, 'error', anchor, "this audit names no reward: add 'reward R0'");
+  else if (rewardItem.reward !== undefined && resolveDeclared(a, rewardItem.reward, 'reward') !== undefined) rewards.add(rewardItem.reward.text);
+
+  const corpusItem = checkSingleItem(a, audit, 'audit-corpus', 'corpus');
+  if (corpusItem === undefined) report(a, issueCodes.incompleteAudit, 'error', anchor, "this audit names no corpus: add 'corpus NAME'");
+  else if (corpusItem.corpus !== undefined) resolveDeclared(a, corpusItem.corpus, 'corpus');
+
+  const poolItems = audit.items.filter((i) => i.kind === 'audit-pools');
+  if (poolItems.length === 0) report(a, issueCodes.incompleteAudit, 'error', anchor, "this audit reads no pools: add 'pools NAME, …'");
+
+  const attacks = new Map<string, AttackSymbol>();
+  const latticeDetectors = new Set<string>();
+  for (const item of audit.items) {
+    switch (item.kind) {
+      case 'audit-compare':
+        for (const reward of item.rewards) if (resolveDeclared(a, reward, 'reward') !== undefined) rewards.add(reward.text);
+        break;
+      case 'audit-pools':
+        for (const pool of item.pools) resolveDeclared(a, pool, 'pool');
+        break;
+      case 'attack':
+        checkAttack(a, audit, item, attacks);
+        break;
+      case 'lattice':
+        for (const entry of item.entries) {
+          if (latticeDetectors.has(entry.detector.text)) {
+            report(a, issueCodes.duplicateName, 'error', entry.detector.span, `'${entry.detector.text}' is already in the lattice`);
+          }
+          if (resolveDeclared(a, entry.detector, 'detector') !== undefined) latticeDetectors.add(entry.detector.text);
+          if (entry.lambda !== undefined && entry.lambda.value <= 0) {
+            report(a, issueCodes.penaltySign, 'error', entry.lambda.span, `a lattice penalty λ must be positive: R_S = R − Σ λ·f subtracts it (got ${entry.lambda.value})`);
+          }
+        }
+        break;
+      default:
+        break;
+    }
+  }
+  if (attacks.size === 0 && audit.items.every((i) => i.kind !== 'attack')) {
+    report(a, issueCodes.incompleteAudit, 'error', anchor, "this audit runs no attack: add e.g. 'attack launder targets L using lexical(8)'");
+  }
+  // Expect lines may name attacks and lattice detectors declared below them.
+  for (const item of audit.items) {
+    if (item.kind === 'expect-metric') checkExpectMetric(a, item, rewards, attacks);
+    else if (item.kind === 'expect-minimal') checkExpectMinimal(a, item, latticeDetectors);
+    else if (item.kind === 'setting') checkSetting(a, item);
+  }
+  for (const key of ['seed', 'bootstrap', 'sweep'] as const) {
+    const settings = audit.items.filter((i): i is SettingItem => i.kind === 'setting' && i.key === key);
+    for (const extra of settings.slice(1)) {
+      report(a, issueCodes.repeatedAuditItem, 'error', extra.span, `this audit already sets ${key}`, { related: [{ span: settings[0]!.span, message: 'first set here' }] });
+    }
+  }
+}

@@ -1,0 +1,131 @@
+import * as path from 'node:path';
+import type { Decl, DetectorDecl, RewardDecl, Span, Spec, StringLit } from '../syntax/ast.js';
+import { issueCodes } from '../syntax/issue-codes.js';
+import type { Problem } from '../syntax/problem.js';
+import { report, type Analysis } from './analysis.js';
+import { checkAudit } from './check-audit.js';
+import { Inference } from './infer.js';
+import { isDeclSymbol, type DeclInfo, type DeclSymbol, type Occurrence } from './symbols.js';
+
+export type FileStatus = 'ok' | 'missing' | 'unreadable';
+
+export interface CheckOptions {
+  /** The folder linked paths are relative to; without it (an unsaved spec) links are not checked. */
+  readonly specDir?: string | undefined;
+  /** Says whether a linked file can be read. Injected so the checker itself does no I/O. */
+  readonly probeFile?: ((absolutePath: string) => FileStatus) | undefined;
+  readonly reportUnused?: boolean | undefined;
+}
+
+/** Everything later stages and the editor need to know about a checked spec. */
+export interface SpecModel {
+  readonly spec: Spec;
+  readonly globals: ReadonlyMap<string, DeclSymbol>;
+  readonly occurrences: readonly Occurrence[];
+  readonly declInfo: ReadonlyMap<Decl, DeclInfo>;
+  readonly problems: readonly Problem[];
+}
+
+function collectDeclarations(a: Analysis): void {
+  for (const decl of a.spec.decls) {
+    if (decl.name === undefined) continue;
+    const symbol: DeclSymbol = { kind: decl.kind, name: decl.name.text, decl, nameSpan: decl.name.span };
+    a.symbolOf.set(decl, symbol);
+    a.occurrences.push({ span: decl.name.span, symbol, isDeclaration: true });
+    const previous = a.globals.get(decl.name.text);
+    if (previous === undefined) {
+      a.globals.set(decl.name.text, symbol);
+    } else {
+      report(a, issueCodes.duplicateName, 'error', decl.name.span, `'${decl.name.text}' is already declared`, {
+        related: [{ span: previous.nameSpan, message: 'first declared here' }],
+      });
+    }
+  }
+}
+
+function checkDetector(a: Analysis, detector: DetectorDecl, info: DeclInfo): void {
+  if (detector.name === undefined) return;
+  if (info.visibility === 'oracle') {
+    report(a, issueCodes.oracleDetector, 'error', info.oracleSource ?? detector.name.span,
+      `detector '${detector.name.text}' reads gold labels; a detector must use only visible fields (the trajectory and the corpus). Use a signal for oracle checks`);
+  }
+  if (detector.doc === undefined) {
+    report(a, issueCodes.missingDescription, 'warning', detector.name.span, `detector '${detector.name.text}' has no description: say what violation it flags`);
+  }
+}
+
+function checkRewardTerms(a: Analysis, reward: RewardDecl): void {
+  const seen = new Map<string, Span>();
+  for (const term of reward.terms) {
+    const previous = seen.get(term.name.text);
+    // Derived terms are named after what they weigh, so a repeat there is a repeated penalty.
+    if (previous !== undefined) {
+      report(a, issueCodes.duplicateName, term.derived ? 'warning' : 'error', term.name.span,
+        term.derived ? `'${term.name.text}' is weighed twice in this reward` : `this reward already has a term '${term.name.text}'`,
+        { related: [{ span: previous, message: 'the other term' }] });
+    } else {
+      seen.set(term.name.text, term.name.span);
+    }
+    if (term.body?.kind !== 'name' || term.weight === undefined || term.weight <= 0) continue;
+    const target = a.globals.get(term.body.name.text);
+    if (target?.kind === 'detector') {
+      report(a, issueCodes.penaltySign, 'warning', term.weightSpan ?? term.span,
+        `this adds reward when detector '${target.name}' fires; a detector flags a violation, so its weight should be negative`,
+        { data: { weight: term.weight } });
+    }
+  }
+}
+
+function linkedFiles(spec: Spec): StringLit[] {
+  const links: StringLit[] = [];
+  for (const decl of spec.decls) {
+    if ((decl.kind === 'corpus' || decl.kind === 'pool') && decl.path !== undefined) links.push(decl.path);
+    if (decl.kind !== 'audit') continue;
+    for (const item of decl.items) {
+      if (item.kind !== 'attack') continue;
+      for (const generator of item.generators) if (generator.kind === 'candidates-file' && generator.path !== undefined) links.push(generator.path);
+    }
+  }
+  return links;
+}
+
+function checkLinkedFiles(a: Analysis, specDir: string, probeFile: (absolutePath: string) => FileStatus): void {
+  for (const link of linkedFiles(a.spec)) {
+    const resolved = path.resolve(specDir, link.value);
+    const status = probeFile(resolved);
+    if (status === 'missing') report(a, issueCodes.missingFile, 'error', link.span, `cannot find '${link.value}' (looked for ${resolved})`, { data: { path: resolved } });
+    else if (status === 'unreadable') report(a, issueCodes.unreadableFile, 'error', link.span, `cannot read '${link.value}' at ${resolved}: it is a folder or not readable`, { data: { path: resolved } });
+  }
+}
+
+const kindsThatMustBeUsed = new Set<Decl['kind']>(['corpus', 'pool', 'signal', 'detector']);
+
+function checkUnused(a: Analysis): void {
+  const used = new Set<DeclSymbol>();
+  for (const occurrence of a.occurrences) {
+    if (!occurrence.isDeclaration && isDeclSymbol(occurrence.symbol)) used.add(occurrence.symbol);
+  }
+  for (const symbol of a.globals.values()) {
+    if (!kindsThatMustBeUsed.has(symbol.kind) || used.has(symbol)) continue;
+    report(a, issueCodes.unusedDeclaration, 'warning', symbol.nameSpan, `${symbol.kind} '${symbol.name}' is never used`, { unnecessary: true });
+  }
+}
+
+/** Names, types, visibility and audit checks over a parsed spec. Pure except for `probeFile`. */
+export function check(spec: Spec, options: CheckOptions = {}): SpecModel {
+  const a: Analysis = { spec, globals: new Map(), symbolOf: new Map(), occurrences: [], declInfo: new Map(), problems: [] };
+  collectDeclarations(a);
+  const inference = new Inference(a);
+  for (const decl of spec.decls) {
+    if (decl.kind === 'signal' || decl.kind === 'detector' || decl.kind === 'reward') {
+      const info = inference.declaration(decl);
+      if (decl.kind === 'detector') checkDetector(a, decl, info);
+      if (decl.kind === 'reward') checkRewardTerms(a, decl);
+    } else if (decl.kind === 'audit') {
+      checkAudit(a, decl);
+    }
+  }
+  if (options.specDir !== undefined && options.probeFile !== undefined) checkLinkedFiles(a, options.specDir, options.probeFile);
+  if (options.reportUnused ?? true) checkUnused(a);
+  return { spec, globals: a.globals, occurrences: a.occurrences, declInfo: a.declInfo, problems: a.problems };
+}

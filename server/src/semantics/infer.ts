@@ -1,0 +1,284 @@
+import type { Decl, DetectorDecl, Expr, Name, RewardDecl, SignalDecl, Span } from '../syntax/ast.js';
+import { issueCodes } from '../syntax/issue-codes.js';
+import { report, type Analysis } from './analysis.js';
+import { builtinFieldsByName, builtinFunctionsByName, builtinMembers, type BuiltinFunction } from './builtins.js';
+import { suggestName } from './did-you-mean.js';
+import { declKindNames, type DeclInfo, type VariableSymbol } from './symbols.js';
+import { elementTypes, isNumeric, joinVisibility, typeNames, type Type, type Visibility } from './types.js';
+
+/** An expression's type and visibility, and where its oracle taint (if any) comes from. */
+export interface Inferred {
+  readonly type: Type;
+  readonly visibility: Visibility;
+  readonly oracleSource?: Span | undefined;
+}
+
+type Scope = ReadonlyMap<string, VariableSymbol>;
+type Typeable = SignalDecl | DetectorDecl | RewardDecl;
+
+const unknown: Inferred = { type: 'error', visibility: 'visible' };
+
+function combine(type: Type, parts: readonly Inferred[]): Inferred {
+  const oracle = parts.find((p) => p.visibility === 'oracle');
+  return { type, visibility: joinVisibility(...parts.map((p) => p.visibility)), oracleSource: oracle?.oracleSource };
+}
+
+function expectType(a: Analysis, inferred: Inferred, accepted: readonly Type[], span: Span, what: string): void {
+  if (inferred.type === 'error' || accepted.includes(inferred.type)) return;
+  const wanted = accepted.map((t) => typeNames[t]).join(' or ');
+  report(a, issueCodes.typeMismatch, 'error', span, `${what} must be ${wanted}, not ${typeNames[inferred.type]}`);
+}
+
+function expectNumeric(a: Analysis, inferred: Inferred, span: Span, what: string): void {
+  if (!isNumeric(inferred.type)) report(a, issueCodes.typeMismatch, 'error', span, `${what} must be a number or a boolean indicator, not ${typeNames[inferred.type]}`);
+}
+
+/**
+ * Types declarations on demand, so a signal used before it is declared is typed once, where
+ * it is first needed; `inProgress` catches definitions that depend on themselves.
+ */
+export class Inference {
+  private readonly inProgress = new Set<Decl>();
+
+  constructor(private readonly a: Analysis) {}
+
+  declaration(decl: Typeable, usedAt?: Span): DeclInfo {
+    const known = this.a.declInfo.get(decl);
+    if (known !== undefined) return known;
+    if (this.inProgress.has(decl)) {
+      if (usedAt !== undefined) {
+        report(this.a, issueCodes.recursiveDefinition, 'error', usedAt, `'${decl.name?.text}' depends on itself`);
+      }
+      return unknown;
+    }
+    this.inProgress.add(decl);
+    const info = decl.kind === 'reward' ? this.reward(decl) : this.body(decl);
+    this.inProgress.delete(decl);
+    this.a.declInfo.set(decl, info);
+    return info;
+  }
+
+  private body(decl: SignalDecl | DetectorDecl): DeclInfo {
+    if (decl.body === undefined) return unknown;
+    const inferred = this.expr(decl.body, new Map());
+    if (decl.kind === 'detector') {
+      expectType(this.a, inferred, ['boolean'], decl.body.span, `detector '${decl.name?.text}'`);
+      return { type: 'boolean', visibility: inferred.visibility, oracleSource: inferred.oracleSource };
+    }
+    expectNumeric(this.a, inferred, decl.body.span, `signal '${decl.name?.text}'`);
+    return inferred;
+  }
+
+  private reward(decl: RewardDecl): DeclInfo {
+    const parts: Inferred[] = [];
+    if (decl.base !== undefined) {
+      const base = this.a.globals.get(decl.base.text);
+      this.resolve(decl.base, base);
+      if (base !== undefined && base.decl.kind !== 'reward') {
+        report(this.a, issueCodes.kindMismatch, 'error', decl.base.span, `'${decl.base.text}' is ${declKindNames[base.decl.kind]}; a derived reward starts from a reward`);
+      } else if (base?.decl.kind === 'reward') {
+        const info = this.declaration(base.decl, decl.base.span);
+        parts.push({ ...info, oracleSource: info.visibility === 'oracle' ? decl.base.span : undefined });
+      }
+    }
+    for (const term of decl.terms) {
+      if (term.body === undefined) continue;
+      const inferred = this.expr(term.body, new Map());
+      expectNumeric(this.a, inferred, term.body.span, `term '${term.name.text}'`);
+      parts.push(inferred);
+    }
+    return combine('number', parts);
+  }
+
+  /** Records a use of a declared name (for references, rename and unused checks). */
+  private resolve(name: Name, symbol: ReturnType<Analysis['globals']['get']>): void {
+    if (symbol === undefined) {
+      this.unknownName(name, [...this.a.globals.keys()]);
+      return;
+    }
+    this.a.occurrences.push({ span: name.span, symbol, isDeclaration: false });
+  }
+
+  private unknownName(name: Name, candidates: Iterable<string>): void {
+    const suggestion = suggestName(name.text, candidates);
+    const hint = suggestion === undefined ? '' : `; did you mean '${suggestion}'?`;
+    report(this.a, issueCodes.unknownName, 'error', name.span, `unknown name '${name.text}'${hint}`, suggestion === undefined ? {} : { data: { suggestion } });
+  }
+
+  expr(e: Expr, scope: Scope): Inferred {
+    switch (e.kind) {
+      case 'number':
+        return { type: 'number', visibility: 'visible' };
+      case 'string':
+        return { type: 'text', visibility: 'visible' };
+      case 'bool':
+        return { type: 'boolean', visibility: 'visible' };
+      case 'name':
+        return this.name(e.name, scope);
+      case 'member':
+        return this.member(e.object, e.property, scope);
+      case 'call':
+        return this.call(e.callee, e.args, e.span, scope);
+      case 'unary': {
+        if (e.operand === undefined) return unknown;
+        const operand = this.expr(e.operand, scope);
+        if (e.op === 'not') {
+          expectType(this.a, operand, ['boolean'], e.operand.span, "the operand of 'not'");
+          return combine('boolean', [operand]);
+        }
+        expectNumeric(this.a, operand, e.operand.span, "the operand of '-'");
+        return combine('number', [operand]);
+      }
+      case 'binary':
+        return this.binary(e, scope);
+      case 'quantifier': {
+        if (e.collection === undefined) return unknown;
+        const collection = this.expr(e.collection, scope);
+        const element = elementTypes[collection.type];
+        if (element === undefined && collection.type !== 'error') {
+          report(this.a, issueCodes.typeMismatch, 'error', e.collection.span, `'${e.quantifier}' ranges over an id set, text set or search steps, not ${typeNames[collection.type]}`);
+        }
+        const inner = new Map(scope);
+        if (e.variable !== undefined) {
+          const variable: VariableSymbol = {
+            kind: 'variable', name: e.variable.text, nameSpan: e.variable.span, type: element ?? 'error', visibility: collection.visibility,
+          };
+          inner.set(e.variable.text, variable);
+          this.a.occurrences.push({ span: e.variable.span, symbol: variable, isDeclaration: true });
+        }
+        const body = e.body === undefined ? unknown : this.expr(e.body, inner);
+        if (e.body !== undefined) expectType(this.a, body, ['boolean'], e.body.span, `the body of '${e.quantifier}'`);
+        return combine(e.quantifier === 'count' ? 'number' : 'boolean', [collection, body]);
+      }
+    }
+  }
+
+  private name(name: Name, scope: Scope): Inferred {
+    const variable = scope.get(name.text);
+    if (variable !== undefined) {
+      this.a.occurrences.push({ span: name.span, symbol: variable, isDeclaration: false });
+      return { type: variable.type, visibility: variable.visibility, oracleSource: variable.visibility === 'oracle' ? name.span : undefined };
+    }
+    const declared = this.a.globals.get(name.text);
+    if (declared !== undefined) {
+      this.a.occurrences.push({ span: name.span, symbol: declared, isDeclaration: false });
+      const decl = declared.decl;
+      if (decl.kind === 'signal' || decl.kind === 'detector') {
+        const info = this.declaration(decl, name.span);
+        return { type: info.type, visibility: info.visibility, oracleSource: info.visibility === 'oracle' ? name.span : undefined };
+      }
+      const hint = decl.kind === 'corpus' ? "; inside expressions 'corpus' is the audited corpus's id set" : '';
+      report(this.a, issueCodes.kindMismatch, 'error', name.span, `'${name.text}' is ${declKindNames[decl.kind]} and has no value in an expression${hint}`);
+      return unknown;
+    }
+    const field = builtinFieldsByName.get(name.text);
+    if (field !== undefined) {
+      this.a.occurrences.push({ span: name.span, symbol: { kind: 'field', field }, isDeclaration: false });
+      return { type: field.type, visibility: field.visibility, oracleSource: field.visibility === 'oracle' ? name.span : undefined };
+    }
+    if (builtinFunctionsByName.has(name.text)) {
+      report(this.a, issueCodes.typeMismatch, 'error', name.span, `'${name.text}' is a function; call it as ${name.text}(…)`);
+      return unknown;
+    }
+    this.unknownName(name, [...scope.keys(), ...this.valueNames(), ...builtinFieldsByName.keys()]);
+    return unknown;
+  }
+
+  private valueNames(): string[] {
+    return [...this.a.globals.values()].filter((s) => s.kind === 'signal' || s.kind === 'detector').map((s) => s.name);
+  }
+
+  private member(objectExpr: Expr, property: Name | undefined, scope: Scope): Inferred {
+    const object = this.expr(objectExpr, scope);
+    if (property === undefined || object.type === 'error') return unknown;
+    const members = builtinMembers[object.type] ?? [];
+    const member = members.find((m) => m.name === property.text);
+    if (member === undefined) {
+      const suggestion = suggestName(property.text, members.map((m) => m.name));
+      const known = members.length === 0 ? `${typeNames[object.type]} has no fields` : `fields: ${members.map((m) => m.name).join(', ')}`;
+      report(this.a, issueCodes.unknownMember, 'error', property.span,
+        `'${property.text}' is not a field of ${typeNames[object.type]} (${known})${suggestion ? `; did you mean '${suggestion}'?` : ''}`,
+        suggestion === undefined ? {} : { data: { suggestion } });
+      return unknown;
+    }
+    this.a.occurrences.push({ span: property.span, symbol: { kind: 'member', member, owner: object.type }, isDeclaration: false });
+    return { type: member.type, visibility: object.visibility, oracleSource: object.oracleSource };
+  }
+
+  private call(callee: Name, argExprs: readonly Expr[], span: Span, scope: Scope): Inferred {
+    const args = argExprs.map((arg) => this.expr(arg, scope));
+    const fn = builtinFunctionsByName.get(callee.text);
+    if (fn === undefined) {
+      const declared = this.a.globals.get(callee.text);
+      if (declared !== undefined) {
+        this.a.occurrences.push({ span: callee.span, symbol: declared, isDeclaration: false });
+        report(this.a, issueCodes.kindMismatch, 'error', callee.span, `'${callee.text}' is ${declKindNames[declared.kind]}, not a function`);
+      } else {
+        this.unknownName(callee, builtinFunctionsByName.keys());
+      }
+      return unknown;
+    }
+    this.a.occurrences.push({ span: callee.span, symbol: { kind: 'function', fn }, isDeclaration: false });
+    this.checkArguments(fn, argExprs, args, callee, span);
+    return combine(fn.result, args);
+  }
+
+  private checkArguments(fn: BuiltinFunction, argExprs: readonly Expr[], args: readonly Inferred[], callee: Name, span: Span): void {
+    const max = fn.variadic ? Infinity : fn.parameters.length;
+    const min = fn.variadic ? 1 : fn.required;
+    if (args.length < min || args.length > max) {
+      const expected = fn.variadic ? 'at least 1 argument' : min === max ? `${min} argument${min === 1 ? '' : 's'}` : `${min} to ${max} arguments`;
+      report(this.a, issueCodes.wrongArity, 'error', args.length > max ? argExprs[max]!.span : span, `${callee.text} takes ${expected}, not ${args.length}`);
+    }
+    args.forEach((arg, i) => {
+      const parameter = fn.parameters[Math.min(i, fn.parameters.length - 1)];
+      if (parameter === undefined || i >= max) return;
+      expectType(this.a, arg, parameter.types, argExprs[i]!.span, `argument ${i + 1} (${parameter.name}) of ${callee.text}`);
+    });
+  }
+
+  private binary(e: Extract<Expr, { kind: 'binary' }>, scope: Scope): Inferred {
+    const left = this.expr(e.left, scope);
+    const right = e.right === undefined ? unknown : this.expr(e.right, scope);
+    const rightSpan = e.right?.span ?? e.left.span;
+    switch (e.op) {
+      case 'and':
+      case 'or':
+        expectType(this.a, left, ['boolean'], e.left.span, `the left side of '${e.op}'`);
+        expectType(this.a, right, ['boolean'], rightSpan, `the right side of '${e.op}'`);
+        return combine('boolean', [left, right]);
+      case '+':
+      case '-':
+      case '*':
+      case '/':
+        expectNumeric(this.a, left, e.left.span, `the left side of '${e.op}'`);
+        expectNumeric(this.a, right, rightSpan, `the right side of '${e.op}'`);
+        return combine('number', [left, right]);
+      case '<':
+      case '<=':
+      case '>':
+      case '>=':
+        expectNumeric(this.a, left, e.left.span, `the left side of '${e.op}'`);
+        expectNumeric(this.a, right, rightSpan, `the right side of '${e.op}'`);
+        return combine('boolean', [left, right]);
+      case '==':
+      case '!=': {
+        const comparable = left.type === right.type || (isNumeric(left.type) && isNumeric(right.type));
+        if (!comparable && left.type !== 'error' && right.type !== 'error') {
+          report(this.a, issueCodes.typeMismatch, 'error', e.span, `cannot compare ${typeNames[left.type]} with ${typeNames[right.type]}`);
+        }
+        return combine('boolean', [left, right]);
+      }
+      case 'in':
+      case 'not in': {
+        const element = elementTypes[right.type];
+        if (right.type !== 'error' && (right.type === 'steps' || element === undefined)) {
+          report(this.a, issueCodes.typeMismatch, 'error', rightSpan, `'${e.op}' needs an id set or text set on its right, not ${typeNames[right.type]}`);
+        } else if (element !== undefined && left.type !== 'error' && left.type !== element) {
+          report(this.a, issueCodes.typeMismatch, 'error', e.left.span, `${typeNames[left.type]} cannot be a member of ${typeNames[right.type]}`);
+        }
+        return combine('boolean', [left, right]);
+      }
+    }
+  }
+}

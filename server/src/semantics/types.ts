@@ -1,0 +1,34 @@
+/** The types of .reward expressions. `error` marks an expression already reported, to stop cascades. */
+export type Type = 'number' | 'boolean' | 'id' | 'ids' | 'text' | 'texts' | 'step' | 'steps' | 'gold' | 'error';
+
+/** Oracle values read gold labels; everything derived from them is oracle too. */
+export type Visibility = 'visible' | 'oracle';
+
+export interface Typed {
+  readonly type: Type;
+  readonly visibility: Visibility;
+}
+
+export const elementTypes: Partial<Record<Type, Type>> = { ids: 'id', texts: 'text', steps: 'step' };
+
+export const typeNames: Record<Type, string> = {
+  number: 'number',
+  boolean: 'boolean',
+  id: 'id',
+  ids: 'id set',
+  text: 'text',
+  texts: 'text set',
+  step: 'search step',
+  steps: 'search steps',
+  gold: 'gold record',
+  error: 'unknown',
+};
+
+/** Booleans count as 0/1 wherever a number is expected (indicators in weighted sums). */
+export function isNumeric(type: Type): boolean {
+  return type === 'number' || type === 'boolean' || type === 'error';
+}
+
+export function joinVisibility(...visibilities: Visibility[]): Visibility {
+  return visibilities.includes('oracle') ? 'oracle' : 'visible';
+}

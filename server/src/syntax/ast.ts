@@ -1,0 +1,259 @@
+// The typed AST of a .reward spec. Nodes are plain data with a `kind` and a `span` (character
+// offsets into the text, end exclusive); positions are computed from spans in one place
+// (syntax/line-index.ts). Parts a recovering parser could not read are left undefined.
+
+export interface Span {
+  readonly start: number;
+  readonly end: number;
+}
+
+export interface Name {
+  readonly text: string;
+  readonly span: Span;
+}
+
+export interface StringLit {
+  readonly kind: 'string';
+  readonly value: string;
+  readonly span: Span;
+}
+
+export interface NumberLit {
+  readonly kind: 'number';
+  readonly value: number;
+  readonly span: Span;
+}
+
+export interface BoolLit {
+  readonly kind: 'bool';
+  readonly value: boolean;
+  readonly span: Span;
+}
+
+export interface NameRef {
+  readonly kind: 'name';
+  readonly name: Name;
+  readonly span: Span;
+}
+
+export interface MemberExpr {
+  readonly kind: 'member';
+  readonly object: Expr;
+  readonly property: Name | undefined;
+  readonly span: Span;
+}
+
+export interface CallExpr {
+  readonly kind: 'call';
+  readonly callee: Name;
+  readonly args: readonly Expr[];
+  readonly span: Span;
+}
+
+export type UnaryOp = '-' | 'not';
+export interface UnaryExpr {
+  readonly kind: 'unary';
+  readonly op: UnaryOp;
+  readonly operand: Expr | undefined;
+  readonly span: Span;
+}
+
+export type ArithmeticOp = '+' | '-' | '*' | '/';
+export type ComparisonOp = '==' | '!=' | '<' | '<=' | '>' | '>=';
+export type LogicalOp = 'and' | 'or';
+export type MembershipOp = 'in' | 'not in';
+export type BinaryOp = ArithmeticOp | ComparisonOp | LogicalOp | MembershipOp;
+
+export interface BinaryExpr {
+  readonly kind: 'binary';
+  readonly op: BinaryOp;
+  readonly left: Expr;
+  readonly right: Expr | undefined;
+  readonly span: Span;
+}
+
+export type Quantifier = 'any' | 'all' | 'count';
+export interface QuantifierExpr {
+  readonly kind: 'quantifier';
+  readonly quantifier: Quantifier;
+  readonly variable: Name | undefined;
+  readonly collection: Expr | undefined;
+  readonly body: Expr | undefined;
+  readonly span: Span;
+}
+
+export type Expr = NumberLit | StringLit | BoolLit | NameRef | MemberExpr | CallExpr | UnaryExpr | BinaryExpr | QuantifierExpr;
+
+export interface CorpusDecl {
+  readonly kind: 'corpus';
+  readonly name: Name | undefined;
+  readonly path: StringLit | undefined;
+  readonly span: Span;
+}
+
+export interface PoolDecl {
+  readonly kind: 'pool';
+  readonly name: Name | undefined;
+  readonly path: StringLit | undefined;
+  readonly span: Span;
+}
+
+export interface SignalDecl {
+  readonly kind: 'signal';
+  readonly name: Name | undefined;
+  readonly doc: StringLit | undefined;
+  readonly body: Expr | undefined;
+  readonly span: Span;
+}
+
+export interface DetectorDecl {
+  readonly kind: 'detector';
+  readonly name: Name | undefined;
+  readonly doc: StringLit | undefined;
+  readonly body: Expr | undefined;
+  readonly span: Span;
+}
+
+/** `answer 1.0 * token_f1(...)` in a reward block, or `- 1.2 * L` in a derived reward. */
+export interface Term {
+  readonly kind: 'term';
+  readonly name: Name;
+  /** The signed weight; undefined when the parser recovered without one. */
+  readonly weight: number | undefined;
+  /** Where the weight is written, sign included (for quick fixes and sign checks). */
+  readonly weightSpan: Span | undefined;
+  readonly body: Expr | undefined;
+  /** True for the `± W * X` terms of a derived reward, whose name is taken from X. */
+  readonly derived: boolean;
+  readonly span: Span;
+}
+
+export interface RewardDecl {
+  readonly kind: 'reward';
+  readonly name: Name | undefined;
+  readonly doc: StringLit | undefined;
+  /** The reward a derived reward starts from (`R0` in `reward R_L = R0 - 1.2 * L`). */
+  readonly base: Name | undefined;
+  readonly terms: readonly Term[];
+  readonly span: Span;
+}
+
+export interface AuditRewardItem {
+  readonly kind: 'audit-reward';
+  readonly reward: Name | undefined;
+  readonly span: Span;
+}
+
+export interface AuditCompareItem {
+  readonly kind: 'audit-compare';
+  readonly rewards: readonly Name[];
+  readonly span: Span;
+}
+
+export interface AuditCorpusItem {
+  readonly kind: 'audit-corpus';
+  readonly corpus: Name | undefined;
+  readonly span: Span;
+}
+
+export interface AuditPoolsItem {
+  readonly kind: 'audit-pools';
+  readonly pools: readonly Name[];
+  readonly span: Span;
+}
+
+export interface BudgetGenerator {
+  readonly kind: 'generator';
+  readonly generator: Name;
+  readonly budget: NumberLit | undefined;
+  readonly span: Span;
+}
+
+export interface CandidatesFileGenerator {
+  readonly kind: 'candidates-file';
+  readonly path: StringLit | undefined;
+  readonly span: Span;
+}
+
+export type Generator = BudgetGenerator | CandidatesFileGenerator;
+
+export interface AttackItem {
+  readonly kind: 'attack';
+  /** The attack's name; equals `attackKind` when written as `attack launder targets L`. */
+  readonly name: Name | undefined;
+  readonly attackKind: Name | undefined;
+  readonly targets: readonly Name[];
+  readonly generators: readonly Generator[];
+  readonly span: Span;
+}
+
+export interface LatticeEntry {
+  readonly detector: Name;
+  readonly lambda: NumberLit | undefined;
+  readonly span: Span;
+}
+
+export interface LatticeItem {
+  readonly kind: 'lattice';
+  readonly entries: readonly LatticeEntry[];
+  readonly span: Span;
+}
+
+export interface ExpectMetricItem {
+  readonly kind: 'expect-metric';
+  readonly metric: Name;
+  readonly args: readonly Name[];
+  readonly op: ComparisonOp | undefined;
+  readonly value: NumberLit | undefined;
+  readonly percent: boolean;
+  readonly span: Span;
+}
+
+export interface ExpectMinimalItem {
+  readonly kind: 'expect-minimal';
+  readonly metric: Name;
+  readonly detectors: readonly Name[];
+  readonly span: Span;
+}
+
+export type SettingKey = 'seed' | 'bootstrap' | 'sweep';
+export interface SettingItem {
+  readonly kind: 'setting';
+  readonly key: SettingKey;
+  readonly keySpan: Span;
+  readonly values: readonly NumberLit[];
+  readonly span: Span;
+}
+
+export type AuditItem =
+  | AuditRewardItem
+  | AuditCompareItem
+  | AuditCorpusItem
+  | AuditPoolsItem
+  | AttackItem
+  | LatticeItem
+  | ExpectMetricItem
+  | ExpectMinimalItem
+  | SettingItem;
+
+export interface AuditDecl {
+  readonly kind: 'audit';
+  readonly name: Name | undefined;
+  readonly doc: StringLit | undefined;
+  readonly items: readonly AuditItem[];
+  readonly span: Span;
+}
+
+export type Decl = CorpusDecl | PoolDecl | SignalDecl | DetectorDecl | RewardDecl | AuditDecl;
+
+export interface Comment {
+  readonly text: string;
+  readonly span: Span;
+}
+
+export interface Spec {
+  readonly kind: 'spec';
+  readonly decls: readonly Decl[];
+  readonly comments: readonly Comment[];
+  readonly span: Span;
+}

@@ -1,0 +1,403 @@
+import type { CstNode, IToken } from 'chevrotain';
+import type * as A from './ast.js';
+import { rewardParser } from './parser.js';
+
+type Children = Record<string, (CstNode | IToken)[] | undefined>;
+
+/** A token the recovering parser really read (inserted tokens have no position and no text). */
+function tok(children: Children, key: string, index = 0): IToken | undefined {
+  const t = children[key]?.[index] as IToken | undefined;
+  if (t === undefined || t.isInsertedInRecovery === true || Number.isNaN(t.startOffset)) return undefined;
+  return t;
+}
+
+function tokens(children: Children, key: string): IToken[] {
+  return ((children[key] ?? []) as IToken[]).filter((t) => t.isInsertedInRecovery !== true && !Number.isNaN(t.startOffset));
+}
+
+function sub(children: Children, key: string, index = 0): CstNode | undefined {
+  return children[key]?.[index] as CstNode | undefined;
+}
+
+function subs(children: Children, key: string): CstNode[] {
+  return (children[key] ?? []) as CstNode[];
+}
+
+function tokenSpan(t: IToken): A.Span {
+  return { start: t.startOffset, end: (t.endOffset ?? t.startOffset) + 1 };
+}
+
+/** The smallest span covering the given parts; parts the parser never read are skipped. */
+function cover(...parts: (A.Span | IToken | { span: A.Span } | undefined)[]): A.Span {
+  let start = Infinity;
+  let end = -Infinity;
+  for (const part of parts) {
+    if (part === undefined) continue;
+    const span = 'startOffset' in part ? tokenSpan(part) : 'span' in part ? part.span : part;
+    start = Math.min(start, span.start);
+    end = Math.max(end, span.end);
+  }
+  return start === Infinity ? { start: 0, end: 0 } : { start, end };
+}
+
+function nameOf(t: IToken | undefined): A.Name | undefined {
+  return t === undefined ? undefined : { text: t.image, span: tokenSpan(t) };
+}
+
+function unquote(image: string): string {
+  return image.slice(1, -1).replace(/\\(.)/g, '$1');
+}
+
+function stringOf(t: IToken | undefined): A.StringLit | undefined {
+  return t === undefined ? undefined : { kind: 'string', value: unquote(t.image), span: tokenSpan(t) };
+}
+
+function numberOf(t: IToken | undefined): A.NumberLit | undefined {
+  return t === undefined ? undefined : { kind: 'number', value: Number(t.image), span: tokenSpan(t) };
+}
+
+const comparisonTokens: Record<string, A.ComparisonOp> = {
+  EqEq: '==', NotEq: '!=', LessEq: '<=', GreaterEq: '>=', Less: '<', Greater: '>',
+};
+
+const BaseVisitor = rewardParser.getBaseCstVisitorConstructor();
+
+/** Turns the CST into the AST. Every method tolerates children the recovering parser left out. */
+class AstBuilder extends BaseVisitor {
+  constructor() {
+    super();
+    this.validateVisitor();
+  }
+
+  private expr(node: CstNode | undefined): A.Expr | undefined {
+    return node === undefined ? undefined : (this.visit(node) as A.Expr | undefined);
+  }
+
+  spec(c: Children): A.Decl[] {
+    return subs(c, 'declaration')
+      .map((d) => this.visit(d) as A.Decl | undefined)
+      .filter((d): d is A.Decl => d !== undefined);
+  }
+
+  declaration(c: Children): A.Decl | undefined {
+    const inner = Object.values(c)[0]?.[0] as CstNode | undefined;
+    return inner === undefined ? undefined : (this.visit(inner) as A.Decl);
+  }
+
+  corpusDecl(c: Children): A.CorpusDecl {
+    const name = nameOf(tok(c, 'Identifier'));
+    const path = stringOf(tok(c, 'StringLiteral'));
+    return { kind: 'corpus', name, path, span: cover(tok(c, 'Corpus'), name, path) };
+  }
+
+  poolDecl(c: Children): A.PoolDecl {
+    const name = nameOf(tok(c, 'Identifier'));
+    const path = stringOf(tok(c, 'StringLiteral'));
+    return { kind: 'pool', name, path, span: cover(tok(c, 'Pool'), name, path) };
+  }
+
+  signalDecl(c: Children): A.SignalDecl {
+    const name = nameOf(tok(c, 'Identifier'));
+    const doc = stringOf(tok(c, 'StringLiteral'));
+    const body = this.expr(sub(c, 'expression'));
+    return { kind: 'signal', name, doc, body, span: cover(tok(c, 'Signal'), name, doc, tok(c, 'Equals'), body) };
+  }
+
+  detectorDecl(c: Children): A.DetectorDecl {
+    const name = nameOf(tok(c, 'Identifier'));
+    const doc = stringOf(tok(c, 'StringLiteral'));
+    const body = this.expr(sub(c, 'expression'));
+    return { kind: 'detector', name, doc, body, span: cover(tok(c, 'Detector'), name, doc, tok(c, 'Equals'), body) };
+  }
+
+  rewardDecl(c: Children): A.RewardDecl {
+    const name = nameOf(tok(c, 'Identifier'));
+    const doc = stringOf(tok(c, 'StringLiteral'));
+    const base = nameOf(tok(c, 'base'));
+    const terms = [...subs(c, 'term'), ...subs(c, 'derivedTerm')]
+      .map((t) => this.visit(t) as A.Term | undefined)
+      .filter((t): t is A.Term => t !== undefined);
+    const span = cover(tok(c, 'Reward'), name, doc, tok(c, 'LBrace'), tok(c, 'Equals'), base, ...terms, tok(c, 'RBrace'));
+    return { kind: 'reward', name, doc, base, terms, span };
+  }
+
+  term(c: Children): A.Term | undefined {
+    const name = nameOf(tok(c, 'Identifier'));
+    if (name === undefined) return undefined;
+    const weight = this.visit(sub(c, 'signedNumber')!) as { value: number | undefined; span: A.Span | undefined } | undefined;
+    const body = this.expr(sub(c, 'expression'));
+    return {
+      kind: 'term', name, weight: weight?.value, weightSpan: weight?.span, body, derived: false,
+      span: cover(name, weight?.span, tok(c, 'Star'), body),
+    };
+  }
+
+  derivedTerm(c: Children): A.Term | undefined {
+    const sign = tok(c, 'Plus') ?? tok(c, 'Minus');
+    const number = tok(c, 'NumberLiteral');
+    const body = this.expr(sub(c, 'postfixExpression'));
+    if (body === undefined) return undefined;
+    // The term is named after what it weighs: `L` in `- 1.2 * L`, `misses` in `- 0.8 * misses(...)`.
+    const label = body.kind === 'name' ? body.name : body.kind === 'call' ? body.callee : { text: '(expression)', span: body.span };
+    const magnitude = number === undefined ? undefined : Number(number.image);
+    const weight = magnitude === undefined ? undefined : sign?.image === '-' ? -magnitude : magnitude;
+    return {
+      kind: 'term', name: label, weight, weightSpan: number === undefined ? undefined : cover(sign, number), body, derived: true,
+      span: cover(sign, number, tok(c, 'Star'), body),
+    };
+  }
+
+  signedNumber(c: Children): { value: number | undefined; span: A.Span | undefined } {
+    const number = tok(c, 'NumberLiteral');
+    if (number === undefined) return { value: undefined, span: undefined };
+    const minus = tok(c, 'Minus');
+    const plus = tok(c, 'Plus');
+    const value = Number(number.image);
+    return { value: minus ? -value : value, span: cover(minus ?? plus, number) };
+  }
+
+  auditDecl(c: Children): A.AuditDecl {
+    const name = nameOf(tok(c, 'Identifier'));
+    const doc = stringOf(tok(c, 'StringLiteral'));
+    const items = subs(c, 'auditItem')
+      .map((i) => this.visit(i) as A.AuditItem | undefined)
+      .filter((i): i is A.AuditItem => i !== undefined);
+    return { kind: 'audit', name, doc, items, span: cover(tok(c, 'Audit'), name, doc, tok(c, 'LBrace'), ...items, tok(c, 'RBrace')) };
+  }
+
+  auditItem(c: Children): A.AuditItem | undefined {
+    const inner = Object.values(c)[0]?.[0] as CstNode | undefined;
+    return inner === undefined ? undefined : (this.visit(inner) as A.AuditItem);
+  }
+
+  auditReward(c: Children): A.AuditRewardItem {
+    const reward = nameOf(tok(c, 'Identifier'));
+    return { kind: 'audit-reward', reward, span: cover(tok(c, 'Reward'), reward) };
+  }
+
+  auditCompare(c: Children): A.AuditCompareItem {
+    const rewards = this.names(sub(c, 'nameList'));
+    return { kind: 'audit-compare', rewards, span: cover(tok(c, 'Compare'), ...rewards) };
+  }
+
+  auditCorpus(c: Children): A.AuditCorpusItem {
+    const corpus = nameOf(tok(c, 'Identifier'));
+    return { kind: 'audit-corpus', corpus, span: cover(tok(c, 'Corpus'), corpus) };
+  }
+
+  auditPools(c: Children): A.AuditPoolsItem {
+    const pools = this.names(sub(c, 'nameList'));
+    return { kind: 'audit-pools', pools, span: cover(tok(c, 'Pools'), ...pools) };
+  }
+
+  private names(node: CstNode | undefined): A.Name[] {
+    return node === undefined ? [] : (this.visit(node) as A.Name[]);
+  }
+
+  nameList(c: Children): A.Name[] {
+    return tokens(c, 'Identifier').map((t) => nameOf(t)!);
+  }
+
+  attackItem(c: Children): A.AttackItem {
+    const name = nameOf(tok(c, 'name'));
+    const attackKind = tok(c, 'Equals') !== undefined ? nameOf(tok(c, 'attackKind')) : name;
+    const targets = this.names(sub(c, 'nameList'));
+    const generators = subs(c, 'generator')
+      .map((g) => this.visit(g) as A.Generator | undefined)
+      .filter((g): g is A.Generator => g !== undefined);
+    return {
+      kind: 'attack', name, attackKind, targets, generators,
+      span: cover(tok(c, 'Attack'), name, attackKind, tok(c, 'Targets'), ...targets, tok(c, 'Using'), ...generators),
+    };
+  }
+
+  generator(c: Children): A.Generator | undefined {
+    const candidates = tok(c, 'Candidates');
+    if (candidates !== undefined) {
+      const path = stringOf(tok(c, 'StringLiteral'));
+      return { kind: 'candidates-file', path, span: cover(candidates, path) };
+    }
+    const generator = nameOf(tok(c, 'Identifier'));
+    if (generator === undefined) return undefined;
+    const budget = numberOf(tok(c, 'NumberLiteral'));
+    return { kind: 'generator', generator, budget, span: cover(generator, tok(c, 'LParen'), budget, tok(c, 'RParen')) };
+  }
+
+  latticeItem(c: Children): A.LatticeItem {
+    const entries = subs(c, 'latticeEntry')
+      .map((e) => this.visit(e) as A.LatticeEntry | undefined)
+      .filter((e): e is A.LatticeEntry => e !== undefined);
+    return { kind: 'lattice', entries, span: cover(tok(c, 'Lattice'), ...entries) };
+  }
+
+  latticeEntry(c: Children): A.LatticeEntry | undefined {
+    const detector = nameOf(tok(c, 'Identifier'));
+    if (detector === undefined) return undefined;
+    const n = sub(c, 'signedNumber');
+    const weight = n === undefined ? undefined : (this.visit(n) as { value: number | undefined; span: A.Span | undefined });
+    const lambda: A.NumberLit | undefined =
+      weight?.value === undefined || weight.span === undefined ? undefined : { kind: 'number', value: weight.value, span: weight.span };
+    return { detector, lambda, span: cover(detector, tok(c, 'Equals'), lambda) };
+  }
+
+  expectItem(c: Children): A.ExpectMetricItem | A.ExpectMinimalItem | undefined {
+    const metric = nameOf(tok(c, 'metric'));
+    if (metric === undefined) return undefined;
+    const opNode = sub(c, 'comparisonOperator');
+    const op = opNode === undefined ? undefined : (this.visit(opNode) as A.ComparisonOp | undefined);
+    const start = tok(c, 'Expect');
+    if (tok(c, 'LBrace') !== undefined) {
+      const detectors = this.names(sub(c, 'set'));
+      return { kind: 'expect-minimal', metric, detectors, span: cover(start, metric, tok(c, 'LBrace'), ...detectors, tok(c, 'RBrace')) };
+    }
+    const args = this.names(sub(c, 'args'));
+    const n = sub(c, 'signedNumber');
+    const weight = n === undefined ? undefined : (this.visit(n) as { value: number | undefined; span: A.Span | undefined });
+    const value: A.NumberLit | undefined =
+      weight?.value === undefined || weight.span === undefined ? undefined : { kind: 'number', value: weight.value, span: weight.span };
+    const percent = tok(c, 'Percent');
+    return {
+      kind: 'expect-metric', metric, args, op, value, percent: percent !== undefined,
+      span: cover(start, metric, tok(c, 'RParen'), ...args, value, percent),
+    };
+  }
+
+  settingItem(c: Children): A.SettingItem | undefined {
+    const keyToken = tok(c, 'Seed') ?? tok(c, 'Bootstrap') ?? tok(c, 'Sweep');
+    if (keyToken === undefined) return undefined;
+    const values = tokens(c, 'NumberLiteral').map((t) => numberOf(t)!);
+    return { kind: 'setting', key: keyToken.image as A.SettingKey, keySpan: tokenSpan(keyToken), values, span: cover(keyToken, ...values) };
+  }
+
+  comparisonOperator(c: Children): A.ComparisonOp | undefined {
+    for (const [tokenName, op] of Object.entries(comparisonTokens)) if (tok(c, tokenName) !== undefined) return op;
+    return undefined;
+  }
+
+  expression(c: Children): A.Expr | undefined {
+    return this.expr(sub(c, 'orExpression'));
+  }
+
+  private chain(c: Children, op: (index: number) => A.BinaryOp | undefined): A.Expr | undefined {
+    const operands = subs(c, 'operands').map((o) => this.expr(o));
+    let left = operands[0];
+    for (let i = 1; i < operands.length; i++) {
+      const right = operands[i];
+      const operator = op(i - 1);
+      if (left === undefined || operator === undefined) return left ?? right;
+      left = { kind: 'binary', op: operator, left, right, span: cover(left, right) };
+    }
+    return left;
+  }
+
+  orExpression(c: Children): A.Expr | undefined {
+    return this.chain(c, () => 'or');
+  }
+
+  andExpression(c: Children): A.Expr | undefined {
+    return this.chain(c, () => 'and');
+  }
+
+  notExpression(c: Children): A.Expr | undefined {
+    const not = tok(c, 'Not');
+    if (not === undefined) return this.expr(sub(c, 'comparison'));
+    const operand = this.expr(sub(c, 'notExpression'));
+    return { kind: 'unary', op: 'not', operand, span: cover(not, operand) };
+  }
+
+  comparison(c: Children): A.Expr | undefined {
+    const left = this.expr(sub(c, 'left'));
+    const opNode = sub(c, 'comparisonOperator');
+    let op: A.BinaryOp | undefined;
+    if (opNode !== undefined) op = this.visit(opNode) as A.ComparisonOp | undefined;
+    else if (tok(c, 'In') !== undefined) op = tok(c, 'Not') !== undefined ? 'not in' : 'in';
+    if (op === undefined || left === undefined) return left;
+    const right = this.expr(sub(c, 'right'));
+    return { kind: 'binary', op, left, right, span: cover(left, right) };
+  }
+
+  additive(c: Children): A.Expr | undefined {
+    const operators = (c['operators'] ?? []) as IToken[];
+    return this.chain(c, (i) => operators[i]?.image as A.ArithmeticOp | undefined);
+  }
+
+  multiplicative(c: Children): A.Expr | undefined {
+    const operators = (c['operators'] ?? []) as IToken[];
+    return this.chain(c, (i) => operators[i]?.image as A.ArithmeticOp | undefined);
+  }
+
+  unary(c: Children): A.Expr | undefined {
+    const minus = tok(c, 'Minus');
+    if (minus === undefined) return this.expr(sub(c, 'postfixExpression'));
+    const operand = this.expr(sub(c, 'unary'));
+    return { kind: 'unary', op: '-', operand, span: cover(minus, operand) };
+  }
+
+  postfixExpression(c: Children): A.Expr | undefined {
+    let object = this.expr(sub(c, 'primary'));
+    if (object === undefined) return undefined;
+    const dots = tokens(c, 'Dot');
+    const members = (c['members'] ?? []) as IToken[];
+    dots.forEach((dot, i) => {
+      const member = members[i];
+      const property = member !== undefined && member.isInsertedInRecovery !== true && !Number.isNaN(member.startOffset) ? nameOf(member) : undefined;
+      object = { kind: 'member', object: object!, property, span: cover(object, dot, property) };
+    });
+    return object;
+  }
+
+  primary(c: Children): A.Expr | undefined {
+    const number = tok(c, 'NumberLiteral');
+    if (number !== undefined) return numberOf(number);
+    const string = tok(c, 'StringLiteral');
+    if (string !== undefined) return stringOf(string);
+    const boolean = tok(c, 'True') ?? tok(c, 'False');
+    if (boolean !== undefined) return { kind: 'bool', value: boolean.image === 'true', span: tokenSpan(boolean) };
+    const corpus = nameOf(tok(c, 'Corpus'));
+    if (corpus !== undefined) return { kind: 'name', name: corpus, span: corpus.span };
+    const inner = sub(c, 'quantifier') ?? sub(c, 'countCall') ?? sub(c, 'callOrName') ?? sub(c, 'parenthesized');
+    return this.expr(inner);
+  }
+
+  quantifier(c: Children): A.QuantifierExpr | undefined {
+    const keyword = tok(c, 'Any') ?? tok(c, 'All') ?? tok(c, 'Count');
+    if (keyword === undefined) return undefined;
+    const variable = nameOf(tok(c, 'Identifier'));
+    const collection = this.expr(sub(c, 'postfixExpression'));
+    const body = this.expr(sub(c, 'expression'));
+    return {
+      kind: 'quantifier', quantifier: keyword.image as A.Quantifier, variable, collection, body,
+      span: cover(keyword, variable, tok(c, 'In'), collection, tok(c, 'Colon'), body),
+    };
+  }
+
+  countCall(c: Children): A.CallExpr | undefined {
+    const keyword = tok(c, 'Count');
+    if (keyword === undefined) return undefined;
+    const list = sub(c, 'argumentList');
+    const args = list === undefined ? { args: [], span: undefined } : (this.visit(list) as { args: A.Expr[]; span: A.Span });
+    return { kind: 'call', callee: nameOf(keyword)!, args: args.args, span: cover(keyword, args.span) };
+  }
+
+  callOrName(c: Children): A.NameRef | A.CallExpr | undefined {
+    const name = nameOf(tok(c, 'Identifier'));
+    if (name === undefined) return undefined;
+    const list = sub(c, 'argumentList');
+    if (list === undefined) return { kind: 'name', name, span: name.span };
+    const args = this.visit(list) as { args: A.Expr[]; span: A.Span };
+    return { kind: 'call', callee: name, args: args.args, span: cover(name, args.span) };
+  }
+
+  argumentList(c: Children): { args: A.Expr[]; span: A.Span } {
+    const args = subs(c, 'expression')
+      .map((e) => this.expr(e))
+      .filter((e): e is A.Expr => e !== undefined);
+    return { args, span: cover(tok(c, 'LParen'), ...args, tok(c, 'RParen')) };
+  }
+
+  parenthesized(c: Children): A.Expr | undefined {
+    return this.expr(sub(c, 'expression'));
+  }
+}
+
+export const astBuilder = new AstBuilder();

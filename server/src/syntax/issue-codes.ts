@@ -1,0 +1,73 @@
+/**
+ * Every diagnostic's stable code. Codes are part of the product's interface (quick fixes, CI
+ * filters, SARIF rule ids switch on them): add codes, never rename or reuse one.
+ */
+export const issueCodes = {
+  // syntax
+  lexError: 'lex-error',
+  unterminatedString: 'unterminated-string',
+  parseError: 'parse-error',
+  // names
+  unknownName: 'unknown-name',
+  duplicateName: 'duplicate-name',
+  kindMismatch: 'kind-mismatch',
+  recursiveDefinition: 'recursive-definition',
+  unusedDeclaration: 'unused-declaration',
+  // types and visibility
+  typeMismatch: 'type-mismatch',
+  wrongArity: 'wrong-arity',
+  unknownMember: 'unknown-member',
+  oracleDetector: 'oracle-detector',
+  missingDescription: 'missing-description',
+  penaltySign: 'penalty-sign',
+  // linked files
+  missingFile: 'missing-file',
+  unreadableFile: 'unreadable-file',
+  // audits
+  incompleteAudit: 'incomplete-audit',
+  repeatedAuditItem: 'repeated-audit-item',
+  unknownAttackKind: 'unknown-attack-kind',
+  unknownGenerator: 'unknown-generator',
+  generatorNotAllowed: 'generator-not-allowed',
+  missingGenerator: 'missing-generator',
+  invalidBudget: 'invalid-budget',
+  unknownMetric: 'unknown-metric',
+  unknownSelection: 'unknown-selection',
+  rewardNotAudited: 'reward-not-audited',
+  invalidSetting: 'invalid-setting',
+  valueOutOfRange: 'value-out-of-range',
+} as const;
+
+export type IssueCode = (typeof issueCodes)[keyof typeof issueCodes];
+
+/** One line per code, shown as the diagnostic's documentation (codeDescription) and in SARIF rules. */
+export const issueCodeDocs: Record<IssueCode, string> = {
+  'lex-error': 'A character that no token of the language starts with.',
+  'unterminated-string': 'A string literal without its closing quote on the same line.',
+  'parse-error': 'The text does not follow the grammar at this point.',
+  'unknown-name': 'A name that is neither declared in the spec nor built in.',
+  'duplicate-name': 'Two declarations (or two attacks of one audit) share a name.',
+  'kind-mismatch': 'A declared name of the wrong kind here (a pool where a reward is expected, ...).',
+  'recursive-definition': 'A signal, detector or reward that depends on itself.',
+  'unused-declaration': 'A corpus, pool, signal or detector that nothing uses.',
+  'type-mismatch': 'An expression of the wrong type for where it stands.',
+  'wrong-arity': 'A built-in function called with the wrong number of arguments.',
+  'unknown-member': 'A field that the value does not have (`.query` on an id, ...).',
+  'oracle-detector': 'A detector reads an oracle field (gold); detectors must be visible.',
+  'missing-description': 'A detector without a description string.',
+  'penalty-sign': 'A penalty or weight whose sign contradicts what it is for.',
+  'missing-file': 'A linked corpus, pool or candidate file does not exist.',
+  'unreadable-file': 'A linked file exists but cannot be read (a directory, no permission).',
+  'incomplete-audit': 'An audit lacks its reward, corpus, pools or attacks.',
+  'repeated-audit-item': 'An audit states the same single-valued item twice.',
+  'unknown-attack-kind': 'An attack kind other than same_final, fake_id or launder.',
+  'unknown-generator': 'A candidate generator other than lexical, bm25 or candidates.',
+  'generator-not-allowed': 'Generators given to an attack that takes none.',
+  'missing-generator': 'A launder attack without a candidate generator.',
+  'invalid-budget': 'A generator budget that is not a positive whole number.',
+  'unknown-metric': 'An expect line with a metric other than asr, upper, mean_margin, worst_margin or minimal_repair.',
+  'unknown-selection': 'An expect line with a selection other than first_visible or oracle_worst.',
+  'reward-not-audited': 'An expect line names a reward that its audit neither audits nor compares.',
+  'invalid-setting': 'A seed, bootstrap or sweep value that cannot be used.',
+  'value-out-of-range': 'A number outside the range that its place allows (a percentage above 100, ...).',
+};

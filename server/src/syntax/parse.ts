@@ -1,0 +1,101 @@
+import { tokenLabel, type IRecognitionException, type IToken, type TokenType } from 'chevrotain';
+import type { Comment, Spec, Span } from './ast.js';
+import { astBuilder } from './build-ast.js';
+import { issueCodes } from './issue-codes.js';
+import { rewardParser } from './parser.js';
+import type { Problem } from './problem.js';
+import { rewardLexer, StringLiteral, UnterminatedString } from './tokens.js';
+
+export interface ParseResult {
+  readonly spec: Spec;
+  readonly tokens: readonly IToken[];
+  readonly problems: readonly Problem[];
+}
+
+/** What a rule stands for, for messages like "expected an expression". */
+const ruleDescriptions: Record<string, string> = {
+  spec: 'a declaration (corpus, pool, signal, detector, reward or audit)',
+  declaration: 'a declaration (corpus, pool, signal, detector, reward or audit)',
+  rewardDecl: "'{' with terms, or '=' and a base reward",
+  term: 'a term: a name, a weight, \'*\' and an expression',
+  auditItem: 'an audit item (reward, compare, corpus, pools, attack, lattice, expect, seed, bootstrap or sweep)',
+  generator: "a generator: lexical(K), bm25(K) or candidates \"file.jsonl\"",
+  expectItem: 'a number or a {set} of detectors',
+  comparisonOperator: 'a comparison (==, !=, <, <=, >, >=)',
+  settingItem: 'seed, bootstrap or sweep',
+  notExpression: 'an expression',
+  unary: 'an expression',
+  primary: 'an expression',
+  quantifier: 'any, all or count',
+  signedNumber: 'a number',
+};
+
+const describeToken = (t: IToken): string => (t.tokenType.name === 'EOF' ? 'the end of the file' : `'${t.image}'`);
+const describeType = (t: TokenType): string => {
+  const label = tokenLabel(t);
+  return /^[A-Z]/.test(label) ? label.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase() : label;
+};
+
+function messageFor(e: IRecognitionException): string {
+  const found = describeToken(e.token);
+  const rule = e.context.ruleStack[e.context.ruleStack.length - 1] ?? 'spec';
+  switch (e.name) {
+    case 'MismatchedTokenException': {
+      const expected = /--> (.*?) <--/.exec(e.message)?.[1];
+      return `expected ${expected ?? 'something else'} but found ${found}`;
+    }
+    case 'NotAllInputParsedException':
+      return `unexpected ${found}: expected ${ruleDescriptions['declaration']}`;
+    default:
+      return `expected ${ruleDescriptions[rule] ?? describeType(e.token.tokenType)} but found ${found}`;
+  }
+}
+
+/** Place an error on the offending token, or just after the last real token at the end of input. */
+function errorSpan(e: IRecognitionException, text: string, tokens: readonly IToken[]): Span {
+  const t = e.token;
+  if (!Number.isNaN(t.startOffset) && t.tokenType.name !== 'EOF') return { start: t.startOffset, end: (t.endOffset ?? t.startOffset) + 1 };
+  const previous = tokens[tokens.length - 1];
+  const at = previous === undefined ? text.length : (previous.endOffset ?? previous.startOffset) + 1;
+  return { start: at, end: at };
+}
+
+/** Lexes and parses a spec. Pure: never throws, always returns an AST (possibly partial). */
+export function parse(text: string): ParseResult {
+  const lexed = rewardLexer.tokenize(text);
+  const problems: Problem[] = lexed.errors.map((e) => ({
+    code: issueCodes.lexError,
+    severity: 'error',
+    message: `unexpected character '${text.slice(e.offset, e.offset + e.length)}'`,
+    span: { start: e.offset, end: e.offset + e.length },
+  }));
+  const tokens = lexed.tokens.map((t) => {
+    if (t.tokenType !== UnterminatedString) return t;
+    problems.push({
+      code: issueCodes.unterminatedString,
+      severity: 'error',
+      message: 'this string has no closing quote on its line',
+      span: { start: t.startOffset, end: (t.endOffset ?? t.startOffset) + 1 },
+    });
+    // Parse on as if the quote were there, so one missing quote costs one error.
+    return { ...t, tokenType: StringLiteral, image: `${t.image}"` };
+  });
+
+  rewardParser.input = tokens;
+  const cst = rewardParser.spec();
+  // A recovered parse can report the same spot more than once; keep the first message.
+  const seen = new Set<number>();
+  for (const e of rewardParser.errors) {
+    const span = errorSpan(e, text, tokens);
+    if (seen.has(span.start)) continue;
+    seen.add(span.start);
+    problems.push({ code: issueCodes.parseError, severity: 'error', message: messageFor(e), span });
+  }
+
+  const comments: Comment[] = (lexed.groups['comments'] ?? []).map((t) => ({
+    text: t.image,
+    span: { start: t.startOffset, end: (t.endOffset ?? t.startOffset) + 1 },
+  }));
+  const decls = cst === undefined ? [] : astBuilder.visit(cst);
+  return { spec: { kind: 'spec', decls, comments, span: { start: 0, end: text.length } }, tokens, problems };
+}

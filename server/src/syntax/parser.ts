@@ -1,0 +1,376 @@
+import { CstParser } from 'chevrotain';
+import * as T from './tokens.js';
+
+/**
+ * The grammar of .reward specs. Grammar only: no semantics in actions, the CST visitor in
+ * build-ast.ts turns the tree into the AST. Built once and reused through `parser.input`.
+ */
+export class RewardParser extends CstParser {
+  constructor() {
+    super(T.allTokens, { recoveryEnabled: true, nodeLocationTracking: 'full', maxLookahead: 3 });
+    this.performSelfAnalysis();
+  }
+
+  public spec = this.RULE('spec', () => {
+    this.MANY(() => this.SUBRULE(this.declaration));
+  });
+
+  private declaration = this.RULE('declaration', () => {
+    this.OR([
+      { ALT: () => this.SUBRULE(this.corpusDecl) },
+      { ALT: () => this.SUBRULE(this.poolDecl) },
+      { ALT: () => this.SUBRULE(this.signalDecl) },
+      { ALT: () => this.SUBRULE(this.detectorDecl) },
+      { ALT: () => this.SUBRULE(this.rewardDecl) },
+      { ALT: () => this.SUBRULE(this.auditDecl) },
+    ]);
+  });
+
+  private corpusDecl = this.RULE('corpusDecl', () => {
+    this.CONSUME(T.Corpus);
+    this.CONSUME(T.Identifier);
+    this.CONSUME(T.Equals);
+    this.CONSUME(T.StringLiteral);
+  });
+
+  private poolDecl = this.RULE('poolDecl', () => {
+    this.CONSUME(T.Pool);
+    this.CONSUME(T.Identifier);
+    this.CONSUME(T.Equals);
+    this.CONSUME(T.StringLiteral);
+  });
+
+  private signalDecl = this.RULE('signalDecl', () => {
+    this.CONSUME(T.Signal);
+    this.CONSUME(T.Identifier);
+    this.OPTION(() => this.CONSUME(T.StringLiteral));
+    this.CONSUME(T.Equals);
+    this.SUBRULE(this.expression);
+  });
+
+  private detectorDecl = this.RULE('detectorDecl', () => {
+    this.CONSUME(T.Detector);
+    this.CONSUME(T.Identifier);
+    this.OPTION(() => this.CONSUME(T.StringLiteral));
+    this.CONSUME(T.Equals);
+    this.SUBRULE(this.expression);
+  });
+
+  private rewardDecl = this.RULE('rewardDecl', () => {
+    this.CONSUME(T.Reward);
+    this.CONSUME(T.Identifier);
+    this.OPTION(() => this.CONSUME(T.StringLiteral));
+    this.OR([
+      {
+        ALT: () => {
+          this.CONSUME(T.LBrace);
+          this.MANY(() => this.SUBRULE(this.term));
+          this.CONSUME(T.RBrace);
+        },
+      },
+      {
+        ALT: () => {
+          this.CONSUME(T.Equals);
+          this.CONSUME2(T.Identifier, { LABEL: 'base' });
+          this.MANY2(() => this.SUBRULE(this.derivedTerm));
+        },
+      },
+    ]);
+  });
+
+  private term = this.RULE('term', () => {
+    this.CONSUME(T.Identifier);
+    this.SUBRULE(this.signedNumber);
+    this.CONSUME(T.Star);
+    this.SUBRULE(this.expression);
+  });
+
+  private derivedTerm = this.RULE('derivedTerm', () => {
+    this.OR([{ ALT: () => this.CONSUME(T.Plus) }, { ALT: () => this.CONSUME(T.Minus) }]);
+    this.CONSUME(T.NumberLiteral);
+    this.CONSUME(T.Star);
+    // A postfix operand, so `R0 - 1.2 * L - 0.8 * X` splits into two terms.
+    this.SUBRULE(this.postfixExpression);
+  });
+
+  private signedNumber = this.RULE('signedNumber', () => {
+    this.OPTION(() => this.OR([{ ALT: () => this.CONSUME(T.Plus) }, { ALT: () => this.CONSUME(T.Minus) }]));
+    this.CONSUME(T.NumberLiteral);
+  });
+
+  private auditDecl = this.RULE('auditDecl', () => {
+    this.CONSUME(T.Audit);
+    this.CONSUME(T.Identifier);
+    this.OPTION(() => this.CONSUME(T.StringLiteral));
+    this.CONSUME(T.LBrace);
+    this.MANY(() => this.SUBRULE(this.auditItem));
+    this.CONSUME(T.RBrace);
+  });
+
+  private auditItem = this.RULE('auditItem', () => {
+    this.OR([
+      { ALT: () => this.SUBRULE(this.auditReward) },
+      { ALT: () => this.SUBRULE(this.auditCompare) },
+      { ALT: () => this.SUBRULE(this.auditCorpus) },
+      { ALT: () => this.SUBRULE(this.auditPools) },
+      { ALT: () => this.SUBRULE(this.attackItem) },
+      { ALT: () => this.SUBRULE(this.latticeItem) },
+      { ALT: () => this.SUBRULE(this.expectItem) },
+      { ALT: () => this.SUBRULE(this.settingItem) },
+    ]);
+  });
+
+  private auditReward = this.RULE('auditReward', () => {
+    this.CONSUME(T.Reward);
+    this.CONSUME(T.Identifier);
+  });
+
+  private auditCompare = this.RULE('auditCompare', () => {
+    this.CONSUME(T.Compare);
+    this.SUBRULE(this.nameList);
+  });
+
+  private auditCorpus = this.RULE('auditCorpus', () => {
+    this.CONSUME(T.Corpus);
+    this.CONSUME(T.Identifier);
+  });
+
+  private auditPools = this.RULE('auditPools', () => {
+    this.CONSUME(T.Pools);
+    this.SUBRULE(this.nameList);
+  });
+
+  private nameList = this.RULE('nameList', () => {
+    this.AT_LEAST_ONE_SEP({ SEP: T.Comma, DEF: () => this.CONSUME(T.Identifier) });
+  });
+
+  private attackItem = this.RULE('attackItem', () => {
+    this.CONSUME(T.Attack);
+    this.CONSUME(T.Identifier, { LABEL: 'name' });
+    this.OPTION(() => {
+      this.CONSUME(T.Equals);
+      this.CONSUME2(T.Identifier, { LABEL: 'attackKind' });
+    });
+    this.CONSUME(T.Targets);
+    this.SUBRULE(this.nameList);
+    this.OPTION2(() => {
+      this.CONSUME(T.Using);
+      this.AT_LEAST_ONE_SEP({ SEP: T.Comma, DEF: () => this.SUBRULE(this.generator) });
+    });
+  });
+
+  private generator = this.RULE('generator', () => {
+    this.OR([
+      {
+        ALT: () => {
+          this.CONSUME(T.Identifier);
+          this.CONSUME(T.LParen);
+          this.CONSUME(T.NumberLiteral);
+          this.CONSUME(T.RParen);
+        },
+      },
+      {
+        ALT: () => {
+          this.CONSUME(T.Candidates);
+          this.CONSUME(T.StringLiteral);
+        },
+      },
+    ]);
+  });
+
+  private latticeItem = this.RULE('latticeItem', () => {
+    this.CONSUME(T.Lattice);
+    this.AT_LEAST_ONE_SEP({ SEP: T.Comma, DEF: () => this.SUBRULE(this.latticeEntry) });
+  });
+
+  private latticeEntry = this.RULE('latticeEntry', () => {
+    this.CONSUME(T.Identifier);
+    this.CONSUME(T.Equals);
+    this.SUBRULE(this.signedNumber);
+  });
+
+  private expectItem = this.RULE('expectItem', () => {
+    this.CONSUME(T.Expect);
+    this.CONSUME(T.Identifier, { LABEL: 'metric' });
+    this.OPTION(() => {
+      this.CONSUME(T.LParen);
+      this.OPTION2(() => this.SUBRULE(this.nameList, { LABEL: 'args' }));
+      this.CONSUME(T.RParen);
+    });
+    this.SUBRULE(this.comparisonOperator);
+    this.OR([
+      {
+        ALT: () => {
+          this.SUBRULE(this.signedNumber);
+          this.OPTION3(() => this.CONSUME(T.Percent));
+        },
+      },
+      {
+        ALT: () => {
+          this.CONSUME(T.LBrace);
+          this.OPTION4(() => this.SUBRULE2(this.nameList, { LABEL: 'set' }));
+          this.CONSUME(T.RBrace);
+        },
+      },
+    ]);
+  });
+
+  private settingItem = this.RULE('settingItem', () => {
+    this.OR([
+      { ALT: () => this.CONSUME(T.Seed) },
+      { ALT: () => this.CONSUME(T.Bootstrap) },
+      { ALT: () => this.CONSUME(T.Sweep) },
+    ]);
+    this.AT_LEAST_ONE_SEP({ SEP: T.Comma, DEF: () => this.CONSUME(T.NumberLiteral) });
+  });
+
+  private comparisonOperator = this.RULE('comparisonOperator', () => {
+    this.OR([
+      { ALT: () => this.CONSUME(T.EqEq) },
+      { ALT: () => this.CONSUME(T.NotEq) },
+      { ALT: () => this.CONSUME(T.LessEq) },
+      { ALT: () => this.CONSUME(T.GreaterEq) },
+      { ALT: () => this.CONSUME(T.Less) },
+      { ALT: () => this.CONSUME(T.Greater) },
+    ]);
+  });
+
+  public expression = this.RULE('expression', () => {
+    this.SUBRULE(this.orExpression);
+  });
+
+  private orExpression = this.RULE('orExpression', () => {
+    this.SUBRULE(this.andExpression, { LABEL: 'operands' });
+    this.MANY(() => {
+      this.CONSUME(T.Or);
+      this.SUBRULE2(this.andExpression, { LABEL: 'operands' });
+    });
+  });
+
+  private andExpression = this.RULE('andExpression', () => {
+    this.SUBRULE(this.notExpression, { LABEL: 'operands' });
+    this.MANY(() => {
+      this.CONSUME(T.And);
+      this.SUBRULE2(this.notExpression, { LABEL: 'operands' });
+    });
+  });
+
+  private notExpression = this.RULE('notExpression', () => {
+    this.OR([
+      {
+        ALT: () => {
+          this.CONSUME(T.Not);
+          this.SUBRULE(this.notExpression);
+        },
+      },
+      { ALT: () => this.SUBRULE(this.comparison) },
+    ]);
+  });
+
+  private comparison = this.RULE('comparison', () => {
+    this.SUBRULE(this.additive, { LABEL: 'left' });
+    this.OPTION(() => {
+      this.OR([
+        { ALT: () => this.SUBRULE(this.comparisonOperator) },
+        { ALT: () => this.CONSUME(T.In) },
+        {
+          ALT: () => {
+            this.CONSUME(T.Not);
+            this.CONSUME2(T.In);
+          },
+        },
+      ]);
+      this.SUBRULE2(this.additive, { LABEL: 'right' });
+    });
+  });
+
+  private additive = this.RULE('additive', () => {
+    this.SUBRULE(this.multiplicative, { LABEL: 'operands' });
+    this.MANY(() => {
+      this.OR([{ ALT: () => this.CONSUME(T.Plus, { LABEL: 'operators' }) }, { ALT: () => this.CONSUME(T.Minus, { LABEL: 'operators' }) }]);
+      this.SUBRULE2(this.multiplicative, { LABEL: 'operands' });
+    });
+  });
+
+  private multiplicative = this.RULE('multiplicative', () => {
+    this.SUBRULE(this.unary, { LABEL: 'operands' });
+    this.MANY(() => {
+      this.OR([{ ALT: () => this.CONSUME(T.Star, { LABEL: 'operators' }) }, { ALT: () => this.CONSUME(T.Slash, { LABEL: 'operators' }) }]);
+      this.SUBRULE2(this.unary, { LABEL: 'operands' });
+    });
+  });
+
+  private unary = this.RULE('unary', () => {
+    this.OR([
+      {
+        ALT: () => {
+          this.CONSUME(T.Minus);
+          this.SUBRULE(this.unary);
+        },
+      },
+      { ALT: () => this.SUBRULE(this.postfixExpression) },
+    ]);
+  });
+
+  private postfixExpression = this.RULE('postfixExpression', () => {
+    this.SUBRULE(this.primary);
+    this.MANY(() => {
+      this.CONSUME(T.Dot);
+      this.CONSUME(T.Identifier, { LABEL: 'members' });
+    });
+  });
+
+  private primary = this.RULE('primary', () => {
+    this.OR([
+      { ALT: () => this.CONSUME(T.NumberLiteral) },
+      { ALT: () => this.CONSUME(T.StringLiteral) },
+      { ALT: () => this.CONSUME(T.True) },
+      { ALT: () => this.CONSUME(T.False) },
+      // `corpus` is a keyword at the top level and the corpus id set inside expressions.
+      { ALT: () => this.CONSUME(T.Corpus) },
+      { ALT: () => this.SUBRULE(this.quantifier) },
+      { ALT: () => this.SUBRULE(this.countCall) },
+      { ALT: () => this.SUBRULE(this.callOrName) },
+      { ALT: () => this.SUBRULE(this.parenthesized) },
+    ]);
+  });
+
+  private quantifier = this.RULE('quantifier', () => {
+    this.OR([
+      { ALT: () => this.CONSUME(T.Any) },
+      { ALT: () => this.CONSUME(T.All) },
+      { ALT: () => this.CONSUME(T.Count) },
+    ]);
+    this.CONSUME(T.Identifier);
+    this.CONSUME(T.In);
+    this.SUBRULE(this.postfixExpression);
+    this.CONSUME(T.Colon);
+    this.SUBRULE(this.expression);
+  });
+
+  // `count(citations)`: the keyword `count` also names the size function.
+  private countCall = this.RULE('countCall', () => {
+    this.CONSUME(T.Count);
+    this.SUBRULE(this.argumentList);
+  });
+
+  private callOrName = this.RULE('callOrName', () => {
+    this.CONSUME(T.Identifier);
+    this.OPTION(() => this.SUBRULE(this.argumentList));
+  });
+
+  private argumentList = this.RULE('argumentList', () => {
+    this.CONSUME(T.LParen);
+    this.MANY_SEP({ SEP: T.Comma, DEF: () => this.SUBRULE(this.expression) });
+    this.CONSUME(T.RParen);
+  });
+
+  private parenthesized = this.RULE('parenthesized', () => {
+    this.CONSUME(T.LParen);
+    this.SUBRULE(this.expression);
+    this.CONSUME(T.RParen);
+  });
+}
+
+/** The one parser instance: Chevrotain parsers are costly to build and meant to be reused. */
+export const rewardParser = new RewardParser();
