@@ -78,7 +78,7 @@ export function parse(text: string): ParseResult {
       span: { start: t.startOffset, end: (t.endOffset ?? t.startOffset) + 1 },
     });
     // Parse on as if the quote were there, so one missing quote costs one error.
-    return { ...t, tokenType: StringLiteral, image: `${t.image}"` };
+    return { ...t, tokenType: StringLiteral, tokenTypeIdx: StringLiteral.tokenTypeIdx!, image: `${t.image}"` };
   });
 
   rewardParser.input = tokens;

@@ -1,0 +1,183 @@
+import assert from 'node:assert/strict';
+import * as path from 'node:path';
+import { describe, it } from 'node:test';
+import { analyze } from '../../server/src/semantics/analyze.js';
+import type { FileStatus } from '../../server/src/semantics/check.js';
+import { issueCodes, type IssueCode } from '../../server/src/syntax/issue-codes.js';
+import { marked } from '../helpers/marked.js';
+
+/** A clean spec that exercises every construct; each case below breaks one thing in it. */
+const clean = `corpus wiki = "c.jsonl"
+pool p = "p.jsonl"
+detector L "cites unretrieved" = any c in citations: c in corpus and c not in retrieved
+detector F "cites fakes" = any c in citations: c not in corpus
+signal rate "a rate" = mean(has_final, search_calls > 0)
+reward R0 {
+  answer 1 * exact_match(answer, gold.answers)
+  cost -0.1 * rate
+}
+reward R_L = R0 - 1.2 * L
+audit a {
+  reward R0
+  compare R_L
+  corpus wiki
+  pools p
+  attack launder targets L using lexical(8)
+  attack fake_id targets F
+  lattice L = 1.2, F = 1
+  expect asr(R_L, launder, oracle_worst) == 0
+  expect minimal_repair == {L}
+  seed 7
+}
+`;
+
+const specDir = '/specs';
+const fileStatus: Record<string, FileStatus> = { 'missing.jsonl': 'missing', 'folder.jsonl': 'unreadable' };
+const probeFile = (absolutePath: string): FileStatus => fileStatus[path.relative(specDir, absolutePath)] ?? 'ok';
+
+function run(text: string): ReturnType<typeof analyze> {
+  return analyze(text, { specDir, probeFile });
+}
+
+function variant(from: string, to: string, base = clean): string {
+  assert.ok(base.includes(from), `the clean spec has no '${from}'`);
+  return base.replace(from, to);
+}
+
+interface Case {
+  readonly code: IssueCode;
+  readonly title: string;
+  /** The broken spec, with ⟦⟧ around where the diagnostic must be. */
+  readonly bad: string;
+  /** The nearest correct spec: must have no problem at all. */
+  readonly good?: string;
+  readonly data?: Record<string, unknown>;
+}
+
+const cases: Case[] = [
+  { code: issueCodes.lexError, title: 'a character no token starts with', bad: variant('cost -0.1 * rate', 'cost -0.1 * rate ⟦$⟧') },
+  { code: issueCodes.unterminatedString, title: 'a string without its closing quote', bad: variant('"a rate" = mean(has_final, search_calls > 0)', '⟦"a rate = mean(has_final, search_calls > 0)⟧') },
+  { code: issueCodes.parseError, title: 'a term without its *', bad: variant('answer 1 * exact_match', 'answer 1 ⟦exact_match⟧') },
+  { code: issueCodes.unknownName, title: 'a misspelt signal, with a suggestion', bad: variant('-0.1 * rate', '-0.1 * ⟦rat⟧'), data: { suggestion: 'rate' } },
+  { code: issueCodes.unknownName, title: 'a misspelt pool in an audit', bad: variant('pools p', 'pools ⟦q⟧') },
+  { code: issueCodes.duplicateName, title: 'two declarations with one name', bad: variant('reward R_L', 'signal ⟦rate⟧ = 2\nreward R_L') },
+  { code: issueCodes.duplicateName, title: 'two attacks with one name', bad: variant('attack fake_id targets F', 'attack fake_id targets F\n  attack ⟦fake_id⟧ targets F') },
+  { code: issueCodes.kindMismatch, title: 'a pool used as a value', bad: variant('-0.1 * rate', '-0.1 * ⟦p⟧') },
+  { code: issueCodes.kindMismatch, title: 'a detector where a reward is audited', bad: variant('  reward R0\n', '  reward ⟦L⟧\n') },
+  { code: issueCodes.recursiveDefinition, title: 'a signal that reads itself', bad: variant('mean(has_final, search_calls > 0)', 'mean(has_final, ⟦rate⟧)') },
+  { code: issueCodes.unusedDeclaration, title: 'a signal nothing reads', bad: variant('reward R0 {', 'signal ⟦spare⟧ = 1\nreward R0 {') },
+  { code: issueCodes.typeMismatch, title: 'a numeric detector', bad: variant('any c in citations: c not in corpus', '⟦count(citations)⟧') },
+  { code: issueCodes.typeMismatch, title: 'an id compared with a text set', bad: variant('c not in corpus', '⟦c⟧ not in gold.answers') },
+  { code: issueCodes.wrongArity, title: 'a function given one argument too many', bad: variant('exact_match(answer, gold.answers)', 'exact_match(answer, gold.answers, ⟦answer⟧)') },
+  { code: issueCodes.unknownMember, title: 'a misspelt gold field', bad: variant('gold.answers', 'gold.⟦answer⟧'), data: { suggestion: 'answers' } },
+  { code: issueCodes.oracleDetector, title: 'a detector that reads gold', bad: variant('c not in corpus', 'c not in ⟦gold⟧.support') },
+  { code: issueCodes.oracleDetector, title: 'a detector that reads gold through a signal', bad: variant('detector F "cites fakes" = any c in citations: c not in corpus', 'signal em = exact_match(answer, gold.answers) > 0\ndetector F "cites fakes" = ⟦em⟧') },
+  { code: issueCodes.missingDescription, title: 'a detector without a description', bad: variant('detector F "cites fakes"', 'detector ⟦F⟧') },
+  { code: issueCodes.penaltySign, title: 'a derived reward that pays for a violation', bad: variant('R0 - 1.2 * L', 'R0 ⟦+ 1.2⟧ * L') },
+  { code: issueCodes.penaltySign, title: 'a negative lattice penalty', bad: variant('lattice L = 1.2', 'lattice L = ⟦-1.2⟧') },
+  { code: issueCodes.penaltySign, title: 'a reward term that pays for a detector', bad: variant('cost -0.1 * rate', 'cost -0.1 * rate\n  fakes ⟦0.5⟧ * F') },
+  { code: issueCodes.missingFile, title: 'a pool that does not exist', bad: variant('"p.jsonl"', '⟦"missing.jsonl"⟧'), data: { path: '/specs/missing.jsonl' } },
+  { code: issueCodes.unreadableFile, title: 'a corpus path that is a folder', bad: variant('"c.jsonl"', '⟦"folder.jsonl"⟧') },
+  { code: issueCodes.incompleteAudit, title: 'an audit without a corpus', bad: variant('audit a {', 'audit ⟦a⟧ {').replace('  corpus wiki\n', '') },
+  { code: issueCodes.repeatedAuditItem, title: 'an audit with two rewards', bad: variant('  reward R0\n', '  reward R0\n  ⟦reward R0⟧\n') },
+  { code: issueCodes.unknownAttackKind, title: 'a misspelt attack kind', bad: variant('attack launder targets', 'attack launder = ⟦laundr⟧ targets'), data: { suggestion: 'launder' } },
+  { code: issueCodes.unknownGenerator, title: 'a misspelt generator', bad: variant('lexical(8)', '⟦lexicl⟧(8)'), data: { suggestion: 'lexical' } },
+  { code: issueCodes.generatorNotAllowed, title: 'candidates for an exact edit', bad: variant('attack fake_id targets F', 'attack fake_id targets F using ⟦bm25(4)⟧') },
+  { code: issueCodes.missingGenerator, title: 'a launder attack without candidates', bad: variant('attack launder targets L using lexical(8)', '⟦attack launder targets L⟧') },
+  { code: issueCodes.invalidBudget, title: 'a fractional budget', bad: variant('lexical(8)', 'lexical(⟦2.5⟧)') },
+  { code: issueCodes.unknownMetric, title: 'a misspelt metric', bad: variant('expect asr(', 'expect ⟦asrr⟧(') },
+  { code: issueCodes.unknownSelection, title: 'a misspelt selection', bad: variant('oracle_worst)', '⟦oracle_wrst⟧)'), data: { suggestion: 'oracle_worst' } },
+  { code: issueCodes.rewardNotAudited, title: 'an expect on a reward the audit does not compare', bad: variant('asr(R_L,', 'asr(⟦R_L⟧,').replace('  compare R_L\n', '') },
+  { code: issueCodes.invalidSetting, title: 'a fractional seed', bad: variant('seed 7', 'seed ⟦7.5⟧') },
+  { code: issueCodes.valueOutOfRange, title: 'a rate above 100%', bad: variant('oracle_worst) == 0', 'oracle_worst) <= ⟦150⟧%') },
+];
+
+describe('check: every issue code', () => {
+  it('the clean spec has no problems', () => {
+    assert.deepEqual(run(clean).problems, []);
+  });
+
+  it('every code in the table has a case', () => {
+    const covered = new Set(cases.map((c) => c.code));
+    assert.deepEqual(Object.values(issueCodes).filter((code) => !covered.has(code)), []);
+  });
+
+  for (const c of cases) {
+    it(`${c.code}: ${c.title}`, () => {
+      const { text, spans } = marked(c.bad);
+      const problems = run(text).problems.filter((p) => p.code === c.code);
+      assert.deepEqual(problems.map((p) => p.span), spans, JSON.stringify(run(text).problems));
+      if (c.data !== undefined) assert.deepEqual(problems[0]?.data, c.data);
+      assert.deepEqual(run(c.good ?? clean).problems.filter((p) => p.code === c.code), []);
+    });
+  }
+});
+
+describe('check: types and visibility', () => {
+  it('taints everything that reads gold, through signals, terms and derived rewards', () => {
+    const { model } = run(`signal em = exact_match(answer, gold.answers)
+signal calls = search_calls
+detector U "no search" = has_final and search_calls == 0
+reward visible_only { cost -0.1 * calls  u -1 * U }
+reward oracle { em 1 * em }
+reward derived = visible_only - 1 * U
+reward derived_oracle = oracle - 1 * U
+`);
+    const info = (name: string) => {
+      const symbol = model.globals.get(name);
+      assert.ok(symbol, name);
+      const i = model.declInfo.get(symbol.decl);
+      return `${i?.type}/${i?.visibility}`;
+    };
+    assert.equal(info('em'), 'number/oracle');
+    assert.equal(info('calls'), 'number/visible');
+    assert.equal(info('U'), 'boolean/visible');
+    assert.equal(info('visible_only'), 'number/visible');
+    assert.equal(info('oracle'), 'number/oracle');
+    assert.equal(info('derived'), 'number/visible');
+    assert.equal(info('derived_oracle'), 'number/oracle');
+  });
+
+  it('types quantifier variables from their collection', () => {
+    const { problems } = run('signal s = any q in searches: q.query == question and count(q.results) > 0\nsignal t = count c in citations: c in gold.support\nreward R { x 1 * s  y 1 * t }');
+    assert.deepEqual(problems, []);
+    const { text, spans } = marked('signal s = any q in searches: q.⟦title⟧ == question\nreward R { x 1 * s }');
+    assert.deepEqual(run(text).problems.map((p) => [p.code, p.span]), [['unknown-member', spans[0]]]);
+  });
+
+  it('treats booleans as 0/1 indicators in arithmetic but not strings', () => {
+    assert.deepEqual(run('signal s = has_final * 2 + (search_calls > 1)\nreward R { x 1 * s }').problems, []);
+    const { text, spans } = marked('signal s = ⟦question⟧ * 2\nreward R { x 1 * s }');
+    assert.deepEqual(run(text).problems.map((p) => [p.code, p.span]), [['type-mismatch', spans[0]]]);
+  });
+
+  it('does not cascade errors from an unknown name', () => {
+    const { problems } = run('signal s = nope + 1 > 2 and nope\nreward R { x 1 * s }');
+    assert.deepEqual(problems.map((p) => p.code), ['unknown-name', 'unknown-name']);
+  });
+
+  it('skips linked-file checks without a folder and unused checks when asked', () => {
+    const text = variant('"p.jsonl"', '"missing.jsonl"').replace('reward R0 {', 'signal spare = 1\nreward R0 {');
+    assert.deepEqual(analyze(text, { reportUnused: false }).problems, []);
+  });
+});
+
+describe('check: occurrences', () => {
+  it('records every use of a detector, across expressions, derived rewards, targets and the lattice', () => {
+    const { model, parsed } = run(clean);
+    const lines = clean.split('\n');
+    const L = model.globals.get('L');
+    const uses = model.occurrences.filter((o) => o.symbol === L).map((o) => {
+      const line = clean.slice(0, o.span.start).split('\n').length - 1;
+      return `${o.isDeclaration ? 'decl' : 'use'}@${lines[line]!.trim().split(' ')[0]}`;
+    });
+    assert.deepEqual(uses, ['decl@detector', 'use@reward', 'use@attack', 'use@lattice', 'use@expect']);
+    assert.ok(parsed.spec.decls.length > 0);
+  });
+
+  it('scopes attacks to their audit', () => {
+    const two = `${clean}audit b {\n  reward R0\n  corpus wiki\n  pools p\n  attack same_final targets L\n  expect asr(R0, ⟦launder⟧, first_visible) == 0\n}\n`;
+    const { text, spans } = marked(two);
+    assert.deepEqual(run(text).problems.map((p) => [p.code, p.span]), [['unknown-name', spans[0]]]);
+  });
+});
