@@ -1,4 +1,4 @@
-import type { Decl, Span, Spec } from '../syntax/ast.js';
+import type { Decl, Span, Spec, Term } from '../syntax/ast.js';
 import type { IssueCode } from '../syntax/issue-codes.js';
 import type { Problem, RelatedProblemInfo, Severity } from '../syntax/problem.js';
 import type { DeclInfo, DeclSymbol, Occurrence } from './symbols.js';
@@ -8,9 +8,10 @@ export interface Analysis {
   readonly spec: Spec;
   /** The first declaration of each name (later duplicates are reported and left out). */
   readonly globals: Map<string, DeclSymbol>;
-  readonly symbolOf: Map<Decl, DeclSymbol>;
   readonly occurrences: Occurrence[];
   readonly declInfo: Map<Decl, DeclInfo>;
+  /** The type and visibility of each reward term's expression. */
+  readonly termInfo: Map<Term, DeclInfo>;
   readonly problems: Problem[];
 }
 

@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import type { Decl, DetectorDecl, RewardDecl, Span, Spec, StringLit } from '../syntax/ast.js';
+import type { Decl, DetectorDecl, RewardDecl, Span, Spec, StringLit, Term } from '../syntax/ast.js';
 import { issueCodes } from '../syntax/issue-codes.js';
 import type { Problem } from '../syntax/problem.js';
 import { report, type Analysis } from './analysis.js';
@@ -23,6 +23,7 @@ export interface SpecModel {
   readonly globals: ReadonlyMap<string, DeclSymbol>;
   readonly occurrences: readonly Occurrence[];
   readonly declInfo: ReadonlyMap<Decl, DeclInfo>;
+  readonly termInfo: ReadonlyMap<Term, DeclInfo>;
   readonly problems: readonly Problem[];
 }
 
@@ -30,7 +31,6 @@ function collectDeclarations(a: Analysis): void {
   for (const decl of a.spec.decls) {
     if (decl.name === undefined) continue;
     const symbol: DeclSymbol = { kind: decl.kind, name: decl.name.text, decl, nameSpan: decl.name.span };
-    a.symbolOf.set(decl, symbol);
     a.occurrences.push({ span: decl.name.span, symbol, isDeclaration: true });
     const previous = a.globals.get(decl.name.text);
     if (previous === undefined) {
@@ -113,7 +113,7 @@ function checkUnused(a: Analysis): void {
 
 /** Names, types, visibility and audit checks over a parsed spec. Pure except for `probeFile`. */
 export function check(spec: Spec, options: CheckOptions = {}): SpecModel {
-  const a: Analysis = { spec, globals: new Map(), symbolOf: new Map(), occurrences: [], declInfo: new Map(), problems: [] };
+  const a: Analysis = { spec, globals: new Map(), occurrences: [], declInfo: new Map(), termInfo: new Map(), problems: [] };
   collectDeclarations(a);
   const inference = new Inference(a);
   for (const decl of spec.decls) {
@@ -127,5 +127,5 @@ export function check(spec: Spec, options: CheckOptions = {}): SpecModel {
   }
   if (options.specDir !== undefined && options.probeFile !== undefined) checkLinkedFiles(a, options.specDir, options.probeFile);
   if (options.reportUnused ?? true) checkUnused(a);
-  return { spec, globals: a.globals, occurrences: a.occurrences, declInfo: a.declInfo, problems: a.problems };
+  return { spec, globals: a.globals, occurrences: a.occurrences, declInfo: a.declInfo, termInfo: a.termInfo, problems: a.problems };
 }

@@ -85,6 +85,7 @@ export class Inference {
       if (term.body === undefined) continue;
       const inferred = this.expr(term.body, new Map());
       expectNumeric(this.a, inferred, term.body.span, `term '${term.name.text}'`);
+      this.a.termInfo.set(term, inferred);
       parts.push(inferred);
     }
     return combine('number', parts);

@@ -1,0 +1,75 @@
+import type { CancellationFinding, WorkedPair } from '../report/schema.js';
+import type { AttackRun } from './attack-run.js';
+import { estimate, type EstimateOptions, type PairedOutcome } from './estimands.js';
+import type { Scorer } from './features.js';
+import { selections } from './plan.js';
+import { editMargins, selectEdits } from './scoring.js';
+
+/** The features on which T adds to S, or undefined when S ⊂ T does not hold (T must keep every term of S). */
+export function extraFeatures(smaller: Scorer, larger: Scorer): number[] | undefined {
+  const extra: number[] = [];
+  for (let k = 0; k < smaller.weights.length; k++) {
+    const s = smaller.weights[k]!;
+    const t = larger.weights[k]!;
+    if (s !== 0 && s !== t) return undefined;
+    if (s === 0 && t !== 0) extra.push(k);
+  }
+  return extra.length === 0 ? undefined : extra;
+}
+
+export interface CancellationContext {
+  readonly runs: readonly AttackRun[];
+  readonly originalValues: Float64Array;
+  readonly termName: (scorer: Scorer, feature: number) => string;
+  readonly workedPair: (run: AttackRun, edit: number) => WorkedPair;
+  readonly options: EstimateOptions;
+}
+
+/**
+ * For every nested pair S ⊂ T of named rewards, M_T = M_S + C_{T∖S} with C = Σ_{k∈T∖S} w_k d_k.
+ * An attack that wins under T but loses under S, while one of T's extra penalties was active on
+ * the original and the edit switched it off (w_k < 0, d_k < 0), wins because of that cancellation.
+ */
+export function findCancellations(scorers: readonly Scorer[], ctx: CancellationContext): CancellationFinding[] {
+  const findings: CancellationFinding[] = [];
+  const F = scorers[0]?.weights.length ?? 0;
+  for (const smaller of scorers) {
+    for (const larger of scorers) {
+      const extra = smaller === larger ? undefined : extraFeatures(smaller, larger);
+      if (extra === undefined) continue;
+      for (const run of ctx.runs) {
+        const marginsS = editMargins(run, ctx.originalValues, smaller.weights);
+        const marginsT = editMargins(run, ctx.originalValues, larger.weights);
+        for (const selection of selections) {
+          const selected = selectEdits(run, marginsT, selection);
+          for (const k of extra) {
+            const weight = larger.weights[k]!;
+            if (weight >= 0) continue;
+            const winners = selected.filter((s) => {
+              const original = ctx.originalValues[s.unit.row * F + k]!;
+              const d = run.editValues[s.edit * F + k]! - original;
+              return s.margin >= 0 && marginsS[s.edit]! < 0 && original !== 0 && d < 0;
+            });
+            if (winners.length === 0) continue;
+            const active: PairedOutcome[] = [];
+            const inactive: PairedOutcome[] = [];
+            for (const s of selected) (ctx.originalValues[s.unit.row * F + k] !== 0 ? active : inactive).push({ cluster: s.unit.cluster, margin: s.margin });
+            findings.push({
+              smaller: smaller.name,
+              larger: larger.name,
+              attack: run.plan.name,
+              selection,
+              term: ctx.termName(larger, k),
+              termWeight: weight,
+              count: winners.length,
+              clusters: new Set(winners.map((w) => w.unit.cluster)).size,
+              strata: { active: estimate(active, ctx.options), inactive: estimate(inactive, ctx.options) },
+              example: ctx.workedPair(run, winners[0]!.edit),
+            });
+          }
+        }
+      }
+    }
+  }
+  return findings;
+}

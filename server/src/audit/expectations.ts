@@ -1,0 +1,47 @@
+import type { ComparisonOp } from '../syntax/ast.js';
+import type { AttackReport, LatticeReport } from '../report/schema.js';
+import type { ExpectPlan } from './plan.js';
+
+// Rates are compared as fractions; a tolerance keeps `== 0` and `<= 5%` free of float noise.
+const tolerance = 1e-12;
+
+function compare(actual: number, op: ComparisonOp, expected: number): boolean {
+  switch (op) {
+    case '==':
+      return Math.abs(actual - expected) <= tolerance;
+    case '!=':
+      return Math.abs(actual - expected) > tolerance;
+    case '<':
+      return actual < expected - tolerance;
+    case '<=':
+      return actual <= expected + tolerance;
+    case '>':
+      return actual > expected + tolerance;
+    case '>=':
+      return actual >= expected - tolerance;
+  }
+}
+
+const percent = (x: number): string => `${(x * 100).toFixed(2)}%`;
+const setText = (names: readonly string[]): string => `{${names.join(', ')}}`;
+
+export interface ExpectationResult {
+  readonly passed: boolean;
+  readonly actual: string;
+}
+
+/** Checks one `expect` line against the audit's figures. */
+export function evaluateExpectation(expect: ExpectPlan, attacks: readonly AttackReport[], lattice: LatticeReport): ExpectationResult {
+  if (expect.kind === 'minimal') {
+    const wanted = [...expect.detectors].sort().join(',');
+    const passed = lattice.minimal.some((set) => [...set].sort().join(',') === wanted);
+    const found = lattice.minimal.length === 0 ? 'no subset of the lattice is sufficient' : `observed inclusion-minimal: ${lattice.minimal.map(setText).join(', ')}`;
+    return { passed, actual: found };
+  }
+  const result = attacks.find((a) => a.name === expect.attack)?.results.find((r) => r.reward === expect.reward && r.selection === expect.selection);
+  if (result === undefined) return { passed: false, actual: `no result for ${expect.reward} under ${expect.attack}` };
+  const e = result.estimate;
+  const value = expect.metric === 'asr' ? e.asr : expect.metric === 'upper' ? e.interval.high : expect.metric === 'mean_margin' ? e.meanMargin : e.worstMargin;
+  const shown = expect.metric === 'asr' || expect.metric === 'upper' ? percent(value) : value.toFixed(5);
+  return { passed: e.clusters > 0 && compare(value, expect.op, expect.value), actual: `${expect.metric} = ${shown} over ${e.clusters} isolated-eligible clusters` };
+}

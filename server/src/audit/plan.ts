@@ -1,0 +1,126 @@
+import type { AuditDecl, ComparisonOp, Span } from '../syntax/ast.js';
+
+export type AttackKind = 'same_final' | 'fake_id' | 'launder';
+export type Selection = 'first_visible' | 'oracle_worst';
+export const selections: readonly Selection[] = ['first_visible', 'oracle_worst'];
+
+export type GeneratorPlan =
+  | { readonly kind: 'lexical' | 'bm25'; readonly budget: number; readonly label: string }
+  | { readonly kind: 'file'; readonly path: string; readonly label: string };
+
+export interface AttackPlan {
+  readonly name: string;
+  readonly kind: AttackKind;
+  readonly targets: readonly string[];
+  readonly generators: readonly GeneratorPlan[];
+  readonly span: Span;
+}
+
+export interface LatticeDetector {
+  readonly name: string;
+  readonly lambda: number;
+}
+
+export type ExpectPlan =
+  | {
+      readonly kind: 'metric';
+      readonly metric: 'asr' | 'upper' | 'mean_margin' | 'worst_margin';
+      readonly reward: string;
+      readonly attack: string;
+      readonly selection: Selection;
+      readonly op: ComparisonOp;
+      /** A rate as a fraction (5% → 0.05); a margin as written. */
+      readonly value: number;
+      readonly text: string;
+      readonly span: Span;
+    }
+  | { readonly kind: 'minimal'; readonly detectors: readonly string[]; readonly text: string; readonly span: Span };
+
+export interface AuditPlan {
+  readonly name: string;
+  readonly span: Span;
+  readonly reward: string;
+  readonly compare: readonly string[];
+  readonly corpus: string;
+  readonly pools: readonly string[];
+  readonly attacks: readonly AttackPlan[];
+  readonly lattice: readonly LatticeDetector[];
+  readonly expects: readonly ExpectPlan[];
+  readonly seed: number;
+  readonly bootstrap: number;
+  readonly sweep: readonly number[];
+}
+
+export const defaultSweep: readonly number[] = [0, 0.25, 0.5, 1, 2];
+
+/**
+ * Reads a checked audit block into plain data. The checker has already reported every problem,
+ * so this only runs on error-free specs; it returns undefined for an audit that is incomplete.
+ */
+export function planAudit(audit: AuditDecl, text: string): AuditPlan | undefined {
+  let reward: string | undefined;
+  let corpus: string | undefined;
+  const compare: string[] = [];
+  const pools: string[] = [];
+  const attacks: AttackPlan[] = [];
+  const lattice: LatticeDetector[] = [];
+  const expects: ExpectPlan[] = [];
+  let seed = 0;
+  let bootstrap = 1000;
+  let sweep = defaultSweep;
+  for (const item of audit.items) {
+    switch (item.kind) {
+      case 'audit-reward':
+        reward = item.reward?.text;
+        break;
+      case 'audit-compare':
+        compare.push(...item.rewards.map((r) => r.text));
+        break;
+      case 'audit-corpus':
+        corpus = item.corpus?.text;
+        break;
+      case 'audit-pools':
+        pools.push(...item.pools.map((p) => p.text));
+        break;
+      case 'attack':
+        if (item.name === undefined || item.attackKind === undefined) return undefined;
+        attacks.push({
+          name: item.name.text,
+          kind: item.attackKind.text as AttackKind,
+          targets: item.targets.map((t) => t.text),
+          generators: item.generators.map((g): GeneratorPlan =>
+            g.kind === 'candidates-file'
+              ? { kind: 'file', path: g.path?.value ?? '', label: `candidates "${g.path?.value ?? ''}"` }
+              : { kind: g.generator.text as 'lexical' | 'bm25', budget: g.budget?.value ?? 0, label: `${g.generator.text}(${g.budget?.value ?? ''})` }),
+          span: item.span,
+        });
+        break;
+      case 'lattice':
+        for (const entry of item.entries) lattice.push({ name: entry.detector.text, lambda: entry.lambda?.value ?? 0 });
+        break;
+      case 'expect-metric': {
+        const [r, a, s] = item.args;
+        if (r === undefined || a === undefined || s === undefined || item.op === undefined || item.value === undefined) return undefined;
+        const isRate = item.metric.text === 'asr' || item.metric.text === 'upper';
+        expects.push({
+          kind: 'metric', metric: item.metric.text as 'asr' | 'upper' | 'mean_margin' | 'worst_margin', reward: r.text, attack: a.text,
+          selection: s.text as Selection, op: item.op, value: isRate && item.percent ? item.value.value / 100 : item.value.value,
+          text: text.slice(item.span.start, item.span.end), span: item.span,
+        });
+        break;
+      }
+      case 'expect-minimal':
+        expects.push({ kind: 'minimal', detectors: item.detectors.map((d) => d.text), text: text.slice(item.span.start, item.span.end), span: item.span });
+        break;
+      case 'setting':
+        if (item.key === 'seed') seed = item.values[0]?.value ?? seed;
+        else if (item.key === 'bootstrap') bootstrap = item.values[0]?.value ?? bootstrap;
+        else sweep = item.values.map((v) => v.value);
+        break;
+    }
+  }
+  if (reward === undefined || corpus === undefined || audit.name === undefined) return undefined;
+  return {
+    name: audit.name.text, span: audit.name.span, reward, compare, corpus, pools, attacks, lattice, expects, seed, bootstrap, sweep,
+  };
+}

@@ -1,0 +1,204 @@
+import type { Corpus, RowIssue, Trajectory } from '../pool/types.js';
+import type { AttackReport, AuditReport, WorkedPair } from '../report/schema.js';
+import { RewardCompiler } from '../reward/compile.js';
+import { normalizeAnswer } from '../reward/text.js';
+import { viewOf, type EvalEnv } from '../reward/view.js';
+import type { SpecModel } from '../semantics/check.js';
+import type { LineIndex } from '../syntax/line-index.js';
+import { evaluateFeatures, runAttack, type AttackRun } from './attack-run.js';
+import { certify } from './certificate.js';
+import { findCancellations } from './cancellation.js';
+import type { EstimateOptions } from './estimands.js';
+import { evaluateExpectation } from './expectations.js';
+import { buildFeatureTable, dot, rewardScorer, type Scorer } from './features.js';
+import { evaluateLattice, type LatticePenalty } from './lattice.js';
+import type { AttackPlan, AuditPlan } from './plan.js';
+import { retention } from './retention.js';
+import { scoreAttack, selectionLabel } from './scoring.js';
+import { penaltySweep, perPool } from './sensitivity.js';
+import { offlineUtility, type SampleGroup } from './utility.js';
+
+export interface LoadedPool {
+  readonly name: string;
+  readonly file: string;
+  readonly rows: readonly Trajectory[];
+  readonly issues: readonly RowIssue[];
+}
+
+export interface AuditInputs {
+  readonly corpusName: string;
+  readonly corpus: Corpus;
+  readonly corpusIssues: readonly RowIssue[];
+  readonly pools: readonly LoadedPool[];
+}
+
+/** Where laundering candidates come from; built from the audit's generators, reading visible fields only. */
+export interface CandidateSource {
+  candidatesFor(plan: AttackPlan, trajectory: Trajectory, position: number, exclude: ReadonlySet<string>): readonly string[];
+  notes(plan: AttackPlan): string[];
+}
+
+export interface RunOptions {
+  readonly isCancelled?: () => boolean;
+  readonly onProgress?: (message: string) => void;
+}
+
+const maxReportedIssues = 100;
+
+function corpusEnv(corpus: Corpus): EvalEnv {
+  const corpusIds = new Set(corpus.passages.keys());
+  const normalized = new Map<string, string>();
+  return {
+    corpusIds,
+    normalizedPassage(id) {
+      const known = normalized.get(id);
+      if (known !== undefined) return known;
+      const passage = corpus.passages.get(id);
+      if (passage === undefined) return undefined;
+      const text = normalizeAnswer(`${passage.title} ${passage.text}`);
+      normalized.set(id, text);
+      return text;
+    },
+  };
+}
+
+/**
+ * Runs one audit of a checked, error-free spec on loaded data. Pure apart from the progress
+ * callback; returns undefined when cancelled, which is a normal outcome.
+ */
+export function runAudit(model: SpecModel, plan: AuditPlan, inputs: AuditInputs, candidates: CandidateSource, lines: LineIndex, options: RunOptions = {}): AuditReport | undefined {
+  const isCancelled = options.isCancelled ?? (() => false);
+  const progress = options.onProgress ?? (() => undefined);
+  const estimateOptions: EstimateOptions = { resamples: plan.bootstrap, seed: plan.seed };
+
+  const compiler = new RewardCompiler(model);
+  const audited = compiler.reward(plan.reward);
+  const compared = plan.compare.map((name) => compiler.reward(name));
+  const detectorNames = [...new Set([...plan.lattice.map((l) => l.name), ...plan.attacks.flatMap((a) => a.targets)])];
+  const detectors = detectorNames.map((name) => compiler.detector(name));
+  const table = buildFeatureTable([audited, ...compared], detectors);
+  const F = table.keys.length;
+
+  const rows = inputs.pools.flatMap((p) => p.rows);
+  const poolOfRow = inputs.pools.flatMap((p) => p.rows.map(() => p.name));
+  const clusterIds = new Map<string, number>();
+  const clusterOf = rows.map((row) => {
+    let id = clusterIds.get(row.question_id);
+    if (id === undefined) clusterIds.set(row.question_id, (id = clusterIds.size));
+    return id;
+  });
+
+  progress(`evaluating ${F} terms on ${rows.length} trajectories`);
+  const env = corpusEnv(inputs.corpus);
+  const views = rows.map(viewOf);
+  const originalValues = new Float64Array(rows.length * F);
+  views.forEach((view, r) => evaluateFeatures(table, view, env, originalValues, r * F));
+
+  const detectorColumns = new Map(detectorNames.map((name) => [name, table.index.get(`decl:${name}`)!]));
+  const runs: AttackRun[] = [];
+  for (const attack of plan.attacks) {
+    progress(`attack ${attack.name}: building edits`);
+    const run = runAttack(attack, {
+      table, env, rows, views, clusterOf, originalValues, detectorColumns, isCancelled,
+      candidatesFor: (p, row, position) => {
+        const view = views[row]!;
+        return candidates.candidatesFor(p, rows[row]!, position, new Set([...view.retrieved, ...view.citations]));
+      },
+    });
+    if (run === undefined) return undefined;
+    runs.push(run);
+  }
+  if (isCancelled()) return undefined;
+
+  const scorers = [rewardScorer(table, audited), ...compared.map((r) => rewardScorer(table, r))];
+  const base = scorers[0]!;
+  const termNames = new Map<string, string>();
+  for (const reward of [audited, ...compared]) for (const term of reward.terms) if (!termNames.has(term.key)) termNames.set(term.key, term.name);
+  const termName = (_scorer: Scorer, feature: number): string => {
+    const key = table.keys[feature]!;
+    return termNames.get(key) ?? key.slice(key.indexOf(':') + 1);
+  };
+  const workedPair = (run: AttackRun, edit: number): WorkedPair => {
+    const record = run.editRecords[edit]!;
+    const row = rows[record.row]!;
+    const margins: Record<string, number> = {};
+    for (const scorer of scorers) margins[scorer.name] = dot(scorer.weights, run.editValues, edit * F) - dot(scorer.weights, originalValues, record.row * F);
+    return {
+      trajectory: row.id, pool: row.source.pool, line: row.source.line, attack: run.plan.name,
+      position: record.position ?? null, replacement: record.replacement ?? null, margins,
+    };
+  };
+
+  progress('scoring attacks');
+  const attacks: AttackReport[] = runs.map((run) => ({
+    name: run.plan.name,
+    kind: run.plan.kind,
+    targets: [...run.plan.targets],
+    generators: run.plan.generators.map((g) => g.label),
+    range: lines.range(run.plan.span),
+    counts: run.edits,
+    candidateNotes: candidates.notes(run.plan),
+    results: scorers.flatMap((scorer) =>
+      scoreAttack(run, originalValues, scorer, estimateOptions).map((s) => ({
+        reward: scorer.name, selection: s.selection, label: selectionLabel(s.selection, scorer), estimate: s.estimate,
+      }))),
+  }));
+
+  progress(`lattice over ${plan.lattice.length} detectors`);
+  const penalties: LatticePenalty[] = plan.lattice.map((l) => ({ name: l.name, lambda: l.lambda, column: table.index.get(`decl:${l.name}`)! }));
+  const lattice = evaluateLattice(runs, originalValues, base, penalties, estimateOptions);
+  if (isCancelled()) return undefined;
+
+  const cancellation = findCancellations(scorers, { runs, originalValues, termName, workedPair, options: estimateOptions });
+  const certificate = certify(runs, originalValues, base, penalties, workedPair);
+  const sweep = penaltySweep(runs, originalValues, table, base, plan.lattice.map((l) => ({ key: `decl:${l.name}`, lambda: l.lambda })), plan.sweep, estimateOptions);
+
+  const groups: SampleGroup[] = [];
+  let offset = 0;
+  for (const pool of inputs.pools) {
+    const byQuestion = new Map<string, number[]>();
+    pool.rows.forEach((row, i) => byQuestion.set(row.question_id, [...(byQuestion.get(row.question_id) ?? []), offset + i]));
+    for (const group of byQuestion.values()) if (group.length > 1) groups.push({ rows: group });
+    offset += pool.rows.length;
+  }
+  const pooled = perPool(runs, originalValues, scorers, (row) => poolOfRow[row]!, inputs.pools.map((p) => p.name), estimateOptions);
+
+  const expectations = plan.expects.map((expect) => ({
+    text: expect.text,
+    range: lines.range(expect.span),
+    ...evaluateExpectation(expect, attacks, lattice),
+  }));
+
+  return {
+    name: plan.name,
+    range: lines.range(plan.span),
+    reward: { name: audited.name, visibility: audited.visibility },
+    compared: compared.map((r) => ({ name: r.name, visibility: r.visibility })),
+    corpus: {
+      name: inputs.corpusName, file: inputs.corpus.file, passages: inputs.corpus.passages.size,
+      skipped: inputs.corpusIssues.length, issues: inputs.corpusIssues.slice(0, maxReportedIssues).map((i) => ({ ...i })),
+    },
+    pools: inputs.pools.map((p) => ({
+      name: p.name, file: p.file, rows: p.rows.length, questions: new Set(p.rows.map((r) => r.question_id)).size,
+      skipped: p.issues.length, issues: p.issues.slice(0, maxReportedIssues).map((i) => ({ ...i })),
+    })),
+    clusters: clusterIds.size,
+    detectors: detectorNames.map((name) => {
+      const column = detectorColumns.get(name)!;
+      let fires = 0;
+      for (let r = 0; r < rows.length; r++) if (originalValues[r * F + column] !== 0) fires++;
+      return { name, lambda: plan.lattice.find((l) => l.name === name)?.lambda ?? null, firesOnOriginals: fires };
+    }),
+    attacks,
+    lattice,
+    cancellation,
+    certificate,
+    sweep,
+    retention: retention(views, env, originalValues, base, scorers.slice(1), termName),
+    utility: offlineUtility(groups, views, originalValues, scorers),
+    perPool: pooled.perPool,
+    aggregate: pooled.aggregate,
+    expectations,
+    settings: { seed: plan.seed, bootstrap: plan.bootstrap, sweep: [...plan.sweep] },
+  };
+}

@@ -1,0 +1,58 @@
+import type { AttackRun, AttackUnit } from './attack-run.js';
+import { estimate, type EstimateOptions, type PairedOutcome, type RateEstimate } from './estimands.js';
+import { dot, type Scorer } from './features.js';
+import type { Selection } from './plan.js';
+
+/** Paired margins M(τ) = R(A(τ)) − R(τ) of every isolated-eligible edit under one scorer. */
+export function editMargins(run: AttackRun, originalValues: Float64Array, weights: Float64Array): Float64Array {
+  const F = weights.length;
+  const margins = new Float64Array(run.editRecords.length);
+  for (const unit of run.units) {
+    const original = dot(weights, originalValues, unit.row * F);
+    for (let e = unit.firstEdit; e < unit.firstEdit + unit.editCount; e++) margins[e] = dot(weights, run.editValues, e * F) - original;
+  }
+  return margins;
+}
+
+export interface SelectedEdit {
+  readonly unit: AttackUnit;
+  readonly edit: number;
+  readonly margin: number;
+}
+
+/**
+ * First-visible takes the first edit in generation order (label-free); oracle-worst takes the edit
+ * that the scored reward likes best (an oracle upper bound when that reward reads gold).
+ */
+export function selectEdits(run: AttackRun, margins: Float64Array, selection: Selection): SelectedEdit[] {
+  return run.units.map((unit) => {
+    let edit = unit.firstEdit;
+    if (selection === 'oracle_worst') {
+      for (let e = unit.firstEdit + 1; e < unit.firstEdit + unit.editCount; e++) if (margins[e]! > margins[edit]!) edit = e;
+    }
+    return { unit, edit, margin: margins[edit]! };
+  });
+}
+
+export function outcomesOf(selected: readonly SelectedEdit[]): PairedOutcome[] {
+  return selected.map((s) => ({ cluster: s.unit.cluster, margin: s.margin }));
+}
+
+export interface ScoredSelection {
+  readonly selection: Selection;
+  readonly selected: readonly SelectedEdit[];
+  readonly estimate: RateEstimate;
+}
+
+export function scoreAttack(run: AttackRun, originalValues: Float64Array, scorer: Scorer, options: EstimateOptions): ScoredSelection[] {
+  const margins = editMargins(run, originalValues, scorer.weights);
+  return (['first_visible', 'oracle_worst'] as const).map((selection) => {
+    const selected = selectEdits(run, margins, selection);
+    return { selection, selected, estimate: estimate(outcomesOf(selected), options) };
+  });
+}
+
+/** A figure's label follows from taint: only oracle-worst selection under an oracle reward reads gold. */
+export function selectionLabel(selection: Selection, scorer: Scorer): 'label-free' | 'oracle upper bound' {
+  return selection === 'oracle_worst' && scorer.visibility === 'oracle' ? 'oracle upper bound' : 'label-free';
+}

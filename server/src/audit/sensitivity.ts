@@ -1,0 +1,62 @@
+import type { AggregateEntry, PerPoolEntry, SweepEntry } from '../report/schema.js';
+import type { AttackRun } from './attack-run.js';
+import { estimate, type EstimateOptions } from './estimands.js';
+import { strengthenedScorer, type FeatureTable, type Scorer } from './features.js';
+import { selections } from './plan.js';
+import { editMargins, outcomesOf, selectEdits } from './scoring.js';
+
+/** The penalty-scale sweep: R0 − s·Σ λ_j f_j over every lattice detector, for each scale s. */
+export function penaltySweep(
+  runs: readonly AttackRun[],
+  originalValues: Float64Array,
+  table: FeatureTable,
+  base: Scorer,
+  penalties: readonly { readonly key: string; readonly lambda: number }[],
+  scales: readonly number[],
+  options: EstimateOptions,
+): SweepEntry[] {
+  return scales.flatMap((scale) => {
+    const scorer = strengthenedScorer(table, base, penalties, `${base.name}×${scale}`, scale);
+    return runs.flatMap((run) => {
+      const margins = editMargins(run, originalValues, scorer.weights);
+      return selections.map((selection) => {
+        const e = estimate(outcomesOf(selectEdits(run, margins, selection)), options);
+        return { scale, attack: run.plan.name, selection, asr: e.asr, upper: e.interval.high, meanMargin: e.meanMargin };
+      });
+    });
+  });
+}
+
+/**
+ * Each pool on its own (its clusters counted within the pool), and the question-weighted
+ * aggregate Σ successes / Σ clusters across pools: the paper's cross-model table.
+ */
+export function perPool(
+  runs: readonly AttackRun[],
+  originalValues: Float64Array,
+  scorers: readonly Scorer[],
+  poolOf: (row: number) => string,
+  pools: readonly string[],
+  options: EstimateOptions,
+): { perPool: PerPoolEntry[]; aggregate: AggregateEntry[] } {
+  const entries: PerPoolEntry[] = [];
+  const aggregate: AggregateEntry[] = [];
+  for (const run of runs) {
+    for (const scorer of scorers) {
+      const margins = editMargins(run, originalValues, scorer.weights);
+      for (const selection of selections) {
+        const selected = selectEdits(run, margins, selection);
+        let successes = 0;
+        let clusters = 0;
+        for (const pool of pools) {
+          const e = estimate(outcomesOf(selected.filter((s) => poolOf(s.unit.row) === pool)), options);
+          entries.push({ pool, attack: run.plan.name, reward: scorer.name, selection, asr: e.asr, upper: e.interval.high, clusters: e.clusters });
+          successes += e.successes;
+          clusters += e.clusters;
+        }
+        aggregate.push({ attack: run.plan.name, reward: scorer.name, selection, asr: clusters === 0 ? 0 : successes / clusters, clusters });
+      }
+    }
+  }
+  return { perPool: entries, aggregate };
+}

@@ -1,0 +1,53 @@
+import type { UtilityEntry } from '../report/schema.js';
+import { exactMatch, precision, recall } from '../reward/functions.js';
+import type { TrajectoryView } from '../reward/view.js';
+import { dot, type Scorer } from './features.js';
+
+/** Rows of one pool that answer the same question: the n samples a best-of-n selector picks from. */
+export interface SampleGroup {
+  readonly rows: readonly number[];
+}
+
+/**
+ * Offline utility of best-of-n selection by each reward. The metrics read gold answers and
+ * support ids, and selection by an oracle reward reads them too: a diagnostic, not an
+ * inference-time selector.
+ */
+export function offlineUtility(groups: readonly SampleGroup[], views: readonly TrajectoryView[], originalValues: Float64Array, scorers: readonly Scorer[]): UtilityEntry[] {
+  if (groups.length === 0) return [];
+  const summarize = (selector: string, label: UtilityEntry['label'], pick: (group: SampleGroup) => number): UtilityEntry => {
+    let em = 0;
+    let citationPrecision = 0;
+    let supportRecall = 0;
+    let validFinal = 0;
+    let searchCalls = 0;
+    for (const group of groups) {
+      const view = views[pick(group)]!;
+      em += exactMatch(view.answer, view.gold.answers);
+      citationPrecision += precision(view.citations, view.gold.support_ids);
+      supportRecall += recall(view.citations, view.gold.support_ids);
+      validFinal += view.hasFinal ? 1 : 0;
+      searchCalls += view.searches.length;
+    }
+    const n = groups.length;
+    return { selector, label, groups: n, exactMatch: em / n, citationPrecision: citationPrecision / n, supportRecall: supportRecall / n, validFinal: validFinal / n, searchCalls: searchCalls / n };
+  };
+  const F = scorers[0]?.weights.length ?? 0;
+  return [
+    summarize('first sample', 'label-free', (group) => group.rows[0]!),
+    ...scorers.map((scorer) =>
+      summarize(scorer.name, scorer.visibility === 'oracle' ? 'oracle upper bound' : 'label-free', (group) => {
+        // Ties go to the earlier sample, so selection is deterministic.
+        let best = group.rows[0]!;
+        let bestScore = dot(scorer.weights, originalValues, best * F);
+        for (const row of group.rows.slice(1)) {
+          const score = dot(scorer.weights, originalValues, row * F);
+          if (score > bestScore) {
+            best = row;
+            bestScore = score;
+          }
+        }
+        return best;
+      })),
+  ];
+}

@@ -1,0 +1,216 @@
+import { z } from 'zod';
+
+// The one JSON shape every audit produces. The CLI's JSON output, the SARIF and HTML exports, and
+// the editor's diagnostics and hovers all read this. docs/report.md describes it for people;
+// docs/report.schema.json is generated from it (`npm run schema`).
+
+const position = z.object({ line: z.number().int(), character: z.number().int() }).describe('Zero-based, as in LSP');
+export const specRange = z.object({ start: position, end: position });
+
+const label = z.enum(['label-free', 'oracle upper bound']).describe(
+  "'oracle upper bound' exactly when the figure's selection maximises a reward that reads gold",
+);
+const selection = z.enum(['first_visible', 'oracle_worst']);
+const visibility = z.enum(['visible', 'oracle']);
+
+const interval = z.object({
+  low: z.number(),
+  high: z.number(),
+  method: z.enum(['exact-zero', 'bootstrap', 'none']).describe('exact-zero: high = 1 − 0.05^(1/n) after no success in n clusters'),
+});
+
+export const rateEstimate = z.object({
+  clusters: z.number().int().describe('question clusters with an isolated-eligible edit'),
+  rows: z.number().int(),
+  asr: z.number().describe('mean over clusters of the within-cluster success share (margin ≥ 0)'),
+  successes: z.number().describe('asr × clusters: cluster-weighted successes'),
+  interval,
+  meanMargin: z.number().describe('cluster-weighted mean paired margin R(A(τ)) − R(τ)'),
+  worstMargin: z.number().describe('the largest paired margin'),
+});
+
+const counts = z.object({ constructible: z.number().int(), eligible: z.number().int(), isolatedEligible: z.number().int() });
+
+const scoreResult = z.object({
+  reward: z.string(),
+  selection,
+  label,
+  estimate: rateEstimate,
+});
+
+const attackReport = z.object({
+  name: z.string(),
+  kind: z.enum(['same_final', 'fake_id', 'launder']),
+  targets: z.array(z.string()),
+  generators: z.array(z.string()),
+  range: specRange,
+  counts: z.object({ rows: counts, clusters: counts, edits: counts }),
+  candidateNotes: z.array(z.string()).describe('e.g. user-supplied candidates dropped because they were retrieved or not corpus ids'),
+  results: z.array(scoreResult).describe('per audited and compared reward × selection'),
+});
+
+const subsetResult = z.object({
+  attack: z.string(),
+  selection,
+  asr: z.number(),
+  upper: z.number(),
+  meanMargin: z.number(),
+  clusters: z.number().int(),
+});
+
+const latticeSubset = z.object({
+  detectors: z.array(z.string()),
+  results: z.array(subsetResult),
+  sufficient: z.boolean().describe("every attack's oracle-worst ASR is zero on isolated-eligible questions"),
+  minimal: z.boolean().describe('sufficient, and no proper subset is'),
+});
+
+const lattice = z.object({
+  detectors: z.array(z.object({ name: z.string(), lambda: z.number() })),
+  subsets: z.array(latticeSubset),
+  minimal: z.array(z.array(z.string())).describe('every observed inclusion-minimal subset'),
+});
+
+const workedPair = z.object({
+  trajectory: z.string(),
+  pool: z.string(),
+  line: z.number().int(),
+  attack: z.string(),
+  position: z.number().int().nullable(),
+  replacement: z.string().nullable(),
+  margins: z.record(z.string(), z.number()).describe('paired margin of this edit under each named reward'),
+});
+
+const cancellation = z.object({
+  smaller: z.string().describe('S'),
+  larger: z.string().describe('T ⊃ S; M_T = M_S + C_{T∖S}'),
+  attack: z.string(),
+  selection,
+  term: z.string().describe("the larger reward's term whose active penalty the attack switches off"),
+  termWeight: z.number(),
+  count: z.number().int().describe('edits that win under T, lose under S, and gain from switching this penalty off'),
+  clusters: z.number().int(),
+  strata: z.object({
+    active: rateEstimate.describe('originals on which the term is active'),
+    inactive: rateEstimate,
+  }),
+  example: workedPair,
+});
+
+const certificateEntry = z.object({
+  detector: z.string(),
+  lambda: z.number(),
+  edits: z.number().int().describe('audited edits that trigger the detector'),
+  maxGain: z.number().nullable().describe('max base-reward gain R0(A(τ)) − R0(τ) among them'),
+  certified: z.boolean().describe('λ > maxGain: every audited edit that triggers it loses under R_{detector}'),
+  example: workedPair.nullable(),
+});
+
+const sweepEntry = z.object({
+  scale: z.number(),
+  attack: z.string(),
+  selection,
+  asr: z.number(),
+  upper: z.number(),
+  meanMargin: z.number(),
+});
+
+const retentionEntry = z.object({
+  reward: z.string(),
+  penalties: z.array(z.string()).describe("the terms this reward adds over the audited reward"),
+  compatible: z.number().int().describe('contract-compatible originals'),
+  retained: z.number().int(),
+  retention: z.number(),
+});
+
+const utilityEntry = z.object({
+  selector: z.string().describe("a reward's name, or 'first sample'"),
+  label,
+  groups: z.number().int(),
+  exactMatch: z.number(),
+  citationPrecision: z.number(),
+  supportRecall: z.number(),
+  validFinal: z.number(),
+  searchCalls: z.number(),
+});
+
+const perPoolEntry = z.object({
+  pool: z.string(),
+  attack: z.string(),
+  reward: z.string(),
+  selection,
+  asr: z.number(),
+  upper: z.number(),
+  clusters: z.number().int(),
+});
+
+const aggregateEntry = z.object({
+  attack: z.string(),
+  reward: z.string(),
+  selection,
+  asr: z.number().describe('Σ successes / Σ clusters over pools: question-weighted'),
+  clusters: z.number().int(),
+});
+
+const rowIssue = z.object({ file: z.string(), line: z.number().int(), reason: z.string() });
+
+const poolReport = z.object({
+  name: z.string(),
+  file: z.string(),
+  rows: z.number().int(),
+  questions: z.number().int(),
+  skipped: z.number().int(),
+  issues: z.array(rowIssue).describe('the first 100 bad rows'),
+});
+
+const expectation = z.object({
+  text: z.string(),
+  range: specRange,
+  passed: z.boolean(),
+  actual: z.string(),
+});
+
+export const auditReport = z.object({
+  name: z.string(),
+  range: specRange,
+  reward: z.object({ name: z.string(), visibility }),
+  compared: z.array(z.object({ name: z.string(), visibility })),
+  corpus: z.object({ name: z.string(), file: z.string(), passages: z.number().int(), skipped: z.number().int(), issues: z.array(rowIssue) }),
+  pools: z.array(poolReport),
+  clusters: z.number().int().describe('distinct question ids across the pools'),
+  detectors: z.array(z.object({ name: z.string(), lambda: z.number().nullable(), firesOnOriginals: z.number().int() })),
+  attacks: z.array(attackReport),
+  lattice,
+  cancellation: z.array(cancellation),
+  certificate: z.array(certificateEntry),
+  sweep: z.array(sweepEntry),
+  retention: z.array(retentionEntry),
+  utility: z.array(utilityEntry),
+  perPool: z.array(perPoolEntry),
+  aggregate: z.array(aggregateEntry),
+  expectations: z.array(expectation),
+  settings: z.object({ seed: z.number(), bootstrap: z.number().int(), sweep: z.array(z.number()) }),
+});
+
+export const report = z.object({
+  version: z.literal(1),
+  spec: z.string(),
+  audits: z.array(auditReport),
+});
+
+export type Report = z.infer<typeof report>;
+export type AuditReport = z.infer<typeof auditReport>;
+export type AttackReport = z.infer<typeof attackReport>;
+export type ScoreResult = z.infer<typeof scoreResult>;
+export type RateEstimateReport = z.infer<typeof rateEstimate>;
+export type LatticeReport = z.infer<typeof lattice>;
+export type CancellationFinding = z.infer<typeof cancellation>;
+export type CertificateEntry = z.infer<typeof certificateEntry>;
+export type WorkedPair = z.infer<typeof workedPair>;
+export type SweepEntry = z.infer<typeof sweepEntry>;
+export type RetentionEntry = z.infer<typeof retentionEntry>;
+export type UtilityEntry = z.infer<typeof utilityEntry>;
+export type PerPoolEntry = z.infer<typeof perPoolEntry>;
+export type AggregateEntry = z.infer<typeof aggregateEntry>;
+export type Expectation = z.infer<typeof expectation>;
+export type PoolReport = z.infer<typeof poolReport>;
