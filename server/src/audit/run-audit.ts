@@ -2,7 +2,7 @@ import type { Corpus, RowIssue, Trajectory } from '../pool/types.js';
 import type { AttackReport, AuditReport, WorkedPair } from '../report/schema.js';
 import { RewardCompiler } from '../reward/compile.js';
 import { normalizeAnswer } from '../reward/text.js';
-import { viewOf, type EvalEnv } from '../reward/view.js';
+import { viewOf, type EvalEnv, type TrajectoryView } from '../reward/view.js';
 import type { SpecModel } from '../semantics/check.js';
 import type { LineIndex } from '../syntax/line-index.js';
 import { evaluateFeatures, runAttack, type AttackRun } from './attack-run.js';
@@ -10,7 +10,7 @@ import { certify } from './certificate.js';
 import { findCancellations } from './cancellation.js';
 import type { EstimateOptions } from './estimands.js';
 import { evaluateExpectation } from './expectations.js';
-import { buildFeatureTable, dot, rewardScorer, type Scorer } from './features.js';
+import { buildFeatureTable, dot, rewardScorer, type FeatureTable, type Scorer } from './features.js';
 import { evaluateLattice, type LatticePenalty } from './lattice.js';
 import type { AttackPlan, AuditPlan } from './plan.js';
 import { retention } from './retention.js';
@@ -63,20 +63,39 @@ function corpusEnv(corpus: Corpus): EvalEnv {
 }
 
 /**
- * Runs one audit of a checked, error-free spec on loaded data. Pure apart from the progress
- * callback; returns undefined when cancelled, which is a normal outcome.
+ * What an audit computes from the data: every original's and every isolated-eligible edit's
+ * feature values. It depends on the features, attacks, generators and data, not on weights, so a
+ * weight edit re-scores a prepared audit without touching the data again.
  */
-export function runAudit(model: SpecModel, plan: AuditPlan, inputs: AuditInputs, candidates: CandidateSource, lines: LineIndex, options: RunOptions = {}): AuditReport | undefined {
-  const isCancelled = options.isCancelled ?? (() => false);
-  const progress = options.onProgress ?? (() => undefined);
-  const estimateOptions: EstimateOptions = { resamples: plan.bootstrap, seed: plan.seed };
+export interface PreparedAudit {
+  readonly table: FeatureTable;
+  readonly rows: readonly Trajectory[];
+  readonly poolOfRow: readonly string[];
+  readonly clusters: number;
+  readonly env: EvalEnv;
+  readonly views: readonly TrajectoryView[];
+  readonly originalValues: Float64Array;
+  readonly detectorNames: readonly string[];
+  readonly detectorColumns: ReadonlyMap<string, number>;
+  readonly runs: readonly AttackRun[];
+  readonly inputs: AuditInputs;
+  readonly candidateNotes: ReadonlyMap<string, string[]>;
+}
 
+function compileFor(model: SpecModel, plan: AuditPlan) {
   const compiler = new RewardCompiler(model);
   const audited = compiler.reward(plan.reward);
   const compared = plan.compare.map((name) => compiler.reward(name));
   const detectorNames = [...new Set([...plan.lattice.map((l) => l.name), ...plan.attacks.flatMap((a) => a.targets)])];
   const detectors = detectorNames.map((name) => compiler.detector(name));
-  const table = buildFeatureTable([audited, ...compared], detectors);
+  return { audited, compared, detectorNames, table: buildFeatureTable([audited, ...compared], detectors) };
+}
+
+/** Builds every edit and evaluates every feature. Returns undefined when cancelled, a normal outcome. */
+export function prepareAudit(model: SpecModel, plan: AuditPlan, inputs: AuditInputs, candidates: CandidateSource, options: RunOptions = {}): PreparedAudit | undefined {
+  const isCancelled = options.isCancelled ?? (() => false);
+  const progress = options.onProgress ?? (() => undefined);
+  const { table, detectorNames } = compileFor(model, plan);
   const F = table.keys.length;
 
   const rows = inputs.pools.flatMap((p) => p.rows);
@@ -109,6 +128,22 @@ export function runAudit(model: SpecModel, plan: AuditPlan, inputs: AuditInputs,
     runs.push(run);
   }
   if (isCancelled()) return undefined;
+  const candidateNotes = new Map(plan.attacks.map((a) => [a.name, candidates.notes(a)]));
+  return { table, rows, poolOfRow, clusters: clusterIds.size, env, views, originalValues, detectorNames, detectorColumns, runs, inputs, candidateNotes };
+}
+
+/**
+ * Scores a prepared audit with the spec's current weights: margins, estimates, lattice and the
+ * side statistics. Arithmetic only. The spec must have the features the audit was prepared with.
+ */
+export function scoreAudit(model: SpecModel, plan: AuditPlan, prepared: PreparedAudit, lines: LineIndex, options: RunOptions = {}): AuditReport | undefined {
+  const isCancelled = options.isCancelled ?? (() => false);
+  const progress = options.onProgress ?? (() => undefined);
+  const estimateOptions: EstimateOptions = { resamples: plan.bootstrap, seed: plan.seed };
+  const { audited, compared, table: current } = compileFor(model, plan);
+  const { table, rows, views, env, originalValues, runs, inputs, detectorNames, detectorColumns } = prepared;
+  if (current.keys.join('\n') !== table.keys.join('\n')) throw new Error('the spec no longer has the features this audit was prepared with');
+  const F = table.keys.length;
 
   const scorers = [rewardScorer(table, audited), ...compared.map((r) => rewardScorer(table, r))];
   const base = scorers[0]!;
@@ -137,7 +172,7 @@ export function runAudit(model: SpecModel, plan: AuditPlan, inputs: AuditInputs,
     generators: run.plan.generators.map((g) => g.label),
     range: lines.range(run.plan.span),
     counts: run.edits,
-    candidateNotes: candidates.notes(run.plan),
+    candidateNotes: prepared.candidateNotes.get(run.plan.name) ?? [],
     results: scorers.flatMap((scorer) =>
       scoreAttack(run, originalValues, scorer, estimateOptions).map((s) => ({
         reward: scorer.name, selection: s.selection, label: selectionLabel(s.selection, scorer), estimate: s.estimate,
@@ -161,7 +196,7 @@ export function runAudit(model: SpecModel, plan: AuditPlan, inputs: AuditInputs,
     for (const group of byQuestion.values()) if (group.length > 1) groups.push({ rows: group });
     offset += pool.rows.length;
   }
-  const pooled = perPool(runs, originalValues, scorers, (row) => poolOfRow[row]!, inputs.pools.map((p) => p.name), estimateOptions);
+  const pooled = perPool(runs, originalValues, scorers, (row) => prepared.poolOfRow[row]!, inputs.pools.map((p) => p.name), estimateOptions);
 
   const expectations = plan.expects.map((expect) => ({
     text: expect.text,
@@ -182,7 +217,7 @@ export function runAudit(model: SpecModel, plan: AuditPlan, inputs: AuditInputs,
       name: p.name, file: p.file, rows: p.rows.length, questions: new Set(p.rows.map((r) => r.question_id)).size,
       skipped: p.issues.length, issues: p.issues.slice(0, maxReportedIssues).map((i) => ({ ...i })),
     })),
-    clusters: clusterIds.size,
+    clusters: prepared.clusters,
     detectors: detectorNames.map((name) => {
       const column = detectorColumns.get(name)!;
       let fires = 0;
@@ -201,4 +236,10 @@ export function runAudit(model: SpecModel, plan: AuditPlan, inputs: AuditInputs,
     expectations,
     settings: { seed: plan.seed, bootstrap: plan.bootstrap, sweep: [...plan.sweep] },
   };
+}
+
+/** Prepares and scores one audit of a checked, error-free spec. Undefined when cancelled. */
+export function runAudit(model: SpecModel, plan: AuditPlan, inputs: AuditInputs, candidates: CandidateSource, lines: LineIndex, options: RunOptions = {}): AuditReport | undefined {
+  const prepared = prepareAudit(model, plan, inputs, candidates, options);
+  return prepared === undefined ? undefined : scoreAudit(model, plan, prepared, lines, options);
 }

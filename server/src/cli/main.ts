@@ -1,3 +1,4 @@
+import { auditUsage, runAuditCommand } from './audit-command.js';
 import { runCheck } from './check-command.js';
 
 const usage = `usage: herald <command> [options]
@@ -5,14 +6,27 @@ const usage = `usage: herald <command> [options]
 commands:
   check <spec.reward…>   parse and check specs; prints file:line:col: severity code message
                          exit 0 when clean (warnings allowed), 1 on errors, 2 on unreadable input
-  help                   this text`;
+  audit <spec.reward>    run the spec's HERALD audits (see herald audit --help)
+  help                   this text
 
-function main(argv: readonly string[]): number {
+${auditUsage}`;
+
+async function main(argv: readonly string[]): Promise<number> {
   const [command, ...rest] = argv;
-  const io = { out: (line: string) => process.stdout.write(`${line}\n`), err: (line: string) => process.stderr.write(`${line}\n`) };
+  const io = {
+    out: (line: string) => process.stdout.write(`${line}\n`),
+    err: (line: string) => process.stderr.write(`${line}\n`),
+    write: (text: string) => process.stdout.write(text),
+  };
   switch (command) {
     case 'check':
       return runCheck(rest, io);
+    case 'audit':
+      if (rest.includes('--help') || rest.includes('-h')) {
+        io.out(auditUsage);
+        return 0;
+      }
+      return runAuditCommand(rest, io);
     case 'help':
     case '--help':
     case '-h':
@@ -24,4 +38,12 @@ function main(argv: readonly string[]): number {
   }
 }
 
-process.exitCode = main(process.argv.slice(2));
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    process.stderr.write(`herald: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.exitCode = 3;
+  },
+);

@@ -49,10 +49,13 @@ export class LineIndex {
     return { start: this.position(span.start), end: this.position(span.end) };
   }
 
+  /** The offset of a position; a column past the end of its line stops at the line's end, as LSP says. */
   offset(position: Position): number {
     if (position.line >= this.lineStarts.length) return this.text.length;
     const lineStart = this.lineStarts[Math.max(0, position.line)]!;
-    const nextLineStart = this.lineStarts[position.line + 1] ?? this.text.length;
-    return Math.min(lineStart + Math.max(0, position.character), nextLineStart);
+    let lineEnd = this.lineStarts[position.line + 1] ?? this.text.length;
+    if (lineEnd > lineStart && this.text.charCodeAt(lineEnd - 1) === 10) lineEnd--;
+    if (lineEnd > lineStart && this.text.charCodeAt(lineEnd - 1) === 13) lineEnd--;
+    return Math.min(lineStart + Math.max(0, position.character), lineEnd);
   }
 }

@@ -1,4 +1,4 @@
-import { tokenLabel, type IRecognitionException, type IToken, type TokenType } from 'chevrotain';
+import type { IRecognitionException, IToken } from 'chevrotain';
 import type { Comment, Spec, Span } from './ast.js';
 import { astBuilder } from './build-ast.js';
 import { issueCodes } from './issue-codes.js';
@@ -28,13 +28,12 @@ const ruleDescriptions: Record<string, string> = {
   primary: 'an expression',
   quantifier: 'any, all or count',
   signedNumber: 'a number',
+  nameList: 'a name',
+  latticeEntry: 'a detector and its penalty (L = 1.2)',
+  argumentList: "'('",
 };
 
 const describeToken = (t: IToken): string => (t.tokenType.name === 'EOF' ? 'the end of the file' : `'${t.image}'`);
-const describeType = (t: TokenType): string => {
-  const label = tokenLabel(t);
-  return /^[A-Z]/.test(label) ? label.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase() : label;
-};
 
 function messageFor(e: IRecognitionException): string {
   const found = describeToken(e.token);
@@ -42,12 +41,13 @@ function messageFor(e: IRecognitionException): string {
   switch (e.name) {
     case 'MismatchedTokenException': {
       const expected = /--> (.*?) <--/.exec(e.message)?.[1];
+      if (expected === 'EOF') return `unexpected ${found}: expected ${ruleDescriptions['declaration']}`;
       return `expected ${expected ?? 'something else'} but found ${found}`;
     }
     case 'NotAllInputParsedException':
       return `unexpected ${found}: expected ${ruleDescriptions['declaration']}`;
     default:
-      return `expected ${ruleDescriptions[rule] ?? describeType(e.token.tokenType)} but found ${found}`;
+      return `expected ${ruleDescriptions[rule] ?? 'more input'} but found ${found}`;
   }
 }
 

@@ -1,0 +1,76 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { parseArgs } from 'node:util';
+import { auditSpec } from '../audit/audit-spec.js';
+import { formatHtml } from '../report/format-html.js';
+import { formatSarif } from '../report/format-sarif.js';
+import { formatTable } from '../report/format-table.js';
+import type { Report } from '../report/schema.js';
+import { LineIndex } from '../syntax/line-index.js';
+import { formatProblem, type CommandOutput } from './check-command.js';
+
+const formats = ['table', 'json', 'sarif', 'html'] as const;
+type Format = (typeof formats)[number];
+
+export const auditUsage = `herald audit <spec.reward> [--format table|json|sarif|html] [--out FILE] [--audit NAME] [--quiet]
+  runs every audit in the spec (or the one named) against its linked pools
+  exit 0 when every expect line holds, 1 when one fails, 2 on spec errors or unreadable input`;
+
+function render(report: Report, format: Format, specFile: string): string {
+  switch (format) {
+    case 'table':
+      return formatTable(report);
+    case 'json':
+      return `${JSON.stringify(report, null, 2)}\n`;
+    case 'sarif':
+      return formatSarif(report, path.relative(process.cwd(), specFile).split(path.sep).join('/'));
+    case 'html':
+      return formatHtml(report);
+  }
+}
+
+export async function runAuditCommand(args: readonly string[], io: CommandOutput & { write: (text: string) => void }): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: [...args],
+      allowPositionals: true,
+      options: { format: { type: 'string', default: 'table' }, out: { type: 'string' }, audit: { type: 'string' }, quiet: { type: 'boolean', default: false } },
+    });
+  } catch (error) {
+    io.err(`herald audit: ${(error as Error).message}\n${auditUsage}`);
+    return 2;
+  }
+  const { values, positionals } = parsed;
+  const format = values.format as Format;
+  if (positionals.length !== 1 || !formats.includes(format)) {
+    io.err(auditUsage);
+    return 2;
+  }
+  const specFile = positionals[0]!;
+  let text: string;
+  try {
+    text = fs.readFileSync(specFile, 'utf8');
+  } catch (error) {
+    io.err(`${specFile}: cannot read: ${(error as Error).message}`);
+    return 2;
+  }
+
+  const progress = values.quiet ? () => undefined : (message: string) => io.err(`herald: ${message}`);
+  const outcome = await auditSpec(text, path.resolve(specFile), { only: values.audit, onProgress: progress });
+  const lines = new LineIndex(text);
+  for (const problem of outcome.problems) io.err(formatProblem(specFile, lines, problem));
+  for (const issue of outcome.dataIssues) io.err(`${issue.file}:${issue.line}: skipped row: ${issue.reason}`);
+  if (outcome.report === undefined) return 2;
+
+  const rendered = render(outcome.report, format, specFile);
+  if (values.out !== undefined) {
+    fs.writeFileSync(values.out, rendered);
+    io.err(`herald: wrote ${values.out}`);
+  } else {
+    io.write(rendered);
+  }
+  const failed = outcome.report.audits.flatMap((a) => a.expectations.filter((e) => !e.passed).map((e) => `${a.name}: ${e.text} (${e.actual})`));
+  for (const failure of failed) io.err(`herald: expectation failed: ${failure}`);
+  return failed.length > 0 ? 1 : 0;
+}

@@ -1,0 +1,50 @@
+import { TextDocumentSyncKind, type ClientCapabilities, type ServerCapabilities } from 'vscode-languageserver/node';
+import { completionTriggerCharacters } from './completion.js';
+import { semanticTokensLegend } from './semantic-tokens.js';
+
+/** What the connected client can do, read once from `initialize`. Features switch on these. */
+export interface ClientFeatures {
+  readonly pullDiagnostics: boolean;
+  readonly diagnosticRefresh: boolean;
+  readonly configuration: boolean;
+  readonly configurationChangeRegistration: boolean;
+  readonly watchedFilesRegistration: boolean;
+  readonly markdownHover: boolean;
+  readonly markdownCompletionDocs: boolean;
+  readonly snippets: boolean;
+  readonly hierarchicalSymbols: boolean;
+  readonly prepareRename: boolean;
+}
+
+export function clientFeatures(c: ClientCapabilities): ClientFeatures {
+  const text = c.textDocument;
+  return {
+    pullDiagnostics: text?.diagnostic !== undefined,
+    diagnosticRefresh: c.workspace?.diagnostics?.refreshSupport === true,
+    configuration: c.workspace?.configuration === true,
+    configurationChangeRegistration: c.workspace?.didChangeConfiguration?.dynamicRegistration === true,
+    watchedFilesRegistration: c.workspace?.didChangeWatchedFiles?.dynamicRegistration === true,
+    markdownHover: text?.hover?.contentFormat?.includes('markdown') ?? false,
+    markdownCompletionDocs: text?.completion?.completionItem?.documentationFormat?.includes('markdown') ?? false,
+    snippets: text?.completion?.completionItem?.snippetSupport === true,
+    hierarchicalSymbols: text?.documentSymbol?.hierarchicalDocumentSymbolSupport === true,
+    prepareRename: text?.rename?.prepareSupport === true,
+  };
+}
+
+export function serverCapabilities(features: ClientFeatures): ServerCapabilities {
+  return {
+    textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental },
+    // Pull clients ask for diagnostics; the others get them pushed (see diagnostics-service.ts).
+    ...(features.pullDiagnostics ? { diagnosticProvider: { identifier: 'herald', interFileDependencies: false, workspaceDiagnostics: false } } : {}),
+    hoverProvider: true,
+    completionProvider: { triggerCharacters: [...completionTriggerCharacters] },
+    definitionProvider: true,
+    referencesProvider: true,
+    documentHighlightProvider: true,
+    renameProvider: features.prepareRename ? { prepareProvider: true } : true,
+    documentSymbolProvider: { label: 'HERALD' },
+    semanticTokensProvider: { legend: semanticTokensLegend, full: true, range: false },
+    documentFormattingProvider: true,
+  };
+}

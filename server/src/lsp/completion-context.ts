@@ -1,0 +1,318 @@
+import type { IToken, TokenType } from 'chevrotain';
+import type { AuditWordCategory } from '../semantics/symbols.js';
+import type { Comment } from '../syntax/ast.js';
+import * as T from '../syntax/tokens.js';
+
+// What may be written at the cursor, read from the tokens before it. Tokens rather than the AST:
+// the text being typed is usually incomplete, and the recovering parser may drop the very node
+// the cursor is in, while the token stream is always there.
+
+/** A quantifier variable visible at the cursor, with the tokens of the collection it ranges over. */
+export interface ScopedVariable {
+  readonly name: IToken;
+  readonly collection: readonly IToken[];
+}
+
+export type DeclaredKind = 'reward' | 'pool' | 'corpus' | 'detector';
+
+export type Want =
+  | { readonly kind: 'declaration-keywords' }
+  | { readonly kind: 'audit-item-keywords' }
+  | { readonly kind: 'keywords'; readonly words: readonly string[] }
+  | { readonly kind: 'declared'; readonly declKind: DeclaredKind; readonly exclude: ReadonlySet<string> }
+  | { readonly kind: 'audit-words'; readonly category: AuditWordCategory }
+  | { readonly kind: 'audit-rewards'; readonly auditStart: number }
+  | { readonly kind: 'audit-attacks'; readonly auditStart: number }
+  | { readonly kind: 'lattice-detectors'; readonly auditStart: number; readonly exclude: ReadonlySet<string> }
+  | { readonly kind: 'expression'; readonly scope: readonly ScopedVariable[]; readonly visibleOnly: boolean; readonly exclude: string | undefined }
+  | { readonly kind: 'members'; readonly object: readonly IToken[]; readonly scope: readonly ScopedVariable[] };
+
+const is = (token: IToken | undefined, ...types: TokenType[]): boolean => token !== undefined && types.includes(token.tokenType);
+
+const wordTypes = new Set<TokenType>([T.Identifier, ...T.keywordTokens]);
+const expressionEnds = [T.Identifier, T.NumberLiteral, T.StringLiteral, T.RParen, T.True, T.False, T.Corpus];
+const quantifiers = [T.Any, T.All, T.Count];
+const auditItemStarts = [T.Reward, T.Compare, T.Corpus, T.Pools, T.Attack, T.Lattice, T.Expect, T.Seed, T.Bootstrap, T.Sweep];
+const continuationWords = ['and', 'or', 'in', 'not in'];
+
+const declarationKeywords: Want = { kind: 'declaration-keywords' };
+const auditItemKeywords: Want = { kind: 'audit-item-keywords' };
+const nothing: Want[] = [];
+
+function names(tokens: readonly IToken[]): Set<string> {
+  return new Set(tokens.filter((t) => is(t, T.Identifier)).map((t) => t.image));
+}
+
+function endOf(token: IToken): number {
+  return (token.endOffset ?? token.startOffset) + 1;
+}
+
+/** The lexer accepts a string without its closing quote; parse() then appends the quote to the image. */
+function isUnterminated(token: IToken): boolean {
+  return is(token, T.StringLiteral) && token.image.length !== endOf(token) - token.startOffset;
+}
+
+/**
+ * `corpus` starts a declaration at the top level, but inside an expression it is the corpus's id
+ * set. A declaration is `corpus NAME = …`, and an expression never puts a name right after it.
+ */
+function startsDeclaration(before: readonly IToken[], i: number, word: IToken | undefined): boolean {
+  const token = before[i]!;
+  if (is(token, T.Pool, T.Signal, T.Detector, T.Reward, T.Audit)) return true;
+  if (!is(token, T.Corpus)) return false;
+  const next = before[i + 1] ?? word;
+  if (next !== undefined) return is(next, T.Identifier);
+  const previous = before[i - 1];
+  return previous === undefined || is(previous, ...expressionEnds, T.RBrace);
+}
+
+/** Quantifier variables whose body the end of `tokens` is in: after their `:`, until their group closes. */
+function scopeAt(tokens: readonly IToken[]): ScopedVariable[] {
+  const pending: { name: IToken; collectionStart: number; depth: number }[] = [];
+  const active: (ScopedVariable & { depth: number })[] = [];
+  let depth = 0;
+  tokens.forEach((t, i) => {
+    if (is(t, T.LParen)) depth++;
+    else if (is(t, T.RParen) || is(t, T.Comma)) {
+      if (is(t, T.RParen)) depth--;
+      // A body ends where its parenthesis closes or its function argument ends.
+      for (let k = active.length - 1; k >= 0; k--) if (active[k]!.depth > depth || (is(t, T.Comma) && active[k]!.depth === depth)) active.splice(k, 1);
+    } else if (is(t, ...quantifiers) && is(tokens[i + 1], T.Identifier) && is(tokens[i + 2], T.In)) {
+      pending.push({ name: tokens[i + 1]!, collectionStart: i + 3, depth });
+    } else if (is(t, T.Colon)) {
+      let index = pending.length - 1;
+      while (index >= 0 && pending[index]!.depth !== depth) index--;
+      if (index >= 0) {
+        const [quantifier] = pending.splice(index, 1);
+        active.push({ name: quantifier!.name, collection: tokens.slice(quantifier!.collectionStart, i), depth });
+      }
+    }
+  });
+  return active;
+}
+
+function parenDepth(tokens: readonly IToken[]): number {
+  return tokens.reduce((depth, t) => depth + (is(t, T.LParen) ? 1 : is(t, T.RParen) ? -1 : 0), 0);
+}
+
+/** The postfix chain ending just before a trailing dot: `gold` in `gold.`, `s` in `s.`. */
+function objectBeforeDot(tokens: readonly IToken[]): IToken[] {
+  const chain: IToken[] = [];
+  let i = tokens.length - 2;
+  while (i >= 0 && is(tokens[i], T.Identifier, T.Corpus)) {
+    chain.unshift(tokens[i]!);
+    if (!is(tokens[i - 1], T.Dot)) break;
+    chain.unshift(tokens[i - 1]!);
+    i -= 2;
+  }
+  return is(chain[0], T.Dot) ? [] : chain;
+}
+
+interface ExpressionOptions {
+  readonly visibleOnly: boolean;
+  readonly exclude: string | undefined;
+  /** After a finished operand at the outer level, a new declaration may start. */
+  readonly canEndDeclaration: boolean;
+  /** After a finished operand, `and`, `or`, `in` may follow (not in a derived reward's operand). */
+  readonly continues: boolean;
+}
+
+function expressionWants(tokens: readonly IToken[], options: ExpressionOptions): Want[] {
+  const scope = scopeAt(tokens);
+  const last = tokens[tokens.length - 1];
+  const previous = tokens[tokens.length - 2];
+  if (is(last, T.Dot)) return [{ kind: 'members', object: objectBeforeDot(tokens), scope }];
+  if (is(last, ...quantifiers)) return nothing;
+  if (is(last, T.Identifier) && is(previous, ...quantifiers)) return [{ kind: 'keywords', words: ['in'] }];
+  if (last !== undefined && is(last, ...expressionEnds)) {
+    const depth = parenDepth(tokens);
+    const wants: Want[] = [];
+    if (options.continues || depth > 0) wants.push({ kind: 'keywords', words: continuationWords });
+    if (depth <= 0 && options.canEndDeclaration) wants.push(declarationKeywords);
+    return wants;
+  }
+  return [{ kind: 'expression', scope, visibleOnly: options.visibleOnly, exclude: options.exclude }];
+}
+
+function equalsWithinHeader(segment: readonly IToken[]): number {
+  // NAME, an optional doc string, then `=`: the sign is at most three tokens in.
+  return segment.findIndex((t, i) => i > 0 && i <= 3 && is(t, T.Equals));
+}
+
+/** After `reward NAME = BASE`: terms `± W * X`, each X a postfix operand. */
+function derivedRewardWants(rest: readonly IToken[], self: string | undefined): Want[] {
+  const last = rest[rest.length - 1];
+  if (last === undefined) return [declarationKeywords];
+  if (is(last, T.Plus, T.Minus, T.NumberLiteral)) return nothing;
+  let depth = 0;
+  let star = -1;
+  rest.forEach((t, i) => {
+    if (is(t, T.LParen)) depth++;
+    else if (is(t, T.RParen)) depth--;
+    else if (depth === 0 && is(t, T.Star)) star = i;
+  });
+  if (star < 0) return nothing;
+  return expressionWants(rest.slice(star + 1), { visibleOnly: false, exclude: self, canEndDeclaration: true, continues: false });
+}
+
+function declarationWants(segment: readonly IToken[]): Want[] {
+  const keyword = segment[0]!;
+  const self = is(segment[1], T.Identifier) ? segment[1]!.image : undefined;
+  const equals = equalsWithinHeader(segment);
+  if (is(keyword, T.Corpus, T.Pool)) return is(segment[3], T.StringLiteral) ? [declarationKeywords] : nothing;
+  if (equals < 0) return nothing;
+  const body = segment.slice(equals + 1);
+  if (is(keyword, T.Signal, T.Detector)) {
+    return expressionWants(body, { visibleOnly: is(keyword, T.Detector), exclude: self, canEndDeclaration: true, continues: true });
+  }
+  if (is(keyword, T.Reward)) {
+    if (body.length === 0) return [{ kind: 'declared', declKind: 'reward', exclude: new Set(self === undefined ? [] : [self]) }];
+    return derivedRewardWants(body.slice(1), self);
+  }
+  return nothing;
+}
+
+/** Inside `reward NAME { … }`: terms `name WEIGHT * EXPR`. */
+function rewardBlockWants(inner: readonly IToken[]): Want[] {
+  let depth = 0;
+  let star = -1;
+  inner.forEach((t, i) => {
+    if (is(t, T.LParen)) depth++;
+    else if (is(t, T.RParen)) depth--;
+    else if (depth === 0 && is(t, T.Star) && is(inner[i - 1], T.NumberLiteral)) star = i;
+  });
+  if (star < 0) return nothing;
+  // After a finished term a new term's free-form name follows: offer nothing there.
+  return expressionWants(inner.slice(star + 1), { visibleOnly: false, exclude: undefined, canEndDeclaration: false, continues: false });
+}
+
+function attackWants(rest: readonly IToken[]): Want[] {
+  const last = rest[rest.length - 1];
+  // `attack launder targets L` names the attack after its kind, so kinds come first.
+  if (last === undefined) return [{ kind: 'audit-words', category: 'attack-kind' }];
+  const targets = rest.findIndex((t) => is(t, T.Targets));
+  const using = rest.findIndex((t) => is(t, T.Using));
+  if (targets < 0) {
+    if (is(last, T.Equals)) return [{ kind: 'audit-words', category: 'attack-kind' }];
+    return is(last, T.Identifier) ? [{ kind: 'keywords', words: ['targets'] }] : nothing;
+  }
+  if (using < 0) {
+    if (is(last, T.Targets, T.Comma)) return [{ kind: 'declared', declKind: 'detector', exclude: names(rest.slice(targets)) }];
+    return is(last, T.Identifier) ? [{ kind: 'keywords', words: ['using'] }, auditItemKeywords] : nothing;
+  }
+  if (is(last, T.Using, T.Comma)) return [{ kind: 'audit-words', category: 'generator' }];
+  return is(last, T.RParen, T.StringLiteral) ? [auditItemKeywords] : nothing;
+}
+
+function expectWants(rest: readonly IToken[], auditStart: number): Want[] {
+  const last = rest[rest.length - 1];
+  if (last === undefined) return [{ kind: 'audit-words', category: 'metric' }];
+  const open = rest.findIndex((t) => is(t, T.LParen));
+  const closed = rest.some((t) => is(t, T.RParen));
+  if (open >= 0 && !closed) {
+    if (!is(last, T.LParen, T.Comma)) return nothing;
+    const argument = rest.slice(open).filter((t) => is(t, T.Comma)).length;
+    if (argument === 0) return [{ kind: 'audit-rewards', auditStart }];
+    if (argument === 1) return [{ kind: 'audit-attacks', auditStart }];
+    return argument === 2 ? [{ kind: 'audit-words', category: 'selection' }] : nothing;
+  }
+  return is(last, T.NumberLiteral, T.Percent, T.RBrace) ? [auditItemKeywords] : nothing;
+}
+
+/** The tokens of the audit item the cursor is in (its keyword first); empty before the first item. */
+function currentAuditItem(inner: readonly IToken[]): readonly IToken[] {
+  let depth = 0;
+  let start = -1;
+  inner.forEach((t, i) => {
+    if (is(t, T.LBrace)) depth++;
+    else if (is(t, T.RBrace)) depth--;
+    else if (depth === 0 && is(t, ...auditItemStarts)) start = i;
+  });
+  return start < 0 ? [] : inner.slice(start);
+}
+
+function auditWants(inner: readonly IToken[], auditStart: number): Want[] {
+  const item = currentAuditItem(inner);
+  const keyword = item[0];
+  if (keyword === undefined) return [auditItemKeywords];
+  const rest = item.slice(1);
+  const last = rest[rest.length - 1];
+  const listContinues = last === undefined || is(last, T.Comma);
+  if (is(keyword, T.Reward)) return last === undefined ? [{ kind: 'declared', declKind: 'reward', exclude: new Set() }] : [auditItemKeywords];
+  if (is(keyword, T.Corpus)) return last === undefined ? [{ kind: 'declared', declKind: 'corpus', exclude: new Set() }] : [auditItemKeywords];
+  if (is(keyword, T.Compare, T.Pools)) {
+    if (!listContinues) return [auditItemKeywords];
+    return [{ kind: 'declared', declKind: is(keyword, T.Compare) ? 'reward' : 'pool', exclude: names(rest) }];
+  }
+  if (is(keyword, T.Attack)) return attackWants(rest);
+  if (is(keyword, T.Lattice)) {
+    if (listContinues) return [{ kind: 'declared', declKind: 'detector', exclude: names(rest) }];
+    return is(last, T.NumberLiteral) ? [auditItemKeywords] : nothing;
+  }
+  if (is(keyword, T.Expect)) return expectWants(rest, auditStart);
+  return is(last, T.NumberLiteral) ? [auditItemKeywords] : nothing;
+}
+
+interface Frame {
+  readonly open: number;
+  readonly owner: 'audit' | 'reward' | 'set' | 'other';
+}
+
+/** What the completion list at `offset` should offer. */
+export function completionWants(tokens: readonly IToken[], comments: readonly Comment[], offset: number): Want[] {
+  if (comments.some((c) => c.span.start < offset && offset <= c.span.end)) return nothing;
+  const before: IToken[] = [];
+  let word: IToken | undefined;
+  for (const token of tokens) {
+    if (token.startOffset >= offset) break;
+    const end = endOf(token);
+    if (end > offset || (end === offset && (wordTypes.has(token.tokenType) || is(token, T.NumberLiteral) || isUnterminated(token)))) {
+      // The cursor is in or right after this token: a word being typed is replaced by the
+      // completion; inside a string or a number there is nothing to offer.
+      if (!wordTypes.has(token.tokenType)) return nothing;
+      word = token;
+      break;
+    }
+    before.push(token);
+  }
+
+  let decl: number | undefined;
+  let declClosed = false;
+  const frames: Frame[] = [];
+  before.forEach((t, i) => {
+    // These keywords only ever start a declaration, so they also end a block left unclosed.
+    if (is(t, T.Pool, T.Signal, T.Detector, T.Audit)) frames.length = 0;
+    if (frames.length === 0 && startsDeclaration(before, i, word)) {
+      decl = i;
+      declClosed = false;
+    } else if (is(t, T.LBrace)) {
+      const outer = frames[frames.length - 1];
+      const declKeyword = decl === undefined ? undefined : before[decl];
+      const owner = outer === undefined ? (is(declKeyword, T.Audit) ? 'audit' : is(declKeyword, T.Reward) ? 'reward' : 'other') : outer.owner === 'audit' ? 'set' : 'other';
+      frames.push({ open: i, owner });
+    } else if (is(t, T.RBrace) && frames.pop() !== undefined && frames.length === 0) {
+      declClosed = true;
+    }
+  });
+
+  if (decl === undefined || (frames.length === 0 && declClosed)) return [declarationKeywords];
+  if (frames.length === 0) return declarationWants(before.slice(decl));
+  const frame = frames[frames.length - 1]!;
+  const auditStart = before[decl]!.startOffset;
+  switch (frame.owner) {
+    case 'audit':
+      return auditWants(before.slice(frame.open + 1), auditStart);
+    case 'reward':
+      return rewardBlockWants(before.slice(frame.open + 1));
+    case 'set': {
+      // `expect minimal_repair == {L, U}`: the detectors of this audit's lattice.
+      const item = currentAuditItem(before.slice(frames[frames.length - 2]!.open + 1, frame.open));
+      const inner = before.slice(frame.open + 1);
+      const last = inner[inner.length - 1];
+      if (!is(item[0], T.Expect) || (last !== undefined && !is(last, T.Comma))) return nothing;
+      return [{ kind: 'lattice-detectors', auditStart, exclude: names(inner) }];
+    }
+    default:
+      return nothing;
+  }
+}

@@ -1,0 +1,52 @@
+import * as path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { DiagnosticSeverity, DiagnosticTag, type Diagnostic } from 'vscode-languageserver/node';
+import type { IssueCode } from '../syntax/issue-codes.js';
+import type { Problem, Severity } from '../syntax/problem.js';
+import type { DocumentAnalysis } from './document-analysis.js';
+
+/**
+ * Where every issue code is explained: one heading per code in this file of the package, so
+ * `codeDescription.href` is `file:///…/docs/diagnostics.md#<code>` inside the installed
+ * extension (or the checkout). Clicking a code in the Problems panel opens that section offline.
+ */
+export const diagnosticsDocument = 'docs/diagnostics.md';
+
+export function diagnosticsDocumentUri(packageRoot: string): string {
+  return pathToFileURL(path.join(packageRoot, diagnosticsDocument)).href;
+}
+
+const severities: Record<Severity, DiagnosticSeverity> = {
+  error: DiagnosticSeverity.Error,
+  warning: DiagnosticSeverity.Warning,
+  information: DiagnosticSeverity.Information,
+  hint: DiagnosticSeverity.Hint,
+};
+
+export function codeDescriptionHref(docsUri: string, code: IssueCode): string {
+  return `${docsUri}#${code}`;
+}
+
+export function toDiagnostic(problem: Problem, analysis: DocumentAnalysis, docsUri: string): Diagnostic {
+  const diagnostic: Diagnostic = {
+    range: analysis.lines.range(problem.span),
+    severity: severities[problem.severity],
+    source: 'herald',
+    code: problem.code,
+    codeDescription: { href: codeDescriptionHref(docsUri, problem.code) },
+    message: problem.message,
+  };
+  if (problem.related !== undefined && problem.related.length > 0) {
+    diagnostic.relatedInformation = problem.related.map((r) => ({
+      location: { uri: analysis.uri, range: analysis.lines.range(r.span) },
+      message: r.message,
+    }));
+  }
+  if (problem.unnecessary === true) diagnostic.tags = [DiagnosticTag.Unnecessary];
+  if (problem.data !== undefined) diagnostic.data = problem.data;
+  return diagnostic;
+}
+
+export function diagnosticsOf(analysis: DocumentAnalysis, docsUri: string): Diagnostic[] {
+  return analysis.analyzed.problems.map((p) => toDiagnostic(p, analysis, docsUri));
+}

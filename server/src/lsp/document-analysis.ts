@@ -1,0 +1,61 @@
+import * as path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { TextDocument } from 'vscode-languageserver-textdocument';
+import { analyze, type Analyzed } from '../semantics/analyze.js';
+import { LineIndex } from '../syntax/line-index.js';
+import type { LinkedFileProbe } from './linked-file-probe.js';
+import { settingsKey, type HeraldSettings } from './settings.js';
+
+/** One document version, analysed: what every feature reads. */
+export interface DocumentAnalysis {
+  readonly uri: string;
+  readonly version: number;
+  readonly text: string;
+  readonly analyzed: Analyzed;
+  readonly lines: LineIndex;
+  /**
+   * Names the inputs this analysis was computed from: the document version, the linked files'
+   * generation and the settings. Pull diagnostics use it as `resultId`, so a client that asks
+   * again after a linked file changed gets a full report although the version did not move.
+   */
+  readonly resultId: string;
+}
+
+/** Linked paths resolve against the spec's folder; an unsaved (untitled) spec has none. */
+export function specDirOf(uri: string): string | undefined {
+  if (!uri.startsWith('file:')) return undefined;
+  try {
+    return path.dirname(fileURLToPath(uri));
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The latest analysis of each open document, computed lazily on the first request for a version
+ * and shared by diagnostics, hover, completion and the rest. Only the keystroke checks run here.
+ */
+export class AnalysisCache {
+  private readonly latest = new Map<string, DocumentAnalysis>();
+
+  constructor(private readonly probe: LinkedFileProbe) {}
+
+  get(document: TextDocument, settings: HeraldSettings): DocumentAnalysis {
+    const resultId = `${document.version}.${this.probe.generation}.${settingsKey(settings)}`;
+    const cached = this.latest.get(document.uri);
+    if (cached !== undefined && cached.resultId === resultId) return cached;
+    const text = document.getText();
+    const analyzed = analyze(text, {
+      specDir: specDirOf(document.uri),
+      probeFile: settings.checkLinkedFiles ? this.probe.status : undefined,
+      reportUnused: settings.unusedDeclarations,
+    });
+    const analysis: DocumentAnalysis = { uri: document.uri, version: document.version, text, analyzed, lines: new LineIndex(text), resultId };
+    this.latest.set(document.uri, analysis);
+    return analysis;
+  }
+
+  forget(uri: string): void {
+    this.latest.delete(uri);
+  }
+}

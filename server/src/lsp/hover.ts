@@ -1,0 +1,106 @@
+import { MarkupKind, type Hover } from 'vscode-languageserver/node';
+import { attackKinds, functionSignature } from '../semantics/builtins.js';
+import { keywordTokens } from '../syntax/tokens.js';
+import type { DeclSymbol, SymbolInfo } from '../semantics/symbols.js';
+import {
+  attackHeadline, auditWordCategoryNames, codeBlock, declDoc, declHeadline, exprOf, fieldHeadline, functionDoc, generatorText, memberHeadline,
+  rewardTermLines, sourceText, termNamedAt, termText, typeAndVisibility, variableHeadline,
+} from './describe.js';
+import type { DocumentAnalysis } from './document-analysis.js';
+import { auditKeywordDocs, keywordDocs } from './keyword-docs.js';
+import { occurrenceAt, tokenAt, tokenSpan } from './occurrences.js';
+
+const keywordTypes = new Set(keywordTokens);
+
+function describeSymbol(analysis: DocumentAnalysis, symbol: SymbolInfo): string[] {
+  switch (symbol.kind) {
+    case 'attack': {
+      const { item } = symbol;
+      const lines = [attackHeadline(symbol)];
+      if (item.targets.length > 0) lines.push(`targets ${item.targets.map((t) => `\`${t.text}\``).join(', ')}`);
+      if (item.generators.length > 0) lines.push(`candidates from ${item.generators.map((g) => `\`${generatorText(analysis, g)}\``).join(', ')}`);
+      const kindDoc = item.attackKind === undefined ? undefined : attackKinds[item.attackKind.text];
+      if (kindDoc !== undefined) lines.push(kindDoc);
+      return lines;
+    }
+    case 'variable':
+      return [variableHeadline(symbol), 'Bound by a quantifier (`any`, `all` or `count`) to each element of its collection.'];
+    case 'field':
+      return [fieldHeadline(symbol.field), symbol.field.doc];
+    case 'member':
+      return [memberHeadline(symbol.member, symbol.owner), symbol.member.doc];
+    case 'function':
+      return [codeBlock(functionSignature(symbol.fn)), functionDoc(symbol.fn)];
+    case 'audit-word':
+      return [`${auditWordCategoryNames[symbol.category]} \`${symbol.name}\``, symbol.doc];
+    default:
+      return describeDeclaration(analysis, symbol);
+  }
+}
+
+function describeDeclaration(analysis: DocumentAnalysis, symbol: DeclSymbol): string[] {
+  const decl = symbol.decl;
+  const lines = [declHeadline(analysis, symbol)];
+  const doc = declDoc(decl);
+  if (doc !== undefined && doc !== '') lines.push(doc);
+  const info = analysis.analyzed.model.declInfo.get(decl);
+  if (info?.visibility === 'oracle' && info.oracleSource !== undefined) {
+    lines.push(`Oracle: reads gold labels through \`${sourceText(analysis, info.oracleSource)}\`.`);
+  }
+  switch (decl.kind) {
+    case 'corpus':
+    case 'pool':
+      if (decl.path !== undefined) lines.push(`File: \`${decl.path.value}\``);
+      break;
+    case 'signal':
+    case 'detector': {
+      const body = exprOf(decl);
+      if (body !== undefined) lines.push(codeBlock(sourceText(analysis, body.span)));
+      break;
+    }
+    case 'reward':
+      if (decl.base !== undefined) lines.push(`Derived from \`${decl.base.text}\`, plus:`);
+      else if (decl.terms.length > 0) lines.push('Terms:');
+      lines.push(rewardTermLines(analysis, decl).join('\n'));
+      break;
+    case 'audit': {
+      const audited = decl.items.find((i) => i.kind === 'audit-reward')?.reward?.text;
+      const attacks = decl.items.flatMap((i) => (i.kind === 'attack' && i.name !== undefined ? [`\`${i.name.text}\``] : []));
+      if (audited !== undefined) lines.push(`Audits \`${audited}\`${attacks.length > 0 ? ` with attacks ${attacks.join(', ')}` : ''}.`);
+      break;
+    }
+  }
+  return lines;
+}
+
+function insideAudit(analysis: DocumentAnalysis, offset: number): boolean {
+  return analysis.analyzed.parsed.spec.decls.some((d) => d.kind === 'audit' && d.span.start < offset && offset < d.span.end);
+}
+
+export function hover(analysis: DocumentAnalysis, offset: number, markdown: boolean): Hover | null {
+  const occurrence = occurrenceAt(analysis, offset);
+  let lines: string[] | undefined;
+  let span = occurrence?.span;
+  const named = occurrence === undefined ? termNamedAt(analysis, offset) : undefined;
+  if (occurrence !== undefined) {
+    lines = describeSymbol(analysis, occurrence.symbol);
+  } else if (named !== undefined) {
+    const info = analysis.analyzed.model.termInfo.get(named.term);
+    const typed = info === undefined ? '' : `: ${typeAndVisibility(info.type, info.visibility)}`;
+    lines = [`term \`${named.term.name.text}\` of reward \`${named.reward.name?.text ?? '?'}\`${typed}`, termText(analysis, named.term)];
+    span = named.term.name.span;
+  } else {
+    const token = tokenAt(analysis, offset);
+    if (token === undefined || !keywordTypes.has(token.tokenType)) return null;
+    const word = token.image;
+    const doc = (insideAudit(analysis, token.startOffset) ? auditKeywordDocs[word] : undefined) ?? keywordDocs[word];
+    if (doc === undefined) return null;
+    lines = [`keyword \`${word}\``, doc];
+    span = tokenSpan(token);
+  }
+  if (span === undefined) return null;
+  return {
+    contents: { kind: markdown ? MarkupKind.Markdown : MarkupKind.PlainText, value: lines.join('\n\n') },
+    range: analysis.lines.range(span),
+  };
+}

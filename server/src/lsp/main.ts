@@ -1,0 +1,87 @@
+import * as path from 'node:path';
+import {
+  createConnection, DidChangeConfigurationNotification, DidChangeWatchedFilesNotification, DocumentDiagnosticReportKind, ProposedFeatures,
+  type InitializeResult, type Position,
+} from 'vscode-languageserver/node';
+import { clientFeatures, serverCapabilities } from './capabilities.js';
+import { completion } from './completion.js';
+import { diagnosticsDocumentUri } from './diagnostics.js';
+import type { DocumentAnalysis } from './document-analysis.js';
+import { documentRequests } from './document-request.js';
+import { DiagnosticsService } from './diagnostics-service.js';
+import { documentSymbols, flatSymbols } from './document-symbols.js';
+import { formattingEdits } from './formatting.js';
+import { hover } from './hover.js';
+import { changedPaths, linkedFilesGlob } from './linked-files.js';
+import { definition, documentHighlights, references } from './navigation.js';
+import { prepareRename, rename } from './rename.js';
+import { guardNotification, guardRequest } from './safe-handler.js';
+import { semanticTokens } from './semantic-tokens.js';
+import { Session } from './session.js';
+import { settingsSection, SettingsStore } from './settings.js';
+
+// Started as `node dist/server.js --stdio` (or `--node-ipc` by VS Code); the transport comes from argv.
+const connection = createConnection(ProposedFeatures.all);
+const log = connection.console;
+const session = new Session();
+// The bundle is dist/server.js, so the package root (where docs/ lives) is one folder up.
+const diagnostics = new DiagnosticsService(connection, session, diagnosticsDocumentUri(path.resolve(__dirname, '..')), log);
+
+connection.onInitialize((params): InitializeResult => {
+  session.features = clientFeatures(params.capabilities);
+  if (session.features.configuration) {
+    session.settings = new SettingsStore((uri) => connection.workspace.getConfiguration({ scopeUri: uri, section: settingsSection }));
+  }
+  return { capabilities: serverCapabilities(session.features), serverInfo: { name: 'herald-language-server', version: '0.1.0' } };
+});
+
+connection.onInitialized(guardNotification(log, 'initialized', async () => {
+  if (session.features.configurationChangeRegistration) {
+    await connection.client.register(DidChangeConfigurationNotification.type, { section: settingsSection });
+  }
+  if (session.features.watchedFilesRegistration) {
+    await connection.client.register(DidChangeWatchedFilesNotification.type, { watchers: [{ globPattern: linkedFilesGlob }] });
+  }
+}));
+
+session.documents.onDidOpen(guardNotification(log, 'didOpen', (e) => diagnostics.opened(e.document.uri)));
+session.documents.onDidChangeContent(guardNotification(log, 'didChange', (e) => diagnostics.changed(e.document.uri)));
+session.documents.onDidClose(guardNotification(log, 'didClose', async (e) => {
+  session.closed(e.document.uri);
+  await diagnostics.closed(e.document.uri);
+}));
+
+connection.onDidChangeConfiguration(guardNotification(log, 'didChangeConfiguration', async (params) => {
+  session.settings.changed(params.settings);
+  await diagnostics.inputsChanged();
+}));
+
+connection.onDidChangeWatchedFiles(guardNotification(log, 'didChangeWatchedFiles', async (params) => {
+  session.probe.invalidate(changedPaths(params.changes));
+  await diagnostics.inputsChanged();
+}));
+
+connection.languages.diagnostics.on(guardRequest(log, 'diagnostics', { kind: DocumentDiagnosticReportKind.Full, items: [] }, (params) => diagnostics.pull(params)));
+
+const request = documentRequests(session, log);
+const offset = (a: DocumentAnalysis, position: Position): number => a.lines.offset(position);
+
+connection.onHover((p) => request('hover', p.textDocument.uri, null, (a) => hover(a, offset(a, p.position), session.features.markdownHover)));
+connection.onCompletion((p) =>
+  request('completion', p.textDocument.uri, [], (a) =>
+    completion(a, offset(a, p.position), { snippets: session.features.snippets, markdown: session.features.markdownCompletionDocs }),
+  ),
+);
+connection.onDefinition((p) => request('definition', p.textDocument.uri, null, (a) => definition(a, offset(a, p.position))));
+connection.onReferences((p) => request('references', p.textDocument.uri, [], (a) => references(a, offset(a, p.position), p.context.includeDeclaration)));
+connection.onDocumentHighlight((p) => request('documentHighlight', p.textDocument.uri, [], (a) => documentHighlights(a, offset(a, p.position))));
+connection.onPrepareRename((p) => request('prepareRename', p.textDocument.uri, null, (a) => prepareRename(a, offset(a, p.position))));
+connection.onRenameRequest((p) => request('rename', p.textDocument.uri, null, (a) => rename(a, offset(a, p.position), p.newName)));
+connection.onDocumentSymbol((p) =>
+  request('documentSymbol', p.textDocument.uri, [], (a) => (session.features.hierarchicalSymbols ? documentSymbols(a) : flatSymbols(a, documentSymbols(a)))),
+);
+connection.onDocumentFormatting((p) => request('formatting', p.textDocument.uri, [], (a) => formattingEdits(a, p.options)));
+connection.languages.semanticTokens.on((p) => request('semanticTokens', p.textDocument.uri, { data: [] }, semanticTokens));
+
+session.documents.listen(connection);
+connection.listen();

@@ -1,0 +1,179 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import {
+  CompletionItemKind, CompletionRequest, InsertTextFormat, type CompletionItem, type CompletionList,
+} from 'vscode-languageserver-protocol/node';
+import { LineIndex } from '../../server/src/syntax/line-index.js';
+import { paperSpec, pullClientCapabilities, pushClientCapabilities, tempFolder, TestClient } from './lsp-test-client.js';
+
+const cursor = '‸';
+
+/** Splits a text with one cursor marker into the text and the marker's position. */
+function withCursor(marked: string) {
+  const at = marked.indexOf(cursor);
+  assert.ok(at >= 0 && marked.indexOf(cursor, at + 1) < 0, 'exactly one cursor marker');
+  const text = marked.slice(0, at) + marked.slice(at + cursor.length);
+  return { text, position: new LineIndex(text).position(at) };
+}
+
+/** The paper's spec with `replacement` (holding the cursor) in place of `original`. */
+function paperWith(original: string, replacement: string): string {
+  assert.ok(paperSpec.includes(original), original);
+  return paperSpec.replace(original, replacement);
+}
+
+const declarationKeywords = ['corpus', 'pool', 'signal', 'detector', 'reward', 'audit'];
+const auditItemKeywords = ['reward', 'compare', 'corpus', 'pools', 'attack', 'lattice', 'expect', 'seed', 'bootstrap', 'sweep'];
+
+describe('completion', () => {
+  let client: TestClient;
+  const folder = tempFolder();
+  let documents = 0;
+  before(async () => {
+    client = await TestClient.start({ capabilities: pullClientCapabilities });
+  });
+  after(async () => {
+    await client.stop();
+    folder.remove();
+  });
+
+  async function complete(marked: string): Promise<CompletionItem[]> {
+    const { text, position } = withCursor(marked);
+    const uri = folder.uri(`completion-${++documents}.reward`);
+    await client.open(uri, text);
+    const result = await client.connection.sendRequest(CompletionRequest.type, { textDocument: { uri }, position });
+    await client.close(uri);
+    return Array.isArray(result) ? result : ((result as CompletionList | null)?.items ?? []);
+  }
+  const labels = (items: readonly CompletionItem[]) => items.map((i) => i.label).sort();
+  const item = (items: readonly CompletionItem[], label: string, kind?: CompletionItemKind) => {
+    const found = items.find((i) => i.label === label && (kind === undefined || i.kind === kind));
+    assert.ok(found, `no completion '${label}' in ${labels(items).join(', ')}`);
+    return found;
+  };
+
+  test('at the top level: the declaration keywords, as snippets', async () => {
+    const items = await complete(`${paperSpec}\n${cursor}`);
+    assert.deepEqual(labels(items), [...declarationKeywords, 'reward ='].sort());
+    const signal = item(items, 'signal', CompletionItemKind.Keyword);
+    assert.equal(signal.insertTextFormat, InsertTextFormat.Snippet);
+    assert.equal(signal.insertText, 'signal ${1:name} "${2:what it measures}" = $0');
+  });
+
+  test('in an empty file and while typing a keyword', async () => {
+    assert.deepEqual(labels(await complete(cursor)), [...declarationKeywords, 'reward ='].sort());
+    assert.deepEqual(labels(await complete(`det${cursor}`)), [...declarationKeywords, 'reward ='].sort());
+  });
+
+  test('inside an audit after `using`: the generators and `candidates`, nothing else', async () => {
+    const items = await complete(paperWith('attack launder targets L using lexical(8)', `attack launder targets L using ${cursor}`));
+    assert.deepEqual(labels(items), ['bm25', 'candidates', 'lexical']);
+    assert.equal(item(items, 'lexical').insertText, 'lexical(${1:8})');
+    assert.equal(item(items, 'lexical').kind, CompletionItemKind.Function);
+  });
+
+  test('inside an audit after a generator list: `,` continues it, a new line starts an item', async () => {
+    const items = await complete(paperWith('attack launder targets L using lexical(8)', `attack launder targets L using lexical(8), ${cursor}`));
+    assert.deepEqual(labels(items), ['bm25', 'candidates', 'lexical']);
+    const next = await complete(paperWith('  lattice U', `  ${cursor}\n  lattice U`));
+    assert.deepEqual(labels(next), [...auditItemKeywords].sort());
+  });
+
+  test('inside an expression: visible declared values, fields, functions, variables in scope and operand keywords', async () => {
+    const items = await complete(`${paperSpec}\ndetector D "d" =\n  any c in citations: ${cursor}`);
+    const names = labels(items);
+    for (const expected of ['c', 'citations', 'retrieved', 'has_final', 'corpus', 'L', 'U', 'F', 'no_retrieval', 'violation_rate', 'token_f1', 'mean', 'any', 'all', 'count', 'not', 'true']) {
+      assert.ok(names.includes(expected), `missing ${expected}`);
+    }
+    // A detector must stay visible: gold and oracle signals are not offered; neither are
+    // rewards, pools, corpora, audits or the detector being declared.
+    for (const unexpected of ['gold', 'support_miss', 'R0', 'R_L', 'hotpot', 'wiki', 'paper', 'D', 'audit', 'lexical', 'and']) {
+      assert.ok(!names.includes(unexpected), `unexpected ${unexpected}`);
+    }
+    assert.equal(item(items, 'c').kind, CompletionItemKind.Variable);
+    assert.equal(item(items, 'c').detail, 'variable: id, visible');
+    assert.equal(item(items, 'token_f1').detail, 'token_f1(text: text, answers: texts | text) → number');
+    assert.equal(item(items, 'L').kind, CompletionItemKind.Event);
+    assert.equal(item(items, 'citations').kind, CompletionItemKind.Field);
+    assert.equal(item(items, 'any', CompletionItemKind.Keyword).insertText, 'any ${1:c} in ${2:citations}: $0');
+  });
+
+  test('in a signal, oracle values are offered', async () => {
+    const names = labels(await complete(`${paperSpec}\nsignal S = ${cursor}`));
+    assert.ok(names.includes('gold') && names.includes('support_miss'));
+    assert.ok(!names.includes('S'));
+  });
+
+  test('after a finished operand: the operators that continue it and the next declaration', async () => {
+    const names = labels(await complete(`${paperSpec}\nsignal S = has_final ${cursor}`));
+    assert.deepEqual(names, ['and', 'in', 'not in', 'or', ...declarationKeywords, 'reward ='].sort());
+  });
+
+  test('after `gold.` the gold fields; after `s.` on a search step its fields', async () => {
+    const gold = await complete(`${paperSpec}\nsignal S = recall(citations, gold.${cursor}`);
+    assert.deepEqual(labels(gold), ['answers', 'support']);
+    assert.equal(item(gold, 'support').detail, 'id set, oracle');
+    const step = await complete(`${paperSpec}\nsignal S = count s in searches: s.${cursor}`);
+    assert.deepEqual(labels(step), ['query', 'results']);
+    assert.deepEqual(labels(await complete(`${paperSpec}\nsignal S = any c in citations: c.${cursor}`)), []);
+  });
+
+  test('a reward term and a derived reward take expressions; the base of a derived reward is a reward', async () => {
+    const term = labels(await complete(paperWith('  answer      1.0   * token_f1', `  answer      1.0   * ${cursor}token_f1`)));
+    assert.ok(term.includes('gold') && term.includes('token_f1') && term.includes('L'));
+    assert.ok(!term.includes('R0'));
+    const base = labels(await complete(`${paperSpec}\nreward R2 = ${cursor}`));
+    assert.deepEqual(base, ['R0', 'R_L', 'R_full']);
+    const operand = labels(await complete(`${paperSpec}\nreward R2 = R0 - 0.5 * ${cursor}`));
+    assert.ok(operand.includes('F') && operand.includes('support_miss') && !operand.includes('R2'));
+  });
+
+  test('audit items name declarations of the right kind', async () => {
+    assert.deepEqual(labels(await complete(paperWith('  compare R_L, R_full', `  compare R_L, ${cursor}`))), ['R0', 'R_full']);
+    assert.deepEqual(labels(await complete(paperWith('  corpus wiki\n', `  corpus ${cursor}\n`))), ['wiki']);
+    assert.deepEqual(labels(await complete(paperWith('  pools hotpot, wiki2, musique5, musique8', `  pools hotpot, ${cursor}`))), ['musique5', 'musique8', 'wiki2']);
+    assert.deepEqual(labels(await complete(paperWith('  attack fake_id targets F', `  attack fake_id targets ${cursor}`))), ['F', 'L', 'U']);
+    assert.deepEqual(labels(await complete(paperWith('  lattice U = 0.5, L = 1.2, F = 1.0', `  lattice U = 0.5, ${cursor}`))), ['F', 'L']);
+    assert.deepEqual(labels(await complete(paperWith('  attack fake_id targets F', `  attack ${cursor}`))), ['fake_id', 'launder', 'same_final']);
+  });
+
+  test('in `expect`: metrics, then the audit\'s rewards, its attacks and the selections', async () => {
+    const at = (text: string) => paperWith('  expect minimal_repair == {L}', text);
+    assert.deepEqual(labels(await complete(at(`  expect ${cursor}`))), ['asr', 'mean_margin', 'minimal_repair', 'upper', 'worst_margin']);
+    assert.deepEqual(labels(await complete(at(`  expect upper(${cursor}`))), ['R0', 'R_L', 'R_full']);
+    assert.deepEqual(labels(await complete(at(`  expect upper(R0, ${cursor}`))), ['fake_id', 'launder', 'same_final']);
+    assert.deepEqual(labels(await complete(at(`  expect upper(R0, launder, ${cursor}`))), ['first_visible', 'oracle_worst']);
+    assert.deepEqual(labels(await complete(at(`  expect minimal_repair == {${cursor}}`))), ['F', 'L', 'U']);
+  });
+
+  test('attacks are scoped to their audit', async () => {
+    const other = `${paperSpec}\naudit other {\n  reward R0\n  corpus wiki\n  pools hotpot\n  attack bogus = fake_id targets F\n  expect asr(R0, ${cursor}\n}\n`;
+    assert.deepEqual(labels(await complete(other)), ['bogus']);
+  });
+
+  test('nothing inside comments, strings and numbers, or where a new name is written', async () => {
+    assert.deepEqual(await complete(`# a comment ${cursor}\n`), []);
+    assert.deepEqual(await complete(`corpus wiki = "pools/${cursor}"\n`), []);
+    assert.deepEqual(await complete(`signal s = 12${cursor}\n`), []);
+    assert.deepEqual(await complete(`signal ${cursor}`), []);
+    assert.deepEqual(await complete(`signal s = any ${cursor}`), []);
+  });
+
+  test('no handler failed', () => assert.deepEqual(client.loggedErrors, []));
+});
+
+describe('completion for a client without snippets', () => {
+  test('keywords insert plain text', async () => {
+    const client = await TestClient.start({ capabilities: pushClientCapabilities });
+    const uri = 'untitled:completion';
+    const published = client.diagnostics.next((p) => p.uri === uri);
+    await client.open(uri, '\n');
+    await published;
+    const result = await client.connection.sendRequest(CompletionRequest.type, { textDocument: { uri }, position: { line: 1, character: 0 } });
+    const items = (Array.isArray(result) ? result : (result?.items ?? [])) as CompletionItem[];
+    assert.ok(items.length > 0);
+    for (const i of items) assert.equal(i.insertTextFormat, undefined);
+    assert.equal(items.find((i) => i.label === 'reward =')?.insertText, 'reward');
+    await client.stop();
+  });
+});

@@ -1,0 +1,122 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { HoverRequest, type Hover, type MarkupContent, type Position } from 'vscode-languageserver-protocol/node';
+import { paperSpec, positionIn, pullClientCapabilities, pushClientCapabilities, rangeOf, tempFolder, TestClient } from './lsp-test-client.js';
+
+describe('hover', () => {
+  let client: TestClient;
+  const folder = tempFolder();
+  const uri = folder.uri('paper.reward');
+  before(async () => {
+    client = await TestClient.start({ capabilities: pullClientCapabilities });
+    await client.open(uri, paperSpec);
+  });
+  after(async () => {
+    await client.stop();
+    folder.remove();
+  });
+
+  async function hoverAt(position: Position): Promise<{ text: string; hover: Hover }> {
+    const hover = await client.connection.sendRequest(HoverRequest.type, { textDocument: { uri }, position });
+    assert.ok(hover, `no hover at ${JSON.stringify(position)}`);
+    const contents = hover.contents as MarkupContent;
+    assert.equal(contents.kind, 'markdown');
+    return { text: contents.value, hover };
+  }
+
+  test('a detector used in a derived reward: kind, type, visibility, doc and source', async () => {
+    const at = positionIn(paperSpec, 'R0 - 1.2 * L\n', 11);
+    const { text, hover } = await hoverAt(at);
+    assert.deepEqual(hover.range, { start: at, end: { line: at.line, character: at.character + 1 } });
+    assert.ok(text.startsWith('detector `L`: boolean, visible'), text);
+    assert.ok(text.includes('cites a real corpus passage it never retrieved'));
+    assert.ok(text.includes('```reward\nany c in citations: c in corpus and c not in retrieved\n```'));
+  });
+
+  test('an oracle signal says where the gold labels come in', async () => {
+    const { text } = await hoverAt(positionIn(paperSpec, 'signal support_miss', 7));
+    assert.ok(text.startsWith('signal `support_miss`: boolean, oracle'), text);
+    assert.ok(text.includes('through `gold`'), text);
+  });
+
+  test('a built-in function: signature and doc', async () => {
+    const { text } = await hoverAt(positionIn(paperSpec, 'token_f1(', 3));
+    assert.ok(text.includes('token_f1(text: text, answers: texts | text) → number'), text);
+    assert.ok(text.includes('best token-level F1'), text);
+  });
+
+  test('gold and its fields are oracle', async () => {
+    const gold = await hoverAt(positionIn(paperSpec, 'gold.support', 1));
+    assert.ok(gold.text.startsWith('field `gold`: gold record, oracle'), gold.text);
+    const support = await hoverAt(positionIn(paperSpec, 'gold.support', 6));
+    assert.ok(support.text.startsWith('field `gold.support` of gold record: id set, oracle'), support.text);
+    const citations = await hoverAt(positionIn(paperSpec, 'misses(citations', 8));
+    assert.ok(citations.text.startsWith('field `citations`: id set, visible'), citations.text);
+  });
+
+  test('a reward lists its terms; a derived reward its base', async () => {
+    const r0 = await hoverAt(positionIn(paperSpec, 'reward R0 ', 7));
+    assert.ok(r0.text.startsWith('reward `R0`: number, oracle'), r0.text);
+    assert.ok(r0.text.includes('- `answer` 1 × `token_f1(answer, gold.answers)` (oracle)'), r0.text);
+    assert.ok(r0.text.includes('- `tool_cost` -0.05 × `search_calls`'), r0.text);
+    const full = await hoverAt(positionIn(paperSpec, 'reward R_full', 8));
+    assert.ok(full.text.includes('Derived from `R0`'), full.text);
+    assert.ok(full.text.includes('- -0.8 × `support_miss`'), full.text);
+  });
+
+  test('a reward term shows its type, visibility, weight and expression', async () => {
+    const { text, hover } = await hoverAt(positionIn(paperSpec, 'grounding   0.5', 2));
+    assert.equal(text, 'term `grounding` of reward `R0`: number, oracle\n\n0.5 × `grounding(citations, gold.answers)` (oracle)');
+    const name = rangeOf(paperSpec, 'grounding   0.5').start;
+    assert.deepEqual(hover.range, { start: name, end: { line: name.line, character: name.character + 'grounding'.length } });
+    const visible = await hoverAt(positionIn(paperSpec, 'tool_cost', 0));
+    assert.ok(visible.text.startsWith('term `tool_cost` of reward `R0`: number, visible'), visible.text);
+  });
+
+  test('a quantifier variable shows its element type', async () => {
+    const { text } = await hoverAt(positionIn(paperSpec, 'c in corpus and', 0));
+    assert.ok(text.startsWith('variable `c`: id, visible'), text);
+  });
+
+  test('audit words and attacks: kind docs, the attack\'s audit and targets', async () => {
+    const selection = await hoverAt(positionIn(paperSpec, 'oracle_worst', 2));
+    assert.ok(selection.text.startsWith('selection `oracle_worst`'), selection.text);
+    const metric = await hoverAt(positionIn(paperSpec, 'expect asr', 8));
+    assert.ok(metric.text.startsWith('metric `asr`'), metric.text);
+    const attack = await hoverAt(positionIn(paperSpec, 'launder, oracle_worst', 2));
+    assert.ok(attack.text.startsWith('attack `launder` in audit `paper`'), attack.text);
+    assert.ok(attack.text.includes('targets `L`'), attack.text);
+    assert.ok(attack.text.includes('`lexical(8)`'), attack.text);
+  });
+
+  test('keywords explain their construct, in context', async () => {
+    const detector = await hoverAt(positionIn(paperSpec, 'detector U', 2));
+    assert.ok(detector.text.startsWith('keyword `detector`'), detector.text);
+    assert.ok(detector.text.includes('must be boolean and visible'), detector.text);
+    const auditReward = await hoverAt(positionIn(paperSpec, '  reward R0\n', 3));
+    assert.ok(auditReward.text.includes('names the audited reward'), auditReward.text);
+    const line = rangeOf(paperSpec, '  reward R0\n').start.line;
+    assert.deepEqual(auditReward.hover.range, { start: { line, character: 2 }, end: { line, character: 8 } });
+  });
+
+  test('comments, strings and punctuation have no hover', async () => {
+    for (const position of [positionIn(paperSpec, '# Exact visible', 3), positionIn(paperSpec, '"pools/corpus.jsonl"', 4), positionIn(paperSpec, 'F = 1.0', 2)]) {
+      assert.equal(await client.connection.sendRequest(HoverRequest.type, { textDocument: { uri }, position }), null);
+    }
+  });
+
+  test('no handler failed', () => assert.deepEqual(client.loggedErrors, []));
+});
+
+describe('hover for a plain-text client', () => {
+  test('answers in plain text when the client does not take markdown', async () => {
+    const client = await TestClient.start({ capabilities: pushClientCapabilities });
+    const uri = 'untitled:spec-1';
+    const published = client.diagnostics.next((p) => p.uri === uri);
+    await client.open(uri, 'signal s = has_final\n');
+    await published;
+    const hover = await client.connection.sendRequest(HoverRequest.type, { textDocument: { uri }, position: { line: 0, character: 13 } });
+    assert.equal((hover?.contents as MarkupContent).kind, 'plaintext');
+    await client.stop();
+  });
+});

@@ -1,0 +1,131 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import {
+  CompletionRequest, DefinitionRequest, DocumentDiagnosticRequest, DocumentHighlightRequest, DocumentSymbolRequest, HoverRequest, PrepareRenameRequest,
+  ReferencesRequest, SemanticTokensRequest, type FullDocumentDiagnosticReport, type MarkupContent, type Position,
+} from 'vscode-languageserver-protocol/node';
+import { LineIndex } from '../../server/src/syntax/line-index.js';
+import { endOfText, paperSpec, positionIn, pullClientCapabilities, tempFolder, TestClient } from './lsp-test-client.js';
+
+/** A small seeded generator, so a failing input can be reproduced. */
+function mulberry32(seed: number): () => number {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Random characters: bytes, spec punctuation and keywords, line breaks of every kind, lone surrogates. */
+function garbage(seed: number, length: number): string {
+  const random = mulberry32(seed);
+  const pieces = ['{', '}', '(', ')', '"', '\\', '.', ':', ',', '=', '#', '\r\n', '\r', '\n', ' audit ', ' reward ', 'any ', ' in ', 'gold.', '\ud800', '\u0000', '%'];
+  let text = '';
+  while (text.length < length) {
+    text += random() < 0.5 ? String.fromCharCode(Math.floor(random() * 256)) : pieces[Math.floor(random() * pieces.length)]!;
+  }
+  return text;
+}
+
+describe('robustness: the server survives whatever is typed', () => {
+  let client: TestClient;
+  const folder = tempFolder();
+  const paperUri = folder.uri('paper.reward');
+  before(async () => {
+    client = await TestClient.start({ capabilities: pullClientCapabilities });
+    await client.open(paperUri, paperSpec);
+  });
+  after(async () => {
+    await client.stop();
+    folder.remove();
+  });
+
+  /** Every position-based request at `position`, and the document-wide ones. */
+  async function everything(uri: string, position: Position): Promise<void> {
+    const textDocument = { uri };
+    await Promise.all([
+      client.connection.sendRequest(HoverRequest.type, { textDocument, position }),
+      client.connection.sendRequest(CompletionRequest.type, { textDocument, position }),
+      client.connection.sendRequest(DefinitionRequest.type, { textDocument, position }),
+      client.connection.sendRequest(ReferencesRequest.type, { textDocument, position, context: { includeDeclaration: true } }),
+      client.connection.sendRequest(DocumentHighlightRequest.type, { textDocument, position }),
+      client.connection.sendRequest(PrepareRenameRequest.type, { textDocument, position }),
+    ]);
+  }
+
+  async function paperHoverStillWorks(): Promise<void> {
+    const hover = await client.connection.sendRequest(HoverRequest.type, { textDocument: { uri: paperUri }, position: positionIn(paperSpec, 'detector L', 9) });
+    assert.ok((hover?.contents as MarkupContent).value.startsWith('detector `L`: boolean, visible'));
+  }
+
+  test('random bytes: every request answers, nothing is logged as failed', async () => {
+    for (const seed of [1, 2, 3, 4, 5]) {
+      const uri = folder.uri(`garbage-${seed}.reward`);
+      const text = garbage(seed, 4000);
+      await client.open(uri, text);
+      const report = (await client.connection.sendRequest(DocumentDiagnosticRequest.type, { textDocument: { uri } })) as FullDocumentDiagnosticReport;
+      assert.ok(report.items.length > 0);
+      await client.connection.sendRequest(DocumentSymbolRequest.type, { textDocument: { uri } });
+      await client.connection.sendRequest(SemanticTokensRequest.type, { textDocument: { uri } });
+      const lines = new LineIndex(text);
+      for (let offset = 0; offset <= text.length; offset += 97) await everything(uri, lines.position(offset));
+      // Positions past the end of a line or of the document are clamped, not trusted.
+      await everything(uri, { line: 100_000, character: 5 });
+      await everything(uri, { line: 0, character: 100_000 });
+      await client.close(uri);
+    }
+    assert.deepEqual(client.loggedErrors, []);
+    await paperHoverStillWorks();
+  });
+
+  test('an unterminated string is one diagnostic, and the rest of the spec still works', async () => {
+    const uri = folder.uri('unterminated.reward');
+    const text = 'detector D "flags a thing = has_final\nsignal s = search_calls > 2\nreward R { a -1.0 * s }\n';
+    await client.open(uri, text);
+    const report = (await client.connection.sendRequest(DocumentDiagnosticRequest.type, { textDocument: { uri } })) as FullDocumentDiagnosticReport;
+    assert.deepEqual(report.items.filter((d) => d.code === 'unterminated-string').map((d) => d.range), [{ start: { line: 0, character: 11 }, end: { line: 0, character: 37 } }]);
+    const hover = await client.connection.sendRequest(HoverRequest.type, { textDocument: { uri }, position: positionIn(text, '* s', 2) });
+    assert.ok((hover?.contents as MarkupContent).value.startsWith('signal `s`: boolean, visible'));
+    assert.deepEqual(await client.connection.sendRequest(CompletionRequest.type, { textDocument: { uri }, position: positionIn(text, 'flags', 2) }), []);
+  });
+
+  test('a 10,000-line spec is checked and answered', async () => {
+    const lines = Array.from({ length: 10_000 }, (_, i) => `signal s${i} "line ${i}" = search_calls > ${i} and has_final`);
+    const text = `${lines.join('\n')}\nreward R { total 1.0 * mean(s0, s9999) }\n`;
+    const uri = folder.uri('long.reward');
+    await client.open(uri, text);
+    const report = (await client.connection.sendRequest(DocumentDiagnosticRequest.type, { textDocument: { uri } })) as FullDocumentDiagnosticReport;
+    assert.equal(report.items.length, 9_998);
+    assert.ok(report.items.every((d) => d.code === 'unused-declaration'));
+    const hover = await client.connection.sendRequest(HoverRequest.type, { textDocument: { uri }, position: positionIn(text, 's9999)', 2) });
+    assert.ok((hover?.contents as MarkupContent).value.startsWith('signal `s9999`: boolean, visible'));
+    const symbols = await client.connection.sendRequest(DocumentSymbolRequest.type, { textDocument: { uri } });
+    assert.equal(symbols?.length, 10_001);
+    const completion = await client.connection.sendRequest(CompletionRequest.type, { textDocument: { uri }, position: positionIn(text, 's0, s9999', 0) });
+    assert.ok(Array.isArray(completion) && completion.some((i) => i.label === 's5000'));
+    await client.close(uri);
+  });
+
+  test('every prefix of the paper spec (text as it is typed) answers completion and hover', async () => {
+    const uri = folder.uri('typing.reward');
+    await client.open(uri, '');
+    let version = 1;
+    for (let length = 0; length <= paperSpec.length; length += 7) {
+      const text = paperSpec.slice(0, length);
+      await client.replace(uri, text, ++version);
+      await everything(uri, endOfText(text));
+    }
+    assert.deepEqual(client.loggedErrors, []);
+    await paperHoverStillWorks();
+  });
+
+  test('requests for documents that are not open answer empty', async () => {
+    const textDocument = { uri: folder.uri('never-opened.reward') };
+    const position = { line: 0, character: 0 };
+    assert.equal(await client.connection.sendRequest(HoverRequest.type, { textDocument, position }), null);
+    assert.deepEqual(await client.connection.sendRequest(CompletionRequest.type, { textDocument, position }), []);
+    assert.deepEqual(await client.connection.sendRequest(DocumentDiagnosticRequest.type, { textDocument }), { kind: 'full', items: [] });
+  });
+});
