@@ -18,5 +18,5 @@ if (files.length === 0) {
   console.error('no compiled tests under out/test: run the type-check (tsc) first');
   process.exit(1);
 }
-const result = spawnSync(process.execPath, ['--test', '--test-reporter=spec', ...files], { stdio: 'inherit' });
+const result = spawnSync(process.execPath, ['--test', '--test-reporter=spec', '--test-timeout=300000', ...files], { stdio: 'inherit' });
 process.exit(result.status ?? 1);

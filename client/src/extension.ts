@@ -1,6 +1,6 @@
-import { commands, window, workspace, type ExtensionContext } from 'vscode';
+import { commands, window, type ExtensionContext } from 'vscode';
 import { LanguageClient } from 'vscode-languageclient/node';
-import { createClientOptions, linkedFilesGlob } from './client-options';
+import { createClientOptions } from './client-options';
 import { createServerOptions } from './server-options';
 import { ServerSession } from './server-session';
 
@@ -9,11 +9,10 @@ let session: ServerSession | undefined;
 
 export async function activate(context: ExtensionContext): Promise<void> {
   const outputChannel = window.createOutputChannel('HERALD', { log: true });
-  const linkedFileWatcher = workspace.createFileSystemWatcher(linkedFilesGlob);
-  context.subscriptions.push(outputChannel, linkedFileWatcher);
+  context.subscriptions.push(outputChannel);
 
   const serverOptions = createServerOptions(context.asAbsolutePath('dist/server.js'));
-  const clientOptions = createClientOptions(outputChannel, linkedFileWatcher);
+  const clientOptions = createClientOptions(outputChannel);
   // The id `herald` makes the client follow the `herald.trace.server` setting.
   const serverSession = new ServerSession(() => new LanguageClient('herald', 'HERALD', serverOptions, clientOptions));
   session = serverSession;

@@ -6,14 +6,38 @@ import type { LanguageClient } from 'vscode-languageclient/node';
  */
 export class ServerSession {
   private client: LanguageClient | undefined;
+  // Operations run one at a time, so a restart clicked twice, or a deactivation during a start,
+  // never leaves a second server process behind.
+  private queue: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly createClient: () => LanguageClient) {}
 
   /**
-   * Starts a new client and resolves to whether its server is running. A failed start does not
-   * reject: the client has already logged the cause to its output channel and shown a notification.
+   * Resolves to whether the server is running. A failed start does not reject: the client has
+   * already logged the cause to its output channel and shown a notification.
    */
-  async start(): Promise<boolean> {
+  start(): Promise<boolean> {
+    return this.enqueue(() => this.startClient());
+  }
+
+  restart(): Promise<boolean> {
+    return this.enqueue(async () => {
+      await this.stopClient();
+      return this.startClient();
+    });
+  }
+
+  stop(): Promise<void> {
+    return this.enqueue(() => this.stopClient());
+  }
+
+  private enqueue<T>(operation: () => Promise<T>): Promise<T> {
+    const result = this.queue.then(operation);
+    this.queue = result.catch(() => undefined);
+    return result;
+  }
+
+  private async startClient(): Promise<boolean> {
     const client = this.createClient();
     this.client = client;
     try {
@@ -24,15 +48,10 @@ export class ServerSession {
     }
   }
 
-  async restart(): Promise<boolean> {
-    await this.stop();
-    return this.start();
-  }
-
-  async stop(): Promise<void> {
+  private async stopClient(): Promise<void> {
     const client = this.client;
     this.client = undefined;
-    // Only a running client has a server to shut down; stopping any other state throws.
+    // Only a running client has a server to shut down; stopping a client in any other state throws.
     if (client?.isRunning()) {
       await client.dispose();
     }

@@ -5,9 +5,10 @@
  * simulated agent reads them to confuse one city for another, and the dense-candidate generator to
  * rank by shared entities; both are facts a reader could recover from the visible passage text.
  */
+import { orgBackground, personBackground, placeBackground, workBackground } from './background.js';
 import { MONTHS } from './names.js';
 import { at, createRng, type Rng } from './prng.js';
-import { normalizeAnswer } from './text.js';
+import { matchText } from './text.js';
 import { buildWorld, NONE, ORG_TYPES, type Person, WORK_KINDS, type World } from './world.js';
 
 export type MentionKind = 'person' | 'city' | 'country' | 'river' | 'org' | 'title' | 'year';
@@ -23,8 +24,8 @@ export interface Passage {
   key: string;
   title: string;
   text: string;
-  /** `normalizeAnswer(text)`, computed once for the answer-containment checks. */
-  normalized: string;
+  /** `matchText(text)`, computed once for the answer-containment checks. */
+  matchText: string;
   mentions: Mention[];
 }
 
@@ -83,8 +84,13 @@ function listing(items: readonly string[]): string {
   return `${items.slice(0, -1).join(', ')} and ${at(items, items.length - 1)}`;
 }
 
+function sentenceCase(phrase: string): string {
+  return phrase.charAt(0).toUpperCase() + phrase.slice(1);
+}
+
+/** "a drama", "an epistolary", "an 1891" (read "eighteen ninety-one"). */
 function withArticle(phrase: string): string {
-  return /^[aeiou]/i.test(phrase) ? `an ${phrase}` : `a ${phrase}`;
+  return /^(?:[aeiou]|8|18\d\d\b)/i.test(phrase) ? `an ${phrase}` : `a ${phrase}`;
 }
 
 /** Up to `n` distinct items drawn without replacement, in a random order. */
@@ -114,7 +120,11 @@ function renderDrafts(world: World, rng: Rng): Draft[] {
       city: (i: number) => note('city', at(world.cities, i).name),
       country: (i: number) => note('country', at(world.countries, i).name),
       river: (i: number) => note('river', `${at(world.rivers, i)} River`),
-      org: (i: number) => note('org', at(world.orgs, i).name),
+      // "the University of X" mid-sentence; the mention and the title keep the bare name.
+      org: (i: number) => {
+        const name = note('org', at(world.orgs, i).name);
+        return name.startsWith('University of ') ? `the ${name}` : name;
+      },
       title: (i: number) => note('title', at(world.works, i).title),
       year: (year: number) => note('year', String(year)),
       date: (year: number) => `${rng.between(1, 28)} ${rng.pick(MONTHS)} ${note('year', String(year))}`,
@@ -155,21 +165,24 @@ function renderDrafts(world: World, rng: Rng): Draft[] {
           : `${pr.He} is often mentioned alongside ${bio.person(p.contemporary)}, who was born in ${bio.year(other.born)}.`,
       );
     }
-    const known = p.works.slice(0, 2).map((w) => `${bio.title(w)} (${bio.year(at(world.works, w).year)})`);
+    // Only some biographies name the works: otherwise a search for a title would find the creator's
+    // biography as often as the work, and the second hop would come for free.
+    const known = p.works.slice(0, rng.chance(0.35) ? 1 : 0).map((w) => `${bio.title(w)} (${bio.year(at(world.works, w).year)})`);
     if (known.length > 0) bio.say(`${p.family} is best known for ${listing(known)}.`);
+    if (rng.chance(0.7)) bio.say(personBackground(rng, p.occupation, pr));
 
-    const later = p.works.slice(2, 5);
+    const later = p.works.slice(1, 4);
     if (p.employer === NONE && later.length === 0) return;
     const career = open(`career:${i}`, `${p.name} (career)`);
     if (p.employer !== NONE) {
       const org = at(world.orgs, p.employer);
       const role = ORG_TYPES[org.type].role;
       if (org.founder === i) {
-        career.say(`In ${career.year(org.founded)}, ${p.family} founded ${career.org(p.employer)}, ${withArticle(role)} based in ${career.city(org.city)}.`);
+        career.say(`In ${career.year(org.founded)}, ${career.person(i)} founded ${career.org(p.employer)}, ${withArticle(role)} based in ${career.city(org.city)}.`);
       } else if (rng.chance(0.6)) {
-        career.say(`In ${career.year(p.joined)}, ${p.family} joined ${career.org(p.employer)}, the ${role} founded by ${career.person(org.founder)} in ${career.year(org.founded)}.`);
+        career.say(`In ${career.year(p.joined)}, ${career.person(i)} joined ${career.org(p.employer)}, the ${role} founded by ${career.person(org.founder)} in ${career.year(org.founded)}.`);
       } else {
-        career.say(`${p.family} joined ${career.org(p.employer)} in ${career.year(p.joined)}; the ${role} had been founded by ${career.person(org.founder)} in ${career.year(org.founded)}.`);
+        career.say(`${career.person(i)} joined ${career.org(p.employer)} in ${career.year(p.joined)}; the ${role} had been founded by ${career.person(org.founder)} in ${career.year(org.founded)}.`);
       }
       const colleagues = at(links.employees, p.employer).filter((e) => e !== i);
       if (colleagues.length > 0) career.say(`There ${pr.he} worked alongside ${career.person(rng.pick(colleagues))}.`);
@@ -189,7 +202,7 @@ function renderDrafts(world: World, rng: Rng): Draft[] {
     const page = open(`work:${i}`, `${w.title} (${w.kind})`);
     page.say(
       rng.chance(0.6)
-        ? `${page.title(i)} is a ${page.year(w.year)} ${w.genre} ${w.kind} ${kind.verb} by ${page.person(w.creator)} (born ${page.year(creator.born)}), a native of ${page.city(creator.birthCity)}.`
+        ? `${page.title(i)} is ${withArticle(page.year(w.year))} ${w.genre} ${w.kind} ${kind.verb} by ${page.person(w.creator)} (born ${page.year(creator.born)}), a native of ${page.city(creator.birthCity)}.`
         : `${page.title(i)} is ${withArticle(w.genre)} ${w.kind} from ${page.year(w.year)}, ${kind.verb} by ${page.person(w.creator)}, a native of ${page.city(creator.birthCity)} born in ${page.year(creator.born)}.`,
     );
     page.say(
@@ -204,6 +217,7 @@ function renderDrafts(world: World, rng: Rng): Draft[] {
           ? `The ${w.kind} is set in ${page.city(w.setting)}.`
           : `The story takes place in ${page.city(w.setting)}, ${page.country(at(world.cities, w.setting).country)}.`,
     );
+    if (rng.chance(0.7)) page.say(workBackground(rng, w.kind));
     if (w.related !== NONE) {
       const related = at(world.works, w.related);
       page.say(
@@ -217,7 +231,7 @@ function renderDrafts(world: World, rng: Rng): Draft[] {
   world.orgs.forEach((o, i) => {
     const page = open(`org:${i}`, o.name);
     const city = at(world.cities, o.city);
-    page.say(`${page.org(i)} is ${withArticle(o.type)} based in ${page.city(o.city)}, ${page.country(city.country)}.`);
+    page.say(`${sentenceCase(page.org(i))} is ${withArticle(o.type)} based in ${page.city(o.city)}, ${page.country(city.country)}.`);
     page.say(
       rng.chance(0.5)
         ? `It was founded in ${page.year(o.founded)} by ${page.person(o.founder)}.`
@@ -231,6 +245,7 @@ function renderDrafts(world: World, rng: Rng): Draft[] {
           : `It has long competed with ${page.org(o.rival)}, founded in ${page.year(rival.founded)}.`,
       );
     }
+    if (rng.chance(0.7)) page.say(orgBackground(rng, o.type));
     if (o.works.length > 0) {
       const plural = WORK_KINDS[at(world.works, at(o.works, 0)).kind].plural;
       page.say(`Its best known ${plural} include ${listing(sample(rng, o.works, 2).map((w) => page.title(w)))}.`);
@@ -251,6 +266,7 @@ function renderDrafts(world: World, rng: Rng): Draft[] {
     if (natives.length > 0) page.say(`Notable people born in ${c.name} include ${listing(natives.map((p) => page.person(p)))}.`);
     const orgs = sample(rng, at(links.orgsInCity, i), 2);
     if (orgs.length > 0) page.say(`${c.name} is home to ${listing(orgs.map((o) => page.org(o)))}.`);
+    if (rng.chance(0.7)) page.say(placeBackground(rng));
 
     const settings = at(links.worksSetIn, i);
     if (settings.length < 2) return;
@@ -294,7 +310,7 @@ export function buildCorpus(seed: string, size: number): { world: World; corpus:
       const kept = createRng([seed, 'corpus-order']).shuffle(drafts).slice(0, size);
       const passages = kept.map((draft, index): Passage => {
         const text = draft.sentences.join(' ');
-        return { id: `w:${index + 1}`, key: draft.key, title: draft.title, text, normalized: normalizeAnswer(text), mentions: draft.mentions };
+        return { id: `w:${index + 1}`, key: draft.key, title: draft.title, text, matchText: matchText(text), mentions: draft.mentions };
       });
       return {
         world,

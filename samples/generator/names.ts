@@ -5,13 +5,10 @@
  */
 import { type Rng } from './prng.js';
 
-const ONSETS = ['b', 'br', 'c', 'd', 'dr', 'f', 'g', 'gr', 'h', 'k', 'kr', 'l', 'm', 'n', 'p', 'r', 's', 'st', 't', 'tr', 'v', 'z', 'th', 'sh', 'j', 'w'];
-const NUCLEI = ['a', 'e', 'i', 'o', 'u', 'a', 'e', 'o', 'ae', 'ei', 'ou', 'ia', 'y'];
-const CODAS = ['', '', '', 'n', 'r', 'l', 's', 'k', 'th', 'm', 'nd', 'st', 'v', 'sk', 'rn'];
-
-function syllable(rng: Rng): string {
-  return rng.pick(ONSETS) + rng.pick(NUCLEI) + rng.pick(CODAS);
-}
+// Single consonants are listed more than once so that clusters stay rare and names pronounceable.
+const ONSETS = ['b', 'd', 'f', 'g', 'h', 'k', 'l', 'm', 'n', 'p', 'r', 's', 't', 'v', 'b', 'd', 'k', 'l', 'm', 'n', 'r', 's', 't', 'br', 'dr', 'gr', 'kr', 'st', 'tr', 'th', 'sh', 'w', 'z', 'j'];
+const VOWELS = ['a', 'e', 'i', 'o', 'u', 'a', 'e', 'o', 'ai', 'ei', 'ou'];
+const CODAS = ['', '', 'n', 'r', 'l', 's', 'k', 'm', 'th', 'nd', 'st', 'rn'];
 
 function capitalise(word: string): string {
   return word.charAt(0).toUpperCase() + word.slice(1);
@@ -40,10 +37,11 @@ export function createNameRegistry(): NameRegistry {
     claim,
     coin: (rng) => {
       for (;;) {
-        const parts = rng.chance(0.7) ? 2 : 3;
+        const syllables = rng.chance(0.65) ? 2 : 3;
         let word = '';
-        for (let i = 0; i < parts; i++) word += syllable(rng);
-        if (word.length >= 4 && word.length <= 10 && claim(word)) return capitalise(word);
+        for (let i = 0; i < syllables; i++) word += rng.pick(ONSETS) + rng.pick(VOWELS);
+        word += rng.pick(CODAS);
+        if (word.length >= 4 && word.length <= 9 && claim(word)) return capitalise(word);
       }
     },
   };
@@ -82,7 +80,7 @@ export function workTitle(rng: Rng): string {
     case 3:
       return `The ${noun} and the ${rng.pick(NOUNS)}`;
     default:
-      return `A ${noun} in ${rng.pick(ADJECTIVES)} ${rng.pick(NOUNS)}`;
+      return `${/^[AEIOU]/.test(noun) ? 'An' : 'A'} ${noun} in ${rng.pick(ADJECTIVES)} ${rng.pick(NOUNS)}`;
   }
 }
 

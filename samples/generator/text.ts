@@ -12,13 +12,17 @@ export function normalizeAnswer(text: string): string {
   return text.toLowerCase().replace(ASCII_PUNCTUATION, '').replace(ARTICLES, ' ').replace(/\s+/g, ' ').trim();
 }
 
+/** A text prepared for `holdsPhrase`: normalised, with a space on each side so phrases match whole words. */
+export function matchText(text: string): string {
+  return ` ${normalizeAnswer(text)} `;
+}
+
 /**
- * Whether a normalised passage text holds a normalised answer as whole words. Whole words are
- * stricter than a plain substring test, so anything this accepts a substring-based grounding accepts.
+ * Whether a `matchText` holds a normalised phrase as whole words. Whole words are stricter than a
+ * plain substring test, so anything this accepts a substring-based grounding accepts too.
  */
-export function containsNormalized(normalizedText: string, normalizedAnswer: string): boolean {
-  if (normalizedAnswer === '') return false;
-  return ` ${normalizedText} `.includes(` ${normalizedAnswer} `);
+export function holdsPhrase(preparedText: string, normalizedPhrase: string): boolean {
+  return normalizedPhrase !== '' && preparedText.includes(` ${normalizedPhrase} `);
 }
 
 export function exactMatch(answer: string, golds: readonly string[]): boolean {

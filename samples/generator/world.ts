@@ -12,7 +12,7 @@ import { ALBUM_GENRES, createNameRegistry, FILM_GENRES, NOVEL_GENRES, type NameR
 export const NONE = -1;
 
 /** The year the world's records stop; nobody is born, dies or publishes after it. */
-export const LAST_YEAR = 2023;
+const LAST_YEAR = 2023;
 
 export type WorkKind = 'film' | 'novel' | 'album';
 export type OrgType = 'film studio' | 'publishing house' | 'record label' | 'university' | 'company';
@@ -89,16 +89,21 @@ export interface WorkKindInfo {
   creator: Occupation;
   /** How a question names the creator: "the director of ...". */
   role: string;
+  /** Passive participle: "directed by". */
   verb: string;
+  /** Active past tense: "the person who wrote". */
+  made: string;
   orgType: OrgType;
   genres: readonly string[];
   plural: string;
+  /** No work of this kind is dated earlier (no films before cinema, no albums before LPs). */
+  earliest: number;
 }
 
 export const WORK_KINDS: Record<WorkKind, WorkKindInfo> = {
-  film: { creator: 'film director', role: 'director', verb: 'directed', orgType: 'film studio', genres: FILM_GENRES, plural: 'films' },
-  novel: { creator: 'novelist', role: 'author', verb: 'written', orgType: 'publishing house', genres: NOVEL_GENRES, plural: 'novels' },
-  album: { creator: 'musician', role: 'musician', verb: 'recorded', orgType: 'record label', genres: ALBUM_GENRES, plural: 'albums' },
+  film: { creator: 'film director', role: 'director', verb: 'directed', made: 'directed', orgType: 'film studio', genres: FILM_GENRES, plural: 'films', earliest: 1908 },
+  novel: { creator: 'novelist', role: 'author', verb: 'written', made: 'wrote', orgType: 'publishing house', genres: NOVEL_GENRES, plural: 'novels', earliest: 1800 },
+  album: { creator: 'musician', role: 'musician', verb: 'recorded', made: 'recorded', orgType: 'record label', genres: ALBUM_GENRES, plural: 'albums', earliest: 1950 },
 };
 
 export interface OrgTypeInfo {
@@ -106,18 +111,29 @@ export interface OrgTypeInfo {
   role: string;
   /** What an organisation of this type did to a work, or "" when it handles no works. */
   verb: string;
+  earliest: number;
 }
 
 export const ORG_TYPES: Record<OrgType, OrgTypeInfo> = {
-  'film studio': { role: 'studio', verb: 'produced' },
-  'publishing house': { role: 'publisher', verb: 'published' },
-  'record label': { role: 'label', verb: 'released' },
-  university: { role: 'university', verb: '' },
-  company: { role: 'company', verb: '' },
+  'film studio': { role: 'studio', verb: 'produced', earliest: 1905 },
+  'publishing house': { role: 'publisher', verb: 'published', earliest: 1790 },
+  'record label': { role: 'label', verb: 'released', earliest: 1900 },
+  university: { role: 'university', verb: '', earliest: 1650 },
+  company: { role: 'company', verb: '', earliest: 1800 },
 };
 
 const OCCUPATIONS: readonly Occupation[] = ['film director', 'novelist', 'musician', 'painter', 'architect', 'physicist', 'politician'];
 const OCCUPATION_WEIGHTS = [24, 24, 20, 8, 8, 8, 8];
+const WORK_KIND_ORDER: readonly WorkKind[] = ['film', 'novel', 'album'];
+const WORK_KIND_WEIGHTS = [40, 35, 25];
+
+/** Creators are born late enough to make a work of their kind by their mid-sixties. */
+function occupationWeights(born: number): number[] {
+  return OCCUPATIONS.map((occupation, i) => {
+    const kind = WORK_KIND_ORDER.find((k) => WORK_KINDS[k].creator === occupation);
+    return kind !== undefined && born + 60 < WORK_KINDS[kind].earliest ? 0 : at(OCCUPATION_WEIGHTS, i);
+  });
+}
 
 const EMPLOYER_TYPE: Record<Occupation, OrgType> = {
   'film director': 'film studio',
@@ -131,8 +147,6 @@ const EMPLOYER_TYPE: Record<Occupation, OrgType> = {
 
 const ORG_TYPE_ORDER: readonly OrgType[] = ['film studio', 'publishing house', 'record label', 'university', 'company'];
 const ORG_TYPE_WEIGHTS = [25, 22, 20, 18, 15];
-const WORK_KIND_ORDER: readonly WorkKind[] = ['film', 'novel', 'album'];
-const WORK_KIND_WEIGHTS = [40, 35, 25];
 
 function indicesByType(orgs: readonly Org[]): Map<OrgType, number[]> {
   const byType = new Map<OrgType, number[]>();
@@ -216,7 +230,7 @@ function buildPeople(rng: Rng, names: NameRegistry, count: number, cityRank: (rn
       born,
       died: died !== null && died <= LAST_YEAR ? died : null,
       birthCity: cityRank(rng),
-      occupation: at(OCCUPATIONS, rng.weighted(OCCUPATION_WEIGHTS)),
+      occupation: at(OCCUPATIONS, rng.weighted(occupationWeights(born))),
       father,
       employer: NONE,
       joined: 0,
@@ -259,7 +273,7 @@ function buildOrgs(rng: Rng, names: NameRegistry, count: number, people: readonl
   for (let i = 0; i < count; i++) {
     // The first orgs cycle through the types so even a tiny world has one of each.
     const type = i < ORG_TYPE_ORDER.length ? at(ORG_TYPE_ORDER, i) : at(ORG_TYPE_ORDER, rng.weighted(ORG_TYPE_WEIGHTS));
-    const founded = rng.between(1820, 1995);
+    const founded = rng.between(Math.max(1820, ORG_TYPES[type].earliest), 1995);
     const [lo, hi] = bornBetween(people, founded - 65, founded - 22);
     const cityIndex = cityRank(rng);
     orgs.push({
@@ -286,7 +300,7 @@ function buildOrgs(rng: Rng, names: NameRegistry, count: number, people: readonl
 function linkPeople(rng: Rng, people: Person[], orgs: readonly Org[], cityCount: number): void {
   const byType = indicesByType(orgs);
   const universities = byType.get('university') ?? [];
-  people.forEach((person, index) => {
+  for (const person of people) {
     const employers = byType.get(EMPLOYER_TYPE[person.occupation]) ?? [];
     // A few random tries instead of filtering every organisation keeps large worlds linear.
     for (let attempt = 0; attempt < 6 && employers.length > 0 && person.employer === NONE; attempt++) {
@@ -299,18 +313,22 @@ function linkPeople(rng: Rng, people: Person[], orgs: readonly Org[], cityCount:
     }
     if (universities.length > 0 && rng.chance(0.55)) person.university = rng.pick(universities);
     if (rng.chance(0.5)) {
-      const other = Math.min(people.length - 1, Math.max(0, index + rng.between(-30, 30)));
-      if (other !== index && at(people, other).born !== person.born) person.contemporary = other;
+      const [lo, hi] = bornBetween(people, person.born - 12, person.born + 12);
+      const other = lo + rng.int(hi - lo);
+      if (at(people, other).born !== person.born) person.contemporary = other;
     }
     if (rng.chance(0.5)) person.laterCity = rng.int(cityCount);
-  });
+  }
 }
 
 function buildWorks(rng: Rng, names: NameRegistry, count: number, people: Person[], orgs: Org[], cityRank: (rng: Rng) => number): Work[] {
   const creators = new Map<WorkKind, number[]>();
   const orgsOfType = indicesByType(orgs);
   for (const kind of WORK_KIND_ORDER) {
-    const ofKind = people.flatMap((p, index) => (p.occupation === WORK_KINDS[kind].creator && p.born + 22 <= LAST_YEAR ? [index] : []));
+    const earliest = WORK_KINDS[kind].earliest;
+    const ofKind = people.flatMap((p, index) =>
+      p.occupation === WORK_KINDS[kind].creator && p.born + 22 <= LAST_YEAR && Math.min(p.died ?? LAST_YEAR, LAST_YEAR) >= earliest ? [index] : [],
+    );
     creators.set(kind, rng.shuffle(ofKind));
   }
   const creatorRank = new Map<WorkKind, (rng: Rng) => number>();
@@ -329,10 +347,14 @@ function buildWorks(rng: Rng, names: NameRegistry, count: number, people: Person
     const creator = at(creators.get(kind) ?? [], rank(rng));
     const person = at(people, creator);
     const latest = Math.min(person.died ?? LAST_YEAR, LAST_YEAR);
-    const year = Math.min(latest, person.born + rng.between(22, 65));
-    const employer = person.employer !== NONE && at(orgs, person.employer).founded <= year ? person.employer : NONE;
-    const existing = candidates.filter((o) => at(orgs, o).founded <= year);
-    const org = employer !== NONE ? employer : rng.pick(existing.length > 0 ? existing : candidates);
+    const year = Math.min(latest, Math.max(WORK_KINDS[kind].earliest, person.born + rng.between(22, 65)));
+    let org = person.employer !== NONE && at(orgs, person.employer).founded <= year ? person.employer : NONE;
+    // A few random tries for an organisation that existed by then, as in linkPeople; else any.
+    for (let attempt = 0; attempt < 8 && org === NONE; attempt++) {
+      const candidate = rng.pick(candidates);
+      if (at(orgs, candidate).founded <= year) org = candidate;
+    }
+    if (org === NONE) org = rng.pick(candidates);
     let title = workTitle(rng);
     for (let attempt = 0; !names.claim(title); attempt++) title = attempt < 20 ? workTitle(rng) : `${workTitle(rng)} ${names.coin(rng)}`;
     const index = works.length;

@@ -58,16 +58,16 @@ describe('hover', () => {
     const r0 = await hoverAt(positionIn(paperSpec, 'reward R0 ', 7));
     assert.ok(r0.text.startsWith('reward `R0`: number, oracle'), r0.text);
     assert.ok(r0.text.includes('- `answer` 1 × `token_f1(answer, gold.answers)` (oracle)'), r0.text);
-    assert.ok(r0.text.includes('- `tool_cost` -0.05 × `search_calls`'), r0.text);
+    assert.ok(r0.text.includes('- `tool_cost` -0.03 × `search_calls`'), r0.text);
     const full = await hoverAt(positionIn(paperSpec, 'reward R_full', 8));
     assert.ok(full.text.includes('Derived from `R0`'), full.text);
     assert.ok(full.text.includes('- -0.8 × `support_miss`'), full.text);
   });
 
   test('a reward term shows its type, visibility, weight and expression', async () => {
-    const { text, hover } = await hoverAt(positionIn(paperSpec, 'grounding   0.5', 2));
-    assert.equal(text, 'term `grounding` of reward `R0`: number, oracle\n\n0.5 × `grounding(citations, gold.answers)` (oracle)');
-    const name = rangeOf(paperSpec, 'grounding   0.5').start;
+    const { text, hover } = await hoverAt(positionIn(paperSpec, 'grounding   0.6', 2));
+    assert.equal(text, 'term `grounding` of reward `R0`: number, oracle\n\n0.6 × `grounding(citations, gold.answers)` (oracle)');
+    const name = rangeOf(paperSpec, 'grounding   0.6').start;
     assert.deepEqual(hover.range, { start: name, end: { line: name.line, character: name.character + 'grounding'.length } });
     const visible = await hoverAt(positionIn(paperSpec, 'tool_cost', 0));
     assert.ok(visible.text.startsWith('term `tool_cost` of reward `R0`: number, visible'), visible.text);

@@ -8,6 +8,7 @@ import type { SpecModel } from '../semantics/check.js';
 import type { AuditDecl } from '../syntax/ast.js';
 import { LineIndex } from '../syntax/line-index.js';
 import type { Problem } from '../syntax/problem.js';
+import { heraldVersion } from '../version.js';
 import { createCandidateSource } from './candidate-source.js';
 import { planAudit, type AuditPlan } from './plan.js';
 import { runAudit, type RunOptions } from './run-audit.js';
@@ -92,11 +93,14 @@ async function auditOne(model: SpecModel, plan: AuditPlan, specDir: string, data
   for (const l of loads) issues.add(l);
   if (loads.some((l) => l.fileError !== undefined)) return 'unreadable';
   const candidates = createCandidateSource(corpus.corpus, candidateFiles);
+  // Reports name files as the spec links them, so they read the same on every machine.
+  const relative = (file: string): string => path.relative(specDir, file).split(path.sep).join('/');
+  const relativeIssues = (issues: readonly RowIssue[]): RowIssue[] => issues.map((i) => ({ ...i, file: relative(i.file) }));
   return runAudit(model, plan, {
     corpusName: plan.corpus,
-    corpus: corpus.corpus,
-    corpusIssues: corpus.issues,
-    pools: pools.map((p) => ({ name: p.name, file: p.file, rows: p.loaded.items, issues: p.loaded.issues })),
+    corpus: { ...corpus.corpus, file: relative(corpus.corpus.file) },
+    corpusIssues: relativeIssues(corpus.issues),
+    pools: pools.map((p) => ({ name: p.name, file: relative(p.file), rows: p.loaded.items, issues: relativeIssues(p.loaded.issues) })),
   }, candidates, lines, options);
 }
 
@@ -120,5 +124,5 @@ export async function auditSpec(text: string, specFile: string, options: AuditSp
     if (report === 'unreadable' || report === undefined) return { problems, dataIssues: issues.issues, report: undefined };
     audits.push(report);
   }
-  return { problems, dataIssues: issues.issues, report: { version: 1, spec: path.basename(specFile), audits } };
+  return { problems, dataIssues: issues.issues, report: { version: 1, tool: { name: 'herald', version: heraldVersion }, spec: path.basename(specFile), audits } };
 }

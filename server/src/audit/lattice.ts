@@ -3,7 +3,7 @@ import type { AttackRun } from './attack-run.js';
 import { estimate, type EstimateOptions } from './estimands.js';
 import type { Scorer } from './features.js';
 import { selections } from './plan.js';
-import { editMargins, outcomesOf, selectEdits } from './scoring.js';
+import { editMargins, outcomesOf, selectEdits, selectionLabel } from './scoring.js';
 
 export interface LatticePenalty {
   readonly name: string;
@@ -62,7 +62,9 @@ export function evaluateLattice(runs: readonly AttackRun[], originalValues: Floa
     for (const [mask, margins] of subsetMargins(run, originalValues, base, penalties)) {
       for (const selection of selections) {
         const e = estimate(outcomesOf(selectEdits(run, margins, selection)), options);
-        results[mask]!.push({ attack: run.plan.name, selection, asr: e.asr, upper: e.interval.high, meanMargin: e.meanMargin, clusters: e.clusters });
+        results[mask]!.push({
+          attack: run.plan.name, selection, label: selectionLabel(selection, base), asr: e.asr, upper: e.interval.high, meanMargin: e.meanMargin, clusters: e.clusters,
+        });
       }
     }
   }

@@ -1,9 +1,9 @@
 import type { AggregateEntry, PerPoolEntry, SweepEntry } from '../report/schema.js';
 import type { AttackRun } from './attack-run.js';
-import { estimate, type EstimateOptions } from './estimands.js';
+import { estimate, zeroEventUpperBound, type EstimateOptions } from './estimands.js';
 import { strengthenedScorer, type FeatureTable, type Scorer } from './features.js';
 import { selections } from './plan.js';
-import { editMargins, outcomesOf, selectEdits } from './scoring.js';
+import { editMargins, outcomesOf, selectEdits, selectionLabel } from './scoring.js';
 
 /** The penalty-scale sweep: R0 − s·Σ λ_j f_j over every lattice detector, for each scale s. */
 export function penaltySweep(
@@ -21,7 +21,7 @@ export function penaltySweep(
       const margins = editMargins(run, originalValues, scorer.weights);
       return selections.map((selection) => {
         const e = estimate(outcomesOf(selectEdits(run, margins, selection)), options);
-        return { scale, attack: run.plan.name, selection, asr: e.asr, upper: e.interval.high, meanMargin: e.meanMargin };
+        return { scale, attack: run.plan.name, selection, label: selectionLabel(selection, scorer), asr: e.asr, upper: e.interval.high, meanMargin: e.meanMargin };
       });
     });
   });
@@ -46,15 +46,19 @@ export function perPool(
       const margins = editMargins(run, originalValues, scorer.weights);
       for (const selection of selections) {
         const selected = selectEdits(run, margins, selection);
+        const label = selectionLabel(selection, scorer);
         let successes = 0;
         let clusters = 0;
         for (const pool of pools) {
           const e = estimate(outcomesOf(selected.filter((s) => poolOf(s.unit.row) === pool)), options);
-          entries.push({ pool, attack: run.plan.name, reward: scorer.name, selection, asr: e.asr, upper: e.interval.high, clusters: e.clusters });
+          entries.push({ pool, attack: run.plan.name, reward: scorer.name, selection, label, asr: e.asr, upper: e.interval.high, clusters: e.clusters });
           successes += e.successes;
           clusters += e.clusters;
         }
-        aggregate.push({ attack: run.plan.name, reward: scorer.name, selection, asr: clusters === 0 ? 0 : successes / clusters, clusters });
+        aggregate.push({
+          attack: run.plan.name, reward: scorer.name, selection, label, asr: clusters === 0 ? 0 : successes / clusters, successes, clusters,
+          upper: successes === 0 && clusters > 0 ? zeroEventUpperBound(clusters) : null,
+        });
       }
     }
   }

@@ -4,7 +4,9 @@ import { z } from 'zod';
 // the editor's diagnostics and hovers all read this. docs/report.md describes it for people;
 // docs/report.schema.json is generated from it (`npm run schema`).
 
-const position = z.object({ line: z.number().int(), character: z.number().int() }).describe('Zero-based, as in LSP');
+const position = z
+  .object({ line: z.number().int(), character: z.number().int() })
+  .describe('zero-based line and UTF-16 column in the spec, as in LSP');
 export const specRange = z.object({ start: position, end: position });
 
 const label = z.enum(['label-free', 'oracle upper bound']).describe(
@@ -52,6 +54,7 @@ const attackReport = z.object({
 const subsetResult = z.object({
   attack: z.string(),
   selection,
+  label,
   asr: z.number(),
   upper: z.number(),
   meanMargin: z.number(),
@@ -74,7 +77,7 @@ const lattice = z.object({
 const workedPair = z.object({
   trajectory: z.string(),
   pool: z.string(),
-  line: z.number().int(),
+  line: z.number().int().describe("the trajectory's one-based line in its pool file"),
   attack: z.string(),
   position: z.number().int().nullable(),
   replacement: z.string().nullable(),
@@ -87,7 +90,7 @@ const cancellation = z.object({
   attack: z.string(),
   selection,
   term: z.string().describe("the larger reward's term whose active penalty the attack switches off"),
-  termWeight: z.number(),
+  termWeight: z.number().describe('its signed weight in the larger reward (−0.8)'),
   count: z.number().int().describe('edits that win under T, lose under S, and gain from switching this penalty off'),
   clusters: z.number().int(),
   strata: z.object({
@@ -110,6 +113,7 @@ const sweepEntry = z.object({
   scale: z.number(),
   attack: z.string(),
   selection,
+  label,
   asr: z.number(),
   upper: z.number(),
   meanMargin: z.number(),
@@ -139,6 +143,7 @@ const perPoolEntry = z.object({
   attack: z.string(),
   reward: z.string(),
   selection,
+  label,
   asr: z.number(),
   upper: z.number(),
   clusters: z.number().int(),
@@ -148,15 +153,22 @@ const aggregateEntry = z.object({
   attack: z.string(),
   reward: z.string(),
   selection,
+  label,
   asr: z.number().describe('Σ successes / Σ clusters over pools: question-weighted'),
+  successes: z.number(),
   clusters: z.number().int(),
+  upper: z.number().nullable().describe('the exact zero-event bound over all clusters when nothing succeeds, else null'),
 });
 
-const rowIssue = z.object({ file: z.string(), line: z.number().int(), reason: z.string() });
+const rowIssue = z.object({
+  file: z.string().describe("relative to the spec's folder"),
+  line: z.number().int().describe('one-based JSONL line; 0 when the whole file is at fault'),
+  reason: z.string(),
+});
 
 const poolReport = z.object({
   name: z.string(),
-  file: z.string(),
+  file: z.string().describe("as linked in the spec, relative to the spec's folder"),
   rows: z.number().int(),
   questions: z.number().int(),
   skipped: z.number().int(),
@@ -193,8 +205,9 @@ export const auditReport = z.object({
 });
 
 export const report = z.object({
-  version: z.literal(1),
-  spec: z.string(),
+  version: z.literal(1).describe('the version of this report shape'),
+  tool: z.object({ name: z.literal('herald'), version: z.string() }),
+  spec: z.string().describe("the spec's file name"),
   audits: z.array(auditReport),
 });
 

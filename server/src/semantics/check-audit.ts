@@ -151,7 +151,9 @@ function checkSetting(a: Analysis, item: SettingItem): void {
 }
 
 export function checkAudit(a: Analysis, audit: AuditDecl): void {
-  const anchor: Span = audit.name?.span ?? audit.span;
+  // A header the parser could not read leaves no block to check; its parse error says enough.
+  if (audit.name === undefined) return;
+  const anchor: Span = audit.name.span;
   const rewards = new Set<string>();
 
   const rewardItem = checkSingleItem(a, audit, 'audit-reward', 'reward');

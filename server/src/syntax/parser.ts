@@ -7,7 +7,7 @@ import * as T from './tokens.js';
  */
 export class RewardParser extends CstParser {
   constructor() {
-    super(T.allTokens, { recoveryEnabled: true, nodeLocationTracking: 'full', maxLookahead: 3 });
+    super(T.allTokens, { recoveryEnabled: true, nodeLocationTracking: 'none', maxLookahead: 3 });
     this.performSelfAnalysis();
   }
 

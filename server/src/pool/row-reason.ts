@@ -1,0 +1,103 @@
+// Turns a zod failure into the one short reason a row issue carries, naming the field path as a
+// user would write it (`steps[2].results`) and what was found there. Zod's own messages say
+// "received undefined" for a missing key, which is not how anyone describes a JSONL row.
+import type { z } from 'zod';
+
+type Issue = z.core.$ZodIssue;
+type PathKey = PropertyKey;
+
+/** `steps[2].results`; the empty path (the row itself) is `row`. */
+export function formatPath(path: readonly PathKey[]): string {
+  let out = '';
+  for (const key of path) {
+    if (typeof key === 'number') out += `[${key}]`;
+    else if (typeof key === 'string' && /^[A-Za-z_$][\w$]*$/.test(key)) out += out.length === 0 ? key : `.${key}`;
+    else out += `[${JSON.stringify(String(key))}]`;
+  }
+  return out.length === 0 ? 'row' : out;
+}
+
+/** How a JSON value is named in a reason: "a string", "an array", "null", or the number itself. */
+export function describeValue(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  switch (typeof value) {
+    case 'string':
+      return value.length === 0 ? 'an empty string' : 'a string';
+    case 'number':
+      return String(value);
+    case 'boolean':
+      return String(value);
+    case 'object':
+      return 'an object';
+    default:
+      return typeof value;
+  }
+}
+
+const expectedWords: Record<string, string> = {
+  string: 'a string',
+  number: 'a number',
+  int: 'an integer',
+  boolean: 'true or false',
+  array: 'an array',
+  object: 'an object',
+};
+
+interface Located {
+  readonly found: boolean;
+  readonly value: unknown;
+}
+
+function valueAt(input: unknown, path: readonly PathKey[]): Located {
+  let current: unknown = input;
+  for (const key of path) {
+    if (current === null || typeof current !== 'object' || !Object.prototype.hasOwnProperty.call(current, key)) return { found: false, value: undefined };
+    current = (current as Record<PropertyKey, unknown>)[key];
+  }
+  return { found: true, value: current };
+}
+
+/**
+ * Describes one zod issue. `expectations` names what belongs at a field where zod's bare type is
+ * too little (`final` is "an object or null"); keys are paths with array indices written `[]`.
+ */
+function describeIssue(issue: Issue, input: unknown, expectations: Readonly<Record<string, string>>): string {
+  const path = issue.path;
+  const where = formatPath(path);
+  const at = valueAt(input, path);
+  if (!at.found || at.value === undefined) return `missing field '${where}'`;
+
+  switch (issue.code) {
+    case 'invalid_type': {
+      const last = path[path.length - 1];
+      // An element of a string list: the list is the field the user wrote, so name it.
+      if (typeof last === 'number' && issue.expected === 'string') {
+        return `${formatPath(path.slice(0, -1))}: expected an array of strings (item ${last} is ${describeValue(at.value)})`;
+      }
+      const pattern = formatPath(path.map((k) => (typeof k === 'number' ? -1 : k))).replace(/\[-1\]/g, '[]');
+      const expected = expectations[pattern] ?? expectedWords[issue.expected] ?? issue.expected;
+      return `${where}: expected ${expected}, got ${describeValue(at.value)}`;
+    }
+    case 'too_small':
+      if (issue.origin === 'string' && Number(issue.minimum) === 1) return `${where}: must not be empty`;
+      if (issue.origin === 'number') return `${where}: must be at least ${String(issue.minimum)}, got ${describeValue(at.value)}`;
+      return `${where}: ${issue.message}`;
+    case 'invalid_union':
+      if (issue.discriminator !== undefined && 'options' in issue && issue.options !== undefined) {
+        const options = issue.options.map((o) => JSON.stringify(o)).join(' or ');
+        return `${where}: unknown value ${JSON.stringify(at.value)} (expected ${options})`;
+      }
+      return `${where}: ${issue.message}`;
+    default:
+      return `${where}: ${issue.message}`;
+  }
+}
+
+/** One reason for a failed row: the first problem, and how many more there are. */
+export function rowReason(error: z.ZodError, input: unknown, expectations: Readonly<Record<string, string>> = {}): string {
+  const [first, ...rest] = error.issues;
+  if (first === undefined) return 'invalid row';
+  const head = describeIssue(first, input, expectations);
+  return rest.length === 0 ? head : `${head} (and ${rest.length} more ${rest.length === 1 ? 'problem' : 'problems'})`;
+}

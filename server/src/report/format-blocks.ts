@@ -1,0 +1,38 @@
+// The pieces an audit summary is made of (headings, key–value fields, tables, sentences): the text
+// table and the HTML page both render these, so the two exports cannot disagree on content.
+
+export type Tone = 'good' | 'bad' | 'warn' | 'muted' | 'accent';
+
+/** A rate drawn as a bar in HTML: the point estimate and, when known, its interval. */
+export interface Bar {
+  readonly value: number;
+  readonly low?: number;
+  readonly high?: number;
+}
+
+export interface Cell {
+  readonly text: string;
+  readonly tone?: Tone | undefined;
+  readonly bar?: Bar | undefined;
+}
+
+export interface Column {
+  readonly title: string;
+  readonly align?: 'left' | 'right';
+  /** Free text that may be cut with an ellipsis when a terminal table is too wide. */
+  readonly shrink?: boolean;
+}
+
+export type Block =
+  | { readonly kind: 'heading'; readonly level: 1 | 2; readonly text: string }
+  | { readonly kind: 'fields'; readonly fields: readonly { readonly name: string; readonly value: readonly Cell[] }[] }
+  | { readonly kind: 'table'; readonly columns: readonly Column[]; readonly rows: readonly (readonly Cell[])[] }
+  | { readonly kind: 'paragraph'; readonly runs: readonly Cell[]; readonly indent?: number };
+
+export const cell = (text: string, tone?: Tone, bar?: Bar): Cell => ({ text, tone, bar });
+export const text = (t: string): Cell => ({ text: t });
+export const paragraph = (runs: readonly Cell[], indent = 0): Block => ({ kind: 'paragraph', runs, indent });
+export const heading = (t: string, level: 1 | 2 = 2): Block => ({ kind: 'heading', level, text: t });
+export const rateTone = (asr: number, clusters = 1): Tone | undefined => (clusters === 0 ? 'muted' : asr > 0 ? 'warn' : 'good');
+export const check = (ok: boolean): Cell => cell(ok ? '✓' : '✗', ok ? 'good' : 'bad');
+

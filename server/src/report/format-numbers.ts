@@ -1,0 +1,63 @@
+import type { RateEstimateReport } from './schema.js';
+
+// How every export writes a number, so the table, the HTML page and the SARIF messages agree:
+// rates as percents with two decimals, paired margins with five decimals and a sign (the paper's
+// +0.81375), weights as short plain numbers.
+
+export const minus = '−';
+
+/** A rate in [0, 1] as a percent with two decimals: 0.043 → `4.30%`. */
+export function percent(rate: number): string {
+  return `${(rate * 100).toFixed(2)}%`;
+}
+
+/** The same with one decimal and no sign: for interval ends, `[2.9, 5.9]`. */
+function percent1(rate: number): string {
+  return (rate * 100).toFixed(1);
+}
+
+/** A real number with five decimals and a typographic minus; `signed` adds `+` to positive values. */
+export function decimal5(x: number, signed = false): string {
+  const text = x.toFixed(5);
+  if (/^-?0\.0+$/.test(text)) return '0.00000';
+  if (text.startsWith('-')) return `${minus}${text.slice(1)}`;
+  return signed ? `+${text}` : text;
+}
+
+/** A paired margin, signed: `+0.81375`, `−0.38625`. */
+export function margin(x: number): string {
+  return decimal5(x, true);
+}
+
+/** A weight or scale as written in a spec: 1.2, 0.25, 1. */
+export function shortNumber(x: number): string {
+  const text = String(Number(x.toPrecision(6)));
+  return text.startsWith('-') ? `${minus}${text.slice(1)}` : text;
+}
+
+/** A rate with its uncertainty: `4.30% [2.9, 5.9]` (bootstrap), `0.00% (≤ 0.50%)` (exact zero). */
+export function rateWithBound(e: Pick<RateEstimateReport, 'asr' | 'clusters' | 'interval'>): string {
+  if (e.clusters === 0 || e.interval.method === 'none') return 'n/a';
+  if (e.interval.method === 'exact-zero') return `${percent(e.asr)} (≤ ${percent(e.interval.high)})`;
+  return `${percent(e.asr)} [${percent1(e.interval.low)}, ${percent1(e.interval.high)}]`;
+}
+
+/** A rate known only with its upper end (lattice, sweep, per-pool entries): the bound is shown at zero. */
+export function rateWithUpper(asr: number, upper: number, clusters?: number): string {
+  if (clusters === 0) return 'n/a';
+  return asr === 0 ? `${percent(asr)} (≤ ${percent(upper)})` : percent(asr);
+}
+
+export function detectorSet(names: readonly string[]): string {
+  return `{${names.join(', ')}}`;
+}
+
+export type Label = 'label-free' | 'oracle upper bound';
+
+export function shortLabel(label: Label): string {
+  return label === 'oracle upper bound' ? 'oracle UB' : 'label-free';
+}
+
+export function plural(n: number, one: string, many = `${one}s`): string {
+  return `${n} ${n === 1 ? one : many}`;
+}

@@ -1,0 +1,57 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { buildBm25Index, createBm25Generator, rankBm25 } from '../../../server/src/audit/generators/bm25.js';
+import { corpusOf, none, passage, trajectory } from './fixtures.js';
+
+// "apple" is in four of five passages, "zebra" in one: the rare shared term should win even
+// against passages that repeat the common one.
+const corpus = corpusOf([
+  passage('b1', 'Orchard', 'apple apple orchard apple'),
+  passage('b2', 'Pie', 'apple pie recipe'),
+  passage('b3', 'Savanna', 'the zebra grazes near the river'),
+  passage('b4', 'Tree', 'apple tree apple'),
+  passage('b5', 'Pie', 'apple pie recipe'),
+  passage('b6', 'Bread', 'rye bread'),
+]);
+const index = buildBm25Index(corpus);
+const request = (exclude: ReadonlySet<string> = none) => ({ trajectory: trajectory('t', 'Where does an apple meet a zebra?', ''), citationIndex: 0, exclude });
+
+describe('bm25 generator', () => {
+  it('puts the passage with the rare shared term first', () => {
+    assert.equal(createBm25Generator(index, 8).candidates(request())[0], 'b3');
+  });
+
+  it('proposes only passages sharing a term, at most the budget', () => {
+    const all = createBm25Generator(index, 16).candidates(request());
+    assert.deepEqual([...all].sort(), ['b1', 'b2', 'b3', 'b4', 'b5']);
+    assert.deepEqual(createBm25Generator(index, 2).candidates(request()), all.slice(0, 2));
+    assert.deepEqual(createBm25Generator(index, 0).candidates(request()), []);
+  });
+
+  it('skips excluded ids and fills the budget from further down', () => {
+    const all = createBm25Generator(index, 16).candidates(request());
+    const withoutTop = createBm25Generator(index, 2).candidates(request(new Set(['b3'])));
+    assert.deepEqual(withoutTop, all.filter((id) => id !== 'b3').slice(0, 2));
+  });
+
+  it('breaks equal scores by corpus file order', () => {
+    const ranked = rankBm25(index.search, index.order, 'pie recipe');
+    assert.deepEqual(ranked, ['b2', 'b5']);
+    const reversed = buildBm25Index(corpusOf([...corpus.passages.values()].reverse()));
+    assert.deepEqual(rankBm25(reversed.search, reversed.order, 'pie recipe'), ['b5', 'b2']);
+  });
+
+  it('reads the answer as well as the question', () => {
+    const generate = createBm25Generator(index, 1);
+    assert.deepEqual(generate.candidates({ trajectory: trajectory('t', 'Which food?', 'rye bread'), citationIndex: 0, exclude: none }), ['b6']);
+  });
+
+  it('matches titles too', () => {
+    assert.deepEqual(rankBm25(index.search, index.order, 'savanna'), ['b3']);
+  });
+
+  it('builds its own index from a corpus with the same result', () => {
+    assert.deepEqual(createBm25Generator(corpus, 4).candidates(request()), createBm25Generator(index, 4).candidates(request()));
+    assert.equal(createBm25Generator(index, 4).label, 'bm25(4)');
+  });
+});

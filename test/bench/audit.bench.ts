@@ -1,0 +1,94 @@
+// Audit speed on the bundled sample pools, as ratios to the floor measured in the same run: the time
+// to read the same pool and corpus files and JSON.parse every line. Prints figures; asserts nothing.
+// Run: npm run bench:audit
+import { readFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { auditSpec } from '../../server/src/audit/audit-spec.js';
+import { createCandidateSource } from '../../server/src/audit/candidate-source.js';
+import { planAudit } from '../../server/src/audit/plan.js';
+import { prepareAudit, scoreAudit } from '../../server/src/audit/run-audit.js';
+import { loadCorpus, loadPool } from '../../server/src/pool/loaders.js';
+import { analyze } from '../../server/src/semantics/analyze.js';
+import { LineIndex } from '../../server/src/syntax/line-index.js';
+
+const specFile = path.resolve(process.argv[2] ?? 'samples/paper.reward');
+const auditName = process.argv[3] ?? 'paper';
+const runs = Number(process.env['BENCH_RUNS'] ?? 5);
+
+function median(xs: number[]): number {
+  const sorted = [...xs].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)]!;
+}
+
+async function timed(fn: () => Promise<unknown> | unknown): Promise<number> {
+  const start = performance.now();
+  await fn();
+  return performance.now() - start;
+}
+
+async function main(): Promise<void> {
+  const text = readFileSync(specFile, 'utf8');
+  const specDir = path.dirname(specFile);
+  const { model } = analyze(text, { specDir });
+  const decl = model.spec.decls.find((d) => d.kind === 'audit' && d.name?.text === auditName);
+  if (decl?.kind !== 'audit') throw new Error(`no audit ${auditName} in ${specFile}`);
+  const plan = planAudit(decl, text)!;
+  const fileOf = (name: string): string => {
+    const d = model.globals.get(name)?.decl;
+    return path.resolve(specDir, d?.kind === 'pool' || d?.kind === 'corpus' ? (d.path?.value ?? '') : '');
+  };
+  const files = [fileOf(plan.corpus), ...plan.pools.map(fileOf)];
+
+  const floor: number[] = [];
+  let lines = 0;
+  for (let i = 0; i < runs; i++) {
+    floor.push(await timed(() => {
+      lines = 0;
+      for (const file of files) {
+        for (const line of readFileSync(file, 'utf8').split('\n')) {
+          if (line.length === 0) continue;
+          JSON.parse(line);
+          lines++;
+        }
+      }
+    }));
+  }
+
+  const cold: number[] = [];
+  for (let i = 0; i < runs; i++) cold.push(await timed(() => auditSpec(text, specFile, { only: auditName })));
+
+  // A weight edit: the audit keeps its prepared features and edits and only re-scores.
+  const corpus = await loadCorpus(fileOf(plan.corpus));
+  const pools = await Promise.all(plan.pools.map(async (name) => ({ name, file: fileOf(name), loaded: await loadPool(fileOf(name), name) })));
+  const inputs = { corpusName: plan.corpus, corpus: corpus.corpus, corpusIssues: corpus.issues, pools: pools.map((p) => ({ name: p.name, file: p.file, rows: p.loaded.items, issues: p.loaded.issues })) };
+  let prepared: ReturnType<typeof prepareAudit>;
+  const prepare = await timed(() => (prepared = prepareAudit(model, plan, inputs, createCandidateSource(corpus.corpus, new Map()))));
+  const edited = text.replace(/R0 - 1\.2 \* L/, 'R0 - 1.3 * L');
+  const warm: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    warm.push(await timed(() => {
+      const again = analyze(edited, { specDir });
+      const auditDecl = again.model.spec.decls.find((d) => d.kind === 'audit' && d.name?.text === auditName);
+      if (auditDecl?.kind !== 'audit') throw new Error('audit vanished');
+      scoreAudit(again.model, planAudit(auditDecl, edited)!, prepared!, new LineIndex(edited));
+    }));
+  }
+
+  const f = median(floor);
+  const rows: [string, number][] = [
+    ['floor: read + JSON.parse pool and corpus', f],
+    ['cold audit (load, index, candidates, edits, scoring)', median(cold)],
+    ['  of which prepare (edits and feature values, data in memory)', prepare],
+    ['re-audit after a weight edit (check + re-score)', median(warm)],
+  ];
+  console.log(`audit benchmark: ${path.relative(process.cwd(), specFile)}, audit ${auditName}: ${plan.pools.length} pools, ${lines} JSON lines, median of ${runs} runs`);
+  console.log('');
+  console.log(`${'measure'.padEnd(64)} ${'ms'.padStart(10)} ${'× floor'.padStart(9)}`);
+  for (const [name, ms] of rows) console.log(`${name.padEnd(64)} ${ms.toFixed(1).padStart(10)} ${(ms / f).toFixed(2).padStart(9)}`);
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exitCode = 1;
+});

@@ -1,0 +1,80 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { formatTable } from '../../server/src/report/format-table.js';
+import { failingSpec, goldenReport, withAudit } from './golden-report.js';
+
+const width = (line: string): number => [...line].length;
+// eslint-disable-next-line no-control-regex
+const stripAnsi = (text: string): string => text.replace(/\u001b\[[0-9;]*m/g, '');
+
+function assertFits(text: string): void {
+  for (const line of stripAnsi(text).split('\n')) assert.ok(width(line) <= 120, `${width(line)} columns: ${line}`);
+}
+
+describe('formatTable', () => {
+  const table = formatTable(goldenReport());
+  const lines = table.split('\n');
+
+  it('shows the header: audited reward with visibility, compared rewards, corpus, pool, clusters', () => {
+    assert.match(table, /audited reward +R0 \(oracle: reads gold\)/);
+    assert.match(table, /compared +R_L \(oracle: reads gold\), R_full \(oracle: reads gold\)/);
+    assert.match(table, /corpus +c: c\.jsonl, 4 passages/);
+    assert.match(table, /pool +p: p\.jsonl, 6 rows, 5 questions, 0 skipped rows/);
+    assert.match(table, /clusters +5 distinct question ids/);
+  });
+
+  it('shows counts and each reward × selection with its interval or zero bound, margins and label', () => {
+    assert.ok(lines.some((l) => /^ {2}edits +8 +6 +5$/.test(l)), 'launder edits: constructible 8, eligible 6, isolated 5');
+    assert.ok(lines.some((l) => /R0 +first_visible +50\.00% \[0\.0, 100\.0\] +−0\.1356\d +\+0\.81375 +3 +4 +label-free/.test(l)));
+    assert.ok(lines.some((l) => /R_L +oracle_worst +0\.00% \(≤ 63\.16%\) +−1\.33563 +−0\.38625 +3 +4 +oracle UB/.test(l)));
+  });
+
+  it('marks the minimal repair {L} in the lattice and only there', () => {
+    const marked = lines.filter((l) => l.includes('◀ minimal repair'));
+    assert.equal(marked.length, 1);
+    assert.match(marked[0]!, /^ {2}\{L\} +R0 − 1\.2·L +0\.00% \(≤ 63\.16%\) +0\.00% \(≤ 63\.16%\) +✓ +◀ minimal repair$/);
+    assert.match(table, /Observed inclusion-minimal repair: \{L\}; U, F are in no minimal repair\./);
+  });
+
+  it('prints the worked cancellation pair, its strata and the certificate', () => {
+    assert.ok(table.includes('R0 +0.81375 → R_L −0.38625 → R_full +0.41375'));
+    assert.match(table, /strata under R_full: support_miss active 16\.67% \[0\.0, 50\.0\] over 3 clusters/);
+    assert.ok(table.includes('λ_L = 1.2 > max gain 0.81375 ✓'));
+    assert.ok(table.includes('λ_F = 1: no audited edit triggers F (vacuous) ✓'));
+  });
+
+  it('prints the sweep, retention, utility, per-pool figures and expectations', () => {
+    assert.ok(lines.some((l) => /launder +first_visible +label-free +ASR +50\.00% +16\.67% +16\.67% +0\.00% +0\.00%$/.test(l)));
+    assert.ok(lines.some((l) => /R_full +L, support_miss +3 +0 +0\.00%$/.test(l)));
+    assert.ok(lines.some((l) => /^ {2}first sample +label-free +1 +100\.00%/.test(l)));
+    assert.ok(lines.some((l) => /launder +R0 +first_visible +label-free +50\.00% · n=3 +50\.00% · n=3$/.test(l)));
+    assert.match(table, /✓ +21 +expect minimal_repair == \{L\} +observed inclusion-minimal: \{L\}/);
+  });
+
+  it('marks a failed expectation with ✗ and its actual figure', () => {
+    const failing = formatTable(goldenReport(failingSpec));
+    assert.match(failing, /expectations: 2 passed, 1 failed/);
+    assert.match(failing, /✗ +20 +expect asr\(R0, launder, first_visible\) < 10% +asr = 50\.00% over 3 isolated-eligible clusters/);
+  });
+
+  it('keeps every line within 120 columns, also with very long names', () => {
+    assertFits(table);
+    const long = 'x'.repeat(150);
+    const report = withAudit(goldenReport(), (a) => ({
+      ...a,
+      name: long,
+      reward: { ...a.reward, name: `R0_${long}` },
+      attacks: a.attacks.map((at) => ({ ...at, results: at.results.map((r) => ({ ...r, reward: `${r.reward}_${long}` })) })),
+      cancellation: a.cancellation.map((c) => ({ ...c, example: { ...c.example, trajectory: long } })),
+      expectations: a.expectations.map((e) => ({ ...e, text: `${e.text} ${long}` })),
+    }));
+    assertFits(formatTable(report));
+  });
+
+  it('writes no escape codes unless asked, and the same text when colored', () => {
+    assert.ok(!table.includes('\u001b'));
+    const colored = formatTable(goldenReport(), { color: true });
+    assert.ok(colored.includes('\u001b[32m✓'));
+    assert.equal(stripAnsi(colored), table);
+  });
+});
