@@ -237,4 +237,5 @@ export function endOfText(text: string) {
   return new LineIndex(text).position(text.length);
 }
 
-export const paperSpec = fs.readFileSync(path.join(repoRoot, 'samples/paper.reward'), 'utf8');
+/** A frozen copy of the sample spec (test/fixtures/README.md): positions in tests refer to it. */
+export const paperSpec = fs.readFileSync(path.join(repoRoot, 'test/fixtures/paper.reward'), 'utf8');

@@ -31,11 +31,20 @@ function tokenSpan(t: IToken): A.Span {
 function cover(...parts: (A.Span | IToken | { span: A.Span } | undefined)[]): A.Span {
   let start = Infinity;
   let end = -Infinity;
-  for (const part of parts) {
+  for (let i = 0; i < parts.length; i++) {
+    const part = parts[i];
     if (part === undefined) continue;
-    const span = 'startOffset' in part ? tokenSpan(part) : 'span' in part ? part.span : part;
-    start = Math.min(start, span.start);
-    end = Math.max(end, span.end);
+    // Tokens carry offsets; AST nodes and names carry a span; a bare span is itself.
+    const token = part as IToken;
+    if (token.startOffset !== undefined) {
+      if (token.startOffset < start) start = token.startOffset;
+      const tokenEnd = (token.endOffset ?? token.startOffset) + 1;
+      if (tokenEnd > end) end = tokenEnd;
+      continue;
+    }
+    const span = (part as { span?: A.Span }).span ?? (part as A.Span);
+    if (span.start < start) start = span.start;
+    if (span.end > end) end = span.end;
   }
   return start === Infinity ? { start: 0, end: 0 } : { start, end };
 }
@@ -58,6 +67,13 @@ function numberOf(t: IToken | undefined): A.NumberLit | undefined {
 
 const comparisonTokens: Record<string, A.ComparisonOp> = {
   EqEq: '==', NotEq: '!=', LessEq: '<=', GreaterEq: '>=', Less: '<', Greater: '>',
+};
+
+const notPrecedence = 3;
+const binaryPrecedence: Record<A.BinaryOp, number> = {
+  or: 1, and: 2,
+  '==': 4, '!=': 4, '<': 4, '<=': 4, '>': 4, '>=': 4, in: 4, 'not in': 4,
+  '+': 5, '-': 5, '*': 6, '/': 6,
 };
 
 const BaseVisitor = rewardParser.getBaseCstVisitorConstructor();
@@ -274,56 +290,60 @@ class AstBuilder extends BaseVisitor {
     return undefined;
   }
 
+  /**
+   * Operator-precedence parsing of the flat `expression` rule. A prefix `not` binds looser than
+   * comparisons and tighter than `and` (`not a == b and c` is `(not (a == b)) and c`); binary
+   * operators associate to the left.
+   */
   expression(c: Children): A.Expr | undefined {
-    return this.expr(sub(c, 'orExpression'));
+    const operands = subs(c, 'operands');
+    const operators = subs(c, 'operators').map((o) => this.visit(o) as A.BinaryOp | undefined);
+    const values: (A.Expr | undefined)[] = [];
+    const pending: ({ kind: 'binary'; op: A.BinaryOp } | { kind: 'not'; token: IToken })[] = [];
+    const apply = (): void => {
+      const top = pending.pop()!;
+      if (top.kind === 'not') {
+        const operand = values.pop();
+        values.push({ kind: 'unary', op: 'not', operand, span: cover(top.token, operand) });
+        return;
+      }
+      const right = values.pop();
+      const left = values.pop();
+      // A recovered operand may be missing: keep whichever side the parser did read.
+      values.push(left === undefined ? right : { kind: 'binary', op: top.op, left, right, span: cover(left, right) });
+    };
+    operands.forEach((operand, i) => {
+      if (i > 0) {
+        const op = operators[i - 1];
+        if (op === undefined) return;
+        const precedence = binaryPrecedence[op];
+        while (pending.length > 0) {
+          const top = pending[pending.length - 1]!;
+          const topPrecedence = top.kind === 'not' ? notPrecedence : binaryPrecedence[top.op];
+          if (topPrecedence < precedence) break;
+          apply();
+        }
+        pending.push({ kind: 'binary', op });
+      }
+      const inner = (operand as CstNode).children as Children;
+      for (const not of tokens(inner, 'Not')) pending.push({ kind: 'not', token: not });
+      values.push(this.expr(sub(inner, 'unary')));
+    });
+    while (pending.length > 0) apply();
+    return values[0];
   }
 
-  private chain(c: Children, op: (index: number) => A.BinaryOp | undefined): A.Expr | undefined {
-    const operands = subs(c, 'operands').map((o) => this.expr(o));
-    let left = operands[0];
-    for (let i = 1; i < operands.length; i++) {
-      const right = operands[i];
-      const operator = op(i - 1);
-      if (left === undefined || operator === undefined) return left ?? right;
-      left = { kind: 'binary', op: operator, left, right, span: cover(left, right) };
-    }
-    return left;
+  prefixedOperand(): undefined {
+    // Read by `expression`, which needs the prefixes and the operand separately.
+    return undefined;
   }
 
-  orExpression(c: Children): A.Expr | undefined {
-    return this.chain(c, () => 'or');
-  }
-
-  andExpression(c: Children): A.Expr | undefined {
-    return this.chain(c, () => 'and');
-  }
-
-  notExpression(c: Children): A.Expr | undefined {
-    const not = tok(c, 'Not');
-    if (not === undefined) return this.expr(sub(c, 'comparison'));
-    const operand = this.expr(sub(c, 'notExpression'));
-    return { kind: 'unary', op: 'not', operand, span: cover(not, operand) };
-  }
-
-  comparison(c: Children): A.Expr | undefined {
-    const left = this.expr(sub(c, 'left'));
-    const opNode = sub(c, 'comparisonOperator');
-    let op: A.BinaryOp | undefined;
-    if (opNode !== undefined) op = this.visit(opNode) as A.ComparisonOp | undefined;
-    else if (tok(c, 'In') !== undefined) op = tok(c, 'Not') !== undefined ? 'not in' : 'in';
-    if (op === undefined || left === undefined) return left;
-    const right = this.expr(sub(c, 'right'));
-    return { kind: 'binary', op, left, right, span: cover(left, right) };
-  }
-
-  additive(c: Children): A.Expr | undefined {
-    const operators = (c['operators'] ?? []) as IToken[];
-    return this.chain(c, (i) => operators[i]?.image as A.ArithmeticOp | undefined);
-  }
-
-  multiplicative(c: Children): A.Expr | undefined {
-    const operators = (c['operators'] ?? []) as IToken[];
-    return this.chain(c, (i) => operators[i]?.image as A.ArithmeticOp | undefined);
+  binaryOperator(c: Children): A.BinaryOp | undefined {
+    const comparison = sub(c, 'comparisonOperator');
+    if (comparison !== undefined) return this.visit(comparison) as A.ComparisonOp | undefined;
+    if (tok(c, 'In') !== undefined) return tok(c, 'Not') !== undefined ? 'not in' : 'in';
+    const t = tok(c, 'Or') ?? tok(c, 'And') ?? tok(c, 'Plus') ?? tok(c, 'Minus') ?? tok(c, 'Star') ?? tok(c, 'Slash');
+    return t?.image as A.BinaryOp | undefined;
   }
 
   unary(c: Children): A.Expr | undefined {

@@ -23,7 +23,7 @@ const ruleDescriptions: Record<string, string> = {
   expectItem: 'a number or a {set} of detectors',
   comparisonOperator: 'a comparison (==, !=, <, <=, >, >=)',
   settingItem: 'seed, bootstrap or sweep',
-  notExpression: 'an expression',
+  prefixedOperand: 'an expression',
   unary: 'an expression',
   primary: 'an expression',
   quantifier: 'any, all or count',

@@ -235,69 +235,39 @@ export class RewardParser extends CstParser {
     ]);
   });
 
+  // One flat rule for every binary operator: a precedence ladder of rules builds about ten CST
+  // nodes per operand, and their garbage dominated keystroke parsing. build-ast.ts applies the
+  // precedence (operator-precedence parsing), so the grammar stays unambiguous and small.
   public expression = this.RULE('expression', () => {
-    this.SUBRULE(this.orExpression);
-  });
-
-  private orExpression = this.RULE('orExpression', () => {
-    this.SUBRULE(this.andExpression, { LABEL: 'operands' });
+    this.SUBRULE(this.prefixedOperand, { LABEL: 'operands' });
     this.MANY(() => {
-      this.CONSUME(T.Or);
-      this.SUBRULE2(this.andExpression, { LABEL: 'operands' });
+      this.SUBRULE(this.binaryOperator, { LABEL: 'operators' });
+      this.SUBRULE2(this.prefixedOperand, { LABEL: 'operands' });
     });
   });
 
-  private andExpression = this.RULE('andExpression', () => {
-    this.SUBRULE(this.notExpression, { LABEL: 'operands' });
-    this.MANY(() => {
-      this.CONSUME(T.And);
-      this.SUBRULE2(this.notExpression, { LABEL: 'operands' });
-    });
+  private prefixedOperand = this.RULE('prefixedOperand', () => {
+    this.MANY(() => this.CONSUME(T.Not));
+    this.SUBRULE(this.unary);
   });
 
-  private notExpression = this.RULE('notExpression', () => {
+  private binaryOperator = this.RULE('binaryOperator', () => {
     this.OR([
+      { ALT: () => this.CONSUME(T.Or) },
+      { ALT: () => this.CONSUME(T.And) },
+      { ALT: () => this.SUBRULE(this.comparisonOperator) },
+      { ALT: () => this.CONSUME(T.In) },
       {
         ALT: () => {
-          this.CONSUME(T.Not);
-          this.SUBRULE(this.notExpression);
+          this.CONSUME2(T.Not);
+          this.CONSUME2(T.In);
         },
       },
-      { ALT: () => this.SUBRULE(this.comparison) },
+      { ALT: () => this.CONSUME(T.Plus) },
+      { ALT: () => this.CONSUME(T.Minus) },
+      { ALT: () => this.CONSUME(T.Star) },
+      { ALT: () => this.CONSUME(T.Slash) },
     ]);
-  });
-
-  private comparison = this.RULE('comparison', () => {
-    this.SUBRULE(this.additive, { LABEL: 'left' });
-    this.OPTION(() => {
-      this.OR([
-        { ALT: () => this.SUBRULE(this.comparisonOperator) },
-        { ALT: () => this.CONSUME(T.In) },
-        {
-          ALT: () => {
-            this.CONSUME(T.Not);
-            this.CONSUME2(T.In);
-          },
-        },
-      ]);
-      this.SUBRULE2(this.additive, { LABEL: 'right' });
-    });
-  });
-
-  private additive = this.RULE('additive', () => {
-    this.SUBRULE(this.multiplicative, { LABEL: 'operands' });
-    this.MANY(() => {
-      this.OR([{ ALT: () => this.CONSUME(T.Plus, { LABEL: 'operators' }) }, { ALT: () => this.CONSUME(T.Minus, { LABEL: 'operators' }) }]);
-      this.SUBRULE2(this.multiplicative, { LABEL: 'operands' });
-    });
-  });
-
-  private multiplicative = this.RULE('multiplicative', () => {
-    this.SUBRULE(this.unary, { LABEL: 'operands' });
-    this.MANY(() => {
-      this.OR([{ ALT: () => this.CONSUME(T.Star, { LABEL: 'operators' }) }, { ALT: () => this.CONSUME(T.Slash, { LABEL: 'operators' }) }]);
-      this.SUBRULE2(this.unary, { LABEL: 'operands' });
-    });
   });
 
   private unary = this.RULE('unary', () => {
