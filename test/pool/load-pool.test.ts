@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { describe, it } from 'node:test';
 import { loadPool } from '../../server/src/pool/loaders.js';
 import type { Loaded, Trajectory } from '../../server/src/pool/types.js';
@@ -156,10 +158,26 @@ describe('loadPool: whole-file problems', () => {
     assert.match(loaded.fileError ?? '', /is a folder/);
   });
 
-  it('an unreadable file is a file error', { skip: process.getuid?.() === 0 ? 'root reads any file' : false }, async () => {
+  it('an unreadable file is a file error', async () => {
     const file = tmp.write('locked.jsonl', jsonl([poolRow('a')]));
     fs.chmodSync(file, 0o000);
     try {
+      if (process.getuid?.() === 0) {
+        // Root reads any file: a child process loads the loader, then drops to an unprivileged user before reading.
+        const loader = path.resolve('out/server/src/pool/loaders.js');
+        const script = [
+          `const { loadPool } = require(${JSON.stringify(loader)});`,
+          'process.setgid(65534); process.setuid(65534);',
+          `loadPool(${JSON.stringify(file)}, 'p').then((l) => console.log(JSON.stringify(l)));`,
+        ].join('\n');
+        fs.chmodSync(path.dirname(file), 0o755);
+        const child = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8' });
+        assert.equal(child.status, 0, child.stderr);
+        const loaded = JSON.parse(child.stdout) as { items: unknown[]; fileError?: string };
+        assert.deepEqual(loaded.items, []);
+        assert.match(loaded.fileError ?? '', /permission denied/);
+        return;
+      }
       const loaded = await loadPool(file, 'p');
       assert.deepEqual(loaded.items, []);
       assert.match(loaded.fileError ?? '', /permission denied/);
