@@ -125,6 +125,20 @@ describe('audit golden: lattice, certificate, expectations', () => {
   });
 });
 
+describe('audit golden: a lattice of ten detectors', () => {
+  it('evaluates all 1,024 subsets and still finds {L} as the only inclusion-minimal repair', () => {
+    // Seven more visible detectors that never fire on these pools: penalties that change no margin.
+    const extra = Array.from({ length: 7 }, (_, i) => `D${i}`);
+    const text = goldenSpec
+      .replace('reward R0 {', `${extra.map((d) => `detector ${d} "never fires" = search_calls > ${100 + Number(d.slice(1))}`).join('\n')}\nreward R0 {`)
+      .replace('lattice U = 0.5, L = 1.2, F = 1', `lattice U = 0.5, L = 1.2, F = 1, ${extra.map((d) => `${d} = 1`).join(', ')}`);
+    const report = audit(text);
+    assert.equal(report.lattice.subsets.length, 1024);
+    assert.deepEqual(report.lattice.minimal, [['L']]);
+    assert.equal(report.lattice.subsets.filter((s) => s.sufficient).length, 512, 'exactly the subsets that contain L');
+  });
+});
+
 describe('estimands', () => {
   it('gives the exact one-sided 95% bound after zero events', () => {
     assert.equal((zeroEventUpperBound(593) * 100).toFixed(3), '0.504');
