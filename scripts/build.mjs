@@ -1,7 +1,7 @@
 // Bundles the extension client, the language server and the command line with esbuild.
 // Everything the extension needs at run time ends up in dist/, so the .vsix ships no node_modules.
 import * as esbuild from 'esbuild';
-import { chmod } from 'node:fs/promises';
+import { chmod, readFile } from 'node:fs/promises';
 
 const production = process.argv.includes('--production');
 
@@ -15,10 +15,26 @@ const shared = {
   logLevel: 'warning',
 };
 
+// The report page's script: loaded from dist/ by the editor's webview, and inlined into the CLI's
+// standalone HTML page, so it is built first and its text handed to the CLI bundle as a constant
+// (server/src/report/report-page/report-view-script.ts). Always minified, no source map, and no
+// legal comments: they hold URLs, and the page must hold none; the banner keeps the notices.
+await esbuild.build({
+  entryPoints: ['client/webview/report-view.ts'], outfile: 'dist/report-view.js', bundle: true, platform: 'browser', format: 'iife',
+  target: 'es2022', minify: true, legalComments: 'none', logLevel: 'warning',
+  banner: { js: '/*! HERALD report view. Bundles Chart.js (c) Chart.js Contributors and @kurkle/color (c) Jukka Kurkela, both released under the MIT License. */' },
+});
+const reportView = await readFile('dist/report-view.js', 'utf8');
+
 await Promise.all([
   esbuild.build({ ...shared, entryPoints: ['client/src/extension.ts'], outfile: 'dist/client.js', external: ['vscode'] }),
   esbuild.build({ ...shared, entryPoints: ['server/src/lsp/main.ts'], outfile: 'dist/server.js', banner: { js: '#!/usr/bin/env node' } }),
-  esbuild.build({ ...shared, entryPoints: ['server/src/cli/main.ts'], outfile: 'dist/herald.js', banner: { js: '#!/usr/bin/env node' } }),
+  esbuild.build({
+    ...shared, entryPoints: ['server/src/cli/main.ts'], outfile: 'dist/herald.js', banner: { js: '#!/usr/bin/env node' },
+    define: { __HERALD_REPORT_VIEW__: JSON.stringify(reportView) },
+  }),
+  // The language server runs audits in this worker thread, off the thread that answers requests.
+  esbuild.build({ ...shared, entryPoints: ['server/src/audit/audit-worker.ts'], outfile: 'dist/audit-worker.js' }),
 ]);
 await chmod('dist/server.js', 0o755);
 await chmod('dist/herald.js', 0o755);

@@ -1,6 +1,9 @@
-import { commands, window, type ExtensionContext } from 'vscode';
+import { commands, Uri, window, type ExtensionContext } from 'vscode';
 import { LanguageClient } from 'vscode-languageclient/node';
 import { createClientOptions } from './client-options';
+import { AuditStatusBar } from './audit-status-bar';
+import { ReportPanels } from './report-panel';
+import { runAuditRequest } from '../../server/src/lsp/protocol';
 import { createServerOptions } from './server-options';
 import { ServerSession } from './server-session';
 
@@ -17,10 +20,37 @@ export async function activate(context: ExtensionContext): Promise<void> {
   const serverSession = new ServerSession(() => new LanguageClient('herald', 'HERALD', serverOptions, clientOptions));
   session = serverSession;
 
+  const reports = new ReportPanels(context.extensionUri, serverSession);
+  const statusBar = new AuditStatusBar();
+  context.subscriptions.push(statusBar, serverSession.onAuditStatus((status) => statusBar.update(status)));
+  const specUri = (resource: unknown): Uri | undefined => {
+    if (resource instanceof Uri) return resource;
+    // Code lenses from the server pass the spec's URI as a string.
+    if (typeof resource === 'string') return Uri.parse(resource);
+    const editor = window.activeTextEditor;
+    return editor?.document.languageId === 'reward' ? editor.document.uri : undefined;
+  };
+
   // Commands are registered before the server starts so that a failed start can be retried.
   context.subscriptions.push(
+    reports,
     commands.registerCommand('herald.restartServer', () => serverSession.restart()),
     commands.registerCommand('herald.showOutput', () => outputChannel.show()),
+    // From the editor title the spec's URI comes as the argument; from the palette, the active editor.
+    commands.registerCommand('herald.runAudit', async (resource?: unknown) => {
+      const uri = specUri(resource);
+      const client = serverSession.running;
+      if (uri === undefined || client === undefined) return;
+      await client.sendRequest(runAuditRequest, { uri: uri.toString() });
+    }),
+    commands.registerCommand('herald.showReport', async (resource?: unknown) => {
+      const uri = specUri(resource);
+      if (uri === undefined) {
+        await window.showInformationMessage('Open a .reward spec to see its audit report.');
+        return;
+      }
+      await reports.show(uri);
+    }),
   );
   await serverSession.start();
 }

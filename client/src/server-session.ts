@@ -1,4 +1,5 @@
 import type { LanguageClient } from 'vscode-languageclient/node';
+import { auditStatusNotification, type AuditStatusParams } from '../../server/src/lsp/protocol';
 
 /**
  * Owns the language client across restarts. A client whose start failed cannot be started
@@ -9,8 +10,23 @@ export class ServerSession {
   // Operations run one at a time, so a restart clicked twice, or a deactivation during a start,
   // never leaves a second server process behind.
   private queue: Promise<unknown> = Promise.resolve();
+  private readonly statusListeners = new Set<(params: AuditStatusParams) => void>();
 
   constructor(private readonly createClient: () => LanguageClient) {}
+
+  /** The client while its server runs; undefined while stopped or (re)starting. */
+  get running(): LanguageClient | undefined {
+    return this.client?.isRunning() ? this.client : undefined;
+  }
+
+  /**
+   * Every `herald/auditStatus` notification, whichever client is running. A connection keeps one
+   * handler per method, so the session registers one on each client and fans it out.
+   */
+  onAuditStatus(listener: (params: AuditStatusParams) => void): { dispose(): void } {
+    this.statusListeners.add(listener);
+    return { dispose: () => this.statusListeners.delete(listener) };
+  }
 
   /**
    * Resolves to whether the server is running. A failed start does not reject: the client has
@@ -40,6 +56,9 @@ export class ServerSession {
   private async startClient(): Promise<boolean> {
     const client = this.createClient();
     this.client = client;
+    client.onNotification(auditStatusNotification, (params: AuditStatusParams) => {
+      for (const listener of this.statusListeners) listener(params);
+    });
     try {
       await client.start();
       return true;

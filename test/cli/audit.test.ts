@@ -92,6 +92,19 @@ describe('herald audit', () => {
     assert.deepEqual([pool?.rows, pool?.skipped], [1, 2]);
   });
 
+  it('accepts a baseline and then exits 1 with the regression on the weight that changed', () => {
+    const text = spec('expect asr(R_L, launder, oracle_worst) <= 100%');
+    const dir = workspace(text);
+    const accepted = runHerald(['audit', 'spec.reward', '--update-baseline', '--quiet'], dir);
+    assert.equal(accepted.code, 0, accepted.stderr);
+    assert.match(accepted.stderr, /wrote the baseline spec\.reward\.baseline\.json/);
+    assert.equal(runHerald(['audit', 'spec.reward', '--quiet'], dir).code, 0, 'no regression against itself');
+    writeFileSync(path.join(dir, 'spec.reward'), text.replace('R0 - 1.2 * L', 'R0 - 0.2 * L'));
+    const result = runHerald(['audit', 'spec.reward', '--quiet'], dir);
+    assert.equal(result.code, 1);
+    assert.match(result.stderr, /^spec\.reward:9:17: error asr-regression regression against the baseline: launder under R_L/m);
+  });
+
   it('refuses a spec with errors (exit 2) and prints them', () => {
     const dir = workspace(spec('expect asr(R_L, launder, oracle_worst) == 0').replace('lexical(2)', 'lexicl(2)'));
     const result = runHerald(['audit', 'spec.reward'], dir);

@@ -6,7 +6,7 @@ import { pathToFileURL } from 'node:url';
 import {
   ConfigurationRequest, createProtocolConnection, DiagnosticRefreshRequest, DidChangeConfigurationNotification, DidChangeTextDocumentNotification,
   DidChangeWatchedFilesNotification, DidCloseTextDocumentNotification, DidOpenTextDocumentNotification, ExitNotification, InitializedNotification,
-  InitializeRequest, IPCMessageReader, IPCMessageWriter, LogMessageNotification, MessageType, PublishDiagnosticsNotification, RegistrationRequest, SemanticTokensRefreshRequest,
+  InitializeRequest, IPCMessageReader, IPCMessageWriter, LogMessageNotification, MessageType, PublishDiagnosticsNotification, RegistrationRequest, SemanticTokensRefreshRequest, CodeLensRefreshRequest,
   ShutdownRequest, StreamMessageReader, StreamMessageWriter, WorkDoneProgressCreateRequest,
   type ClientCapabilities, type FileChangeType, type InitializeResult, type ProtocolConnection, type PublishDiagnosticsParams, type Range,
 } from 'vscode-languageserver-protocol/node';
@@ -114,6 +114,7 @@ export class TestClient {
   readonly registrations: string[] = [];
   private readonly registrationEvents = new Events<string>('client/registerCapability');
   readonly configurationRequests: (string | undefined)[] = [];
+  codeLensRefreshes = 0;
   settings: Record<string, unknown>;
   initializeResult: InitializeResult | undefined;
   private readonly exited: Promise<number | null>;
@@ -145,6 +146,9 @@ export class TestClient {
     });
     connection.onRequest(DiagnosticRefreshRequest.type, () => this.refreshes.emit());
     connection.onRequest(SemanticTokensRefreshRequest.type, () => undefined);
+    connection.onRequest(CodeLensRefreshRequest.type, () => {
+      this.codeLensRefreshes++;
+    });
     connection.onRequest(WorkDoneProgressCreateRequest.type, () => undefined);
   }
 

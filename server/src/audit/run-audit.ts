@@ -12,6 +12,7 @@ import type { EstimateOptions } from './estimands.js';
 import { evaluateExpectation } from './expectations.js';
 import { buildFeatureTable, dot, rewardScorer, type FeatureTable, type Scorer } from './features.js';
 import { evaluateLattice, type LatticePenalty } from './lattice.js';
+import { attackMarginHistogram, repairScorers } from './margin-histogram.js';
 import type { AttackPlan, AuditPlan } from './plan.js';
 import { retention } from './retention.js';
 import { scoreAttack, selectionLabel } from './scoring.js';
@@ -164,6 +165,16 @@ export function scoreAudit(model: SpecModel, plan: AuditPlan, prepared: Prepared
     };
   };
 
+  // The lattice comes first: its minimal repairs are among the rewards whose margins are binned.
+  progress(`lattice over ${plan.lattice.length} detectors`);
+  const penalties: LatticePenalty[] = plan.lattice.map((l) => ({ name: l.name, lambda: l.lambda, column: table.index.get(`decl:${l.name}`)! }));
+  const lattice = evaluateLattice(runs, originalValues, base, penalties, estimateOptions);
+  if (isCancelled()) return undefined;
+  const histogramScorers = [
+    ...scorers.map((scorer, i) => ({ scorer, role: i === 0 ? ('audited' as const) : ('compared' as const), detectors: [] })),
+    ...repairScorers(table, base, lattice),
+  ];
+
   progress('scoring attacks');
   const attacks: AttackReport[] = runs.map((run) => ({
     name: run.plan.name,
@@ -177,12 +188,8 @@ export function scoreAudit(model: SpecModel, plan: AuditPlan, prepared: Prepared
       scoreAttack(run, originalValues, scorer, estimateOptions).map((s) => ({
         reward: scorer.name, selection: s.selection, label: selectionLabel(s.selection, scorer), estimate: s.estimate,
       }))),
+    marginHistogram: attackMarginHistogram(run, originalValues, histogramScorers),
   }));
-
-  progress(`lattice over ${plan.lattice.length} detectors`);
-  const penalties: LatticePenalty[] = plan.lattice.map((l) => ({ name: l.name, lambda: l.lambda, column: table.index.get(`decl:${l.name}`)! }));
-  const lattice = evaluateLattice(runs, originalValues, base, penalties, estimateOptions);
-  if (isCancelled()) return undefined;
 
   const cancellation = findCancellations(scorers, { runs, originalValues, termName, workedPair, options: estimateOptions });
   const certificate = certify(runs, originalValues, base, penalties, workedPair);

@@ -2,6 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { auditSpec } from '../audit/audit-spec.js';
+import { baselineFileOf, makeBaseline, readBaseline, regressionProblems, writeBaseline } from '../audit/baseline.js';
 import { formatHtml } from '../report/format-html.js';
 import { formatSarif } from '../report/format-sarif.js';
 import { formatTable } from '../report/format-table.js';
@@ -12,9 +13,11 @@ import { formatProblem, type CommandOutput } from './check-command.js';
 const formats = ['table', 'json', 'sarif', 'html'] as const;
 type Format = (typeof formats)[number];
 
-export const auditUsage = `herald audit <spec.reward> [--format table|json|sarif|html] [--out FILE] [--audit NAME] [--quiet]
+export const auditUsage = `herald audit <spec.reward> [--format table|json|sarif|html] [--out FILE] [--audit NAME] [--quiet] [--update-baseline]
   runs every audit in the spec (or the one named) against its linked pools
-  exit 0 when every expect line holds, 1 when one fails, 2 on spec errors or unreadable input`;
+  --update-baseline   accept the figures: write <spec>.baseline.json (commit it); later runs report
+                      every attack success rate or bound that rose against it as a regression
+  exit 0 when every expect line holds and nothing regressed, 1 otherwise, 2 on spec errors or unreadable input`;
 
 function render(report: Report, format: Format, specFile: string): string {
   switch (format) {
@@ -35,7 +38,10 @@ export async function runAuditCommand(args: readonly string[], io: CommandOutput
     parsed = parseArgs({
       args: [...args],
       allowPositionals: true,
-      options: { format: { type: 'string', default: 'table' }, out: { type: 'string' }, audit: { type: 'string' }, quiet: { type: 'boolean', default: false } },
+      options: {
+        format: { type: 'string', default: 'table' }, out: { type: 'string' }, audit: { type: 'string' },
+        quiet: { type: 'boolean', default: false }, 'update-baseline': { type: 'boolean', default: false },
+      },
     });
   } catch (error) {
     io.err(`herald audit: ${(error as Error).message}\n${auditUsage}`);
@@ -72,5 +78,19 @@ export async function runAuditCommand(args: readonly string[], io: CommandOutput
   }
   const failed = outcome.report.audits.flatMap((a) => a.expectations.filter((e) => !e.passed).map((e) => `${a.name}: ${e.text} (${e.actual})`));
   for (const failure of failed) io.err(`herald: expectation failed: ${failure}`);
-  return failed.length > 0 ? 1 : 0;
+
+  const baselineFile = baselineFileOf(specFile);
+  if (values['update-baseline']) {
+    writeBaseline(baselineFile, makeBaseline(outcome.report, outcome.model));
+    io.err(`herald: wrote the baseline ${baselineFile}`);
+    return failed.length > 0 ? 1 : 0;
+  }
+  const baseline = readBaseline(baselineFile);
+  if (baseline.kind === 'invalid') {
+    io.err(`${baselineFile}: not a baseline (${baseline.reason}); run with --update-baseline to rewrite it`);
+    return 2;
+  }
+  const regressed = baseline.kind === 'ok' ? regressionProblems(outcome.report, baseline.baseline, outcome.model) : [];
+  for (const problem of regressed) io.err(formatProblem(specFile, lines, problem));
+  return failed.length > 0 || regressed.length > 0 ? 1 : 0;
 }

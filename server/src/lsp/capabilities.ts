@@ -1,4 +1,5 @@
-import { TextDocumentSyncKind, type ClientCapabilities, type ServerCapabilities } from 'vscode-languageserver/node';
+import { CodeActionKind, TextDocumentSyncKind, type ClientCapabilities, type ServerCapabilities } from 'vscode-languageserver/node';
+import { acceptBaselineCommand } from './audit-actions.js';
 import { completionTriggerCharacters } from './completion.js';
 import { semanticTokensLegend } from './semantic-tokens.js';
 
@@ -14,6 +15,8 @@ export interface ClientFeatures {
   readonly snippets: boolean;
   readonly hierarchicalSymbols: boolean;
   readonly prepareRename: boolean;
+  readonly workDoneProgress: boolean;
+  readonly codeLensRefresh: boolean;
 }
 
 export function clientFeatures(c: ClientCapabilities): ClientFeatures {
@@ -29,12 +32,15 @@ export function clientFeatures(c: ClientCapabilities): ClientFeatures {
     snippets: text?.completion?.completionItem?.snippetSupport === true,
     hierarchicalSymbols: text?.documentSymbol?.hierarchicalDocumentSymbolSupport === true,
     prepareRename: text?.rename?.prepareSupport === true,
+    workDoneProgress: c.window?.workDoneProgress === true,
+    codeLensRefresh: c.workspace?.codeLens?.refreshSupport === true,
   };
 }
 
 export function serverCapabilities(features: ClientFeatures): ServerCapabilities {
   return {
-    textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental },
+    // Saves start audits (in the default on-save mode).
+    textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental, save: { includeText: false } },
     // Pull clients ask for diagnostics; the others get them pushed (see diagnostics-service.ts).
     ...(features.pullDiagnostics ? { diagnosticProvider: { identifier: 'herald', interFileDependencies: false, workspaceDiagnostics: false } } : {}),
     hoverProvider: true,
@@ -46,5 +52,8 @@ export function serverCapabilities(features: ClientFeatures): ServerCapabilities
     documentSymbolProvider: { label: 'HERALD' },
     semanticTokensProvider: { legend: semanticTokensLegend, full: true, range: false },
     documentFormattingProvider: true,
+    codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix] },
+    codeLensProvider: { resolveProvider: false },
+    executeCommandProvider: { commands: [acceptBaselineCommand] },
   };
 }

@@ -4,7 +4,9 @@ import {
   type DocumentDiagnosticParams,
   type DocumentDiagnosticReport,
 } from 'vscode-languageserver/node';
-import { diagnosticsOf } from './diagnostics.js';
+import type { Problem } from '../syntax/problem.js';
+import type { DocumentAnalysis } from './document-analysis.js';
+import { diagnosticsOf, toDiagnostic } from './diagnostics.js';
 import type { ErrorLog } from './safe-handler.js';
 import type { Session } from './session.js';
 
@@ -25,7 +27,13 @@ export class DiagnosticsService {
     private readonly session: Session,
     private readonly docsUri: string,
     private readonly log: ErrorLog,
+    /** Findings of the latest audit, and a key that changes when they do. */
+    private readonly audit: { problems(analysis: DocumentAnalysis): Problem[]; resultKey(uri: string): string },
   ) {}
+
+  private items(analysis: DocumentAnalysis) {
+    return [...diagnosticsOf(analysis, this.docsUri), ...this.audit.problems(analysis).map((p) => toDiagnostic(p, analysis, this.docsUri))];
+  }
 
   private get pushing(): boolean {
     return !this.session.features.pullDiagnostics;
@@ -50,8 +58,9 @@ export class DiagnosticsService {
   async pull(params: DocumentDiagnosticParams): Promise<DocumentDiagnosticReport> {
     const analysis = await this.session.analysisFor(params.textDocument.uri);
     if (analysis === undefined) return { kind: DocumentDiagnosticReportKind.Full, items: [] };
-    if (params.previousResultId === analysis.resultId) return { kind: DocumentDiagnosticReportKind.Unchanged, resultId: analysis.resultId };
-    return { kind: DocumentDiagnosticReportKind.Full, resultId: analysis.resultId, items: diagnosticsOf(analysis, this.docsUri) };
+    const resultId = `${analysis.resultId}.${this.audit.resultKey(analysis.uri)}`;
+    if (params.previousResultId === resultId) return { kind: DocumentDiagnosticReportKind.Unchanged, resultId };
+    return { kind: DocumentDiagnosticReportKind.Full, resultId, items: this.items(analysis) };
   }
 
   /** Linked files or settings changed: every open spec may have different problems now. */
@@ -81,6 +90,6 @@ export class DiagnosticsService {
     const analysis = await this.session.analysisFor(uri);
     // Closed meanwhile, or edited again (that edit scheduled its own publish).
     if (analysis === undefined || this.session.documents.get(uri)?.version !== analysis.version || this.pending.has(uri)) return;
-    await this.connection.sendDiagnostics({ uri, version: analysis.version, diagnostics: diagnosticsOf(analysis, this.docsUri) });
+    await this.connection.sendDiagnostics({ uri, version: analysis.version, diagnostics: this.items(analysis) });
   }
 }

@@ -9,6 +9,8 @@ import {
 import type { DocumentAnalysis } from './document-analysis.js';
 import { auditKeywordDocs, keywordDocs } from './keyword-docs.js';
 import { occurrenceAt, tokenAt, tokenSpan } from './occurrences.js';
+import { auditHoverLines } from './audit-hover.js';
+import type { Report } from '../report/schema.js';
 
 const keywordTypes = new Set(keywordTokens);
 
@@ -77,13 +79,16 @@ function insideAudit(analysis: DocumentAnalysis, offset: number): boolean {
   return analysis.analyzed.parsed.spec.decls.some((d) => d.kind === 'audit' && d.span.start < offset && offset < d.span.end);
 }
 
-export function hover(analysis: DocumentAnalysis, offset: number, markdown: boolean): Hover | null {
+/** `report` is the spec's latest audit, whose figures are added to detector, reward and audit hovers. */
+export function hover(analysis: DocumentAnalysis, offset: number, markdown: boolean, report?: Report): Hover | null {
   const occurrence = occurrenceAt(analysis, offset);
   let lines: string[] | undefined;
   let span = occurrence?.span;
   const named = occurrence === undefined ? termNamedAt(analysis, offset) : undefined;
   if (occurrence !== undefined) {
     lines = describeSymbol(analysis, occurrence.symbol);
+    const audited = auditHoverLines(report, occurrence.symbol);
+    if (audited.length > 0) lines.push(audited.join('\n'));
   } else if (named !== undefined) {
     const info = analysis.analyzed.model.termInfo.get(named.term);
     const typed = info === undefined ? '' : `: ${typeAndVisibility(info.type, info.visibility)}`;

@@ -1,8 +1,11 @@
 import * as path from 'node:path';
 import {
-  createConnection, DidChangeConfigurationNotification, DidChangeWatchedFilesNotification, DocumentDiagnosticReportKind, ProposedFeatures,
+  CodeLensRefreshRequest, createConnection, DidChangeConfigurationNotification, DidChangeWatchedFilesNotification, DocumentDiagnosticReportKind, ProposedFeatures,
   type InitializeResult, type Position,
 } from 'vscode-languageserver/node';
+import { acceptBaselineCommand, auditCodeActions, auditCodeLenses } from './audit-actions.js';
+import { AuditRunner } from './audit-runner.js';
+import { AuditService } from './audit-service.js';
 import { clientFeatures, serverCapabilities } from './capabilities.js';
 import { completion } from './completion.js';
 import { diagnosticsDocumentUri } from './diagnostics.js';
@@ -15,6 +18,7 @@ import { hover } from './hover.js';
 import { changedPaths, linkedFilesGlob } from './linked-files.js';
 import { definition, documentHighlights, references } from './navigation.js';
 import { prepareRename, rename } from './rename.js';
+import { reportRequest, runAuditRequest, type ReportParams, type ReportResult, type RunAuditParams } from './protocol.js';
 import { guardNotification, guardRequest } from './safe-handler.js';
 import { semanticTokens } from './semantic-tokens.js';
 import { Session } from './session.js';
@@ -25,7 +29,13 @@ const connection = createConnection(ProposedFeatures.all);
 const log = connection.console;
 const session = new Session();
 // The bundle is dist/server.js, so the package root (where docs/ lives) is one folder up.
-const diagnostics = new DiagnosticsService(connection, session, diagnosticsDocumentUri(path.resolve(__dirname, '..')), log);
+const runner = new AuditRunner();
+// The audit service tells diagnostics when findings change; diagnostics read the findings back.
+const audits: AuditService = new AuditService(connection, session, runner, log, async () => {
+  await diagnostics.inputsChanged();
+  if (session.features.codeLensRefresh) await connection.sendRequest(CodeLensRefreshRequest.type);
+});
+const diagnostics = new DiagnosticsService(connection, session, diagnosticsDocumentUri(path.resolve(__dirname, '..')), log, audits);
 
 connection.onInitialize((params): InitializeResult => {
   session.features = clientFeatures(params.capabilities);
@@ -44,10 +54,18 @@ connection.onInitialized(guardNotification(log, 'initialized', async () => {
   }
 }));
 
-session.documents.onDidOpen(guardNotification(log, 'didOpen', (e) => diagnostics.opened(e.document.uri)));
-session.documents.onDidChangeContent(guardNotification(log, 'didChange', (e) => diagnostics.changed(e.document.uri)));
+session.documents.onDidOpen(guardNotification(log, 'didOpen', async (e) => {
+  diagnostics.opened(e.document.uri);
+  await audits.opened(e.document.uri);
+}));
+session.documents.onDidChangeContent(guardNotification(log, 'didChange', async (e) => {
+  diagnostics.changed(e.document.uri);
+  await audits.changed(e.document.uri);
+}));
+session.documents.onDidSave(guardNotification(log, 'didSave', (e) => audits.saved(e.document.uri)));
 session.documents.onDidClose(guardNotification(log, 'didClose', async (e) => {
   session.closed(e.document.uri);
+  audits.closed(e.document.uri);
   await diagnostics.closed(e.document.uri);
 }));
 
@@ -57,7 +75,9 @@ connection.onDidChangeConfiguration(guardNotification(log, 'didChangeConfigurati
 }));
 
 connection.onDidChangeWatchedFiles(guardNotification(log, 'didChangeWatchedFiles', async (params) => {
-  session.probe.invalidate(changedPaths(params.changes));
+  const paths = changedPaths(params.changes);
+  session.probe.invalidate(paths);
+  audits.dataChanged(paths);
   await diagnostics.inputsChanged();
 }));
 
@@ -66,7 +86,9 @@ connection.languages.diagnostics.on(guardRequest(log, 'diagnostics', { kind: Doc
 const request = documentRequests(session, log);
 const offset = (a: DocumentAnalysis, position: Position): number => a.lines.offset(position);
 
-connection.onHover((p) => request('hover', p.textDocument.uri, null, (a) => hover(a, offset(a, p.position), session.features.markdownHover)));
+connection.onHover((p) =>
+  request('hover', p.textDocument.uri, null, (a) => hover(a, offset(a, p.position), session.features.markdownHover, audits.report(p.textDocument.uri)?.report)),
+);
 connection.onCompletion((p) =>
   request('completion', p.textDocument.uri, [], (a) =>
     completion(a, offset(a, p.position), { snippets: session.features.snippets, markdown: session.features.markdownCompletionDocs }),
@@ -82,6 +104,15 @@ connection.onDocumentSymbol((p) =>
 );
 connection.onDocumentFormatting((p) => request('formatting', p.textDocument.uri, [], (a) => formattingEdits(a, p.options)));
 connection.languages.semanticTokens.on((p) => request('semanticTokens', p.textDocument.uri, { data: [] }, semanticTokens));
+
+connection.onCodeAction((p) => request('codeAction', p.textDocument.uri, [], (a) => auditCodeActions(a, p.context.diagnostics)));
+connection.onCodeLens((p) => request('codeLens', p.textDocument.uri, [], (a) => auditCodeLenses(a, audits.report(p.textDocument.uri)?.report)));
+connection.onExecuteCommand(guardRequest(log, 'executeCommand', false, async (p) =>
+  p.command === acceptBaselineCommand && typeof p.arguments?.[0] === 'string' ? audits.acceptBaseline(p.arguments[0]) : false,
+));
+connection.onRequest(reportRequest, guardRequest(log, 'report', null, (p: ReportParams): ReportResult | null => audits.report(p.uri)));
+connection.onRequest(runAuditRequest, guardRequest(log, 'runAudit', null, (p: RunAuditParams) => audits.requested(p.uri)));
+connection.onShutdown(() => runner.dispose());
 
 session.documents.listen(connection);
 connection.listen();

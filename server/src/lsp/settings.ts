@@ -1,18 +1,26 @@
 /** The `herald.*` settings the server reads (declared in the root package.json). */
+export type AuditMode = 'onSave' | 'onType' | 'manual';
+const auditModes: readonly AuditMode[] = ['onSave', 'onType', 'manual'];
+
 export interface HeraldSettings {
   readonly checkLinkedFiles: boolean;
   readonly unusedDeclarations: boolean;
+  /** When audits run: on save (and open), after typing pauses, or only on request. */
+  readonly runAudit: AuditMode;
 }
 
 export const settingsSection = 'herald';
 
-export const defaultSettings: HeraldSettings = { checkLinkedFiles: true, unusedDeclarations: true };
+export const defaultSettings: HeraldSettings = { checkLinkedFiles: true, unusedDeclarations: true, runAudit: 'onSave' };
 
 /** Reads settings from whatever a client sent, keeping defaults for anything missing or mistyped. */
 export function toSettings(value: unknown): HeraldSettings {
   const raw = typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
-  const flag = (key: keyof HeraldSettings): boolean => (typeof raw[key] === 'boolean' ? (raw[key] as boolean) : defaultSettings[key]);
-  return { checkLinkedFiles: flag('checkLinkedFiles'), unusedDeclarations: flag('unusedDeclarations') };
+  const flag = (key: 'checkLinkedFiles' | 'unusedDeclarations'): boolean => (typeof raw[key] === 'boolean' ? (raw[key] as boolean) : defaultSettings[key]);
+  const audit = raw['audit'];
+  const run = typeof audit === 'object' && audit !== null ? (audit as Record<string, unknown>)['run'] : undefined;
+  const runAudit = auditModes.find((m) => m === run) ?? defaultSettings.runAudit;
+  return { checkLinkedFiles: flag('checkLinkedFiles'), unusedDeclarations: flag('unusedDeclarations'), runAudit };
 }
 
 /** A short stable key, so cached analyses know which settings they were computed with. */

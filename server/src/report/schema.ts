@@ -40,6 +40,18 @@ const scoreResult = z.object({
   estimate: rateEstimate,
 });
 
+const marginHistogram = z.object({
+  edges: z.array(z.number()).describe('bins + 1 ascending bin edges shared by every series of this attack: 24 equal bins on a rounded step over [min, max] of all their margins, 0 among the edges when the range spans it; bin i is [edges[i], edges[i+1]), the last one closed; empty when the attack has no isolated-eligible edit'),
+  series: z.array(z.object({
+    reward: z.string().describe("the audited or a compared reward's name, or R[S] for a minimal repair S of the lattice"),
+    role: z.enum(['audited', 'compared', 'repair']),
+    detectors: z.array(z.string()).describe('for a repair, S in R_S = R − Σ_{j∈S} λ_j f_j; empty otherwise'),
+    selection,
+    label,
+    counts: z.array(z.number().int()).describe("per bin, the trajectories whose selected edit's paired margin falls in it (trajectories, not clusters)"),
+  })),
+}).describe('the distribution of selected paired margins per scored reward and selection, for plotting; the figures (ASR, means) stay in results');
+
 const attackReport = z.object({
   name: z.string(),
   kind: z.enum(['same_final', 'fake_id', 'launder']),
@@ -49,6 +61,7 @@ const attackReport = z.object({
   counts: z.object({ rows: counts, clusters: counts, edits: counts }),
   candidateNotes: z.array(z.string()).describe('e.g. user-supplied candidates dropped because they were retrieved or not corpus ids'),
   results: z.array(scoreResult).describe('per audited and compared reward × selection'),
+  marginHistogram,
 });
 
 const subsetResult = z.object({

@@ -38,7 +38,20 @@ export const issueCodes = {
   valueOutOfRange: 'value-out-of-range',
 } as const;
 
-export type IssueCode = (typeof issueCodes)[keyof typeof issueCodes];
+/** Codes of what an audit finds (on save, or from `herald audit`), placed on the spec where a user acts. */
+export const auditIssueCodes = {
+  expectFailed: 'expect-failed',
+  attackSucceeds: 'attack-succeeds',
+  penaltyCancellation: 'penalty-cancellation',
+  redundantDetector: 'redundant-detector',
+  smallSample: 'small-sample',
+  badRows: 'bad-rows',
+  auditFailed: 'audit-failed',
+  asrRegression: 'asr-regression',
+  baselineUnreadable: 'baseline-unreadable',
+} as const;
+
+export type IssueCode = (typeof issueCodes)[keyof typeof issueCodes] | (typeof auditIssueCodes)[keyof typeof auditIssueCodes];
 
 /** One line per code, shown as the diagnostic's documentation (codeDescription) and in SARIF rules. */
 export const issueCodeDocs: Record<IssueCode, string> = {
@@ -70,4 +83,13 @@ export const issueCodeDocs: Record<IssueCode, string> = {
   'reward-not-audited': 'An expect line names a reward that its audit neither audits nor compares.',
   'invalid-setting': 'A seed, bootstrap or sweep value that cannot be used.',
   'value-out-of-range': 'A number outside the range that its place allows (a percentage above 100, ...).',
+  'expect-failed': "An audit's `expect` line does not hold on the linked pools.",
+  'attack-succeeds': 'An audited attack keeps or raises the audited reward on some isolated-eligible edits (oracle-worst ASR above zero); the quick fix applies the observed minimal repair.',
+  'penalty-cancellation': 'A larger reward loses to an attack that a smaller one rejects, because the edit switches off one of its penalties that was already active on the original (M_T = M_S + C_{T∖S}).',
+  'redundant-detector': 'A lattice detector that no observed inclusion-minimal repair needs for the attacks that were run.',
+  'small-sample': 'Too few isolated-eligible question clusters for a zero attack success rate to mean much: the exact bound is wide.',
+  'bad-rows': 'Rows of a linked pool, corpus or candidate file failed validation and were skipped.',
+  'audit-failed': 'The audit could not run: a linked file could not be read.',
+  'asr-regression': 'An attack success rate (or its upper bound) rose against the committed baseline (`<spec>.baseline.json`, written by `herald audit --update-baseline`).',
+  'baseline-unreadable': 'The baseline file beside the spec is not valid JSON of the baseline shape, so regressions cannot be checked.',
 };

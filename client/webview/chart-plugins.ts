@@ -1,0 +1,107 @@
+import type { Chart, ChartType, Plugin } from 'chart.js';
+
+// Two small drawing plugins, created per chart with their data in a closure (so no global plugin
+// registry and no untyped options): a threshold line at 0, and interval whiskers on bars.
+
+export interface ThresholdOptions {
+  readonly axis: 'x' | 'y';
+  readonly label: string;
+  readonly color: string;
+  /** Tint the side at or above 0 (the attack wins there). */
+  readonly shade?: string | undefined;
+}
+
+export function thresholdLine<T extends ChartType>(options: ThresholdOptions): Plugin<T> {
+  const position = (chart: Chart): number | undefined => {
+    const scale = chart.scales[options.axis];
+    if (scale === undefined) return undefined;
+    const p = scale.getPixelForValue(0);
+    const { left, right, top, bottom } = chart.chartArea;
+    const inside = options.axis === 'x' ? p >= left - 0.5 && p <= right + 0.5 : p >= top - 0.5 && p <= bottom + 0.5;
+    return inside ? p : undefined;
+  };
+  return {
+    id: `threshold-${options.axis}`,
+    beforeDatasetsDraw(chart) {
+      const p = position(chart as unknown as Chart);
+      if (p === undefined || options.shade === undefined) return;
+      const { ctx, chartArea: a } = chart;
+      ctx.save();
+      ctx.fillStyle = options.shade;
+      if (options.axis === 'x') ctx.fillRect(p, a.top, a.right - p, a.bottom - a.top);
+      else ctx.fillRect(a.left, a.top, a.right - a.left, p - a.top);
+      ctx.restore();
+    },
+    afterDatasetsDraw(chart) {
+      const p = position(chart as unknown as Chart);
+      if (p === undefined) return;
+      const { ctx, chartArea: a } = chart;
+      ctx.save();
+      ctx.strokeStyle = options.color;
+      ctx.fillStyle = options.color;
+      ctx.lineWidth = 1.5;
+      ctx.setLineDash([5, 4]);
+      ctx.beginPath();
+      if (options.axis === 'x') {
+        ctx.moveTo(p, a.top);
+        ctx.lineTo(p, a.bottom);
+      } else {
+        ctx.moveTo(a.left, p);
+        ctx.lineTo(a.right, p);
+      }
+      ctx.stroke();
+      ctx.setLineDash([]);
+      ctx.font = '11px sans-serif';
+      if (options.axis === 'x') {
+        // Right of the line when the label fits there, else left of it.
+        const fits = p + 4 + ctx.measureText(options.label).width <= a.right;
+        ctx.textAlign = fits ? 'left' : 'right';
+        ctx.textBaseline = 'top';
+        ctx.fillText(options.label, fits ? p + 4 : p - 4, a.top + 2);
+      } else {
+        ctx.textAlign = 'right';
+        ctx.textBaseline = 'bottom';
+        ctx.fillText(options.label, a.right - 2, p - 2);
+      }
+      ctx.restore();
+    },
+  };
+}
+
+export interface Whisker {
+  readonly low: number;
+  readonly high: number;
+}
+
+/** Draws `[low, high]` (in the y scale's units) over bar i of dataset d: `whiskers[d][i]`. */
+export function intervalWhiskers(whiskers: readonly (readonly (Whisker | undefined)[])[], color: string): Plugin<'bar'> {
+  return {
+    id: 'interval-whiskers',
+    afterDatasetsDraw(chart) {
+      const y = chart.scales['y'];
+      if (y === undefined) return;
+      const { ctx } = chart;
+      ctx.save();
+      ctx.strokeStyle = color;
+      ctx.lineWidth = 1.5;
+      whiskers.forEach((bars, d) => {
+        if (!chart.isDatasetVisible(d)) return;
+        chart.getDatasetMeta(d).data.forEach((bar, i) => {
+          const w = bars[i];
+          if (w === undefined) return;
+          const [top, bottom] = [y.getPixelForValue(w.high), y.getPixelForValue(w.low)];
+          const cap = 5;
+          ctx.beginPath();
+          ctx.moveTo(bar.x, top);
+          ctx.lineTo(bar.x, bottom);
+          ctx.moveTo(bar.x - cap, top);
+          ctx.lineTo(bar.x + cap, top);
+          ctx.moveTo(bar.x - cap, bottom);
+          ctx.lineTo(bar.x + cap, bottom);
+          ctx.stroke();
+        });
+      });
+      ctx.restore();
+    },
+  };
+}

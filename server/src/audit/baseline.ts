@@ -1,0 +1,141 @@
+import * as fs from 'node:fs';
+import { z } from 'zod';
+import type { Report } from '../report/schema.js';
+import type { SpecModel } from '../semantics/check.js';
+import type { RewardDecl, Span } from '../syntax/ast.js';
+import { auditIssueCodes } from '../syntax/issue-codes.js';
+import type { Problem } from '../syntax/problem.js';
+
+// The accepted figures of a spec's audits, committed beside it as `<spec>.baseline.json`. A later
+// audit whose attack success rate or bound rose against them is a regression.
+
+const figure = z.object({ asr: z.number(), upper: z.number(), clusters: z.number().int() });
+const baselineSchema = z.object({
+  version: z.literal(1),
+  audits: z.record(
+    z.string(),
+    z.object({
+      /** Each reward's own terms and weights, so a regression can point at what changed. */
+      weights: z.record(z.string(), z.record(z.string(), z.number())),
+      /** Keyed `attack / reward / selection`. */
+      figures: z.record(z.string(), figure),
+    }),
+  ),
+});
+export type Baseline = z.infer<typeof baselineSchema>;
+
+export function baselineFileOf(specFile: string): string {
+  return `${specFile}.baseline.json`;
+}
+
+const figureKey = (attack: string, reward: string, selection: string): string => `${attack} / ${reward} / ${selection}`;
+
+/** A reward's own terms (not inherited ones) and their weights, by term name. */
+function ownWeights(model: SpecModel): Record<string, Record<string, number>> {
+  const weights: Record<string, Record<string, number>> = {};
+  for (const decl of model.spec.decls) {
+    if (decl.kind !== 'reward' || decl.name === undefined) continue;
+    weights[decl.name.text] = Object.fromEntries(decl.terms.filter((t) => t.weight !== undefined).map((t) => [t.name.text, t.weight!]));
+  }
+  return weights;
+}
+
+export function makeBaseline(report: Report, model: SpecModel): Baseline {
+  const weights = ownWeights(model);
+  return {
+    version: 1,
+    audits: Object.fromEntries(report.audits.map((audit) => [audit.name, {
+      weights: Object.fromEntries([audit.reward.name, ...audit.compared.map((c) => c.name)].map((r) => [r, weights[r] ?? {}])),
+      figures: Object.fromEntries(audit.attacks.flatMap((attack) => attack.results.map((r) => [
+        figureKey(attack.name, r.reward, r.selection),
+        { asr: r.estimate.asr, upper: r.estimate.interval.high, clusters: r.estimate.clusters },
+      ]))),
+    }])),
+  };
+}
+
+export function writeBaseline(file: string, baseline: Baseline): void {
+  fs.writeFileSync(file, `${JSON.stringify(baseline, null, 2)}\n`);
+}
+
+export type BaselineRead = { readonly kind: 'none' } | { readonly kind: 'ok'; readonly baseline: Baseline } | { readonly kind: 'invalid'; readonly reason: string };
+
+/** Reads a baseline; a missing file is no baseline, a malformed one says why. */
+export function readBaseline(file: string): BaselineRead {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch {
+    return { kind: 'none' };
+  }
+  try {
+    const parsed = baselineSchema.safeParse(JSON.parse(text));
+    return parsed.success ? { kind: 'ok', baseline: parsed.data } : { kind: 'invalid', reason: parsed.error.issues[0]?.message ?? 'not a baseline' };
+  } catch (error) {
+    return { kind: 'invalid', reason: (error as Error).message };
+  }
+}
+
+const percent = (x: number): string => `${(x * 100).toFixed(2)}%`;
+const tolerance = 1e-12;
+
+export interface Regression {
+  readonly audit: string;
+  readonly attack: string;
+  readonly reward: string;
+  readonly selection: string;
+  readonly before: z.infer<typeof figure>;
+  readonly after: z.infer<typeof figure>;
+}
+
+/** Figures whose ASR or upper bound rose against the baseline. */
+export function regressions(report: Report, baseline: Baseline): Regression[] {
+  const found: Regression[] = [];
+  for (const audit of report.audits) {
+    const accepted = baseline.audits[audit.name];
+    if (accepted === undefined) continue;
+    for (const attack of audit.attacks) {
+      for (const r of attack.results) {
+        const before = accepted.figures[figureKey(attack.name, r.reward, r.selection)];
+        if (before === undefined) continue;
+        const after = { asr: r.estimate.asr, upper: r.estimate.interval.high, clusters: r.estimate.clusters };
+        if (after.asr > before.asr + tolerance || after.upper > before.upper + tolerance) {
+          found.push({ audit: audit.name, attack: attack.name, reward: r.reward, selection: r.selection, before, after });
+        }
+      }
+    }
+  }
+  return found;
+}
+
+/**
+ * Where to show a regression: the reward's terms whose weight changed (or appeared) since the
+ * baseline, following a derived reward to its base when none of its own terms did.
+ */
+function changedTermSpans(model: SpecModel, reward: string, accepted: Record<string, Record<string, number>>, seen = new Set<string>()): Span[] {
+  const decl = model.globals.get(reward)?.decl;
+  if (decl?.kind !== 'reward' || seen.has(reward)) return [];
+  seen.add(reward);
+  const before = accepted[reward];
+  const spans = (decl as RewardDecl).terms.filter((t) => before !== undefined && before[t.name.text] !== t.weight).map((t) => t.weightSpan ?? t.span);
+  if (spans.length > 0 || decl.base === undefined) return spans;
+  return changedTermSpans(model, decl.base.text, accepted, seen);
+}
+
+/** Regressions as errors on the weights that changed, or on the reward when none did (the data or generators did). */
+export function regressionProblems(report: Report, baseline: Baseline, model: SpecModel): Problem[] {
+  const problems: Problem[] = [];
+  for (const r of regressions(report, baseline)) {
+    const changed = changedTermSpans(model, r.reward, baseline.audits[r.audit]?.weights ?? {});
+    const rewardSpan = model.globals.get(r.reward)?.nameSpan;
+    const auditSpan = model.globals.get(r.audit)?.nameSpan;
+    const spans = changed.length > 0 ? changed : [rewardSpan ?? auditSpan ?? { start: 0, end: 0 }];
+    const message =
+      `regression against the baseline: ${r.attack} under ${r.reward} (${r.selection}) went from ${percent(r.before.asr)} (≤ ${percent(r.before.upper)}, ` +
+      `${r.before.clusters} clusters) to ${percent(r.after.asr)} (≤ ${percent(r.after.upper)}, ${r.after.clusters} clusters) in audit ${r.audit}` +
+      (changed.length > 0 ? '; this weight changed since the baseline' : '; no weight of this reward changed: the data or the attacks did');
+    const related = auditSpan === undefined ? [] : [{ span: auditSpan, message: `audit ${r.audit}, attack ${r.attack}` }];
+    for (const span of spans) problems.push({ code: auditIssueCodes.asrRegression, severity: 'error', span, message, related, data: { audit: r.audit, attack: r.attack, reward: r.reward } });
+  }
+  return problems;
+}
