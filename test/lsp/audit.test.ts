@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import {
   CodeActionRequest, CodeLensRequest, DidSaveTextDocumentNotification, DocumentDiagnosticRequest, HoverRequest,
@@ -219,3 +220,27 @@ function applyEdits(text: string, edits: readonly TextEdit[]): string {
     .sort((a, b) => b.start - a.start)
     .reduce((t, e) => t.slice(0, e.start) + e.newText + t.slice(e.end), text);
 }
+
+describe('audit in the editor: the sample spec', () => {
+  it('warns about penalty cancellation on R_full and fades the redundant lattice detectors', async () => {
+    const specFile = path.join(repoRoot, 'samples/paper.reward');
+    const text = fs.readFileSync(specFile, 'utf8');
+    const uri = pathToFileURL(specFile).href;
+    const client = await TestClient.start({ capabilities: pullClientCapabilities });
+    const done = new Promise<AuditStatusParams>((resolve) => {
+      client.connection.onNotification(auditStatusNotification, (p: AuditStatusParams) => {
+        if (finishedStates.has(p.state)) resolve(p);
+      });
+    });
+    await client.open(uri, text);
+    assert.equal((await done).state, 'passed');
+    const report = (await client.connection.sendRequest(DocumentDiagnosticRequest.type, { textDocument: { uri } })) as FullDocumentDiagnosticReport;
+    // support_miss cancels in every audit; F cancels in `replication`, whose lattice is only {L}, so a
+    // laundering edit of a fake citation is not isolated from F and switches its −1.0 off.
+    const cancelling = new Set(report.items.filter((d) => d.code === 'penalty-cancellation').map((d) => JSON.stringify(d.range)));
+    assert.deepEqual([...cancelling].sort(), [rangeOf(text, '- 0.8 * support_miss'), rangeOf(text, '- 1.0 * F')].map((r) => JSON.stringify(r)).sort());
+    const redundant = report.items.filter((d) => d.code === 'redundant-detector');
+    assert.deepEqual(redundant.map((d) => [d.range, d.tags]), [[rangeOf(text, 'U = 0.5'), [1]], [rangeOf(text, 'F = 1.0'), [1]]]);
+    await client.stop();
+  });
+});
