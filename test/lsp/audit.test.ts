@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import {
-  CodeActionRequest, CodeLensRequest, DidSaveTextDocumentNotification, DocumentDiagnosticRequest, HoverRequest,
+  CodeActionRequest, CodeLensRequest, DidSaveTextDocumentNotification, DocumentDiagnosticRequest, ExecuteCommandRequest, HoverRequest,
   type CodeAction, type FullDocumentDiagnosticReport, type TextEdit,
 } from 'vscode-languageserver-protocol/node';
 import { LineIndex } from '../../server/src/syntax/line-index.js';
@@ -114,6 +114,7 @@ describe('audit in the editor (stdio)', () => {
     const detector = (await at('L "cites'))?.contents as { value: string };
     assert.match(detector.value, /\*\*audit `quick`\*\*: fires on \d+ originals, λ = 1\.2/);
     assert.match(detector.value, /\| launder \| \d+\.\d\d% \| 0\.00% \| [+−]0\.\d{5} → −\d\.\d{5} \|/);
+    assert.match(detector.value, /\| launder \| 100\.00% \| −1\.20000 \| −1\.20000 \|/);
     assert.match(detector.value, /Certificate: max base gain among the \d+ audited edits that trigger it is \+0\.\d{5} < λ 1\.2 ✓/);
     const reward = (await at('R_full = '))?.contents as { value: string };
     assert.match(reward.value, /\| launder \| oracle_worst \| \d+\.\d\d% \[\d+\.\d\d%, \d+\.\d\d%\] \| .* \| oracle upper bound \|/);
@@ -149,6 +150,17 @@ describe('audit in the editor (stdio)', () => {
     for (const r of regressions) assert.deepEqual(r.range, rangeOf(weakened, '- 0.3'));
     assert.match(regressions[0]!.message as string, /regression against the baseline: launder under R_L \((first_visible|oracle_worst)\) went from 0\.00% .* to \d+\.\d\d%.*this weight changed since the baseline/);
     assert.equal(regressions[0]!.relatedInformation?.[0]?.message, 'audit quick, attack launder');
+    assert.match(regressions[0]!.message as string, /in audit quick over hotpot;/);
+
+    // The quick fix accepts the new figures: the baseline is rewritten and the regression goes away.
+    const actions = (await client.connection.sendRequest(CodeActionRequest.type, {
+      textDocument: { uri }, range: regressions[0]!.range, context: { diagnostics: regressions },
+    })) as CodeAction[];
+    assert.equal(actions[0]?.title, 'Accept the current audit figures as the baseline');
+    const refreshed = client.refreshes.next();
+    assert.equal(await client.connection.sendRequest(ExecuteCommandRequest.type, actions[0]!.command!), true);
+    await refreshed;
+    assert.deepEqual((await pull()).items.filter((d) => d.code === 'asr-regression'), []);
   });
 
   it('publishes exactly one result for fifty saves in a row', async () => {

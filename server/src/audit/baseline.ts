@@ -126,13 +126,14 @@ function changedTermSpans(model: SpecModel, reward: string, accepted: Record<str
 export function regressionProblems(report: Report, baseline: Baseline, model: SpecModel): Problem[] {
   const problems: Problem[] = [];
   for (const r of regressions(report, baseline)) {
+    const pools = report.audits.find((a) => a.name === r.audit)?.pools.map((p) => p.name).join(', ') ?? '';
     const changed = changedTermSpans(model, r.reward, baseline.audits[r.audit]?.weights ?? {});
     const rewardSpan = model.globals.get(r.reward)?.nameSpan;
     const auditSpan = model.globals.get(r.audit)?.nameSpan;
     const spans = changed.length > 0 ? changed : [rewardSpan ?? auditSpan ?? { start: 0, end: 0 }];
     const message =
       `regression against the baseline: ${r.attack} under ${r.reward} (${r.selection}) went from ${percent(r.before.asr)} (≤ ${percent(r.before.upper)}, ` +
-      `${r.before.clusters} clusters) to ${percent(r.after.asr)} (≤ ${percent(r.after.upper)}, ${r.after.clusters} clusters) in audit ${r.audit}` +
+      `${r.before.clusters} clusters) to ${percent(r.after.asr)} (≤ ${percent(r.after.upper)}, ${r.after.clusters} clusters) in audit ${r.audit} over ${pools}` +
       (changed.length > 0 ? '; this weight changed since the baseline' : '; no weight of this reward changed: the data or the attacks did');
     const related = auditSpan === undefined ? [] : [{ span: auditSpan, message: `audit ${r.audit}, attack ${r.attack}` }];
     for (const span of spans) problems.push({ code: auditIssueCodes.asrRegression, severity: 'error', span, message, related, data: { audit: r.audit, attack: r.attack, reward: r.reward } });

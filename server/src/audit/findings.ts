@@ -136,7 +136,7 @@ function rowFindings(issues: readonly RowIssue[], model: SpecModel, specDirRelat
     if (decl === undefined) continue;
     const shown = rows.slice(0, 5).map((r) => `${r.file}:${r.line}: ${r.reason}`).join('; ');
     problems.push({
-      code: auditIssueCodes.badRows, severity: rows.some((r) => r.line === 0) ? 'error' : 'warning', span: decl.decl.span,
+      code: auditIssueCodes.badRows, severity: 'error', span: decl.decl.span,
       message: `${rows.length} row${rows.length === 1 ? '' : 's'} skipped: ${shown}${rows.length > 5 ? `; and ${rows.length - 5} more` : ''}`,
     });
   }

@@ -189,6 +189,7 @@ export function scoreAudit(model: SpecModel, plan: AuditPlan, prepared: Prepared
         reward: scorer.name, selection: s.selection, label: selectionLabel(s.selection, scorer), estimate: s.estimate,
       }))),
     marginHistogram: attackMarginHistogram(run, originalValues, histogramScorers),
+    detectorEffects: plan.lattice.map((l) => detectorEffect(run, originalValues, F, table.index.get(`decl:${l.name}`)!, l.name, l.lambda)),
   }));
 
   const cancellation = findCancellations(scorers, { runs, originalValues, termName, workedPair, options: estimateOptions });
@@ -242,6 +243,25 @@ export function scoreAudit(model: SpecModel, plan: AuditPlan, prepared: Prepared
     aggregate: pooled.aggregate,
     expectations,
     settings: { seed: plan.seed, bootstrap: plan.bootstrap, sweep: [...plan.sweep] },
+  };
+}
+
+/** How one lattice detector enters an attack's margins: its penalty contributes −λ·d per edit. */
+function detectorEffect(run: AttackRun, originalValues: Float64Array, F: number, column: number, detector: string, lambda: number) {
+  const edits = run.editRecords.length;
+  let fires = 0;
+  let sum = 0;
+  let worst = -Infinity;
+  run.editRecords.forEach((record, e) => {
+    const after = run.editValues[e * F + column]!;
+    const contribution = -lambda * (after - originalValues[record.row * F + column]!);
+    if (after !== 0) fires++;
+    sum += contribution;
+    worst = Math.max(worst, contribution);
+  });
+  return {
+    detector, lambda, firesOnEdits: edits === 0 ? 0 : fires / edits,
+    meanContribution: edits === 0 ? 0 : sum / edits, worstContribution: edits === 0 ? 0 : worst,
   };
 }
 

@@ -26,6 +26,11 @@ function detectorSection(audit: AuditReport, name: string): string[] {
       lines.push(`| ${r.attack} | ${percent(r.asr)} | ${percent(w.asr)} | ${signed(r.meanMargin)} → ${signed(w.meanMargin)} |`);
     }
   }
+  const effects = audit.attacks.flatMap((a) => a.detectorEffects.filter((e) => e.detector === name).map((e) => ({ attack: a.name, ...e })));
+  if (effects.length > 0) {
+    lines.push('', '| attack | fires on edits | mean −λ·d | worst −λ·d |', '| --- | --- | --- | --- |');
+    for (const e of effects) lines.push(`| ${e.attack} | ${percent(e.firesOnEdits)} | ${signed(e.meanContribution)} | ${signed(e.worstContribution)} |`);
+  }
   const certificate = audit.certificate.find((c) => c.detector === name);
   if (certificate !== undefined) {
     lines.push('', certificate.maxGain === null

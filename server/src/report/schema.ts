@@ -62,6 +62,15 @@ const attackReport = z.object({
   candidateNotes: z.array(z.string()).describe('e.g. user-supplied candidates dropped because they were retrieved or not corpus ids'),
   results: z.array(scoreResult).describe('per audited and compared reward × selection'),
   marginHistogram,
+  detectorEffects: z
+    .array(z.object({
+      detector: z.string(),
+      lambda: z.number(),
+      firesOnEdits: z.number().describe('share of isolated-eligible edits on which the detector is active'),
+      meanContribution: z.number().describe('mean of −λ·d over the edits, d = f(A(τ)) − f(τ): what its penalty adds to the margin'),
+      worstContribution: z.number().describe('the largest −λ·d: the most its penalty ever helps an attack'),
+    }))
+    .describe("each lattice detector's part in this attack's margins"),
 });
 
 const subsetResult = z.object({
