@@ -5,6 +5,7 @@ import type { SpecModel } from '../semantics/check.js';
 import type { RewardDecl, Span } from '../syntax/ast.js';
 import { auditIssueCodes } from '../syntax/issue-codes.js';
 import type { Problem } from '../syntax/problem.js';
+import { percent } from '../report/format-numbers.js';
 
 // The accepted figures of a spec's audits, committed beside it as `<spec>.baseline.json`. A later
 // audit whose attack success rate or bound rose against them is a regression.
@@ -76,7 +77,6 @@ export function readBaseline(file: string): BaselineRead {
   }
 }
 
-const percent = (x: number): string => `${(x * 100).toFixed(2)}%`;
 const tolerance = 1e-12;
 
 export interface Regression {

@@ -1,6 +1,7 @@
 import type { ComparisonOp } from '../syntax/ast.js';
 import type { AttackReport, LatticeReport } from '../report/schema.js';
 import type { ExpectPlan } from './plan.js';
+import { percent } from '../report/format-numbers.js';
 
 // Rates are compared as fractions; a tolerance keeps `== 0` and `<= 5%` free of float noise.
 const tolerance = 1e-12;
@@ -22,7 +23,6 @@ function compare(actual: number, op: ComparisonOp, expected: number): boolean {
   }
 }
 
-const percent = (x: number): string => `${(x * 100).toFixed(2)}%`;
 const setText = (names: readonly string[]): string => `{${names.join(', ')}}`;
 
 export interface ExpectationResult {

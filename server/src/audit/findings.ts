@@ -5,6 +5,7 @@ import type { AuditDecl, RewardDecl, Span, Term } from '../syntax/ast.js';
 import { auditIssueCodes } from '../syntax/issue-codes.js';
 import type { Problem } from '../syntax/problem.js';
 import { zeroEventUpperBound } from './estimands.js';
+import { margin, percent } from '../report/format-numbers.js';
 
 /** Below this many clusters a zero-success bound is wider than 5%: too coarse to call a reward safe. */
 export const smallSampleClusters = 59;
@@ -18,8 +19,6 @@ export function certifiedLambda(lambda: number, maxGain: number | null): number 
   return (Math.floor(maxGain * 10 + 1e-9) + 1) / 10;
 }
 
-const percent = (x: number): string => `${(x * 100).toFixed(2)}%`;
-const signed = (x: number): string => `${x >= 0 ? '+' : '−'}${Math.abs(x).toFixed(5)}`;
 
 /** Finds the term named `name` that a reward uses, following derived rewards to their base. */
 function findTerm(model: SpecModel, rewardName: string, name: string, seen = new Set<string>()): Term | undefined {
@@ -83,7 +82,7 @@ function auditFindings(report: AuditReport, model: SpecModel, text: string): Pro
     const term = findTerm(model, finding.larger, finding.term);
     const rewardName = model.globals.get(finding.larger)?.decl.name?.span;
     const pair = finding.example;
-    const margins = Object.entries(pair.margins).map(([reward, m]) => `${reward} ${signed(m)}`).join(' → ');
+    const margins = Object.entries(pair.margins).map(([reward, m]) => `${reward} ${margin(m)}`).join(' → ');
     const strata = both.map((f) => `${f.selection}: ${percent(f.strata.active.asr)} with ${f.term} active vs ${percent(f.strata.inactive.asr)} without`).join('; ');
     problems.push({
       code: auditIssueCodes.penaltyCancellation, severity: 'warning', span: term?.span ?? rewardName ?? anchor,

@@ -3,6 +3,7 @@ import type { Report } from '../report/schema.js';
 import type { RewardDecl, Term } from '../syntax/ast.js';
 import { auditIssueCodes } from '../syntax/issue-codes.js';
 import type { DocumentAnalysis } from './document-analysis.js';
+import { margin, percent } from '../report/format-numbers.js';
 
 /** The server command behind "accept the current numbers as the baseline". */
 export const acceptBaselineCommand = 'herald.acceptBaseline';
@@ -60,7 +61,6 @@ function findTerm(analysis: DocumentAnalysis, rewardName: string, termName: stri
   return own ?? (reward?.base === undefined ? undefined : findTerm(analysis, reward.base.text, termName));
 }
 
-const signed = (x: number): string => `${x >= 0 ? '+' : '−'}${Math.abs(x).toFixed(5)}`;
 
 /** Quick fixes for the audit's diagnostics. Each edit does what its title says. */
 export function auditCodeActions(analysis: DocumentAnalysis, diagnostics: readonly Diagnostic[]): CodeAction[] {
@@ -72,7 +72,7 @@ export function auditCodeActions(analysis: DocumentAnalysis, diagnostics: readon
       const terms = (data['repair'] ?? []) as RepairTerm[];
       const edit = reward === undefined ? undefined : repairEdit(analysis, reward, terms);
       if (edit === undefined) continue;
-      const certificate = terms.map((t) => (t.maxGain === null ? `no audited edit triggers ${t.detector}` : `max gain ${signed(t.maxGain)} < λ_${t.detector} = ${t.lambda}`)).join('; ');
+      const certificate = terms.map((t) => (t.maxGain === null ? `no audited edit triggers ${t.detector}` : `max gain ${margin(t.maxGain)} < λ_${t.detector} = ${t.lambda}`)).join('; ');
       actions.push({
         title: `Apply the observed minimal repair: ${terms.map((t) => `−${t.lambda}·${t.detector}`).join(' ')} (certificate: ${certificate})`,
         kind: CodeActionKind.QuickFix, diagnostics: [diagnostic], isPreferred: true,
@@ -97,7 +97,6 @@ export function auditCodeActions(analysis: DocumentAnalysis, diagnostics: readon
   return actions;
 }
 
-const percent = (x: number): string => `${(x * 100).toFixed(2)}%`;
 
 /** Above each audit: oracle-worst ASR per attack for the audited and compared rewards, and "Show report". */
 export function auditCodeLenses(analysis: DocumentAnalysis, report: Report | undefined): CodeLens[] {

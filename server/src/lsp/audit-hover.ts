@@ -1,10 +1,9 @@
 import type { AuditReport, Report } from '../report/schema.js';
 import { isDeclSymbol, type SymbolInfo } from '../semantics/symbols.js';
+import { margin, percent } from '../report/format-numbers.js';
 
 // What the latest audit says about the name under the cursor, appended to its hover.
 
-const percent = (x: number): string => `${(x * 100).toFixed(2)}%`;
-const signed = (x: number): string => `${x >= 0 ? '+' : '−'}${Math.abs(x).toFixed(5)}`;
 
 function rateText(estimate: AuditReport['attacks'][number]['results'][number]['estimate']): string {
   if (estimate.clusters === 0) return 'n/a (no isolated-eligible edit)';
@@ -23,19 +22,19 @@ function detectorSection(audit: AuditReport, name: string): string[] {
     for (const r of without.results.filter((x) => x.selection === 'oracle_worst')) {
       const w = alone.results.find((x) => x.attack === r.attack && x.selection === 'oracle_worst');
       if (w === undefined) continue;
-      lines.push(`| ${r.attack} | ${percent(r.asr)} | ${percent(w.asr)} | ${signed(r.meanMargin)} → ${signed(w.meanMargin)} |`);
+      lines.push(`| ${r.attack} | ${percent(r.asr)} | ${percent(w.asr)} | ${margin(r.meanMargin)} → ${margin(w.meanMargin)} |`);
     }
   }
   const effects = audit.attacks.flatMap((a) => a.detectorEffects.filter((e) => e.detector === name).map((e) => ({ attack: a.name, ...e })));
   if (effects.length > 0) {
     lines.push('', '| attack | fires on edits | mean −λ·d | worst −λ·d |', '| --- | --- | --- | --- |');
-    for (const e of effects) lines.push(`| ${e.attack} | ${percent(e.firesOnEdits)} | ${signed(e.meanContribution)} | ${signed(e.worstContribution)} |`);
+    for (const e of effects) lines.push(`| ${e.attack} | ${percent(e.firesOnEdits)} | ${margin(e.meanContribution)} | ${margin(e.worstContribution)} |`);
   }
   const certificate = audit.certificate.find((c) => c.detector === name);
   if (certificate !== undefined) {
     lines.push('', certificate.maxGain === null
       ? 'Certificate: no audited edit triggers it.'
-      : `Certificate: max base gain among the ${certificate.edits} audited edits that trigger it is ${signed(certificate.maxGain)} ${certificate.certified ? '<' : '≥'} λ ${certificate.lambda} ${certificate.certified ? '✓' : '✗'}`);
+      : `Certificate: max base gain among the ${certificate.edits} audited edits that trigger it is ${margin(certificate.maxGain)} ${certificate.certified ? '<' : '≥'} λ ${certificate.lambda} ${certificate.certified ? '✓' : '✗'}`);
   }
   if (audit.lattice.minimal.length > 0) {
     const needed = audit.lattice.minimal.some((m) => m.includes(name));
@@ -52,7 +51,7 @@ function rewardSection(audit: AuditReport, name: string): string[] {
     '',
     '| attack | selection | ASR (95%) | mean margin | worst margin | label |',
     '| --- | --- | --- | --- | --- | --- |',
-    ...rows.map((r) => `| ${r.attack} | ${r.selection} | ${rateText(r.estimate)} | ${signed(r.estimate.meanMargin)} | ${signed(r.estimate.worstMargin)} | ${r.label} |`),
+    ...rows.map((r) => `| ${r.attack} | ${r.selection} | ${rateText(r.estimate)} | ${margin(r.estimate.meanMargin)} | ${margin(r.estimate.worstMargin)} | ${r.label} |`),
   ];
 }
 
