@@ -44,7 +44,7 @@ export const pullClientCapabilities: ClientCapabilities = {
   },
 };
 
-/** What Neovim 0.7 declares: pushed diagnostics only, no workspace/configuration, plain text. */
+/** A push-only client without workspace/configuration and with plain-text hovers (like eglot 1.9). */
 export const pushClientCapabilities: ClientCapabilities = {
   workspace: { didChangeWatchedFiles: { dynamicRegistration: false } },
   textDocument: {

@@ -79,6 +79,11 @@ function insideAudit(analysis: DocumentAnalysis, offset: number): boolean {
   return analysis.analyzed.parsed.spec.decls.some((d) => d.kind === 'audit' && d.span.start < offset && offset < d.span.end);
 }
 
+/** Markdown as plain text, for clients that show hovers literally: no fences, backticks or bold marks. */
+function plainText(markdown: string): string {
+  return markdown.replace(/^```\w*\n?/gm, '').replace(/`([^`]*)`/g, '$1').replace(/\*\*([^*]*)\*\*/g, '$1');
+}
+
 /** `report` is the spec's latest audit, whose figures are added to detector, reward and audit hovers. */
 export function hover(analysis: DocumentAnalysis, offset: number, markdown: boolean, report?: Report): Hover | null {
   const occurrence = occurrenceAt(analysis, offset);
@@ -105,7 +110,7 @@ export function hover(analysis: DocumentAnalysis, offset: number, markdown: bool
   }
   if (span === undefined) return null;
   return {
-    contents: { kind: markdown ? MarkupKind.Markdown : MarkupKind.PlainText, value: lines.join('\n\n') },
+    contents: markdown ? { kind: MarkupKind.Markdown, value: lines.join('\n\n') } : { kind: MarkupKind.PlainText, value: plainText(lines.join('\n\n')) },
     range: analysis.lines.range(span),
   };
 }
