@@ -60,7 +60,7 @@ function clusterSums(outcomes: readonly PairedOutcome[]): ClusterSums {
 const average = (xs: readonly number[]): number => (xs.length === 0 ? 0 : xs.reduce((s, x) => s + x, 0) / xs.length);
 
 /** Percentile of sorted values with linear interpolation (type 7, as numpy's default). */
-export function percentile(sorted: readonly number[], p: number): number {
+export function percentile(sorted: ArrayLike<number>, p: number): number {
   if (sorted.length === 0) return 0;
   const h = (sorted.length - 1) * p;
   const lo = Math.floor(h);
@@ -68,19 +68,40 @@ export function percentile(sorted: readonly number[], p: number): number {
   return sorted[lo]! + (h - lo) * (sorted[hi]! - sorted[lo]!);
 }
 
+/**
+ * The cluster indices of every bootstrap resample. They depend only on the cluster count, the number
+ * of resamples and the seed, so one draw serves every estimate of an audit (and of its re-scores).
+ */
+const resampleCache = new Map<string, Int32Array>();
+const resampleCacheLimit = 16;
+
+function resampleIndices(n: number, resamples: number, seed: number): Int32Array {
+  const key = `${n}:${resamples}:${seed}`;
+  let indices = resampleCache.get(key);
+  if (indices === undefined) {
+    const random = seededRandom(seed);
+    indices = new Int32Array(n * resamples);
+    for (let i = 0; i < indices.length; i++) indices[i] = Math.floor(random() * n);
+    if (resampleCache.size >= resampleCacheLimit) resampleCache.delete(resampleCache.keys().next().value!);
+    resampleCache.set(key, indices);
+  }
+  return indices;
+}
+
 /** A percentile 95% interval from resampling clusters with replacement. */
 export function clusterBootstrap(shares: readonly number[], resamples: number, seed: number): Interval {
   const n = shares.length;
   if (n === 0) return { low: 0, high: 0, method: 'none' };
-  const random = seededRandom(seed);
+  const indices = resampleIndices(n, resamples, seed);
   const means = new Float64Array(resamples);
   for (let b = 0; b < resamples; b++) {
     let sum = 0;
-    for (let i = 0; i < n; i++) sum += shares[Math.floor(random() * n)]!;
+    const offset = b * n;
+    for (let i = 0; i < n; i++) sum += shares[indices[offset + i]!]!;
     means[b] = sum / n;
   }
-  const sorted = Array.from(means).sort((a, b) => a - b);
-  return { low: percentile(sorted, 0.025), high: percentile(sorted, 0.975), method: 'bootstrap' };
+  means.sort();
+  return { low: percentile(means, 0.025), high: percentile(means, 0.975), method: 'bootstrap' };
 }
 
 export interface EstimateOptions {

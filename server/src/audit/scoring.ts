@@ -3,8 +3,22 @@ import { estimate, type EstimateOptions, type PairedOutcome, type RateEstimate }
 import { dot, type Scorer } from './features.js';
 import type { Selection } from './plan.js';
 
+// The attack table, the per-pool table, cancellation and the certificate all ask for the same
+// scorers' margins; a scorer's weight vector is created once per scoring pass, so it keys the reuse.
+const marginCache = new WeakMap<AttackRun, WeakMap<Float64Array, Float64Array>>();
+
 /** Paired margins M(τ) = R(A(τ)) − R(τ) of every isolated-eligible edit under one scorer. */
 export function editMargins(run: AttackRun, originalValues: Float64Array, weights: Float64Array): Float64Array {
+  let byWeights = marginCache.get(run);
+  if (byWeights === undefined) marginCache.set(run, (byWeights = new WeakMap()));
+  const known = byWeights.get(weights);
+  if (known !== undefined) return known;
+  const margins = computeMargins(run, originalValues, weights);
+  byWeights.set(weights, margins);
+  return margins;
+}
+
+function computeMargins(run: AttackRun, originalValues: Float64Array, weights: Float64Array): Float64Array {
   const F = weights.length;
   const margins = new Float64Array(run.editRecords.length);
   for (const unit of run.units) {
