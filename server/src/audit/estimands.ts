@@ -35,26 +35,31 @@ export function zeroEventUpperBound(n: number): number {
 }
 
 interface ClusterSums {
-  readonly ids: number[];
   readonly successShare: number[];
   readonly marginMean: number[];
 }
 
-function clusterSums(outcomes: readonly PairedOutcome[]): ClusterSums {
-  const byCluster = new Map<number, { n: number; successes: number; margin: number }>();
-  for (const o of outcomes) {
-    const c = byCluster.get(o.cluster) ?? { n: 0, successes: 0, margin: 0 };
-    c.n++;
-    if (isSuccess(o.margin)) c.successes++;
-    c.margin += o.margin;
-    byCluster.set(o.cluster, c);
+/** Per-cluster success share and mean margin, in ascending cluster order (the bootstrap's order). */
+function clusterSums(clusters: ArrayLike<number>, margins: ArrayLike<number>): ClusterSums {
+  let maxId = -1;
+  for (let i = 0; i < clusters.length; i++) if (clusters[i]! > maxId) maxId = clusters[i]!;
+  const n = new Int32Array(maxId + 1);
+  const successes = new Int32Array(maxId + 1);
+  const marginSum = new Float64Array(maxId + 1);
+  for (let i = 0; i < clusters.length; i++) {
+    const c = clusters[i]!;
+    n[c]!++;
+    if (isSuccess(margins[i]!)) successes[c]!++;
+    marginSum[c]! += margins[i]!;
   }
-  const ids = [...byCluster.keys()].sort((a, b) => a - b);
-  return {
-    ids,
-    successShare: ids.map((id) => byCluster.get(id)!.successes / byCluster.get(id)!.n),
-    marginMean: ids.map((id) => byCluster.get(id)!.margin / byCluster.get(id)!.n),
-  };
+  const successShare: number[] = [];
+  const marginMean: number[] = [];
+  for (let c = 0; c <= maxId; c++) {
+    if (n[c] === 0) continue;
+    successShare.push(successes[c]! / n[c]!);
+    marginMean.push(marginSum[c]! / n[c]!);
+  }
+  return { successShare, marginMean };
 }
 
 const average = (xs: readonly number[]): number => (xs.length === 0 ? 0 : xs.reduce((s, x) => s + x, 0) / xs.length);
@@ -111,18 +116,23 @@ export interface EstimateOptions {
 
 /** ASR with its bound or interval, and mean and worst paired margins, all cluster-weighted. */
 export function estimate(outcomes: readonly PairedOutcome[], options: EstimateOptions): RateEstimate {
-  const sums = clusterSums(outcomes);
-  const clusters = sums.ids.length;
+  return estimateArrays(outcomes.map((o) => o.cluster), outcomes.map((o) => o.margin), options);
+}
+
+/** The same from parallel arrays: the cluster of each outcome and its margin (no objects per outcome). */
+export function estimateArrays(clusters: ArrayLike<number>, margins: ArrayLike<number>, options: EstimateOptions): RateEstimate {
+  const sums = clusterSums(clusters, margins);
+  const clusterCount = sums.successShare.length;
   const asr = average(sums.successShare);
   const successes = sums.successShare.reduce((s, x) => s + x, 0);
   const interval: Interval =
-    clusters === 0 ? { low: 0, high: 0, method: 'none' }
-      : successes === 0 ? { low: 0, high: zeroEventUpperBound(clusters), method: 'exact-zero' }
+    clusterCount === 0 ? { low: 0, high: 0, method: 'none' }
+      : successes === 0 ? { low: 0, high: zeroEventUpperBound(clusterCount), method: 'exact-zero' }
         : clusterBootstrap(sums.successShare, options.resamples, options.seed);
   let worst = -Infinity;
-  for (const o of outcomes) worst = Math.max(worst, o.margin);
+  for (let i = 0; i < margins.length; i++) worst = Math.max(worst, margins[i]!);
   return {
-    clusters, rows: outcomes.length, asr, successes, interval,
-    meanMargin: average(sums.marginMean), worstMargin: outcomes.length === 0 ? 0 : worst,
+    clusters: clusterCount, rows: margins.length, asr, successes, interval,
+    meanMargin: average(sums.marginMean), worstMargin: margins.length === 0 ? 0 : worst,
   };
 }

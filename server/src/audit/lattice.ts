@@ -1,9 +1,9 @@
 import type { LatticeReport } from '../report/schema.js';
 import type { AttackRun } from './attack-run.js';
-import { estimate, type EstimateOptions } from './estimands.js';
+import type { EstimateOptions } from './estimands.js';
 import type { Scorer } from './features.js';
 import { selections } from './plan.js';
-import { editMargins, outcomesOf, selectEdits, selectionLabel } from './scoring.js';
+import { editMargins, estimateSelection, selectionLabel } from './scoring.js';
 
 export interface LatticePenalty {
   readonly name: string;
@@ -61,7 +61,7 @@ export function evaluateLattice(runs: readonly AttackRun[], originalValues: Floa
   for (const run of runs) {
     for (const [mask, margins] of subsetMargins(run, originalValues, base, penalties)) {
       for (const selection of selections) {
-        const e = estimate(outcomesOf(selectEdits(run, margins, selection)), options);
+        const e = estimateSelection(run, margins, selection, options);
         results[mask]!.push({
           attack: run.plan.name, selection, label: selectionLabel(selection, base), asr: e.asr, upper: e.interval.high, meanMargin: e.meanMargin, clusters: e.clusters,
         });

@@ -1,5 +1,5 @@
 import type { AttackRun, AttackUnit } from './attack-run.js';
-import { estimate, type EstimateOptions, type PairedOutcome, type RateEstimate } from './estimands.js';
+import { estimate, estimateArrays, type EstimateOptions, type PairedOutcome, type RateEstimate } from './estimands.js';
 import { dot, type Scorer } from './features.js';
 import type { Selection } from './plan.js';
 
@@ -46,6 +46,31 @@ export function selectEdits(run: AttackRun, margins: Float64Array, selection: Se
     }
     return { unit, edit, margin: margins[edit]! };
   });
+}
+
+const unitClusterCache = new WeakMap<AttackRun, Int32Array>();
+
+/** The cluster of each unit (trajectory with isolated-eligible edits) of an attack, in unit order. */
+export function unitClusters(run: AttackRun): Int32Array {
+  let clusters = unitClusterCache.get(run);
+  if (clusters === undefined) unitClusterCache.set(run, (clusters = Int32Array.from(run.units, (u) => u.cluster)));
+  return clusters;
+}
+
+/** The selected edit's margin for each unit: what every estimate needs, without an object per unit. */
+export function selectedMargins(run: AttackRun, margins: Float64Array, selection: Selection): Float64Array {
+  const selected = new Float64Array(run.units.length);
+  run.units.forEach((unit, u) => {
+    let best = margins[unit.firstEdit]!;
+    if (selection === 'oracle_worst') for (let e = unit.firstEdit + 1; e < unit.firstEdit + unit.editCount; e++) if (margins[e]! > best) best = margins[e]!;
+    selected[u] = best;
+  });
+  return selected;
+}
+
+/** The estimate of one selection under one set of margins. */
+export function estimateSelection(run: AttackRun, margins: Float64Array, selection: Selection, options: EstimateOptions): RateEstimate {
+  return estimateArrays(unitClusters(run), selectedMargins(run, margins, selection), options);
 }
 
 export function outcomesOf(selected: readonly SelectedEdit[]): PairedOutcome[] {

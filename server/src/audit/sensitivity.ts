@@ -1,9 +1,9 @@
 import type { AggregateEntry, PerPoolEntry, SweepEntry } from '../report/schema.js';
 import type { AttackRun } from './attack-run.js';
-import { estimate, zeroEventUpperBound, type EstimateOptions } from './estimands.js';
+import { estimateArrays, zeroEventUpperBound, type EstimateOptions } from './estimands.js';
 import { strengthenedScorer, type FeatureTable, type Scorer } from './features.js';
 import { selections } from './plan.js';
-import { editMargins, outcomesOf, selectEdits, selectionLabel } from './scoring.js';
+import { editMargins, estimateSelection, selectedMargins, selectionLabel, unitClusters } from './scoring.js';
 
 /** The penalty-scale sweep: R0 − s·Σ λ_j f_j over every lattice detector, for each scale s. */
 export function penaltySweep(
@@ -20,7 +20,7 @@ export function penaltySweep(
     return runs.flatMap((run) => {
       const margins = editMargins(run, originalValues, scorer.weights);
       return selections.map((selection) => {
-        const e = estimate(outcomesOf(selectEdits(run, margins, selection)), options);
+        const e = estimateSelection(run, margins, selection, options);
         return { scale, attack: run.plan.name, selection, label: selectionLabel(selection, scorer), asr: e.asr, upper: e.interval.high, meanMargin: e.meanMargin };
       });
     });
@@ -45,12 +45,14 @@ export function perPool(
     for (const scorer of scorers) {
       const margins = editMargins(run, originalValues, scorer.weights);
       for (const selection of selections) {
-        const selected = selectEdits(run, margins, selection);
+        const selected = selectedMargins(run, margins, selection);
+        const clustersOfUnits = unitClusters(run);
         const label = selectionLabel(selection, scorer);
         let successes = 0;
         let clusters = 0;
         for (const pool of pools) {
-          const e = estimate(outcomesOf(selected.filter((s) => poolOf(s.unit.row) === pool)), options);
+          const inPool = run.units.flatMap((unit, u) => (poolOf(unit.row) === pool ? [u] : []));
+          const e = estimateArrays(inPool.map((u) => clustersOfUnits[u]!), inPool.map((u) => selected[u]!), options);
           entries.push({ pool, attack: run.plan.name, reward: scorer.name, selection, label, asr: e.asr, upper: e.interval.high, clusters: e.clusters });
           successes += e.successes;
           clusters += e.clusters;
