@@ -252,16 +252,15 @@ export class Inference {
       case '-':
       case '*':
       case '/':
-        expectNumeric(this.a, left, e.left.span, `the left side of '${e.op}'`);
-        expectNumeric(this.a, right, rightSpan, `the right side of '${e.op}'`);
-        return combine('number', [left, right]);
       case '<':
       case '<=':
       case '>':
-      case '>=':
+      case '>=': {
         expectNumeric(this.a, left, e.left.span, `the left side of '${e.op}'`);
         expectNumeric(this.a, right, rightSpan, `the right side of '${e.op}'`);
-        return combine('boolean', [left, right]);
+        const arithmetic = e.op === '+' || e.op === '-' || e.op === '*' || e.op === '/';
+        return combine(arithmetic ? 'number' : 'boolean', [left, right]);
+      }
       case '==':
       case '!=': {
         const comparable = left.type === right.type || (isNumeric(left.type) && isNumeric(right.type));
