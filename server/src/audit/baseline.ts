@@ -8,7 +8,7 @@ import type { Problem } from '../syntax/problem.js';
 import { percent } from '../report/format-numbers.js';
 
 // The accepted figures of a spec's audits, committed beside it as `<spec>.baseline.json`. A later
-// audit whose attack success rate or bound rose against them is a regression.
+// audit whose attack success rate rose against them, or whose bound widened at the same rate, is a regression.
 
 const figure = z.object({ asr: z.number(), upper: z.number(), clusters: z.number().int() });
 const baselineSchema = z.object({
@@ -88,7 +88,7 @@ export interface Regression {
   readonly after: z.infer<typeof figure>;
 }
 
-/** Figures whose ASR or upper bound rose against the baseline. */
+/** Figures whose ASR rose against the baseline, or whose upper bound rose while the ASR held. */
 export function regressions(report: Report, baseline: Baseline): Regression[] {
   const found: Regression[] = [];
   for (const audit of report.audits) {
@@ -99,7 +99,11 @@ export function regressions(report: Report, baseline: Baseline): Regression[] {
         const before = accepted.figures[figureKey(attack.name, r.reward, r.selection)];
         if (before === undefined) continue;
         const after = { asr: r.estimate.asr, upper: r.estimate.interval.high, clusters: r.estimate.clusters };
-        if (after.asr > before.asr + tolerance || after.upper > before.upper + tolerance) {
+        // A bound that widens while the rate holds means weaker evidence (fewer clusters); while the rate
+        // falls it is only the switch from the bootstrap to the exact zero bound, not a regression.
+        const rose = after.asr > before.asr + tolerance;
+        const widened = after.asr >= before.asr - tolerance && after.upper > before.upper + tolerance;
+        if (rose || widened) {
           found.push({ audit: audit.name, attack: attack.name, reward: r.reward, selection: r.selection, before, after });
         }
       }
