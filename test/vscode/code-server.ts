@@ -85,6 +85,9 @@ export class CodeServer {
       'security.workspace.trust.untrustedFiles': 'open',
       'telemetry.telemetryLevel': 'off',
       'window.restoreWindows': 'none',
+      // The test workspaces live under the repository's test-output/: keep Git's prompts out of the screenshots.
+      'git.enabled': false,
+      'git.openRepositoryInParentFolders': 'never',
       ...options.settings,
     }, null, 2));
     const config = path.join(home, 'config.yaml');
