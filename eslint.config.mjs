@@ -2,7 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'out/**', 'node_modules/**', '**/node_modules/**', 'test/real-clients/.code-server/**', 'samples/pools/**'] },
+  { ignores: ['dist/**', 'out/**', 'node_modules/**', '**/node_modules/**', 'test/real-clients/.code-server/**', 'samples/pools/**', 'test-output/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

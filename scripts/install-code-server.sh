@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Installs what the code-server tests need: Debian's Chromium and ripgrep, and code-server 4.100.3 (the
+# Installs what the code-server tests need: Debian's Chromium, ripgrep and strace, and code-server 4.100.3 (the
 # last release that runs on Node 20) in a git-ignored folder, outside the project's own dependency tree.
 # Needs root for apt; idempotent, so CI can call it on every run.
 set -euo pipefail
@@ -11,6 +11,7 @@ DIR=test/real-clients/.code-server
 missing=()
 command -v chromium >/dev/null || missing+=(chromium)
 command -v rg >/dev/null || missing+=(ripgrep)
+command -v strace >/dev/null || missing+=(strace)
 dpkg -s libkrb5-dev >/dev/null 2>&1 || missing+=(libkrb5-dev)
 if [ ${#missing[@]} -gt 0 ]; then
   if [ "$(id -u)" -ne 0 ]; then

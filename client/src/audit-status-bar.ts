@@ -7,6 +7,7 @@ const icons: Record<AuditStatusParams['state'], string> = {
   failed: '$(error)',
   error: '$(warning)',
   cancelled: '$(circle-slash)',
+  skipped: '$(workspace-untrusted)',
 };
 
 /** The last audit's state and when it finished, for the spec in the active editor. */

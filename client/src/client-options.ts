@@ -1,10 +1,13 @@
 import type { LanguageClientOptions } from 'vscode-languageclient/node';
+import type { HeraldInitializationOptions } from '../../server/src/lsp/workspace-trust';
 
 export type ClientOutputChannel = NonNullable<LanguageClientOptions['outputChannel']>;
 
 // The server registers its own watchers for `herald` settings and linked `**/*.jsonl` files
 // (dynamic registration), so the client synchronises nothing itself: doing both doubles every event.
-export function createClientOptions(outputChannel: ClientOutputChannel): LanguageClientOptions {
+// In an untrusted workspace the server reads no linked file outside the workspace folders (and so
+// audits only specs whose data is inside them); `workspaceTrusted` tells it which mode it is in.
+export function createClientOptions(outputChannel: ClientOutputChannel, workspaceTrusted: boolean): LanguageClientOptions {
   return {
     documentSelector: [
       { scheme: 'file', language: 'reward' },
@@ -13,5 +16,6 @@ export function createClientOptions(outputChannel: ClientOutputChannel): Languag
     ],
     // The client also writes the `herald.trace.server` protocol trace here.
     outputChannel,
+    initializationOptions: { workspaceTrusted } satisfies HeraldInitializationOptions,
   };
 }

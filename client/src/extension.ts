@@ -1,4 +1,4 @@
-import { commands, Uri, window, type ExtensionContext } from 'vscode';
+import { commands, Uri, window, workspace, type ExtensionContext } from 'vscode';
 import { LanguageClient } from 'vscode-languageclient/node';
 import { createClientOptions } from './client-options';
 import { AuditStatusBar } from './audit-status-bar';
@@ -15,9 +15,9 @@ export async function activate(context: ExtensionContext): Promise<void> {
   context.subscriptions.push(outputChannel);
 
   const serverOptions = createServerOptions(context.asAbsolutePath('dist/server.js'));
-  const clientOptions = createClientOptions(outputChannel);
-  // The id `herald` makes the client follow the `herald.trace.server` setting.
-  const serverSession = new ServerSession(() => new LanguageClient('herald', 'HERALD', serverOptions, clientOptions));
+  // The id `herald` makes the client follow the `herald.trace.server` setting. Options are made per
+  // start: a restart after the user trusts the workspace must tell the server so.
+  const serverSession = new ServerSession(() => new LanguageClient('herald', 'HERALD', serverOptions, createClientOptions(outputChannel, workspace.isTrusted)));
   session = serverSession;
 
   const reports = new ReportPanels(context.extensionUri, serverSession);
@@ -35,6 +35,7 @@ export async function activate(context: ExtensionContext): Promise<void> {
   context.subscriptions.push(
     reports,
     commands.registerCommand('herald.restartServer', () => serverSession.restart()),
+    workspace.onDidGrantWorkspaceTrust(() => serverSession.restart()),
     commands.registerCommand('herald.showOutput', () => outputChannel.show()),
     // From the editor title the spec's URI comes as the argument; from the palette, the active editor.
     commands.registerCommand('herald.runAudit', async (resource?: unknown) => {

@@ -7,7 +7,7 @@ import {
   ConfigurationRequest, createProtocolConnection, DiagnosticRefreshRequest, DidChangeConfigurationNotification, DidChangeTextDocumentNotification,
   DidChangeWatchedFilesNotification, DidCloseTextDocumentNotification, DidOpenTextDocumentNotification, ExitNotification, InitializedNotification,
   InitializeRequest, IPCMessageReader, IPCMessageWriter, LogMessageNotification, MessageType, PublishDiagnosticsNotification, RegistrationRequest, SemanticTokensRefreshRequest, CodeLensRefreshRequest,
-  ShutdownRequest, StreamMessageReader, StreamMessageWriter, WorkDoneProgressCreateRequest,
+  ShutdownRequest, StreamMessageReader, StreamMessageWriter, WorkDoneProgressCreateRequest, type InitializeParams,
   type ClientCapabilities, type FileChangeType, type InitializeResult, type ProtocolConnection, type PublishDiagnosticsParams, type Range,
 } from 'vscode-languageserver-protocol/node';
 import { LineIndex } from '../../server/src/syntax/line-index.js';
@@ -103,6 +103,8 @@ export interface TestClientOptions {
   readonly settings?: Record<string, unknown>;
   /** `stdio` like Neovim and Emacs (the default), or `node-ipc` like VS Code's client. */
   readonly transport?: 'stdio' | 'node-ipc';
+  /** Workspace folders and initialization options, as a client with a workspace sends them. */
+  readonly workspace?: Pick<InitializeParams, 'workspaceFolders' | 'initializationOptions'>;
 }
 
 /** A minimal LSP client over stdio: enough protocol to drive the server the way an editor does. */
@@ -169,6 +171,7 @@ export class TestClient {
       rootUri: null,
       capabilities: options.capabilities,
       workspaceFolders: null,
+      ...options.workspace,
     });
     await connection.sendNotification(InitializedNotification.type, {});
     return client;

@@ -59,6 +59,8 @@ export interface CodeServerOptions {
   readonly settings?: Readonly<Record<string, unknown>>;
   /** Extra environment for code-server and so for its extension host. */
   readonly env?: Readonly<Record<string, string>>;
+  /** A command that runs code-server, e.g. strace with its options. */
+  readonly wrapper?: readonly string[];
 }
 
 export class CodeServer {
@@ -101,8 +103,9 @@ export class CodeServer {
     const port = await freePort();
     const logFile = path.join(home, 'code-server.log');
     const log = fs.openSync(logFile, 'w');
-    const child = spawn(codeServerBin, [
-      ...common, '--auth', 'none', '--bind-addr', `127.0.0.1:${port}`, '--disable-telemetry', '--disable-update-check',
+    const [command = codeServerBin, ...wrapperArgs] = options.wrapper === undefined ? [] : [...options.wrapper, codeServerBin];
+    const child = spawn(command, [
+      ...wrapperArgs, ...common, '--auth', 'none', '--bind-addr', `127.0.0.1:${port}`, '--disable-telemetry', '--disable-update-check',
       '--disable-getting-started-override', '--ignore-last-opened', ...(options.trust === true ? [] : ['--disable-workspace-trust']), options.workspace,
     ], { stdio: ['ignore', log, log], env: { ...process.env, ...options.env }, detached: true });
     const server = new CodeServer(`http://127.0.0.1:${port}/`, port, extensions, child, logFile);
@@ -143,14 +146,17 @@ export class CodeServer {
     return `${this.url}?${query.toString()}`;
   }
 
-  stop(): void {
-    if (this.process.exitCode !== null || this.process.pid === undefined) return;
+  /** Ends code-server and everything it started; resolves when it has exited (a wrapper has flushed its log). */
+  async stop(): Promise<void> {
+    if (this.process.exitCode !== null || this.process.signalCode !== null || this.process.pid === undefined) return;
+    const exited = new Promise<void>((resolve) => this.process.once('exit', () => resolve()));
     // code-server forks its extension host and language servers: end the whole process group.
     try {
       process.kill(-this.process.pid, 'SIGTERM');
     } catch {
-      // already gone
+      return;
     }
+    await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
   }
 }
 
@@ -166,4 +172,52 @@ export async function newPage(browser: Browser, transcript: string[]): Promise<P
   page.on('console', (m) => transcript.push(`[${m.type()}] ${m.text()}`));
   page.on('pageerror', (e) => transcript.push(`[pageerror] ${e.message}`));
   return page;
+}
+
+/** What a person does in the workbench with the keyboard, as the UI tests need it. */
+export function workbenchActions(page: Page): {
+  openFile(name: string): Promise<void>;
+  goTo(at: { line: number; column: number }): Promise<void>;
+  command(title: string): Promise<void>;
+  hover(containing: string): Promise<string>;
+  toggleProblems(): Promise<void>;
+  problemRows(): Promise<string[]>;
+} {
+  const quickInput = async (keys: string, text: string, row?: string): Promise<void> => {
+    await page.keyboard.press(keys);
+    await page.locator('.quick-input-widget input').waitFor({ state: 'visible' });
+    await page.keyboard.type(text);
+    if (row !== undefined) await page.locator('.quick-input-list .monaco-list-row', { hasText: row }).first().waitFor();
+    await page.keyboard.press('Enter');
+  };
+  return {
+    async openFile(name) {
+      await quickInput('Control+P', name, name);
+      await page.locator('.tab.active', { hasText: name }).waitFor();
+    },
+    async goTo(at) {
+      await quickInput('Control+G', `${at.line}:${at.column}`);
+      await page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
+    },
+    command: (title) => quickInput('Control+Shift+P', title, title),
+    async hover(containing) {
+      await page.keyboard.press('Control+K');
+      await page.keyboard.press('Control+I');
+      const hover = page.locator('.monaco-hover:visible', { hasText: containing });
+      await hover.waitFor();
+      return hover.innerText();
+    },
+    toggleProblems: () => page.keyboard.press('Control+Shift+M'),
+    problemRows: () => page.locator('.markers-panel .monaco-list-row').allInnerTexts(),
+  };
+}
+
+/** 1-based line and column of `needle` on the first line from `fromLine` (0-based) that starts with `linePrefix`. */
+export function lineColumn(text: string, linePrefix: string, needle: string, fromLine = 0): { line: number; column: number } {
+  const lines = text.split('\n');
+  for (let i = fromLine; i < lines.length; i += 1) {
+    const line = lines[i] ?? '';
+    if (line.trimStart().startsWith(linePrefix) && line.includes(needle)) return { line: i + 1, column: line.indexOf(needle) + 1 };
+  }
+  throw new Error(`no line starting with '${linePrefix}' holds '${needle}'`);
 }

@@ -40,7 +40,7 @@ async function main(): Promise<number> {
     return code;
   } finally {
     await browser.close();
-    server.stop();
+    await server.stop();
     fs.writeFileSync(path.join(out, 'console.log'), transcript.join('\n'));
     console.log(transcript.filter((l) => !l.startsWith('[debug]')).join('\n'));
     console.log(`\ncode-server log: ${server.logFile}\nbrowser console: ${path.join(out, 'console.log')}`);

@@ -5,20 +5,10 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { CodeServer, launchChromium, newPage, outputFolder, requireTools, sampleWorkspace } from './code-server';
+import { CodeServer, launchChromium, lineColumn, newPage, outputFolder, requireTools, sampleWorkspace, workbenchActions } from './code-server';
 
 const out = outputFolder('code-server-ui');
 const shot = (page: Page, name: string): Promise<Buffer> => page.screenshot({ path: path.join(out, `${name}.png`) });
-
-/** 1-based line and column of `needle` on the first line that starts with `linePrefix`. */
-function lineColumn(text: string, linePrefix: string, needle: string, after = 0): { line: number; column: number } {
-  const lines = text.split('\n');
-  for (let i = after; i < lines.length; i += 1) {
-    const line = lines[i] ?? '';
-    if (line.trimStart().startsWith(linePrefix) && line.includes(needle)) return { line: i + 1, column: line.indexOf(needle) + 1 };
-  }
-  throw new Error(`no line starting with '${linePrefix}' holds '${needle}'`);
-}
 
 describe('the workbench, used like a person (code-server + Chromium)', () => {
   requireTools();
@@ -30,68 +20,47 @@ describe('the workbench, used like a person (code-server + Chromium)', () => {
   let page: Page;
   const transcript: string[] = [];
 
-  const goTo = async (at: { line: number; column: number }): Promise<void> => {
-    await page.keyboard.press('Control+G');
-    await page.locator('.quick-input-widget input').waitFor({ state: 'visible' });
-    await page.keyboard.type(`${at.line}:${at.column}`);
-    await page.keyboard.press('Enter');
-    await page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
-  };
-  const command = async (title: string): Promise<void> => {
-    await page.keyboard.press('Control+Shift+P');
-    await page.locator('.quick-input-widget input').waitFor({ state: 'visible' });
-    await page.keyboard.type(title);
-    await page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first().waitFor();
-    await page.keyboard.press('Enter');
-  };
-  const problemRows = async (): Promise<string[]> => page.locator('.markers-panel .monaco-list-row').allInnerTexts();
+  let actions: ReturnType<typeof workbenchActions>;
 
   before(async () => {
     server = await CodeServer.start({ home: path.join(out, 'home'), workspace });
     browser = await launchChromium();
     page = await newPage(browser, transcript);
+    actions = workbenchActions(page);
     await page.goto(server.workbenchUrl(workspace));
     await page.locator('.monaco-workbench .part.editor').waitFor({ timeout: 60_000 });
   });
 
   after(async () => {
     await browser?.close();
-    server?.stop();
+    await server?.stop();
     fs.writeFileSync(path.join(out, 'console.log'), transcript.join('\n'));
   });
 
   it('opens the sample spec and shows the audit\'s squiggles', async () => {
-    await page.keyboard.press('Control+P');
-    await page.locator('.quick-input-widget input').waitFor({ state: 'visible' });
-    await page.keyboard.type('paper.reward');
-    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'paper.reward' }).first().waitFor();
-    await page.keyboard.press('Enter');
+    await actions.openFile('paper.reward');
     await page.locator('.monaco-editor .view-lines', { hasText: 'The HERALD paper' }).waitFor();
     // The audit ends with a status bar message; its findings are then on the spec.
     await page.locator('.statusbar-item', { hasText: /HERALD \d+\/\d+ expectations hold/ }).waitFor({ timeout: 150_000 });
-    await goTo(lineColumn(text, 'R0 - 1.2 * L - 0.5 * U', 'support_miss'));
+    await actions.goTo(lineColumn(text, 'R0 - 1.2 * L - 0.5 * U', 'support_miss'));
     await page.locator('.monaco-editor .squiggly-warning').first().waitFor();
     assert.ok(await page.locator('.monaco-editor .squiggly-warning').count() > 0);
     await shot(page, '01-squiggles');
   });
 
   it('lists the findings in the Problems panel', async () => {
-    await page.keyboard.press('Control+Shift+M');
+    await actions.toggleProblems();
     await page.locator('.markers-panel .monaco-list-row').first().waitFor();
-    const rows = await problemRows();
+    const rows = await actions.problemRows();
     assert.ok(rows.some((r) => /penalty cancellation: \d+ launder edits/.test(r)), rows.join('\n'));
     assert.ok(rows.some((r) => /launder beats R0: \d+\.\d+%/.test(r)), rows.join('\n'));
     await shot(page, '02-problems');
-    await page.keyboard.press('Control+Shift+M');
+    await actions.toggleProblems();
   });
 
   it('hovers the detector L and reads its margins', async () => {
-    await goTo(lineColumn(text, 'detector L', 'L'));
-    await page.keyboard.press('Control+K');
-    await page.keyboard.press('Control+I');
-    const hover = page.locator('.monaco-hover:visible', { hasText: 'Certificate' });
-    await hover.waitFor();
-    const hoverText = await hover.innerText();
+    await actions.goTo(lineColumn(text, 'detector L', 'L'));
+    const hoverText = await actions.hover('Certificate');
     assert.match(hoverText, /mean −λ·d/);
     assert.match(hoverText, /launder/);
     assert.match(hoverText, /max base gain among the \d+ audited edits/);
@@ -101,7 +70,7 @@ describe('the workbench, used like a person (code-server + Chromium)', () => {
 
   it('applies the minimal repair from the light bulb, saves, and the laundering warning goes', async () => {
     const audit = text.indexOf('audit paper');
-    await goTo(lineColumn(text, 'reward R0', 'R0', text.slice(0, audit).split('\n').length));
+    await actions.goTo(lineColumn(text, 'reward R0', 'R0', text.slice(0, audit).split('\n').length));
     await page.keyboard.press('Control+.');
     const repair = page.locator('.action-widget .monaco-list-row', { hasText: 'Apply the observed minimal repair' });
     await repair.waitFor();
@@ -115,16 +84,16 @@ describe('the workbench, used like a person (code-server + Chromium)', () => {
     assert.match(fs.readFileSync(spec, 'utf8'), /\n {2}repair_L -1\.2 \* L\n\}/, 'the saved spec carries the repair');
     // The re-audit after the save: the minimal-repair expectation now fails (R0 needs no further detector).
     await page.locator('.statusbar-item', { hasText: /HERALD \d+\/\d+ expectations hold/ }).waitFor({ timeout: 150_000 });
-    await page.keyboard.press('Control+Shift+M');
+    await actions.toggleProblems();
     await page.locator('.markers-panel .monaco-list-row', { hasText: 'expectation fails: observed inclusion-minimal: {}' }).waitFor();
-    const rows = await problemRows();
+    const rows = await actions.problemRows();
     assert.ok(!rows.some((r) => /launder beats R0/.test(r)), rows.join('\n'));
     await shot(page, '05-after-repair');
-    await page.keyboard.press('Control+Shift+M');
+    await actions.toggleProblems();
   });
 
   it('opens the report view with the lattice and the charts', async () => {
-    await command('HERALD: Show Audit Report');
+    await actions.command('HERALD: Show Audit Report');
     const view = page.frameLocator('iframe.webview.ready').frameLocator('#active-frame');
     await view.locator('svg').first().waitFor({ timeout: 60_000 });
     await view.locator('canvas').first().waitFor();

@@ -146,6 +146,12 @@ export class AuditService {
     // A spec with errors cannot be audited; the keystroke diagnostics already say why.
     if (analysis === undefined || !isLatest() || analysis.analyzed.problems.some((p) => p.severity === 'error')) return;
     if (!analysis.analyzed.model.spec.decls.some((d) => d.kind === 'audit')) return;
+    const untrusted = this.session.untrustedLinks(analysis);
+    if (untrusted.length > 0) {
+      // The untrusted-file warnings on the links say which files and why.
+      await this.status({ uri, state: 'skipped', message: `not audited: ${untrusted.length} linked file${untrusted.length === 1 ? ' is' : 's are'} outside this untrusted workspace` });
+      return;
+    }
 
     const progress = this.session.features.workDoneProgress ? await this.connection.window.createWorkDoneProgress() : undefined;
     if (!isLatest()) {

@@ -47,7 +47,7 @@ export class AnalysisCache {
     const text = document.getText();
     const analyzed = analyze(text, {
       specDir: specDirOf(document.uri),
-      probeFile: settings.checkLinkedFiles ? this.probe.status : undefined,
+      probeFile: settings.checkLinkedFiles ? this.probe.status : this.probe.trustOnly,
       reportUnused: settings.unusedDeclarations,
     });
     const analysis: DocumentAnalysis = { uri: document.uri, version: document.version, text, analyzed, lines: new LineIndex(text), resultId };
