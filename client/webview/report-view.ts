@@ -8,6 +8,7 @@ import type { AuditReport, Report } from '../../server/src/report/schema.js';
 import { marginChart, strataChart, sweepChart } from './charts.js';
 import { wireLattice } from './lattice-detail.js';
 import { readTheme, type Theme } from './theme.js';
+import { exposureChart, forestChart, forestHeight } from './training-charts.js';
 
 // The report page's script (dist/report-view.js): reads the report the page embeds as JSON and
 // draws the charts into the containers the server rendered. It fetches nothing and posts nothing;
@@ -95,6 +96,19 @@ function marginCaption(audit: AuditReport, attackIndex: number, selection: Selec
 }
 
 function drawChart(charts: ChartSet, report: Report, container: HTMLElement, theme: Theme, choices: Map<HTMLElement, MarginChoice>): void {
+  if (container.dataset['chart'] === 'exposure') {
+    const signal = report.signals?.[Number(container.dataset['signal'])];
+    if (signal !== undefined) charts.draw(container, exposureChart(signal, theme));
+    return;
+  }
+  if (container.dataset['chart'] === 'forest') {
+    const comparison = report.comparisons?.[Number(container.dataset['comparison'])];
+    if (comparison === undefined) return;
+    // Sized through the CSSOM, which the page's style-src policy allows (a style attribute it would not).
+    container.style.height = `${forestHeight(comparison)}px`;
+    charts.draw(container, forestChart(comparison, theme));
+    return;
+  }
   const audit = report.audits[Number(container.dataset['audit'])];
   if (audit === undefined) return;
   const kind = container.dataset['chart'] as ChartKind;
@@ -121,6 +135,8 @@ function drawChart(charts: ChartSet, report: Report, container: HTMLElement, the
       return charts.draw(container, sweepChart(audit, 'meanMargin', theme));
     case 'strata':
       return charts.draw(container, strataChart(audit, theme));
+    default:
+      return;
   }
 }
 

@@ -1,5 +1,6 @@
 /**
- * Writes the corpus, every pool of POOL_SHAPES and the dense-candidate file into one directory.
+ * Writes the corpus, every pool of POOL_SHAPES, the dense-candidate file and the simulated training
+ * and evaluation logs of two reward arms (training-logs.ts) into one directory.
  * Rows are produced one at a time and streamed, so memory stays flat as --scale grows.
  */
 import { mkdirSync } from 'node:fs';
@@ -14,6 +15,7 @@ import { createRng } from './prng.js';
 import { createQuestionSampler } from './question-sampler.js';
 import { buildSearchIndex, memoisedSearch } from './retrieval.js';
 import { createStatsTally, type PoolStats, type StatsTally } from './stats.js';
+import { writeTrainingLogs } from './training-logs.js';
 
 export interface GenerateOptions {
   outDir: string;
@@ -119,5 +121,7 @@ export function generate(options: GenerateOptions): FileReport[] {
       if (candidates !== null && arm.candidatesFile !== null) reports.push({ file: arm.candidatesFile, ...candidates.close(), stats: null });
     }
   }
+  // After every pool: the logs draw questions from the same sampler, and the pools stay as they were.
+  reports.push(...writeTrainingLogs(outDir, seed, corpus, index, sampler));
   return reports;
 }

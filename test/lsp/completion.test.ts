@@ -22,7 +22,7 @@ function paperWith(original: string, replacement: string): string {
   return paperSpec.replace(original, replacement);
 }
 
-const declarationKeywords = ['corpus', 'pool', 'signal', 'detector', 'reward', 'audit'];
+const declarationKeywords = ['corpus', 'pool', 'signal', 'detector', 'reward', 'audit', 'training', 'comparison'];
 const auditItemKeywords = ['reward', 'compare', 'corpus', 'pools', 'attack', 'lattice', 'expect', 'seed', 'bootstrap', 'sweep'];
 
 describe('completion', () => {
@@ -157,6 +157,23 @@ describe('completion', () => {
     assert.deepEqual(await complete(`signal s = 12${cursor}\n`), []);
     assert.deepEqual(await complete(`signal ${cursor}`), []);
     assert.deepEqual(await complete(`signal s = any ${cursor}`), []);
+  });
+
+  test('in training and comparison blocks: their options and items, then what each option lists', async () => {
+    const block = (body: string) => `${paperSpec}\ntraining t {\n  ${body}\n}\ncomparison m {\n  base hotpot\n}\n`;
+    const start = labels(await complete(block(cursor)));
+    for (const word of ['log', 'normalize', 'min_groups', 'reward', 'corpus']) assert.ok(start.includes(word), `${word} in ${start.join(', ')}`);
+    assert.ok(!start.includes('lattice') && !start.includes('attack'), start.join(', '));
+    const pools = labels(await complete(block(`log ${cursor}`)));
+    assert.ok(pools.includes('hotpot') && pools.includes('wiki2') && !pools.includes('R0'), pools.join(', '));
+    assert.ok(labels(await complete(block(`log hotpot, ${cursor}`))).includes('musique5'));
+    assert.deepEqual(labels(await complete(block(`log hotpot\n  normalize ${cursor}`))), ['mean', 'std']);
+    const afterOption = labels(await complete(block(`log hotpot\n  ${cursor}`)));
+    assert.ok(afterOption.includes('min_groups'), afterOption.join(', '));
+    const inComparison = `${paperSpec}\ncomparison m {\n  base hotpot\n  detectors ${cursor}\n}\n`;
+    assert.deepEqual(labels(await complete(inComparison)), ['F', 'L', 'U']);
+    const comparisonStart = labels(await complete(`${paperSpec}\ncomparison m {\n  ${cursor}\n}\n`));
+    assert.ok(comparisonStart.includes('attack') && comparisonStart.includes('treatment'), comparisonStart.join(', '));
   });
 
   test('no handler failed', () => assert.deepEqual(client.loggedErrors, []));

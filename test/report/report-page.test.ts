@@ -4,13 +4,14 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { before, describe, it } from 'node:test';
-import { JSDOM, VirtualConsole, type DOMWindow } from 'jsdom';
+import { JSDOM } from 'jsdom';
 import { formatHtml } from '../../server/src/report/format-html.js';
 import { marginView, strataGroups, sweepLines } from '../../server/src/report/report-page/chart-data.js';
 import { hasseLayout } from '../../server/src/report/report-page/hasse.js';
 import { renderReportPage } from '../../server/src/report/report-page/render-page.js';
 import { report as reportSchema, type LatticeReport, type Report } from '../../server/src/report/schema.js';
 import { goldenReport, withAudit } from './golden-report.js';
+import { runPage } from './page-runner.js';
 
 // The report page: the lattice drawn on the server, the data the charts plot, a CSP that lets
 // nothing remote in, JSON that cannot break out of its script element, and the view script run
@@ -54,46 +55,6 @@ function nodesOf(doc: Document, audit: number): Element[] {
 
 function embeddedReport(doc: Document): Report {
   return JSON.parse(doc.getElementById('herald-report')!.textContent!) as Report;
-}
-
-/** A canvas 2D context that accepts every call: enough for Chart.js to build its charts in jsdom. */
-function stubContext(canvas: unknown): unknown {
-  const state: Record<string | symbol, unknown> = { canvas };
-  return new Proxy(state, {
-    get(target, key) {
-      if (key in target) return target[key];
-      if (key === 'measureText') return (text: string) => ({ width: text.length * 6, actualBoundingBoxAscent: 8, actualBoundingBoxDescent: 2 });
-      if (key === 'getLineDash') return () => [];
-      return () => undefined;
-    },
-    set(target, key, value) {
-      target[key] = value;
-      return true;
-    },
-  });
-}
-
-function runPage(html: string): { window: DOMWindow; errors: string[] } {
-  const errors: string[] = [];
-  const virtualConsole = new VirtualConsole();
-  virtualConsole.on('error', (...args: unknown[]) => errors.push(args.map(String).join(' ')));
-  virtualConsole.on('jsdomError', (e: Error) => errors.push(e.message));
-  const dom = new JSDOM(html, {
-    runScripts: 'dangerously',
-    pretendToBeVisual: true,
-    virtualConsole,
-    beforeParse(window) {
-      window.HTMLCanvasElement.prototype.getContext = function getContext(this: HTMLCanvasElement) {
-        return stubContext(this);
-      } as unknown as typeof window.HTMLCanvasElement.prototype.getContext;
-      (window as unknown as { ResizeObserver: unknown }).ResizeObserver = class {
-        observe(): void {}
-        unobserve(): void {}
-        disconnect(): void {}
-      };
-    },
-  });
-  return { window: dom.window, errors };
 }
 
 describe('report page: the golden report', () => {

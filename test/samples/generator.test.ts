@@ -15,6 +15,7 @@ type Json = Record<string, unknown>;
 const POOLS = ['hotpot', '2wiki', 'musique-k5', 'musique-k8', 'model-qwen3-1.7b', 'model-qwen3-8b', 'model-qwen3-14b', 'model-llama3-8b'];
 const BEST_OF_8 = ['hotpot', '2wiki', 'musique-k5', 'musique-k8'];
 const MODEL_POOLS = POOLS.filter((p) => p.startsWith('model-'));
+const TRAINING_LOGS = ['train-R0.jsonl', 'train-R_L.jsonl', 'eval-R0.jsonl', 'eval-R_L.jsonl'];
 
 function squadNormalize(text: string): string {
   return text
@@ -122,6 +123,7 @@ describe('generator determinism', () => {
     const b = filesOf(second);
     assert.deepEqual([...a.keys()].sort(), [...b.keys()].sort());
     for (const [name, bytes] of a) assert.ok(bytes.equals(b.get(name) ?? Buffer.alloc(0)), `${name} differs between two runs`);
+    for (const name of TRAINING_LOGS) assert.ok(a.has(name), `${name} was not written`);
   });
 
   it('writes different corpora and pools for a different seed', () => {
@@ -274,6 +276,47 @@ describe('generated pools', () => {
         assert.ok(!retrieved(row).has(id) && !citations(row).includes(id), `candidate ${id} was retrieved or cited`);
       }
     }
+  });
+});
+
+describe('generated training and evaluation logs', () => {
+  let dir = '';
+  const logs = new Map<string, Json[]>();
+  before(() => {
+    dir = freshDir();
+    generate({ outDir: dir, seed: 'log-test', scale: 0.05, corpusSize: 600 });
+    for (const name of TRAINING_LOGS) logs.set(name, readJsonl(join(dir, name)));
+  });
+  const rows = (name: string): Json[] => logs.get(name) ?? [];
+
+  it('writes pool-format rows with unique ids', () => {
+    for (const name of TRAINING_LOGS) {
+      const ids = new Set(rows(name).map((r) => r.id));
+      assert.equal(ids.size, rows(name).length, name);
+      for (const row of rows(name)) assert.deepEqual(rowProblems(row), [], `${name} ${String(row.id)}`);
+    }
+  });
+
+  it('logs 32 steps of 4 groups of 8 per arm, with the same questions and groups in both arms', () => {
+    for (const name of ['train-R0.jsonl', 'train-R_L.jsonl']) {
+      const groups = new Map<string, Json[]>();
+      for (const row of rows(name)) groups.set(String((row.meta as Json).group), [...(groups.get(String((row.meta as Json).group)) ?? []), row]);
+      assert.equal(groups.size, 32 * 4, name);
+      for (const [group, members] of groups) {
+        assert.equal(members.length, 8, group);
+        assert.equal(new Set(members.map((m) => (m.meta as Json).step)).size, 1, `${group} spans steps`);
+        assert.equal(new Set(members.map((m) => m.question_id)).size, 1, `${group} spans questions`);
+      }
+    }
+    const schedule = (name: string) => rows(name).map((r) => `${String((r.meta as Json).group)} ${String(r.question_id)}`);
+    assert.deepEqual(schedule('train-R0.jsonl'), schedule('train-R_L.jsonl'));
+  });
+
+  it('evaluates both arms on the same question ids, samples and benchmarks, so every row pairs', () => {
+    const keys = (name: string) => rows(name).map((r) => `${String(r.question_id)}#${String((r.meta as Json).sample)} ${String((r.meta as Json).benchmark)}`).sort();
+    assert.deepEqual(keys('eval-R0.jsonl'), keys('eval-R_L.jsonl'));
+    assert.deepEqual([...new Set(rows('eval-R0.jsonl').map((r) => (r.meta as Json).benchmark))], ['hotpot', '2wiki', 'musique']);
+    assert.equal(rows('eval-R0.jsonl').length, 3 * 128 * 2);
   });
 });
 

@@ -31,8 +31,37 @@ audit a {
 }
 `;
 
+/** A clean spec with a training-signal block and a policy comparison; the block cases break it. */
+const cleanBlocks = `corpus wiki = "c.jsonl"
+pool train = "t.jsonl"
+pool eval_a = "a.jsonl"
+pool eval_b = "b.jsonl"
+detector L "cites unretrieved" = any c in citations: c in corpus and c not in retrieved
+reward R0 { answer 1 * exact_match(answer, gold.answers) }
+reward R_L = R0 - 1.2 * L
+training t {
+  reward R_L
+  corpus wiki
+  log train
+  normalize std
+  min_groups 5
+}
+comparison m {
+  reward R0
+  corpus wiki
+  base eval_a
+  treatment eval_b
+  detectors L
+  attack launder targets L using lexical(8)
+  margin 2
+  claim 1
+  seed 7
+  bootstrap 200
+}
+`;
+
 const specDir = '/specs';
-const fileStatus: Record<string, FileStatus> = { 'missing.jsonl': 'missing', 'folder.jsonl': 'unreadable' };
+const fileStatus: Record<string, FileStatus> = { 'missing.jsonl': 'missing', 'folder.jsonl': 'unreadable', '../elsewhere/p.jsonl': 'untrusted' };
 const probeFile = (absolutePath: string): FileStatus => fileStatus[path.relative(specDir, absolutePath)] ?? 'ok';
 
 function run(text: string): ReturnType<typeof analyze> {
@@ -78,6 +107,7 @@ const cases: Case[] = [
   { code: issueCodes.penaltySign, title: 'a reward term that pays for a detector', bad: variant('cost -0.1 * rate', 'cost -0.1 * rate\n  fakes ⟦0.5⟧ * F') },
   { code: issueCodes.missingFile, title: 'a pool that does not exist', bad: variant('"p.jsonl"', '⟦"missing.jsonl"⟧'), data: { path: '/specs/missing.jsonl' } },
   { code: issueCodes.unreadableFile, title: 'a corpus path that is a folder', bad: variant('"c.jsonl"', '⟦"folder.jsonl"⟧') },
+  { code: issueCodes.untrustedFile, title: 'a pool outside an untrusted workspace', bad: variant('"p.jsonl"', '⟦"../elsewhere/p.jsonl"⟧'), data: { path: '/elsewhere/p.jsonl' } },
   { code: issueCodes.incompleteAudit, title: 'an audit without a corpus', bad: variant('audit a {', 'audit ⟦a⟧ {').replace('  corpus wiki\n', '') },
   { code: issueCodes.repeatedAuditItem, title: 'an audit with two rewards', bad: variant('  reward R0\n', '  reward R0\n  ⟦reward R0⟧\n') },
   { code: issueCodes.unknownAttackKind, title: 'a misspelt attack kind', bad: variant('attack launder targets', 'attack launder = ⟦laundr⟧ targets'), data: { suggestion: 'launder' } },
@@ -90,11 +120,24 @@ const cases: Case[] = [
   { code: issueCodes.rewardNotAudited, title: 'an expect on a reward the audit does not compare', bad: variant('asr(R_L,', 'asr(⟦R_L⟧,').replace('  compare R_L\n', '') },
   { code: issueCodes.invalidSetting, title: 'a fractional seed', bad: variant('seed 7', 'seed ⟦7.5⟧') },
   { code: issueCodes.valueOutOfRange, title: 'a rate above 100%', bad: variant('oracle_worst) == 0', 'oracle_worst) <= ⟦150⟧%') },
+  { code: issueCodes.unknownOption, title: 'a misspelt training option', bad: variant('min_groups 5', '⟦min_group⟧ 5', cleanBlocks), good: cleanBlocks, data: { suggestion: 'min_groups' } },
+  { code: issueCodes.unknownOption, title: 'a normalisation that is neither std nor mean', bad: variant('normalize std', 'normalize ⟦median⟧', cleanBlocks), good: cleanBlocks },
+  { code: issueCodes.misplacedItem, title: 'a lattice in a training block', bad: variant('  min_groups 5\n', '  min_groups 5\n  ⟦lattice L = 1.2⟧\n', cleanBlocks), good: cleanBlocks },
+  { code: issueCodes.misplacedItem, title: 'an expect line in a comparison', bad: variant('  claim 1\n', '  claim 1\n  ⟦expect minimal_repair == {L}⟧\n', cleanBlocks), good: cleanBlocks },
+  { code: issueCodes.incompleteAudit, title: 'a training block without its log', bad: variant('training t {', 'training ⟦t⟧ {', cleanBlocks).replace('  log train\n', ''), good: cleanBlocks },
+  { code: issueCodes.incompleteAudit, title: 'a comparison without its treatment arm', bad: variant('comparison m {', 'comparison ⟦m⟧ {', cleanBlocks).replace('  treatment eval_b\n', ''), good: cleanBlocks },
+  { code: issueCodes.invalidSetting, title: 'a fractional min_groups', bad: variant('min_groups 5', 'min_groups ⟦2.5⟧', cleanBlocks), good: cleanBlocks },
+  { code: issueCodes.kindMismatch, title: 'a detector given as a training log', bad: variant('log train', 'log ⟦L⟧', cleanBlocks).replace('pool train = "t.jsonl"\n', ''), good: cleanBlocks },
+  { code: issueCodes.repeatedAuditItem, title: 'a comparison with two margins', bad: variant('  margin 2\n', '  margin 2\n  ⟦margin 3⟧\n', cleanBlocks), good: cleanBlocks },
 ];
 
 describe('check: every issue code', () => {
   it('the clean spec has no problems', () => {
     assert.deepEqual(run(clean).problems, []);
+  });
+
+  it('the clean spec with training and comparison blocks has no problems', () => {
+    assert.deepEqual(run(cleanBlocks).problems, []);
   });
 
   it('every code in the table has a case', () => {

@@ -141,6 +141,41 @@ describe('parse: declarations', () => {
     assert.deepEqual(sweep.values.map((v) => v.value), [0, 0.25, 2]);
   });
 
+  it('reads training and comparison blocks: audit items and `key value, …` options', () => {
+    const spec = parseClean(`training t "doc" {
+  reward R_L
+  log a, b
+  normalize std
+  min_groups 5
+}
+comparison m {
+  base eval_a
+  margin 2%
+  attack launder targets L using lexical(8)
+  claim -1
+}`);
+    const [training, comparison] = spec.decls;
+    assert.equal(training?.kind, 'training');
+    assert.equal(comparison?.kind, 'comparison');
+    if (training?.kind !== 'training' || comparison?.kind !== 'comparison') return;
+    assert.equal(training.doc?.value, 'doc');
+    assert.deepEqual(training.items.map((i) => i.kind), ['audit-reward', 'option', 'option', 'option']);
+    const options = (items: readonly A.BlockItem[]) => items.flatMap((i) => (i.kind === 'option'
+      ? [`${i.key.text}=${i.values.map((v) => (v.kind === 'name' ? v.name.text : `${v.value}${v.percent ? '%' : ''}`)).join('|')}`]
+      : []));
+    assert.deepEqual(options(training.items), ['log=a|b', 'normalize=std', 'min_groups=5']);
+    assert.deepEqual(options(comparison.items), ['base=eval_a', 'margin=2%', 'claim=-1']);
+    assert.equal(comparison.items[2]?.kind, 'attack');
+  });
+
+  it('recovers inside a training block and keeps the items after a broken one', () => {
+    const result = parse('training t {\n  min_groups ,\n  log a\n}\nreward R { x 1 * search_calls }');
+    assert.ok(result.problems.length > 0);
+    const training = result.spec.decls[0];
+    assert.equal(training?.kind, 'training');
+    assert.equal(result.spec.decls[1]?.kind, 'reward');
+  });
+
   it('parses the sample spec without problems', () => {
     const text = readFileSync('samples/paper.reward', 'utf8');
     const spec = parseClean(text);

@@ -1,5 +1,7 @@
 import { auditUsage, runAuditCommand } from './audit-command.js';
 import { runCheck } from './check-command.js';
+import { compareUsage, runCompareCommand } from './compare-command.js';
+import { runSignalCommand, signalUsage } from './signal-command.js';
 
 const usage = `usage: herald <command> [options]
 
@@ -7,9 +9,15 @@ commands:
   check <spec.reward…>   parse and check specs; prints file:line:col: severity code message
                          exit 0 when clean (warnings allowed), 1 on errors, 2 on unreadable input
   audit <spec.reward>    run the spec's HERALD audits (see herald audit --help)
+  signal <spec.reward>   does a detector's penalty reach a group-normalised optimizer? (herald signal --help)
+  compare <spec.reward>  paired comparison of two trained policies' evaluation logs (herald compare --help)
   help                   this text
 
-${auditUsage}`;
+${auditUsage}
+
+${signalUsage}
+
+${compareUsage}`;
 
 async function main(argv: readonly string[]): Promise<number> {
   const [command, ...rest] = argv;
@@ -27,6 +35,18 @@ async function main(argv: readonly string[]): Promise<number> {
         return 0;
       }
       return runAuditCommand(rest, io);
+    case 'signal':
+      if (rest.includes('--help') || rest.includes('-h')) {
+        io.out(signalUsage);
+        return 0;
+      }
+      return runSignalCommand(rest, io);
+    case 'compare':
+      if (rest.includes('--help') || rest.includes('-h')) {
+        io.out(compareUsage);
+        return 0;
+      }
+      return runCompareCommand(rest, io);
     case 'help':
     case '--help':
     case '-h':

@@ -67,7 +67,8 @@ function lineBreaks(text: string, start: number, end: number): number {
 }
 
 const tokenEnd = (t: IToken): number => (t.endOffset ?? t.startOffset) + 1;
-const isBlockDecl = (decl: Decl, opensBrace: boolean): boolean => decl.kind === 'audit' || (decl.kind === 'reward' && opensBrace);
+const isBlockDecl = (decl: Decl, opensBrace: boolean): boolean =>
+  decl.kind === 'audit' || decl.kind === 'training' || decl.kind === 'comparison' || (decl.kind === 'reward' && opensBrace);
 /** Trailing blanks in a comment are invisible noise; everything else in it is kept. */
 const trimComment = (text: string): string => text.replace(/[ \t]+$/, '');
 
@@ -152,6 +153,8 @@ class SpecPrinter {
         return;
       }
       case 'audit':
+      case 'training':
+      case 'comparison':
         this.block(from, this.find(from, to, T.LBrace), to, decl.items.map((item) => this.index(item.span.start)));
         return;
     }

@@ -70,9 +70,12 @@ export function attachedSigns(spec: Spec, text: string): Set<number> {
         }
         break;
       case 'audit':
+      case 'training':
+      case 'comparison':
         for (const item of decl.items) {
           if (item.kind === 'lattice') item.entries.forEach((entry) => signed(entry.lambda?.span));
           else if (item.kind === 'expect-metric') signed(item.value?.span);
+          else if (item.kind === 'option') item.values.forEach((value) => (value.kind === 'number' ? signed(value.span) : undefined));
         }
         break;
       default:

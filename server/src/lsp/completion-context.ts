@@ -58,7 +58,7 @@ function isUnterminated(token: IToken): boolean {
  */
 function startsDeclaration(before: readonly IToken[], i: number, word: IToken | undefined): boolean {
   const token = before[i]!;
-  if (is(token, T.Pool, T.Signal, T.Detector, T.Reward, T.Audit)) return true;
+  if (is(token, T.Pool, T.Signal, T.Detector, T.Reward, T.Audit, T.Training, T.Comparison)) return true;
   if (!is(token, T.Corpus)) return false;
   const next = before[i + 1] ?? word;
   if (next !== undefined) return is(next, T.Identifier);
@@ -255,7 +255,51 @@ function auditWants(inner: readonly IToken[], auditStart: number): Want[] {
 
 interface Frame {
   readonly open: number;
-  readonly owner: 'audit' | 'reward' | 'set' | 'other';
+  readonly owner: 'audit' | 'block' | 'reward' | 'set' | 'other';
+}
+
+/** What each option of a training or comparison block lists (check-blocks.ts checks the same). */
+const optionValues: Readonly<Record<string, Want>> = {
+  log: { kind: 'declared', declKind: 'pool', exclude: new Set() },
+  base: { kind: 'declared', declKind: 'pool', exclude: new Set() },
+  treatment: { kind: 'declared', declKind: 'pool', exclude: new Set() },
+  detectors: { kind: 'declared', declKind: 'detector', exclude: new Set() },
+  normalize: { kind: 'keywords', words: ['std', 'mean'] },
+};
+
+/**
+ * Inside `training { … }` or `comparison { … }`: the audit items they borrow read as in an audit;
+ * an option `key value, …` takes the names its key lists. At an item's start: the options and items.
+ */
+function blockWants(inner: readonly IToken[], auditStart: number, comparison: boolean): Want[] {
+  const itemStart: Want[] = [{ kind: 'audit-words', category: 'option' }, { kind: 'keywords', words: comparison ? ['reward', 'corpus', 'attack', 'seed', 'bootstrap'] : ['reward', 'corpus'] }];
+  // Find the last option key or item keyword before the cursor. Lists are comma-separated, so a name right after a finished value starts the next option; a
+  // name right after an option's key (or a comma) is one of its values.
+  let start = -1;
+  let valueDone = true;
+  inner.forEach((t, i) => {
+    if (is(t, ...auditItemStarts)) {
+      start = i;
+      valueDone = false;
+    } else if (is(t, T.Identifier) && valueDone) {
+      start = i;
+      valueDone = false;
+    } else {
+      // `targets`, `using` and `=` in an attack are followed by their values like a key.
+      valueDone = !is(t, T.Comma, T.Minus, T.Plus, T.Targets, T.Using, T.Equals);
+    }
+  });
+  if (start < 0) return itemStart;
+  const item = inner.slice(start);
+  const key = item[0]!;
+  if (!is(key, T.Identifier)) {
+    const wants = auditWants(item, auditStart);
+    // The audit's own item keywords are not all at home here: offer the block's.
+    return wants.map((w) => (w.kind === 'audit-item-keywords' ? itemStart : [w])).flat();
+  }
+  const last = item[item.length - 1]!;
+  if (item.length === 1 || is(last, T.Comma)) return optionValues[key.image] === undefined ? nothing : [optionValues[key.image]!];
+  return itemStart;
 }
 
 /** What the completion list at `offset` should offer. */
@@ -281,14 +325,16 @@ export function completionWants(tokens: readonly IToken[], comments: readonly Co
   const frames: Frame[] = [];
   before.forEach((t, i) => {
     // These keywords only ever start a declaration, so they also end a block left unclosed.
-    if (is(t, T.Pool, T.Signal, T.Detector, T.Audit)) frames.length = 0;
+    if (is(t, T.Pool, T.Signal, T.Detector, T.Audit, T.Training, T.Comparison)) frames.length = 0;
     if (frames.length === 0 && startsDeclaration(before, i, word)) {
       decl = i;
       declClosed = false;
     } else if (is(t, T.LBrace)) {
       const outer = frames[frames.length - 1];
       const declKeyword = decl === undefined ? undefined : before[decl];
-      const owner = outer === undefined ? (is(declKeyword, T.Audit) ? 'audit' : is(declKeyword, T.Reward) ? 'reward' : 'other') : outer.owner === 'audit' ? 'set' : 'other';
+      const owner = outer === undefined
+        ? (is(declKeyword, T.Audit) ? 'audit' : is(declKeyword, T.Training, T.Comparison) ? 'block' : is(declKeyword, T.Reward) ? 'reward' : 'other')
+        : outer.owner === 'audit' ? 'set' : 'other';
       frames.push({ open: i, owner });
     } else if (is(t, T.RBrace) && frames.pop() !== undefined && frames.length === 0) {
       declClosed = true;
@@ -302,6 +348,8 @@ export function completionWants(tokens: readonly IToken[], comments: readonly Co
   switch (frame.owner) {
     case 'audit':
       return auditWants(before.slice(frame.open + 1), auditStart);
+    case 'block':
+      return blockWants(before.slice(frame.open + 1), auditStart, is(before[decl], T.Comparison));
     case 'reward':
       return rewardBlockWants(before.slice(frame.open + 1));
     case 'set': {

@@ -19,6 +19,18 @@ export const declarationSnippets: readonly KeywordSnippet[] = [
     snippet: 'audit ${1:name} "${2:description}" {\n\treward ${3:reward}\n\tcorpus ${4:corpus}\n\tpools ${5:pool}\n\tattack ${6:launder} targets ${7:detector} using lexical(${8:8})\n\t$0\n}',
     detail: 'audit NAME "doc" { … }',
   },
+  {
+    label: 'training',
+    keyword: 'training',
+    snippet: 'training ${1:name} "${2:description}" {\n\treward ${3:reward}\n\tcorpus ${4:corpus}\n\tlog ${5:pool}\n\tmin_groups ${6:5}\n}',
+    detail: 'training NAME "doc" { … }',
+  },
+  {
+    label: 'comparison',
+    keyword: 'comparison',
+    snippet: 'comparison ${1:name} "${2:description}" {\n\treward ${3:reward}\n\tcorpus ${4:corpus}\n\tbase ${5:pool}\n\ttreatment ${6:pool}\n\t$0\n}',
+    detail: 'comparison NAME "doc" { … }',
+  },
 ];
 
 export const auditItemSnippets: readonly KeywordSnippet[] = [

@@ -5,6 +5,7 @@ import {
 } from '../semantics/builtins.js';
 import type { AuditWordCategory, DeclSymbol, SymbolInfo } from '../semantics/symbols.js';
 import { elementTypes, typeNames, type Type, type Visibility } from '../semantics/types.js';
+import { optionDocs } from '../semantics/check-blocks.js';
 import type { AuditDecl, Decl } from '../syntax/ast.js';
 import { Corpus, Identifier } from '../syntax/tokens.js';
 import { auditItemSnippets, declarationSnippets, operandKeywordSnippets, type KeywordSnippet } from './completion-keywords.js';
@@ -27,6 +28,8 @@ const declItemKinds: Record<Decl['kind'], CompletionItemKind> = {
   detector: CompletionItemKind.Event,
   reward: CompletionItemKind.Function,
   audit: CompletionItemKind.Module,
+  training: CompletionItemKind.Module,
+  comparison: CompletionItemKind.Module,
 };
 
 const auditWords: Record<AuditWordCategory, { words: Readonly<Record<string, string>>; kind: CompletionItemKind; detail: string }> = {
@@ -34,6 +37,7 @@ const auditWords: Record<AuditWordCategory, { words: Readonly<Record<string, str
   generator: { words: generatorKinds, kind: CompletionItemKind.Function, detail: 'candidate generator' },
   metric: { words: metricKinds, kind: CompletionItemKind.Function, detail: 'metric' },
   selection: { words: selectionKinds, kind: CompletionItemKind.EnumMember, detail: 'selection' },
+  option: { words: optionDocs, kind: CompletionItemKind.Property, detail: 'option' },
 };
 
 /** Variables first, then the spec's own names, then built-ins, then keywords. */

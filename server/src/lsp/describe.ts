@@ -96,6 +96,7 @@ export const auditWordCategoryNames: Record<AuditWordCategory, string> = {
   generator: 'generator',
   metric: 'metric',
   selection: 'selection',
+  option: 'option',
 };
 
 /** Fenced source in the hover, tagged with the language id so clients can highlight it. */

@@ -11,6 +11,8 @@ export const declSymbolKinds: Record<Decl['kind'], SymbolKind> = {
   detector: SymbolKind.Event,
   reward: SymbolKind.Function,
   audit: SymbolKind.Namespace,
+  training: SymbolKind.Namespace,
+  comparison: SymbolKind.Namespace,
 };
 
 function symbol(analysis: DocumentAnalysis, name: string, kind: SymbolKind, span: Span, nameSpan: Span, detail?: string, children?: DocumentSymbol[]): DocumentSymbol {

@@ -10,7 +10,8 @@ import type { DocumentAnalysis } from './document-analysis.js';
 import { auditKeywordDocs, keywordDocs } from './keyword-docs.js';
 import { occurrenceAt, tokenAt, tokenSpan } from './occurrences.js';
 import { auditHoverLines } from './audit-hover.js';
-import type { Report } from '../report/schema.js';
+import type { Report, SignalReport } from '../report/schema.js';
+import { signalHoverLines } from './signal-hover.js';
 
 const keywordTypes = new Set(keywordTokens);
 
@@ -65,6 +66,16 @@ function describeDeclaration(analysis: DocumentAnalysis, symbol: DeclSymbol): st
       else if (decl.terms.length > 0) lines.push('Terms:');
       lines.push(rewardTermLines(analysis, decl).join('\n'));
       break;
+    case 'training': {
+      const trained = decl.items.find((i) => i.kind === 'audit-reward')?.reward?.text;
+      if (trained !== undefined) lines.push(`Audits the training signal of \`${trained}\` on its logged update groups (\`herald signal\`).`);
+      break;
+    }
+    case 'comparison': {
+      const scorer = decl.items.find((i) => i.kind === 'audit-reward')?.reward?.text;
+      if (scorer !== undefined) lines.push(`Pairs two trained policies' evaluation logs; targeted attacks are scored by \`${scorer}\` (\`herald compare\`).`);
+      break;
+    }
     case 'audit': {
       const audited = decl.items.find((i) => i.kind === 'audit-reward')?.reward?.text;
       const attacks = decl.items.flatMap((i) => (i.kind === 'attack' && i.name !== undefined ? [`\`${i.name.text}\``] : []));
@@ -84,8 +95,11 @@ function plainText(markdown: string): string {
   return markdown.replace(/^```\w*\n?/gm, '').replace(/`([^`]*)`/g, '$1').replace(/\*\*([^*]*)\*\*/g, '$1');
 }
 
-/** `report` is the spec's latest audit, whose figures are added to detector, reward and audit hovers. */
-export function hover(analysis: DocumentAnalysis, offset: number, markdown: boolean, report?: Report): Hover | null {
+/**
+ * `report` is the spec's latest audit, whose figures are added to detector, reward and audit hovers;
+ * `signals` its latest training-signal audits, added to detector and training-block hovers.
+ */
+export function hover(analysis: DocumentAnalysis, offset: number, markdown: boolean, report?: Report, signals?: readonly SignalReport[]): Hover | null {
   const occurrence = occurrenceAt(analysis, offset);
   let lines: string[] | undefined;
   let span = occurrence?.span;
@@ -94,6 +108,8 @@ export function hover(analysis: DocumentAnalysis, offset: number, markdown: bool
     lines = describeSymbol(analysis, occurrence.symbol);
     const audited = auditHoverLines(report, occurrence.symbol);
     if (audited.length > 0) lines.push(audited.join('\n'));
+    const trained = signalHoverLines(signals, occurrence.symbol);
+    if (trained.length > 0) lines.push(trained.join('\n'));
   } else if (named !== undefined) {
     const info = analysis.analyzed.model.termInfo.get(named.term);
     const typed = info === undefined ? '' : `: ${typeAndVisibility(info.type, info.visibility)}`;

@@ -6,6 +6,8 @@ export const keywordDocs: Readonly<Record<string, string>> = {
   detector: '`detector NAME "doc" = EXPR` names an exact 0/1 check of a violation; it must be boolean and visible (no `gold`).',
   reward: '`reward NAME "doc" { TERM… }` is a weighted sum of terms; `reward NAME = BASE - W * X` derives one reward from another.',
   audit: '`audit NAME "doc" { … }` is a HERALD audit: counterfactual attacks on logged trajectories, scored by the audited reward.',
+  training: '`training NAME "doc" { reward R; corpus C; log P; normalize std; min_groups N }` audits the training signal: in how many logged update groups a detector\'s penalty changes the group-normalised (GRPO) advantages, and in how many the group mean cancels it.',
+  comparison: '`comparison NAME "doc" { reward R0; corpus C; base P; treatment Q; detectors D; attack …; margin 2; claim 1 }` pairs two trained policies\' evaluation logs by question and sample: paired differences with question-cluster bootstrap intervals and an EM non-inferiority gate.',
   compare: '`compare R1, R2` names further rewards scored on the same attacked trajectories.',
   pools: '`pools P1, P2` names the pools the audit reads; rows sharing a `question_id` form one cluster.',
   attack: '`attack NAME = KIND targets D…` (or `attack KIND targets D…`) declares an edit of the trajectories: same_final, fake_id or launder.',

@@ -22,6 +22,8 @@ import { reportRequest, runAuditRequest, type ReportParams, type ReportResult, t
 import { guardNotification, guardRequest } from './safe-handler.js';
 import { semanticTokens } from './semantic-tokens.js';
 import { Session } from './session.js';
+import { SignalService } from './signal-service.js';
+import { WorkspaceTrust } from './workspace-trust.js';
 import { settingsSection, SettingsStore } from './settings.js';
 
 // Started as `node dist/server.js --stdio` (or `--node-ipc` by VS Code); the transport comes from argv.
@@ -35,10 +37,17 @@ const audits: AuditService = new AuditService(connection, session, runner, log, 
   await diagnostics.inputsChanged();
   if (session.features.codeLensRefresh) await connection.sendRequest(CodeLensRefreshRequest.type);
 });
-const diagnostics = new DiagnosticsService(connection, session, diagnosticsDocumentUri(path.resolve(__dirname, '..')), log, audits);
+const signals: SignalService = new SignalService(connection, session, log, () => diagnostics.inputsChanged());
+// Diagnostics read the findings of both: the audits' and the training-signal audits'.
+const findings = {
+  problems: (a: DocumentAnalysis) => [...audits.problems(a), ...signals.problems(a)],
+  resultKey: (uri: string) => `${audits.resultKey(uri)}.${signals.resultKey(uri)}`,
+};
+const diagnostics = new DiagnosticsService(connection, session, diagnosticsDocumentUri(path.resolve(__dirname, '..')), log, findings);
 
 connection.onInitialize((params): InitializeResult => {
   session.features = clientFeatures(params.capabilities);
+  session.trust = WorkspaceTrust.from(params);
   if (session.features.configuration) {
     session.settings = new SettingsStore((uri) => connection.workspace.getConfiguration({ scopeUri: uri, section: settingsSection }));
   }
@@ -56,16 +65,19 @@ connection.onInitialized(guardNotification(log, 'initialized', async () => {
 
 session.documents.onDidOpen(guardNotification(log, 'didOpen', async (e) => {
   diagnostics.opened(e.document.uri);
-  await audits.opened(e.document.uri);
+  await Promise.all([audits.opened(e.document.uri), signals.opened(e.document.uri)]);
 }));
 session.documents.onDidChangeContent(guardNotification(log, 'didChange', async (e) => {
   diagnostics.changed(e.document.uri);
   await audits.changed(e.document.uri);
 }));
-session.documents.onDidSave(guardNotification(log, 'didSave', (e) => audits.saved(e.document.uri)));
+session.documents.onDidSave(guardNotification(log, 'didSave', async (e) => {
+  await Promise.all([audits.saved(e.document.uri), signals.saved(e.document.uri)]);
+}));
 session.documents.onDidClose(guardNotification(log, 'didClose', async (e) => {
   session.closed(e.document.uri);
   audits.closed(e.document.uri);
+  signals.closed(e.document.uri);
   await diagnostics.closed(e.document.uri);
 }));
 
@@ -87,7 +99,8 @@ const request = documentRequests(session, log);
 const offset = (a: DocumentAnalysis, position: Position): number => a.lines.offset(position);
 
 connection.onHover((p) =>
-  request('hover', p.textDocument.uri, null, (a) => hover(a, offset(a, p.position), session.features.markdownHover, audits.report(p.textDocument.uri)?.report)),
+  request('hover', p.textDocument.uri, null, (a) =>
+    hover(a, offset(a, p.position), session.features.markdownHover, audits.report(p.textDocument.uri)?.report, signals.reports(p.textDocument.uri))),
 );
 connection.onCompletion((p) =>
   request('completion', p.textDocument.uri, [], (a) =>
@@ -111,7 +124,10 @@ connection.onExecuteCommand(guardRequest(log, 'executeCommand', false, async (p)
   p.command === acceptBaselineCommand && typeof p.arguments?.[0] === 'string' ? audits.acceptBaseline(p.arguments[0]) : false,
 ));
 connection.onRequest(reportRequest, guardRequest(log, 'report', null, (p: ReportParams): ReportResult | null => audits.report(p.uri)));
-connection.onRequest(runAuditRequest, guardRequest(log, 'runAudit', null, (p: RunAuditParams) => audits.requested(p.uri)));
+connection.onRequest(runAuditRequest, guardRequest(log, 'runAudit', null, async (p: RunAuditParams) => {
+  const [result] = await Promise.all([audits.requested(p.uri), signals.requested(p.uri)]);
+  return result;
+}));
 connection.onShutdown(() => runner.dispose());
 
 session.documents.listen(connection);

@@ -23,7 +23,8 @@ export interface RunAuditParams {
 
 /** Server → client notification: an audit's state changed (for the status bar and the report view). */
 export const auditStatusNotification = 'herald/auditStatus';
-export type AuditState = 'running' | 'passed' | 'failed' | 'error' | 'cancelled';
+/** `skipped`: the audit did not run because it would read files the workspace trust rules out. */
+export type AuditState = 'running' | 'passed' | 'failed' | 'error' | 'cancelled' | 'skipped';
 export interface AuditStatusParams {
   readonly uri: string;
   readonly state: AuditState;
@@ -31,4 +32,16 @@ export interface AuditStatusParams {
   readonly message: string;
   /** Milliseconds the audit took, for finished states. */
   readonly durationMs?: number;
+}
+
+/**
+ * Server → client notification: a spec's training-signal audits finished (or could not run). Sent
+ * after each run on open and save, so a client (and the tests) knows the diagnostics are current.
+ */
+export const trainingSignalStatusNotification = 'herald/trainingSignalStatus';
+export interface TrainingSignalStatusParams {
+  readonly uri: string;
+  readonly state: 'done' | 'skipped' | 'error';
+  /** One line, e.g. "L reaches the optimizer in 9 of 128 groups". */
+  readonly message: string;
 }

@@ -23,6 +23,8 @@ const declTokenTypes: Record<Decl['kind'], TokenType> = {
   detector: 'event',
   reward: 'function',
   audit: 'class',
+  training: 'class',
+  comparison: 'class',
 };
 
 interface Classified {

@@ -1,6 +1,7 @@
 import { cell, check, heading, paragraph, rateTone, text, type Block, type Cell } from './format-blocks.js';
 import { decimal5, detectorSet, margin, minus, plural, rateWithBound, rateWithUpper, shortLabel, shortNumber } from './format-numbers.js';
 import { perPoolBlocks, retentionBlocks, sweepBlocks, utilityBlocks } from './format-side-stats.js';
+import { describeComparison, describeSignal } from './format-training.js';
 import type { AttackReport, AuditReport, CancellationFinding, CertificateEntry, Report, WorkedPair } from './schema.js';
 
 // What an audit summary says, section by section, as blocks that the text table and the HTML page
@@ -19,15 +20,28 @@ const maxIssuesShown = 5;
 export function describeReport(report: Report): ReportDocument {
   const failed = report.audits.reduce((n, a) => n + a.expectations.filter((e) => !e.passed).length, 0);
   const expected = report.audits.reduce((n, a) => n + a.expectations.length, 0);
+  const signals = report.signals ?? [];
+  const comparisons = report.comparisons ?? [];
+  const extra = [
+    ...(signals.length > 0 ? [plural(signals.length, 'training-signal audit')] : []),
+    ...(comparisons.length > 0 ? [plural(comparisons.length, 'policy comparison')] : []),
+  ];
+  const expectationRuns = report.audits.length === 0 && extra.length > 0
+    ? []
+    : [
+        text(`${plural(report.audits.length, 'audit')} · ${plural(expected, 'expectation')}: `),
+        cell(`${expected - failed} passed`, failed === 0 ? 'good' : undefined),
+        text(', '),
+        cell(`${failed} failed`, failed > 0 ? 'bad' : undefined),
+      ];
   return {
     title: `HERALD audit report: ${report.spec}`,
-    summary: [
-      text(`spec ${report.spec} · ${plural(report.audits.length, 'audit')} · ${plural(expected, 'expectation')}: `),
-      cell(`${expected - failed} passed`, failed === 0 ? 'good' : undefined),
-      text(', '),
-      cell(`${failed} failed`, failed > 0 ? 'bad' : undefined),
+    summary: [text(`spec ${report.spec}${extra.map((e) => ` · ${e}`).join('')}${expectationRuns.length > 0 ? ' · ' : ''}`), ...expectationRuns],
+    audits: [
+      ...report.audits.map((audit) => ({ name: audit.name, blocks: describeAudit(audit) })),
+      ...signals.map((signal) => ({ name: signal.name, blocks: describeSignal(signal) })),
+      ...comparisons.map((comparison) => ({ name: comparison.name, blocks: describeComparison(comparison) })),
     ],
-    audits: report.audits.map((audit) => ({ name: audit.name, blocks: describeAudit(audit) })),
   };
 }
 

@@ -1,4 +1,4 @@
-import type { AttackItem, AuditDecl, AuditItem, ExpectMetricItem, ExpectMinimalItem, Name, SettingItem, Span } from '../syntax/ast.js';
+import type { AttackItem, AuditDecl, AuditItem, ComparisonDecl, OptionItem, ExpectMetricItem, ExpectMinimalItem, Name, SettingItem, Span } from '../syntax/ast.js';
 import { issueCodes, type IssueCode } from '../syntax/issue-codes.js';
 import { report, type Analysis } from './analysis.js';
 import { attackKinds, generatorKinds, metricKinds, selectionKinds } from './builtins.js';
@@ -6,7 +6,7 @@ import { suggestName } from './did-you-mean.js';
 import { declKindNames, type AttackSymbol, type AuditWordCategory, type DeclSymbol } from './symbols.js';
 
 /** Resolves a declared name that must be of one kind; reports unknown names and wrong kinds. */
-function resolveDeclared(a: Analysis, name: Name, kind: DeclSymbol['kind']): DeclSymbol | undefined {
+export function resolveDeclared(a: Analysis, name: Name, kind: DeclSymbol['kind']): DeclSymbol | undefined {
   const symbol = a.globals.get(name.text);
   if (symbol === undefined) {
     const sameKind = [...a.globals.values()].filter((s) => s.kind === kind).map((s) => s.name);
@@ -37,7 +37,7 @@ function resolveWord(a: Analysis, name: Name, category: AuditWordCategory, words
   return true;
 }
 
-function checkSingleItem<K extends AuditItem['kind']>(a: Analysis, audit: AuditDecl, kind: K, what: string): Extract<AuditItem, { kind: K }> | undefined {
+export function checkSingleItem<K extends AuditItem['kind']>(a: Analysis, audit: { readonly items: readonly (AuditItem | OptionItem)[] }, kind: K, what: string): Extract<AuditItem, { kind: K }> | undefined {
   const items = audit.items.filter((i): i is Extract<AuditItem, { kind: K }> => i.kind === kind);
   for (const extra of items.slice(1)) {
     report(a, issueCodes.repeatedAuditItem, 'error', extra.span, `this audit already names its ${what}`, { related: [{ span: items[0]!.span, message: 'first stated here' }] });
@@ -45,7 +45,7 @@ function checkSingleItem<K extends AuditItem['kind']>(a: Analysis, audit: AuditD
   return items[0];
 }
 
-function checkAttack(a: Analysis, audit: AuditDecl, attack: AttackItem, attacks: Map<string, AttackSymbol>): void {
+export function checkAttack(a: Analysis, audit: AuditDecl | ComparisonDecl, attack: AttackItem, attacks: Map<string, AttackSymbol>): void {
   if (attack.name !== undefined) {
     const previous = attacks.get(attack.name.text);
     if (previous !== undefined) {
@@ -136,7 +136,7 @@ function checkExpectMinimal(a: Analysis, item: ExpectMinimalItem, latticeDetecto
   }
 }
 
-function checkSetting(a: Analysis, item: SettingItem): void {
+export function checkSetting(a: Analysis, item: SettingItem): void {
   const values = item.values;
   if (item.key !== 'sweep' && values.length > 1) {
     report(a, issueCodes.invalidSetting, 'error', values[1]!.span, `${item.key} takes one value`);

@@ -4,10 +4,12 @@ import { issueCodes } from '../syntax/issue-codes.js';
 import type { Problem } from '../syntax/problem.js';
 import { report, type Analysis } from './analysis.js';
 import { checkAudit } from './check-audit.js';
+import { checkComparison, checkTraining } from './check-blocks.js';
 import { Inference } from './infer.js';
 import { isDeclSymbol, type DeclInfo, type DeclSymbol, type Occurrence } from './symbols.js';
 
-export type FileStatus = 'ok' | 'missing' | 'unreadable';
+/** `untrusted`: outside the folders of a workspace the user has not trusted, so not read at all. */
+export type FileStatus = 'ok' | 'missing' | 'unreadable' | 'untrusted';
 
 export interface CheckOptions {
   /** The folder linked paths are relative to; without it (an unsaved spec) links are not checked. */
@@ -76,7 +78,8 @@ function checkRewardTerms(a: Analysis, reward: RewardDecl): void {
   }
 }
 
-function linkedFiles(spec: Spec): StringLit[] {
+/** The files a spec links: corpora, pools and candidate files, as written. */
+export function linkedFiles(spec: Spec): StringLit[] {
   const links: StringLit[] = [];
   for (const decl of spec.decls) {
     if ((decl.kind === 'corpus' || decl.kind === 'pool') && decl.path !== undefined) links.push(decl.path);
@@ -95,6 +98,10 @@ function checkLinkedFiles(a: Analysis, specDir: string, probeFile: (absolutePath
     const status = probeFile(resolved);
     if (status === 'missing') report(a, issueCodes.missingFile, 'error', link.span, `cannot find '${link.value}' (looked for ${resolved})`, { data: { path: resolved } });
     else if (status === 'unreadable') report(a, issueCodes.unreadableFile, 'error', link.span, `cannot read '${link.value}' at ${resolved}: it is a folder or not readable`, { data: { path: resolved } });
+    else if (status === 'untrusted') {
+      report(a, issueCodes.untrustedFile, 'warning', link.span,
+        `not read: '${link.value}' (${resolved}) is outside this untrusted workspace; trust the workspace to check and audit it`, { data: { path: resolved } });
+    }
   }
 }
 
@@ -123,6 +130,10 @@ export function check(spec: Spec, options: CheckOptions = {}): SpecModel {
       if (decl.kind === 'reward') checkRewardTerms(a, decl);
     } else if (decl.kind === 'audit') {
       checkAudit(a, decl);
+    } else if (decl.kind === 'training') {
+      checkTraining(a, decl);
+    } else if (decl.kind === 'comparison') {
+      checkComparison(a, decl);
     }
   }
   if (options.specDir !== undefined && options.probeFile !== undefined) checkLinkedFiles(a, options.specDir, options.probeFile);

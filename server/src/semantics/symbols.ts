@@ -1,4 +1,4 @@
-import type { AttackItem, AuditDecl, Decl, Span } from '../syntax/ast.js';
+import type { AttackItem, AuditDecl, ComparisonDecl, Decl, Span } from '../syntax/ast.js';
 import type { BuiltinField, BuiltinFunction, BuiltinMember } from './builtins.js';
 import type { Type, Typed, Visibility } from './types.js';
 
@@ -14,7 +14,7 @@ export interface AttackSymbol {
   readonly kind: 'attack';
   readonly name: string;
   readonly item: AttackItem;
-  readonly audit: AuditDecl;
+  readonly audit: AuditDecl | ComparisonDecl;
   readonly nameSpan: Span;
 }
 
@@ -43,7 +43,7 @@ export interface FunctionSymbol {
   readonly fn: BuiltinFunction;
 }
 
-export type AuditWordCategory = 'attack-kind' | 'generator' | 'metric' | 'selection';
+export type AuditWordCategory = 'attack-kind' | 'generator' | 'metric' | 'selection' | 'option';
 export interface AuditWordSymbol {
   readonly kind: 'audit-word';
   readonly category: AuditWordCategory;
@@ -76,4 +76,6 @@ export const declKindNames: Record<Decl['kind'], string> = {
   detector: 'a detector',
   reward: 'a reward',
   audit: 'an audit',
+  training: 'a training-signal audit',
+  comparison: 'a policy comparison',
 };

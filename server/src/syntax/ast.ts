@@ -244,7 +244,41 @@ export interface AuditDecl {
   readonly span: Span;
 }
 
-export type Decl = CorpusDecl | PoolDecl | SignalDecl | DetectorDecl | RewardDecl | AuditDecl;
+/** One value of an option: a name, or a number (a trailing `%` kept as a flag). */
+export type OptionValue =
+  | { readonly kind: 'name'; readonly name: Name; readonly span: Span }
+  | { readonly kind: 'number'; readonly value: number; readonly percent: boolean; readonly span: Span };
+
+/** `min_groups 5`, `normalize std`, `base eval_R0` in a training or comparison block. */
+export interface OptionItem {
+  readonly kind: 'option';
+  readonly key: Name;
+  readonly values: readonly OptionValue[];
+  readonly span: Span;
+}
+
+/** What a training or comparison block holds: the audit's items (as far as the checker allows) and options. */
+export type BlockItem = AuditItem | OptionItem;
+
+/** `training NAME "doc" { … }`: does a reward's detector reach a group-normalised optimizer? */
+export interface TrainingDecl {
+  readonly kind: 'training';
+  readonly name: Name | undefined;
+  readonly doc: StringLit | undefined;
+  readonly items: readonly BlockItem[];
+  readonly span: Span;
+}
+
+/** `comparison NAME "doc" { … }`: two trained policies evaluated on the same questions and seeds. */
+export interface ComparisonDecl {
+  readonly kind: 'comparison';
+  readonly name: Name | undefined;
+  readonly doc: StringLit | undefined;
+  readonly items: readonly BlockItem[];
+  readonly span: Span;
+}
+
+export type Decl = CorpusDecl | PoolDecl | SignalDecl | DetectorDecl | RewardDecl | AuditDecl | TrainingDecl | ComparisonDecl;
 
 export interface Comment {
   readonly text: string;

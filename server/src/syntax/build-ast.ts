@@ -181,6 +181,50 @@ class AstBuilder extends BaseVisitor {
     return { kind: 'audit', name, doc, items, span: cover(tok(c, 'Audit'), name, doc, tok(c, 'LBrace'), ...items, tok(c, 'RBrace')) };
   }
 
+  trainingDecl(c: Children): A.TrainingDecl {
+    const name = nameOf(tok(c, 'Identifier'));
+    const doc = stringOf(tok(c, 'StringLiteral'));
+    const items = this.blockItems(c);
+    return { kind: 'training', name, doc, items, span: cover(tok(c, 'Training'), name, doc, tok(c, 'LBrace'), ...items, tok(c, 'RBrace')) };
+  }
+
+  comparisonDecl(c: Children): A.ComparisonDecl {
+    const name = nameOf(tok(c, 'Identifier'));
+    const doc = stringOf(tok(c, 'StringLiteral'));
+    const items = this.blockItems(c);
+    return { kind: 'comparison', name, doc, items, span: cover(tok(c, 'Comparison'), name, doc, tok(c, 'LBrace'), ...items, tok(c, 'RBrace')) };
+  }
+
+  private blockItems(c: Children): A.BlockItem[] {
+    return subs(c, 'blockItem')
+      .map((i) => this.visit(i) as A.BlockItem | undefined)
+      .filter((i): i is A.BlockItem => i !== undefined);
+  }
+
+  blockItem(c: Children): A.BlockItem | undefined {
+    const inner = Object.values(c)[0]?.[0] as CstNode | undefined;
+    return inner === undefined ? undefined : (this.visit(inner) as A.BlockItem | undefined);
+  }
+
+  optionItem(c: Children): A.OptionItem | undefined {
+    const key = nameOf(tok(c, 'key'));
+    if (key === undefined) return undefined;
+    const values = subs(c, 'optionValue')
+      .map((v) => this.visit(v) as A.OptionValue | undefined)
+      .filter((v): v is A.OptionValue => v !== undefined);
+    return { kind: 'option', key, values, span: cover(key, ...values) };
+  }
+
+  optionValue(c: Children): A.OptionValue | undefined {
+    const name = nameOf(tok(c, 'Identifier'));
+    if (name !== undefined) return { kind: 'name', name, span: name.span };
+    const n = sub(c, 'signedNumber');
+    const number = n === undefined ? undefined : (this.visit(n) as { value: number | undefined; span: A.Span | undefined });
+    if (number?.value === undefined || number.span === undefined) return undefined;
+    const percent = tok(c, 'Percent');
+    return { kind: 'number', value: number.value, percent: percent !== undefined, span: cover(number.span, percent) };
+  }
+
   auditItem(c: Children): A.AuditItem | undefined {
     const inner = Object.values(c)[0]?.[0] as CstNode | undefined;
     return inner === undefined ? undefined : (this.visit(inner) as A.AuditItem);

@@ -23,6 +23,7 @@ export const issueCodes = {
   // linked files
   missingFile: 'missing-file',
   unreadableFile: 'unreadable-file',
+  untrustedFile: 'untrusted-file',
   // audits
   incompleteAudit: 'incomplete-audit',
   repeatedAuditItem: 'repeated-audit-item',
@@ -36,6 +37,9 @@ export const issueCodes = {
   rewardNotAudited: 'reward-not-audited',
   invalidSetting: 'invalid-setting',
   valueOutOfRange: 'value-out-of-range',
+  // training and comparison blocks
+  unknownOption: 'unknown-option',
+  misplacedItem: 'misplaced-item',
 } as const;
 
 /** Codes of what an audit finds (on save, or from `herald audit`), placed on the spec where a user acts. */
@@ -49,6 +53,7 @@ export const auditIssueCodes = {
   auditFailed: 'audit-failed',
   asrRegression: 'asr-regression',
   baselineUnreadable: 'baseline-unreadable',
+  sparseTrainingSignal: 'sparse-training-signal',
 } as const;
 
 export type IssueCode = (typeof issueCodes)[keyof typeof issueCodes] | (typeof auditIssueCodes)[keyof typeof auditIssueCodes];
@@ -71,7 +76,8 @@ export const issueCodeDocs: Record<IssueCode, string> = {
   'penalty-sign': 'A penalty or weight whose sign contradicts what it is for.',
   'missing-file': 'A linked corpus, pool or candidate file does not exist.',
   'unreadable-file': 'A linked file exists but cannot be read (a directory, no permission).',
-  'incomplete-audit': 'An audit lacks its reward, corpus, pools or attacks.',
+  'untrusted-file': 'In a workspace the user has not trusted, a linked file outside its folders is neither read nor audited.',
+  'incomplete-audit': 'An audit lacks its reward, corpus, pools or attacks; or a training or comparison block lacks an item it needs (its reward, corpus, training log, or base and treatment logs).',
   'repeated-audit-item': 'An audit states the same single-valued item twice.',
   'unknown-attack-kind': 'An attack kind other than same_final, fake_id or launder.',
   'unknown-generator': 'A candidate generator other than lexical, bm25 or candidates.',
@@ -83,6 +89,8 @@ export const issueCodeDocs: Record<IssueCode, string> = {
   'reward-not-audited': 'An expect line names a reward that its audit neither audits nor compares.',
   'invalid-setting': 'A seed, bootstrap or sweep value that cannot be used.',
   'value-out-of-range': 'A number outside the range that its place allows (a percentage above 100, ...).',
+  'unknown-option': 'An option that a training or comparison block does not have (training: log, normalize, min_groups; comparison: base, treatment, detectors, margin, claim), or a value it does not take.',
+  'misplaced-item': 'An audit item that means nothing in this block (an attack in a training block, a lattice or expect line in a comparison, ...).',
   'expect-failed': "An audit's `expect` line does not hold on the linked pools.",
   'attack-succeeds': 'An audited attack keeps or raises the audited reward on some isolated-eligible edits (oracle-worst ASR above zero); the quick fix applies the observed minimal repair.',
   'penalty-cancellation': 'A larger reward loses to an attack that a smaller one rejects, because the edit switches off one of its penalties that was already active on the original (M_T = M_S + C_{T∖S}).',
@@ -92,4 +100,5 @@ export const issueCodeDocs: Record<IssueCode, string> = {
   'audit-failed': 'The audit could not run: a linked file could not be read.',
   'asr-regression': 'An attack success rate (or its upper bound) rose against the committed baseline (`<spec>.baseline.json`, written by `herald audit --update-baseline`).',
   'baseline-unreadable': 'The baseline file beside the spec is not valid JSON of the baseline shape, so regressions cannot be checked.',
+  'sparse-training-signal': "A detector's penalty changes the group-normalised advantages (GRPO) in fewer training groups than the training block's `min_groups`: a detector that fires in all or none of a group's samples is cancelled by the group mean, so the optimizer barely sees it.",
 };

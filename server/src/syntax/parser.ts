@@ -23,6 +23,8 @@ export class RewardParser extends CstParser {
       { ALT: () => this.SUBRULE(this.detectorDecl) },
       { ALT: () => this.SUBRULE(this.rewardDecl) },
       { ALT: () => this.SUBRULE(this.auditDecl) },
+      { ALT: () => this.SUBRULE(this.trainingDecl) },
+      { ALT: () => this.SUBRULE(this.comparisonDecl) },
     ]);
   });
 
@@ -105,6 +107,50 @@ export class RewardParser extends CstParser {
     this.CONSUME(T.LBrace);
     this.MANY(() => this.SUBRULE(this.auditItem));
     this.CONSUME(T.RBrace);
+  });
+
+  // The training-signal and policy-comparison blocks share the audit's items and add `key value, …`
+  // options; which items and keys a block accepts is the checker's business, not the grammar's.
+  private trainingDecl = this.RULE('trainingDecl', () => {
+    this.CONSUME(T.Training);
+    this.CONSUME(T.Identifier);
+    this.OPTION(() => this.CONSUME(T.StringLiteral));
+    this.CONSUME(T.LBrace);
+    this.MANY(() => this.SUBRULE(this.blockItem));
+    this.CONSUME(T.RBrace);
+  });
+
+  private comparisonDecl = this.RULE('comparisonDecl', () => {
+    this.CONSUME(T.Comparison);
+    this.CONSUME(T.Identifier);
+    this.OPTION(() => this.CONSUME(T.StringLiteral));
+    this.CONSUME(T.LBrace);
+    this.MANY(() => this.SUBRULE(this.blockItem));
+    this.CONSUME(T.RBrace);
+  });
+
+  private blockItem = this.RULE('blockItem', () => {
+    this.OR([
+      { ALT: () => this.SUBRULE(this.auditItem) },
+      { ALT: () => this.SUBRULE(this.optionItem) },
+    ]);
+  });
+
+  private optionItem = this.RULE('optionItem', () => {
+    this.CONSUME(T.Identifier, { LABEL: 'key' });
+    this.AT_LEAST_ONE_SEP({ SEP: T.Comma, DEF: () => this.SUBRULE(this.optionValue) });
+  });
+
+  private optionValue = this.RULE('optionValue', () => {
+    this.OR([
+      { ALT: () => this.CONSUME(T.Identifier) },
+      {
+        ALT: () => {
+          this.SUBRULE(this.signedNumber);
+          this.OPTION(() => this.CONSUME(T.Percent));
+        },
+      },
+    ]);
   });
 
   private auditItem = this.RULE('auditItem', () => {

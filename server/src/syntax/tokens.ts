@@ -15,6 +15,8 @@ export const Signal = keyword('signal');
 export const Detector = keyword('detector');
 export const Reward = keyword('reward');
 export const Audit = keyword('audit');
+export const Training = keyword('training');
+export const Comparison = keyword('comparison');
 export const Compare = keyword('compare');
 export const Attack = keyword('attack');
 export const Targets = keyword('targets');
@@ -64,7 +66,7 @@ export const Comment = createToken({ name: 'Comment', pattern: /#[^\r\n]*/, grou
 export const WhiteSpace = createToken({ name: 'WhiteSpace', pattern: /[ \t\r\n\f\uFEFF]+/, group: Lexer.SKIPPED });
 
 export const keywordTokens: TokenType[] = [
-  Corpus, Pools, Pool, Signal, Detector, Reward, Audit, Compare, Attack, Targets, Using, Candidates,
+  Corpus, Pools, Pool, Signal, Detector, Reward, Audit, Training, Comparison, Compare, Attack, Targets, Using, Candidates,
   Lattice, Expect, Seed, Bootstrap, Sweep, Any, All, Count, In, Not, And, Or, True, False,
 ];
 

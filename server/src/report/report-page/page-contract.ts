@@ -3,8 +3,11 @@
 /** The `<script type="application/json">` that holds the report. */
 export const reportDataId = 'herald-report';
 
-/** `data-chart` of an element the view draws a chart into; `data-audit` / `data-attack` are indexes. */
-export type ChartKind = 'margins' | 'sweep-asr' | 'sweep-margin' | 'strata';
+/**
+ * `data-chart` of an element the view draws a chart into; `data-audit` / `data-attack` are indexes.
+ * `exposure` reads `data-signal` (index into `signals`), `forest` reads `data-comparison` (into `comparisons`).
+ */
+export type ChartKind = 'margins' | 'sweep-asr' | 'sweep-margin' | 'strata' | 'exposure' | 'forest';
 
 /** `data-lattice` (audit index) on the lattice card; its nodes carry `data-subset` (index into `lattice.subsets`). */
 export const latticeDetailClass = 'subset-detail';

@@ -1,6 +1,8 @@
 import { describeReport } from '../format-document.js';
 import { detectorSet, percent, plural, shortNumber } from '../format-numbers.js';
-import type { AttackReport, AuditReport, Report } from '../schema.js';
+import type { AttackReport, AuditReport, ComparisonReport, Report, SignalReport } from '../schema.js';
+import { normalizationIdentity, points } from '../format-training.js';
+import { exposureView, forestRows } from './training-chart-data.js';
 import { asrSteps } from './asr-scale.js';
 import { marginView, seriesSummary, strataGroups, sweepLines } from './chart-data.js';
 import { contentSecurityPolicy } from './csp.js';
@@ -34,7 +36,11 @@ export function renderReportPage(report: Report, options: ReportPageOptions): st
   const doc = describeReport(report);
   // The tables repeat the audit's heading, which its section already has.
   const tables = (i: number): Html[] => (doc.audits[i]?.blocks ?? []).filter((b) => !(b.kind === 'heading' && b.level === 1)).map(blockHtml);
-  const sections = report.audits.map((audit, i) => auditSection(audit, i, tables(i)));
+  const sections = [
+    ...report.audits.map((audit, i) => auditSection(audit, i, tables(i))),
+    ...(report.signals ?? []).map((signal, i) => signalSection(signal, i, tables(report.audits.length + i))),
+    ...(report.comparisons ?? []).map((comparison, i) => comparisonSection(comparison, i, tables(report.audits.length + (report.signals?.length ?? 0) + i))),
+  ];
   return page(doc.title, options, [
     h('header', {},
       h('h1', {}, 'HERALD audit report'),
@@ -189,4 +195,43 @@ function strataCard(audit: AuditReport, index: number): Html {
         h('p', { class: 'note' }, "For compared rewards S ⊂ T, M_T = M_S + C_{T∖S}: where the original already triggers one of T's penalties and the edit switches it off, T pays the attacker. Bars: T's ASR on originals where that term was active and where it was not, with the interval (exact bound at zero)."),
         h('p', { class: 'caption' }, groups.map((g, i) => fragment(i === 0 ? '' : h('br', {}),
           h('b', {}, g.title), `: term ${g.term} (${shortNumber(g.termWeight)}) switched off in ${plural(g.count, 'edit')}; active ${percent(g.active.asr)} vs inactive ${percent(g.inactive.asr)}`))))));
+}
+
+function signalSection(signal: SignalReport, index: number, tables: readonly Html[]): Html {
+  const view = exposureView(signal);
+  const caption = signal.detectors.map((d) => fragment(h('b', {}, d.name),
+    `: fires on ${d.firingRows} of ${signal.rows} rows in ${d.firingGroups} groups (${d.mixedGroups} mixed, ${d.allFiringGroups} on every sample); `,
+    `changes the advantages in ${d.changedGroups}, cancelled in ${d.cancelledGroups} `,
+    h('span', { class: d.reachesOptimizer ? 'good' : 'warn' }, d.reachesOptimizer ? `(≥ ${signal.minGroups} ✓)` : `(< ${signal.minGroups} ✗)`)));
+  return h('section', { class: 'audit signal', 'data-signal': index },
+    h('h2', {}, `Training signal ${signal.name}`),
+    h('p', { class: 'meta' }, `${signal.reward.name} · ${signal.rows} rows in ${signal.groups} groups · ${signal.normalization === 'std' ? 'A = (r − r̄_g)/s_g' : 'A = r − r̄_g'}`),
+    h('div', { class: 'cards' },
+      h('figure', { class: 'card wide' },
+        h('h3', {}, 'Exposure over training'),
+        h('p', { class: 'note' }, `Bars: rows on which each detector fires, per step. Line: the running number of groups whose normalised advantages its penalty changed; the dashed line is min_groups (${signal.minGroups}). ${normalizationIdentity}`),
+        view.steps.length === 0
+          ? h('p', { class: 'chart-fallback' }, 'The log has no meta.step: nothing to plot.')
+          : h('div', { class: 'chart', 'data-chart': 'exposure', 'data-signal': index, role: 'img', 'aria-label': `Detector exposure per training step in ${signal.name}` }, h('p', { class: 'chart-fallback' }, noScript)),
+        h('p', { class: 'caption' }, caption.map((c, i) => fragment(i === 0 ? '' : h('br', {}), c))))),
+    h('details', { class: 'tables' }, h('summary', {}, 'Every figure as a table'), tables));
+}
+
+function comparisonSection(comparison: ComparisonReport, index: number, tables: readonly Html[]): Html {
+  const rows = forestRows(comparison);
+  const gate = comparison.nonInferiority;
+  return h('section', { class: 'audit comparison', 'data-comparison': index },
+    h('h2', {}, `Policy comparison ${comparison.name}`),
+    h('p', { class: 'meta' }, `${comparison.pairs} pairs · ${comparison.benchmarks.join(', ')} · targeted attacks scored by ${comparison.scorer.name}`),
+    h('ul', { class: 'chips' }, gate.benchmarks.map((g) =>
+      h('li', { class: `chip ${g.passed ? 'passed' : 'failed'}`, title: `paired EM lower bound ${points(g.lower)} points` }, `${g.passed ? '✓' : '✗'} EM non-inferiority on ${g.benchmark} (> −${gate.margin} points)`))),
+    h('div', { class: 'cards' },
+      h('figure', { class: 'card wide' },
+        h('h3', {}, 'Paired differences'),
+        h('p', { class: 'note' }, 'Points, in the improvement direction (positive is better for every row: rates are base − treatment). Whiskers: 95% question-cluster bootstrap intervals; a rate with no event in either arm shows ±(1 − 0.05^(1/n)).'),
+        h('div', { class: 'chart tall', 'data-chart': 'forest', 'data-comparison': index, role: 'img', 'aria-label': `Forest plot of paired differences in ${comparison.name}` },
+          h('p', { class: 'chart-fallback' }, noScript)),
+        h('p', { class: 'caption' }, rows.filter((r) => r.benchmark === 'equal-suite' || comparison.benchmarks.length === 1).map((r, i) =>
+          fragment(i === 0 ? '' : ' · ', h('b', {}, r.label), ` ${points(r.estimate / 100)} [${points(r.low / 100)}, ${points(r.high / 100)}] ${r.verdict}`))))),
+    h('details', { class: 'tables' }, h('summary', {}, 'Every figure as a table'), tables));
 }

@@ -1,0 +1,63 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { parseArgs } from 'node:util';
+import { signalSpec } from '../signal/signal-spec.js';
+import { LineIndex } from '../syntax/line-index.js';
+import { heraldVersion } from '../version.js';
+import { isAnalysisFormat, writeReport } from './analysis-output.js';
+import { formatProblem, type CommandOutput } from './check-command.js';
+
+export const signalUsage = `herald signal <spec.reward> [--log FILE…] [--training NAME] [--reward R --corpus C] [--normalize std|mean]
+              [--min-groups N] [--format table|json|html] [--out FILE]
+  the training-signal audit: for the reward a policy was trained with and each of its detectors, how
+  many logged update groups (meta.group) the detector fires in, how many of them are mixed, and in how
+  many the group-normalised advantage changes because of it or is exactly cancelled; per meta.step
+  --log FILE          training log(s) (pool format with meta.group, meta.step); replace the block's log
+  --reward R          without a training block in the spec: the reward to audit (and --corpus)
+  exit 0 when every detector changes the advantages in at least min_groups groups, 1 otherwise,
+  2 on spec errors, bad usage or unreadable input`;
+
+export async function runSignalCommand(args: readonly string[], io: CommandOutput & { write: (text: string) => void }): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: [...args],
+      allowPositionals: true,
+      options: {
+        log: { type: 'string', multiple: true }, training: { type: 'string' }, reward: { type: 'string' }, corpus: { type: 'string' },
+        normalize: { type: 'string' }, 'min-groups': { type: 'string' }, format: { type: 'string', default: 'table' }, out: { type: 'string' },
+      },
+    });
+  } catch (error) {
+    io.err(`herald signal: ${(error as Error).message}\n${signalUsage}`);
+    return 2;
+  }
+  const { values, positionals } = parsed;
+  const minGroups = values['min-groups'] === undefined ? undefined : Number(values['min-groups']);
+  const normalize = values.normalize;
+  if (positionals.length !== 1 || !isAnalysisFormat(values.format) || (normalize !== undefined && normalize !== 'std' && normalize !== 'mean')
+    || (minGroups !== undefined && (!Number.isInteger(minGroups) || minGroups < 1))) {
+    io.err(signalUsage);
+    return 2;
+  }
+  const specFile = positionals[0]!;
+  let text: string;
+  try {
+    text = fs.readFileSync(specFile, 'utf8');
+  } catch (error) {
+    io.err(`${specFile}: cannot read: ${(error as Error).message}`);
+    return 2;
+  }
+  const outcome = await signalSpec(text, path.resolve(specFile), {
+    only: values.training, logFiles: values.log, reward: values.reward, corpus: values.corpus, normalization: normalize, minGroups,
+  });
+  const lines = new LineIndex(text);
+  for (const problem of outcome.problems) io.err(formatProblem(specFile, lines, problem));
+  for (const issue of outcome.dataIssues) io.err(`${issue.file}:${issue.line}: skipped row: ${issue.reason}`);
+  if (outcome.usageError !== undefined) io.err(`herald signal: ${outcome.usageError}`);
+  if (outcome.reports === undefined) return 2;
+  writeReport({ version: 1, tool: { name: 'herald', version: heraldVersion }, spec: path.basename(specFile), audits: [], signals: [...outcome.reports] }, values.format, values.out, io);
+  const sparse = outcome.reports.flatMap((r) => r.detectors.filter((d) => !d.reachesOptimizer).map((d) => `${r.name}: ${d.name} changes the advantages in ${d.changedGroups} of ${r.groups} groups (< ${r.minGroups})`));
+  for (const line of sparse) io.err(`herald: sparse training signal: ${line}`);
+  return sparse.length > 0 ? 1 : 0;
+}

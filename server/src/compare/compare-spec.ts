@@ -1,0 +1,77 @@
+import * as path from 'node:path';
+import { createCandidateSource } from '../audit/candidate-source.js';
+import { loadCandidates } from '../pool/loaders.js';
+import type { CandidateList, Loaded, RowIssue } from '../pool/types.js';
+import type { ComparisonReport } from '../report/schema.js';
+import { analyze } from '../semantics/analyze.js';
+import type { SpecModel } from '../semantics/check.js';
+import { probeFile } from '../semantics/file-probe.js';
+import type { ComparisonDecl } from '../syntax/ast.js';
+import { LineIndex } from '../syntax/line-index.js';
+import type { Problem } from '../syntax/problem.js';
+import { linkedFile, loadInputs, logFromFile, type LogSource } from '../signal/spec-inputs.js';
+import { planComparison, type ComparisonPlan } from './plan.js';
+import { runComparison } from './run-compare.js';
+
+export interface CompareOutcome {
+  readonly problems: readonly Problem[];
+  readonly dataIssues: readonly RowIssue[];
+  readonly reports: readonly ComparisonReport[] | undefined;
+  readonly usageError?: string;
+  readonly model: SpecModel;
+}
+
+export interface CompareRequest {
+  readonly only?: string | undefined;
+  /** Evaluation logs given on the command line: they replace the block's `base` and `treatment`. */
+  readonly baseFiles?: readonly string[] | undefined;
+  readonly treatmentFiles?: readonly string[] | undefined;
+}
+
+function blocksOf(model: SpecModel, request: CompareRequest): ComparisonDecl[] | string {
+  const blocks = model.spec.decls.filter((d): d is ComparisonDecl => d.kind === 'comparison' && (request.only === undefined || d.name?.text === request.only));
+  if (blocks.length === 0) return request.only === undefined ? 'the spec has no comparison block (it names the scorer, corpus, detectors and attacks)' : `the spec has no comparison block '${request.only}'`;
+  const overridden = (request.baseFiles?.length ?? 0) > 0 || (request.treatmentFiles?.length ?? 0) > 0;
+  if (overridden && blocks.length > 1) return '--base and --treatment replace one block\'s logs: name it with --comparison';
+  return blocks;
+}
+
+/** Checks a spec and runs its paired policy comparisons: what `herald compare` runs. */
+export async function compareSpec(text: string, specFile: string, request: CompareRequest = {}): Promise<CompareOutcome> {
+  const specDir = path.dirname(specFile);
+  const { model, problems } = analyze(text, { specDir, probeFile });
+  if (problems.some((p) => p.severity === 'error')) return { problems, dataIssues: [], reports: undefined, model };
+  const blocks = blocksOf(model, request);
+  if (typeof blocks === 'string') return { problems, dataIssues: [], reports: undefined, usageError: blocks, model };
+  const lines = new LineIndex(text);
+  const dataIssues: RowIssue[] = [];
+  const reports: ComparisonReport[] = [];
+  for (const block of blocks) {
+    const plan = planComparison(block, text);
+    if (plan === undefined) continue;
+    const arm = (files: readonly string[] | undefined, names: readonly string[]): LogSource[] =>
+      files !== undefined && files.length > 0 ? files.map(logFromFile) : names.map((name) => ({ name, file: linkedFile(model, specDir, name) }));
+    const corpusFile = linkedFile(model, specDir, plan.audit.corpus);
+    const base = await loadInputs(specDir, plan.audit.corpus, corpusFile, arm(request.baseFiles, plan.base));
+    const treatment = await loadInputs(specDir, plan.audit.corpus, corpusFile, arm(request.treatmentFiles, plan.treatment));
+    dataIssues.push(...base.issues, ...treatment.issues);
+    if (!base.ok || !treatment.ok) return { problems, dataIssues, reports: undefined, model };
+    const candidates = createCandidateSource(base.inputs.corpus, await candidateFiles(plan, specDir, dataIssues));
+    const report = runComparison(model, plan, base.inputs, treatment.inputs, candidates, lines);
+    if (report !== undefined) reports.push(report);
+  }
+  return { problems, dataIssues, reports, model };
+}
+
+async function candidateFiles(plan: ComparisonPlan, specDir: string, issues: RowIssue[]): Promise<Map<string, Loaded<CandidateList>>> {
+  const files = new Map<string, Loaded<CandidateList>>();
+  for (const attack of plan.audit.attacks) {
+    for (const generator of attack.generators) {
+      if (generator.kind !== 'file' || files.has(generator.path)) continue;
+      const loaded = await loadCandidates(path.resolve(specDir, generator.path));
+      issues.push(...loaded.issues);
+      files.set(generator.path, loaded);
+    }
+  }
+  return files;
+}

@@ -1,0 +1,147 @@
+import type { AuditInputs, CandidateSource } from '../audit/run-audit.js';
+import type { Trajectory } from '../pool/types.js';
+import type { ComparisonCell, ComparisonReport } from '../report/schema.js';
+import { RewardCompiler } from '../reward/compile.js';
+import type { SpecModel } from '../semantics/check.js';
+import type { LineIndex } from '../syntax/line-index.js';
+import { comparisonMetrics, evaluateArm, type ArmValues, type MetricSpec } from './arm-values.js';
+import { equalSuiteDifference, pairedDifference, zeroEventDifference } from './paired-interval.js';
+import type { ComparisonPlan } from './plan.js';
+import { verdictOf } from './verdict.js';
+
+const maxReportedIssues = 100;
+export const equalSuite = 'equal-suite';
+
+/** Rows are paired by question id and sample (the generation seed's index). */
+function pairKey(row: Trajectory): string {
+  const sample = row.meta.sample ?? 0;
+  return `${row.question_id}\u0000${sample}`;
+}
+
+/** The benchmark a row belongs to: `meta.benchmark`, else the log it came from. */
+function benchmarkOf(row: Trajectory): string {
+  const benchmark = row.meta['benchmark'];
+  return typeof benchmark === 'string' && benchmark !== '' ? benchmark : row.source.pool;
+}
+
+export interface Pair {
+  readonly base: number;
+  readonly treatment: number;
+}
+
+/** Question clusters of one benchmark, each the list of its pairs, in first-seen order. */
+export type BenchmarkClusters = ReadonlyMap<string, readonly (readonly Pair[])[]>;
+
+export function pairArms(base: readonly Trajectory[], treatment: readonly Trajectory[]): { clusters: BenchmarkClusters; pairs: number; unpairedBase: number; unpairedTreatment: number } {
+  const treatmentIndex = new Map<string, number>();
+  treatment.forEach((row, i) => treatmentIndex.set(pairKey(row), i));
+  const byBenchmark = new Map<string, Map<string, Pair[]>>();
+  let pairs = 0;
+  base.forEach((row, b) => {
+    const t = treatmentIndex.get(pairKey(row));
+    if (t === undefined) return;
+    pairs++;
+    const benchmark = benchmarkOf(row);
+    let questions = byBenchmark.get(benchmark);
+    if (questions === undefined) byBenchmark.set(benchmark, (questions = new Map()));
+    questions.set(row.question_id, [...(questions.get(row.question_id) ?? []), { base: b, treatment: t }]);
+  });
+  const clusters = new Map([...byBenchmark].map(([benchmark, questions]) => [benchmark, [...questions.values()]]));
+  return { clusters, pairs, unpairedBase: base.length - pairs, unpairedTreatment: treatment.length - pairs };
+}
+
+interface ClusterMeans {
+  readonly base: number[];
+  readonly treatment: number[];
+  readonly difference: number[];
+  readonly baseEvents: number;
+  readonly treatmentEvents: number;
+  readonly pairs: number;
+}
+
+function clusterMeans(clusters: readonly (readonly Pair[])[], base: Float64Array, treatment: Float64Array): ClusterMeans {
+  const out: ClusterMeans = { base: [], treatment: [], difference: [], baseEvents: 0, treatmentEvents: 0, pairs: 0 };
+  let baseEvents = 0;
+  let treatmentEvents = 0;
+  let pairs = 0;
+  for (const cluster of clusters) {
+    let b = 0;
+    let t = 0;
+    for (const pair of cluster) {
+      b += base[pair.base]!;
+      t += treatment[pair.treatment]!;
+      if (base[pair.base]! > 0) baseEvents++;
+      if (treatment[pair.treatment]! > 0) treatmentEvents++;
+    }
+    pairs += cluster.length;
+    out.base.push(b / cluster.length);
+    out.treatment.push(t / cluster.length);
+    out.difference.push((t - b) / cluster.length);
+  }
+  return { ...out, baseEvents, treatmentEvents, pairs };
+}
+
+const average = (xs: readonly number[]): number => (xs.length === 0 ? 0 : xs.reduce((s, x) => s + x, 0) / xs.length);
+
+function cellsOf(metric: MetricSpec, clusters: BenchmarkClusters, base: ArmValues, treatment: ArmValues, plan: ComparisonPlan): ComparisonCell[] {
+  const { bootstrap: resamples, seed } = plan.audit;
+  const claim = plan.claim / 100;
+  const baseValues = base.values.get(metric.key)!;
+  const treatmentValues = treatment.values.get(metric.key)!;
+  const perBenchmark = [...clusters].map(([benchmark, list]) => ({ benchmark, means: clusterMeans(list, baseValues, treatmentValues) }));
+  const cell = (benchmark: string, means: readonly ClusterMeans[], estimate: { estimate: number; interval: ComparisonCell['interval'] }): ComparisonCell => {
+    const clusterCount = means.reduce((s, m) => s + m.difference.length, 0);
+    const baseEvents = means.reduce((s, m) => s + m.baseEvents, 0);
+    const treatmentEvents = means.reduce((s, m) => s + m.treatmentEvents, 0);
+    const noEvents = metric.rate && baseEvents + treatmentEvents === 0 && clusterCount > 0;
+    const interval = noEvents ? zeroEventDifference(clusterCount) : estimate.interval;
+    const suiteMean = (pick: (m: ClusterMeans) => number[]): number => average(means.map((m) => average(pick(m))));
+    return {
+      benchmark, clusters: clusterCount, pairs: means.reduce((s, m) => s + m.pairs, 0),
+      base: suiteMean((m) => m.base), treatment: suiteMean((m) => m.treatment), difference: estimate.estimate,
+      interval: { ...interval },
+      baseEvents: metric.rate ? baseEvents : null, treatmentEvents: metric.rate ? treatmentEvents : null,
+      verdict: verdictOf({ better: metric.better, rate: metric.rate, low: interval.low, high: interval.high, baseEvents, treatmentEvents, clusters: clusterCount, claim }),
+    };
+  };
+  const cells = perBenchmark.map(({ benchmark, means }) => cell(benchmark, [means], pairedDifference(means.difference, resamples, seed)));
+  if (perBenchmark.length > 1) {
+    cells.push(cell(equalSuite, perBenchmark.map((b) => b.means), equalSuiteDifference(perBenchmark.map((b) => b.means.difference), resamples, seed)));
+  }
+  return cells;
+}
+
+/**
+ * The paired policy comparison: both arms scored by the same metrics, paired by question and
+ * sample, differences (treatment − base) with question-cluster bootstrap intervals per benchmark
+ * and for the equal-suite average, and the EM non-inferiority gate. Undefined when cancelled.
+ */
+export function runComparison(
+  model: SpecModel, plan: ComparisonPlan, base: AuditInputs, treatment: AuditInputs, candidates: CandidateSource, lines: LineIndex | undefined,
+): ComparisonReport | undefined {
+  const baseValues = evaluateArm(model, plan, base, candidates);
+  const treatmentValues = evaluateArm(model, plan, treatment, candidates);
+  if (baseValues === undefined || treatmentValues === undefined) return undefined;
+  const paired = pairArms(baseValues.rows, treatmentValues.rows);
+  const metrics = comparisonMetrics(model, plan).map((metric) => ({ ...metric, cells: cellsOf(metric, paired.clusters, baseValues, treatmentValues, plan) }));
+  const em = metrics.find((m) => m.key === 'em')!;
+  const gate = em.cells.filter((c) => c.benchmark !== equalSuite).map((c) => ({ benchmark: c.benchmark, lower: c.interval.low, passed: c.interval.low > -plan.margin / 100 }));
+  const scorer = new RewardCompiler(model).reward(plan.audit.reward);
+  const logs = (inputs: AuditInputs) => inputs.pools.map((p) => ({
+    name: p.name, file: p.file, rows: p.rows.length, skipped: p.issues.length, issues: p.issues.slice(0, maxReportedIssues).map((i) => ({ ...i })),
+  }));
+  return {
+    name: plan.name,
+    range: plan.span === undefined || lines === undefined ? null : lines.range(plan.span),
+    scorer: { name: scorer.name, visibility: scorer.visibility },
+    base: logs(base),
+    treatment: logs(treatment),
+    pairs: paired.pairs,
+    unpairedBase: paired.unpairedBase,
+    unpairedTreatment: paired.unpairedTreatment,
+    benchmarks: [...paired.clusters.keys()],
+    metrics,
+    nonInferiority: { margin: plan.margin, benchmarks: gate, passed: gate.length > 0 && gate.every((g) => g.passed) },
+    settings: { seed: plan.audit.seed, bootstrap: plan.audit.bootstrap, margin: plan.margin, claim: plan.claim },
+  };
+}

@@ -1,0 +1,72 @@
+import { dot, rewardScorer } from '../audit/features.js';
+import { prepareAudit, type AuditInputs } from '../audit/run-audit.js';
+import type { AuditPlan } from '../audit/plan.js';
+import type { SignalReport } from '../report/schema.js';
+import { RewardCompiler } from '../reward/compile.js';
+import type { SpecModel } from '../semantics/check.js';
+import type { LineIndex } from '../syntax/line-index.js';
+import type { TrainingPlan } from './plan.js';
+import { analyseTrainingSignal, type SignalDetector, type SignalRow } from './training-signal.js';
+
+const maxReportedIssues = 100;
+
+/** The detector terms of a reward, with λ = −(their summed weight): what the training-signal audit follows. */
+export function detectorTerms(model: SpecModel, rewardName: string): SignalDetector[] {
+  const reward = new RewardCompiler(model).reward(rewardName);
+  const lambdas = new Map<string, number>();
+  for (const term of reward.terms) {
+    if (!term.key.startsWith('decl:')) continue;
+    const name = term.key.slice('decl:'.length);
+    if (model.globals.get(name)?.kind !== 'detector') continue;
+    lambdas.set(name, (lambdas.get(name) ?? 0) - term.weight);
+  }
+  return [...lambdas].map(([name, lambda]) => ({ name, lambda }));
+}
+
+function stepOf(meta: Readonly<Record<string, unknown>>): number | undefined {
+  const step = meta['step'];
+  return typeof step === 'number' && Number.isFinite(step) ? step : undefined;
+}
+
+/**
+ * Scores every logged training row with the training reward and its detectors, through the audit
+ * engine's feature evaluation (an audit with no attacks), then analyses the update groups.
+ */
+export function runSignal(model: SpecModel, plan: TrainingPlan, inputs: AuditInputs, lines: LineIndex | undefined): SignalReport {
+  const detectors = detectorTerms(model, plan.reward);
+  const auditPlan: AuditPlan = {
+    name: plan.name, span: plan.span ?? { start: 0, end: 0 }, reward: plan.reward, compare: [], corpus: plan.corpus,
+    pools: inputs.pools.map((p) => p.name), attacks: [], lattice: [], expects: [], seed: 0, bootstrap: 1, sweep: [],
+  };
+  const prepared = prepareAudit(model, auditPlan, inputs, { candidatesFor: () => [], notes: () => [] })!;
+  const compiler = new RewardCompiler(model);
+  const reward = compiler.reward(plan.reward);
+  // prepareAudit built the table from the same reward, so every term has its column.
+  const table = prepared.table;
+  const scorer = rewardScorer(table, reward);
+  const F = table.keys.length;
+  const columns = detectors.map((d) => table.index.get(`decl:${d.name}`)!);
+  const rows: SignalRow[] = prepared.rows.map((row, r) => ({
+    group: row.meta.group,
+    step: stepOf(row.meta),
+    reward: dot(scorer.weights, prepared.originalValues, r * F),
+    fires: columns.map((c) => prepared.originalValues[r * F + c]!),
+  }));
+  const analysis = analyseTrainingSignal(rows, detectors, plan.normalization);
+  return {
+    name: plan.name,
+    range: plan.span === undefined || lines === undefined ? null : lines.range(plan.span),
+    reward: { name: reward.name, visibility: reward.visibility },
+    normalization: plan.normalization,
+    minGroups: plan.minGroups,
+    logs: inputs.pools.map((p) => ({
+      name: p.name, file: p.file, rows: p.rows.length, skipped: p.issues.length, issues: p.issues.slice(0, maxReportedIssues).map((i) => ({ ...i })),
+    })),
+    rows: analysis.rows,
+    groups: analysis.groups,
+    ungroupedRows: analysis.ungroupedRows,
+    flatGroups: analysis.flatGroups,
+    detectors: analysis.detectors.map((d) => ({ ...d, reachesOptimizer: d.changedGroups >= plan.minGroups })),
+    steps: analysis.steps.map((s) => ({ ...s, detectors: s.detectors.map((d) => ({ ...d })) })),
+  };
+}

@@ -1,0 +1,80 @@
+import * as path from 'node:path';
+import type { RowIssue } from '../pool/types.js';
+import type { SignalReport } from '../report/schema.js';
+import { analyze } from '../semantics/analyze.js';
+import type { SpecModel } from '../semantics/check.js';
+import { probeFile } from '../semantics/file-probe.js';
+import type { TrainingDecl } from '../syntax/ast.js';
+import { LineIndex } from '../syntax/line-index.js';
+import type { Problem } from '../syntax/problem.js';
+import { planTraining, type TrainingPlan } from './plan.js';
+import { runSignal } from './run-signal.js';
+import { linkedFile, loadInputs, logFromFile, type LogSource } from './spec-inputs.js';
+
+export interface SignalOutcome {
+  readonly problems: readonly Problem[];
+  readonly dataIssues: readonly RowIssue[];
+  /** Undefined when the spec has errors, a file could not be read, or the request made no sense (see `usageError`). */
+  readonly reports: readonly SignalReport[] | undefined;
+  readonly usageError?: string;
+  readonly model: SpecModel;
+}
+
+export interface SignalRequest {
+  /** Run only the training block of this name. */
+  readonly only?: string | undefined;
+  /** Training logs given on the command line: they replace the block's `log`. */
+  readonly logFiles?: readonly string[] | undefined;
+  /** Without a training block: the reward (and corpus, when the spec declares several) to analyse. */
+  readonly reward?: string | undefined;
+  readonly corpus?: string | undefined;
+  readonly normalization?: 'std' | 'mean' | undefined;
+  readonly minGroups?: number | undefined;
+}
+
+/** The plans to run: the spec's training blocks, or one described by the request. */
+function plansOf(model: SpecModel, request: SignalRequest): TrainingPlan[] | string {
+  const blocks = model.spec.decls.filter((d): d is TrainingDecl => d.kind === 'training' && (request.only === undefined || d.name?.text === request.only));
+  if (request.only !== undefined && blocks.length === 0) return `the spec has no training block '${request.only}'`;
+  const overrides = (plan: TrainingPlan): TrainingPlan => ({
+    ...plan,
+    normalization: request.normalization ?? plan.normalization,
+    minGroups: request.minGroups ?? plan.minGroups,
+  });
+  if (blocks.length > 0 && request.reward === undefined) {
+    if (request.logFiles !== undefined && request.logFiles.length > 0 && blocks.length > 1) return '--log replaces one block\'s log: name it with --training';
+    return blocks.flatMap((b) => {
+      const plan = planTraining(b);
+      return plan === undefined ? [] : [overrides(plan)];
+    });
+  }
+  if (request.reward === undefined) return 'the spec has no training block: name the reward with --reward';
+  if (model.globals.get(request.reward)?.kind !== 'reward') return `'${request.reward}' is not a reward of the spec`;
+  const corpora = [...model.globals.values()].filter((s) => s.kind === 'corpus').map((s) => s.name);
+  const corpus = request.corpus ?? (corpora.length === 1 ? corpora[0] : undefined);
+  if (corpus === undefined || !corpora.includes(corpus)) return `name the corpus with --corpus (${corpora.join(', ') || 'the spec declares none'})`;
+  if (request.logFiles === undefined || request.logFiles.length === 0) return 'give the training log with --log';
+  return [overrides({ name: `signal-${request.reward}`, span: undefined, reward: request.reward, corpus, logs: [], normalization: 'std', minGroups: 5 })];
+}
+
+/** Checks a spec and runs its training-signal audits: what `herald signal` and the editor share. */
+export async function signalSpec(text: string, specFile: string, request: SignalRequest = {}): Promise<SignalOutcome> {
+  const specDir = path.dirname(specFile);
+  const { model, problems } = analyze(text, { specDir, probeFile });
+  if (problems.some((p) => p.severity === 'error')) return { problems, dataIssues: [], reports: undefined, model };
+  const plans = plansOf(model, request);
+  if (typeof plans === 'string') return { problems, dataIssues: [], reports: undefined, usageError: plans, model };
+  const lines = new LineIndex(text);
+  const dataIssues: RowIssue[] = [];
+  const reports: SignalReport[] = [];
+  for (const plan of plans) {
+    const logs: LogSource[] = request.logFiles !== undefined && request.logFiles.length > 0
+      ? request.logFiles.map(logFromFile)
+      : plan.logs.map((name) => ({ name, file: linkedFile(model, specDir, name) }));
+    const loaded = await loadInputs(specDir, plan.corpus, linkedFile(model, specDir, plan.corpus), logs);
+    dataIssues.push(...loaded.issues);
+    if (!loaded.ok) return { problems, dataIssues, reports: undefined, model };
+    reports.push(runSignal(model, { ...plan, logs: logs.map((l) => l.name) }, loaded.inputs, lines));
+  }
+  return { problems, dataIssues, reports, model };
+}

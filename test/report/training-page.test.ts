@@ -1,0 +1,72 @@
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { describe, it } from 'node:test';
+import { forestRows, exposureView } from '../../server/src/report/report-page/training-chart-data.js';
+import { report as reportSchema, type ComparisonReport, type SignalReport } from '../../server/src/report/schema.js';
+import { runPage } from './page-runner.js';
+
+// The report page of `herald signal` and `herald compare`: the exposure curve and the forest plot,
+// their data checked against the report's own figures, and the view script run in jsdom.
+
+function page(command: 'signal' | 'compare'): string {
+  const out = path.join(mkdtempSync(path.join(tmpdir(), 'herald-page-')), `${command}.html`);
+  const result = spawnSync(process.execPath, [path.resolve('dist/herald.js'), command, 'samples/training.reward', '--format', 'html', '--out', out], { encoding: 'utf8' });
+  assert.ok(result.status === 0 || result.status === 1, result.stderr);
+  return readFileSync(out, 'utf8');
+}
+
+function embedded<T>(html: string, pick: (r: ReturnType<typeof reportSchema.parse>) => T): T {
+  const { window } = runPage(html);
+  const json = JSON.parse(window.document.getElementById('herald-report')!.textContent!) as unknown;
+  window.close();
+  return pick(reportSchema.parse(json));
+}
+
+describe('exposure curve', () => {
+  it('plots firing rows per step and the running count of changed groups, ending at the total', () => {
+    const html = page('signal');
+    const signal = embedded<SignalReport>(html, (r) => r.signals![0]!);
+    const view = exposureView(signal);
+    const L = view.lines[0]!;
+    assert.deepEqual(view.steps, signal.steps.map((s) => s.step));
+    assert.equal(L.firingRows.reduce((a, b) => a + b, 0), signal.detectors[0]!.firingRows);
+    assert.equal(L.cumulativeChanged[L.cumulativeChanged.length - 1], signal.detectors[0]!.changedGroups);
+    for (let i = 1; i < L.cumulativeChanged.length; i++) assert.ok(L.cumulativeChanged[i]! >= L.cumulativeChanged[i - 1]!);
+
+    const { window, errors } = runPage(html);
+    assert.deepEqual(errors, []);
+    const chart = window.document.querySelector('[data-chart="exposure"]');
+    assert.ok(chart !== null);
+    assert.equal(chart.querySelector('canvas')?.style.display, 'block');
+    assert.match(window.document.querySelector('section.signal .caption')?.textContent ?? '', /L: fires on \d+ of 1024 rows/);
+    window.close();
+  });
+});
+
+describe('forest plot', () => {
+  it('has a row per metric and benchmark, in the improvement direction', () => {
+    const html = page('compare');
+    const comparison = embedded<ComparisonReport>(html, (r) => r.comparisons![0]!);
+    const rows = forestRows(comparison);
+    assert.equal(rows.length, comparison.metrics.reduce((n, m) => n + m.cells.length, 0));
+    const incidence = comparison.metrics.find((m) => m.key === 'incidence:L')!.cells.find((c) => c.benchmark === 'equal-suite')!;
+    const row = rows.find((r) => r.metric === 'incidence:L' && r.benchmark === 'equal-suite')!;
+    // A reduction is drawn as a positive improvement: base − treatment, the interval flipped.
+    assert.ok(Math.abs(row.estimate + incidence.difference * 100) < 1e-9);
+    assert.ok(Math.abs(row.low + incidence.interval.high * 100) < 1e-9 && Math.abs(row.high + incidence.interval.low * 100) < 1e-9);
+    const em = comparison.metrics.find((m) => m.key === 'em')!.cells[0]!;
+    assert.ok(Math.abs(rows[0]!.low - em.interval.low * 100) < 1e-9);
+
+    const { window, errors } = runPage(html);
+    assert.deepEqual(errors, []);
+    const chart = window.document.querySelector<HTMLElement>('[data-chart="forest"]');
+    assert.ok(chart !== null);
+    assert.equal(chart.querySelector('canvas')?.style.display, 'block');
+    assert.equal(chart.style.height, `${60 + 22 * rows.length}px`);
+    assert.equal(window.document.querySelectorAll('section.comparison li.chip').length, comparison.benchmarks.length);
+    window.close();
+  });
+});
