@@ -35,25 +35,30 @@ export interface ProbeRun {
   readonly outputDir: string;
   /** Extra settings for the probe script, beside the common ones. */
   readonly extra?: Readonly<Record<string, unknown>>;
+  /** A spec already in the root folder and where to hover in it, instead of the misspelt probe spec. */
+  readonly spec?: { readonly file: string; readonly hover: { line: number; character: number } };
+  /** How long the editor may run in all (default 60 s). */
+  readonly killAfterMs?: number;
 }
 
 /** Writes the spec and the probe's settings, runs the editor, and returns the probe's result.json. */
 export async function runProbe<T>(root: string, run: ProbeRun): Promise<T> {
   fs.rmSync(run.outputDir, { recursive: true, force: true });
   fs.mkdirSync(run.outputDir, { recursive: true });
-  const spec = path.join(root, 'misspelt.reward');
-  fs.writeFileSync(spec, probeSpec);
+  const spec = run.spec?.file ?? path.join(root, 'misspelt.reward');
+  if (run.spec === undefined) fs.writeFileSync(spec, probeSpec);
+  const killAfter = run.killAfterMs ?? killAfterMs;
   const result = path.join(run.outputDir, 'result.json');
   const log = path.join(run.outputDir, 'probe.log');
   const config = path.join(root, 'probe.json');
-  fs.writeFileSync(config, JSON.stringify({ node: process.execPath, server: serverPath, root, spec, result, log, hover: hoverAt, timeoutMs: waitMs, ...run.extra }));
+  fs.writeFileSync(config, JSON.stringify({ node: process.execPath, server: serverPath, root, spec, result, log, hover: run.spec?.hover ?? hoverAt, timeoutMs: waitMs, ...run.extra }));
   try {
-    await promisify(execFile)(run.command, [...run.args], { env: { ...process.env, HERALD_PROBE: config, ...run.env }, timeout: killAfterMs, cwd: root });
+    await promisify(execFile)(run.command, [...run.args], { env: { ...process.env, HERALD_PROBE: config, ...run.env }, timeout: killAfter, cwd: root });
   } catch (error) {
     const e = error as NodeJS.ErrnoException & { killed?: boolean };
     if (e.code === 'ENOENT') throw new Error(`${run.command} is not installed: this end-to-end test needs it (${run.install}; .ci/run installs it)`);
     const logText = fs.existsSync(log) ? fs.readFileSync(log, 'utf8') : '(no probe log)';
-    throw new Error(`${run.command} failed${e.killed ? ` (killed after ${killAfterMs} ms)` : ''}: ${e.message}\n${logText}`);
+    throw new Error(`${run.command} failed${e.killed ? ` (killed after ${killAfter} ms)` : ''}: ${e.message}\n${logText}`);
   }
   return JSON.parse(fs.readFileSync(result, 'utf8')) as T;
 }

@@ -6,8 +6,8 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { repoRoot, serverPath, tempFolder } from '../lsp/lsp-test-client.js';
-import { misspelt, runProbe, waitMs } from './headless-editor.js';
+import { positionIn, repoRoot, serverPath, tempFolder } from '../lsp/lsp-test-client.js';
+import { misspelt, runProbe, waitMs, type ProbeRun } from './headless-editor.js';
 
 const probeScript = path.join(repoRoot, 'test/real-clients/neovim/probe.lua');
 const outputDir = path.join(repoRoot, 'test-output/neovim');
@@ -28,14 +28,15 @@ interface Seen {
   readonly hoverKind?: string;
   readonly hoverError?: string;
   readonly serverStopped: boolean;
+  readonly awaitedCodeShown?: boolean;
   readonly probeError?: string;
 }
 
-function runNeovim(root: string): Promise<Seen> {
+function runNeovim(root: string, options: Pick<ProbeRun, 'outputDir' | 'spec' | 'extra' | 'killAfterMs'> = { outputDir }): Promise<Seen> {
   // Neovim's lsp.log goes to $XDG_CACHE_HOME/nvim (0.7) or $XDG_STATE_HOME/nvim (0.8+).
-  const xdg = path.join(outputDir, 'xdg');
+  const xdg = path.join(options.outputDir, 'xdg');
   return runProbe<Seen>(root, {
-    command: 'nvim', args: ['--headless', '--clean', '-u', 'NONE', '-c', `luafile ${probeScript}`], outputDir,
+    command: 'nvim', args: ['--headless', '--clean', '-u', 'NONE', '-c', `luafile ${probeScript}`], ...options,
     env: { XDG_CACHE_HOME: xdg, XDG_STATE_HOME: xdg, XDG_CONFIG_HOME: xdg, XDG_DATA_HOME: xdg }, install: 'Neovim 0.7+: apt-get install neovim',
   });
 }
@@ -77,5 +78,39 @@ describe('Neovim (headless, its built-in LSP client over stdio)', () => {
 
   test('the server shuts down when Neovim stops the client', () => {
     assert.ok(seen.serverStopped, 'the server did not exit after shutdown/exit');
+  });
+});
+
+describe('Neovim on the sample spec: the audit\'s findings and a detector\'s figures', () => {
+  // A copy of samples/paper.reward with its pools; the log is test-output/neovim-sample/probe.log.
+  const folder = tempFolder();
+  const auditMs = 120_000;
+  let seen: Seen;
+  before(async () => {
+    fs.copyFileSync(path.join(repoRoot, 'samples/paper.reward'), path.join(folder.dir, 'paper.reward'));
+    fs.cpSync(path.join(repoRoot, 'samples/pools'), path.join(folder.dir, 'pools'), { recursive: true });
+    const text = fs.readFileSync(path.join(folder.dir, 'paper.reward'), 'utf8');
+    seen = await runNeovim(folder.dir, {
+      outputDir: path.join(repoRoot, 'test-output/neovim-sample'),
+      spec: { file: path.join(folder.dir, 'paper.reward'), hover: positionIn(text, 'detector L', 'detector '.length) },
+      extra: { waitForCode: 'penalty-cancellation', auditTimeoutMs: auditMs },
+      killAfterMs: auditMs + 60_000,
+    });
+    assert.equal(seen.probeError, undefined, seen.probeError);
+  });
+  after(() => folder.remove());
+
+  test('the audit\'s findings arrive by push: laundering beats R0, and R_full cancels its own penalty', () => {
+    assert.ok(seen.awaitedCodeShown, `no penalty-cancellation diagnostic within ${auditMs} ms`);
+    const code = (d: Seen['diagnostics'][number]): string | undefined => d.code ?? d.user_data_code;
+    assert.ok(seen.diagnostics.some((d) => code(d) === 'attack-succeeds' && /launder beats R0: \d+\.\d+%/.test(d.message)), JSON.stringify(seen.diagnostics));
+    assert.ok(seen.diagnostics.some((d) => code(d) === 'penalty-cancellation' && d.message.includes("switches off 'support_miss'")), JSON.stringify(seen.diagnostics));
+    assert.deepEqual(seen.diagnostics.filter((d) => d.severity === 1), [], 'the sample has no errors');
+  });
+
+  test('hover at detector L shows the audit\'s margins and certificate', () => {
+    const hover = seen.hover ?? '';
+    assert.match(hover, /\| launder \| \d+\.\d+% \| −\d\.\d+ \| −\d\.\d+ \|/);
+    assert.match(hover, /Certificate: max base gain among the \d+ audited edits that trigger it is \+0\.\d+ < λ 1\.2 ✓/);
   });
 });

@@ -2,7 +2,9 @@
 -- opens a spec, waits for the pushed diagnostics, asks for a hover, and writes what the editor
 -- saw as JSON. Neovim 0.7 has no pull diagnostics, so this exercises the server's push path.
 -- Run by neovim.test.ts: nvim --headless --clean -u NONE -c 'luafile probe.lua', with
--- HERALD_PROBE pointing at a JSON file: { server, node, root, spec, result, log, hover, timeoutMs }.
+-- HERALD_PROBE pointing at a JSON file: { server, node, root, spec, result, log, hover, timeoutMs },
+-- and optionally waitForCode / auditTimeoutMs: wait until a diagnostic with that code is shown (the
+-- audit's findings come in a later push than the checker's).
 
 local config = vim.fn.json_decode(table.concat(vim.fn.readfile(os.getenv('HERALD_PROBE')), '\n'))
 local started = vim.loop.hrtime()
@@ -62,6 +64,16 @@ local function run()
   end
   result.diagnosticsArrived = vim.wait(config.timeoutMs, published_for_buffer, 20)
   log('diagnostics arrived: ' .. tostring(result.diagnosticsArrived))
+  if config.waitForCode then
+    local function shown()
+      for _, d in ipairs(vim.diagnostic.get(bufnr)) do
+        if (d.code or ((d.user_data or {}).lsp or {}).code) == config.waitForCode then return true end
+      end
+      return false
+    end
+    result.awaitedCodeShown = vim.wait(config.auditTimeoutMs, shown, 50)
+    log(config.waitForCode .. ' shown: ' .. tostring(result.awaitedCodeShown))
+  end
 
   -- What the editor stores and shows (0-based lines and columns).
   result.diagnostics = {}
