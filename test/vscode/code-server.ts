@@ -221,3 +221,30 @@ export function lineColumn(text: string, linePrefix: string, needle: string, fro
   }
   throw new Error(`no line starting with '${linePrefix}' holds '${needle}'`);
 }
+
+export interface Workbench {
+  readonly server: CodeServer;
+  readonly page: Page;
+  readonly actions: ReturnType<typeof workbenchActions>;
+  /** Closes the browser and code-server, and writes the page's console to `out`/console.log. */
+  close(): Promise<void>;
+}
+
+/** code-server with the .vsix installed and the workbench open on `options.workspace`, for the UI tests. */
+export async function openWorkbench(options: CodeServerOptions & { readonly out: string }): Promise<Workbench> {
+  const server = await CodeServer.start(options);
+  const transcript: string[] = [];
+  const browser = await launchChromium();
+  const page = await newPage(browser, transcript);
+  await page.goto(server.workbenchUrl(options.workspace));
+  await page.locator('.monaco-workbench .part.editor').waitFor({ timeout: 60_000 });
+  return {
+    server, page, actions: workbenchActions(page),
+    async close() {
+      if (!browser.isConnected()) return;
+      await browser.close();
+      await server.stop();
+      fs.writeFileSync(path.join(options.out, 'console.log'), transcript.join('\n'));
+    },
+  };
+}

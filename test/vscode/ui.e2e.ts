@@ -4,8 +4,8 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
-import { CodeServer, launchChromium, lineColumn, newPage, outputFolder, requireTools, sampleWorkspace, workbenchActions } from './code-server';
+import type { Page } from 'playwright-core';
+import { lineColumn, openWorkbench, outputFolder, requireTools, sampleWorkspace, type Workbench } from './code-server';
 
 const out = outputFolder('code-server-ui');
 const shot = (page: Page, name: string): Promise<Buffer> => page.screenshot({ path: path.join(out, `${name}.png`) });
@@ -15,27 +15,16 @@ describe('the workbench, used like a person (code-server + Chromium)', () => {
   const workspace = sampleWorkspace(path.join(out, 'workspace'));
   const spec = path.join(workspace, 'paper.reward');
   const text = fs.readFileSync(spec, 'utf8');
-  let server: CodeServer;
-  let browser: Browser;
+  let workbench: Workbench;
   let page: Page;
-  const transcript: string[] = [];
-
-  let actions: ReturnType<typeof workbenchActions>;
+  let actions: Workbench['actions'];
 
   before(async () => {
-    server = await CodeServer.start({ home: path.join(out, 'home'), workspace });
-    browser = await launchChromium();
-    page = await newPage(browser, transcript);
-    actions = workbenchActions(page);
-    await page.goto(server.workbenchUrl(workspace));
-    await page.locator('.monaco-workbench .part.editor').waitFor({ timeout: 60_000 });
+    workbench = await openWorkbench({ out, home: path.join(out, 'home'), workspace });
+    ({ page, actions } = workbench);
   });
 
-  after(async () => {
-    await browser?.close();
-    await server?.stop();
-    fs.writeFileSync(path.join(out, 'console.log'), transcript.join('\n'));
-  });
+  after(() => workbench?.close());
 
   it('opens the sample spec and shows the audit\'s squiggles', async () => {
     await actions.openFile('paper.reward');

@@ -7,8 +7,8 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
-import { CodeServer, launchChromium, lineColumn, newPage, outputFolder, requireTools, sampleWorkspace, workbenchActions } from './code-server';
+import type { Page } from 'playwright-core';
+import { lineColumn, openWorkbench, outputFolder, requireTools, sampleWorkspace, type Workbench } from './code-server';
 
 const out = outputFolder('code-server-untrusted');
 const shot = (page: Page, name: string): Promise<Buffer> => page.screenshot({ path: path.join(out, `${name}.png`) });
@@ -29,33 +29,22 @@ describe('an untrusted workspace in the workbench (code-server, restricted mode)
     .replace('"pools/hotpot.jsonl"', '"../outside-data/hotpot.jsonl"'));
   const trace = path.join(out, 'strace.log');
 
-  let server: CodeServer;
-  let browser: Browser;
+  let workbench: Workbench;
   let page: Page;
-  const transcript: string[] = [];
-
-  let actions: ReturnType<typeof workbenchActions>;
+  let actions: Workbench['actions'];
 
   before(async () => {
-    server = await CodeServer.start({
-      home: path.join(out, 'home'), workspace, trust: true,
+    workbench = await openWorkbench({
+      out, home: path.join(out, 'home'), workspace, trust: true,
       // -f: every process code-server starts; %file: every system call that takes a path.
       wrapper: [strace, '-f', '--seccomp-bpf', '-qq', '-e', 'trace=%file', '-e', 'signal=none', '-o', trace],
       // libuv's io_uring file operations would bypass the traced system calls.
       env: { UV_USE_IO_URING: '0' },
     });
-    browser = await launchChromium();
-    page = await newPage(browser, transcript);
-    actions = workbenchActions(page);
-    await page.goto(server.workbenchUrl(workspace));
-    await page.locator('.monaco-workbench .part.editor').waitFor({ timeout: 60_000 });
+    ({ page, actions } = workbench);
   });
 
-  after(async () => {
-    await browser?.close();
-    await server?.stop();
-    fs.writeFileSync(path.join(out, 'console.log'), transcript.join('\n'));
-  });
+  after(() => workbench?.close());
 
   it('opens the folder in restricted mode', async () => {
     await page.locator('.statusbar-item', { hasText: 'Restricted Mode' }).waitFor({ timeout: 60_000 });
@@ -85,8 +74,7 @@ describe('an untrusted workspace in the workbench (code-server, restricted mode)
   });
 
   it('never touched a file outside the workspace (strace of code-server and all its children)', async () => {
-    await browser.close();
-    await server.stop();
+    await workbench.close();
     const log = fs.readFileSync(trace, 'utf8');
     const touched = log.split('\n').filter((l) => l.includes(outside));
     assert.deepEqual(touched, [], `file system calls on ${outside}`);
