@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import * as path from 'node:path';
 import { Uri, ViewColumn, window, type Disposable, type WebviewPanel } from 'vscode';
-import { reportRequest, type AuditState, type AuditStatusParams, type ReportParams, type ReportResult } from '../../server/src/lsp/protocol';
+import { reportRequest, type AuditState, type ReportParams, type ReportResult } from '../../server/src/lsp/protocol';
 import { renderNoticePage, renderReportPage } from '../../server/src/report/report-page/render-page';
 import type { ServerSession } from './server-session';
 
@@ -21,10 +21,14 @@ interface ReportPanel {
 
 export class ReportPanels implements Disposable {
   private readonly panels = new Map<string, ReportPanel>();
-  private readonly subscription: { dispose(): void };
+  private readonly subscriptions: { dispose(): void }[];
 
   constructor(private readonly extensionUri: Uri, private readonly session: ServerSession) {
-    this.subscription = session.onAuditStatus((params) => this.statusChanged(params));
+    // The report holds the audits and the training and comparison blocks: either finishing refreshes it.
+    this.subscriptions = [
+      session.onAuditStatus((params) => this.statusChanged(params.uri, finished.has(params.state))),
+      session.onTrainingStatus((params) => this.statusChanged(params.uri, params.state === 'done')),
+    ];
   }
 
   /** Shows (or reveals) the report of the spec at `uri`. */
@@ -48,15 +52,15 @@ export class ReportPanels implements Disposable {
   }
 
   dispose(): void {
-    this.subscription.dispose();
+    for (const subscription of this.subscriptions) subscription.dispose();
     for (const entry of [...this.panels.values()]) entry.panel.dispose();
     this.panels.clear();
   }
 
-  private statusChanged(params: AuditStatusParams): void {
-    const entry = this.panels.get(params.uri);
-    if (entry === undefined || !finished.has(params.state)) return;
-    this.refresh(params.uri, entry).catch(() => undefined);
+  private statusChanged(uri: string, done: boolean): void {
+    const entry = this.panels.get(uri);
+    if (entry === undefined || !done) return;
+    this.refresh(uri, entry).catch(() => undefined);
   }
 
   private async refresh(key: string, entry: ReportPanel): Promise<void> {
@@ -80,7 +84,7 @@ export class ReportPanels implements Disposable {
     } catch (error) {
       return notice(`The server could not send the report: ${error instanceof Error ? error.message : String(error)}`);
     }
-    if (result === null) return notice('No audit of this spec has finished yet. Save the spec to run its audits; this view updates when they finish.');
+    if (result === null) return notice('No audit, training-signal audit or comparison of this spec has finished yet. Save the spec to run them; this view updates when they finish.');
     return renderReportPage(result.report, {
       nonce,
       cspSource: webview.cspSource,

@@ -1,5 +1,7 @@
 import type { LanguageClient } from 'vscode-languageclient/node';
-import { auditStatusNotification, type AuditStatusParams } from '../../server/src/lsp/protocol';
+import {
+  auditStatusNotification, trainingSignalStatusNotification, type AuditStatusParams, type TrainingSignalStatusParams,
+} from '../../server/src/lsp/protocol';
 
 /**
  * Owns the language client across restarts. A client whose start failed cannot be started
@@ -11,6 +13,7 @@ export class ServerSession {
   // never leaves a second server process behind.
   private queue: Promise<unknown> = Promise.resolve();
   private readonly statusListeners = new Set<(params: AuditStatusParams) => void>();
+  private readonly trainingListeners = new Set<(params: TrainingSignalStatusParams) => void>();
 
   constructor(private readonly createClient: () => LanguageClient) {}
 
@@ -26,6 +29,12 @@ export class ServerSession {
   onAuditStatus(listener: (params: AuditStatusParams) => void): { dispose(): void } {
     this.statusListeners.add(listener);
     return { dispose: () => this.statusListeners.delete(listener) };
+  }
+
+  /** Every `herald/trainingSignalStatus` notification (training and comparison blocks), fanned out likewise. */
+  onTrainingStatus(listener: (params: TrainingSignalStatusParams) => void): { dispose(): void } {
+    this.trainingListeners.add(listener);
+    return { dispose: () => this.trainingListeners.delete(listener) };
   }
 
   /**
@@ -58,6 +67,9 @@ export class ServerSession {
     this.client = client;
     client.onNotification(auditStatusNotification, (params: AuditStatusParams) => {
       for (const listener of this.statusListeners) listener(params);
+    });
+    client.onNotification(trainingSignalStatusNotification, (params: TrainingSignalStatusParams) => {
+      for (const listener of this.trainingListeners) listener(params);
     });
     try {
       await client.start();

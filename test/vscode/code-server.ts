@@ -30,10 +30,10 @@ export function outputFolder(name: string): string {
   return dir;
 }
 
-/** A workspace holding a copy of the paper sample and its pools, so the tests may edit and save it. */
+/** A workspace holding a copy of the sample specs and their pools, so the tests may edit and save them. */
 export function sampleWorkspace(dir: string): string {
   fs.mkdirSync(dir, { recursive: true });
-  fs.copyFileSync(path.join(repoRoot, 'samples/paper.reward'), path.join(dir, 'paper.reward'));
+  for (const spec of ['paper.reward', 'training.reward']) fs.copyFileSync(path.join(repoRoot, 'samples', spec), path.join(dir, spec));
   fs.cpSync(path.join(repoRoot, 'samples/pools'), path.join(dir, 'pools'), { recursive: true });
   return dir;
 }

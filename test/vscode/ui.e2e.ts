@@ -90,4 +90,16 @@ describe('the workbench, used like a person (code-server + Chromium)', () => {
     await page.waitForTimeout(1000);
     await shot(page, '06-report-view');
   });
+
+  it('shows the training sample\'s exposure curve and forest plot in the report view', async () => {
+    await actions.openFile('training.reward');
+    await page.locator('.statusbar-item', { hasText: /HERALD/ }).first().waitFor();
+    await actions.command('HERALD: Show Audit Report');
+    const view = page.frameLocator('iframe.webview.ready').last().frameLocator('#active-frame');
+    await view.locator('[data-chart="exposure"] canvas').waitFor({ timeout: 60_000 });
+    await view.locator('[data-chart="forest"] canvas').waitFor();
+    assert.match(await view.locator('body').innerText(), /L: fires on \d+ of \d+ rows in \d+ groups/);
+    await page.waitForTimeout(1000);
+    await shot(page, '07-training-report');
+  });
 });

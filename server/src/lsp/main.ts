@@ -24,6 +24,7 @@ import { semanticTokens } from './semantic-tokens.js';
 import { Session } from './session.js';
 import { SignalService } from './signal-service.js';
 import { WorkspaceTrust } from './workspace-trust.js';
+import { withTrainingResults } from './report-result.js';
 import { settingsSection, SettingsStore } from './settings.js';
 
 // Started as `node dist/server.js --stdio` (or `--node-ipc` by VS Code); the transport comes from argv.
@@ -123,7 +124,7 @@ connection.onCodeLens((p) => request('codeLens', p.textDocument.uri, [], (a) => 
 connection.onExecuteCommand(guardRequest(log, 'executeCommand', false, async (p) =>
   p.command === acceptBaselineCommand && typeof p.arguments?.[0] === 'string' ? audits.acceptBaseline(p.arguments[0]) : false,
 ));
-connection.onRequest(reportRequest, guardRequest(log, 'report', null, (p: ReportParams): ReportResult | null => audits.report(p.uri)));
+connection.onRequest(reportRequest, guardRequest(log, 'report', null, (p: ReportParams): ReportResult | null => withTrainingResults(p.uri, audits.report(p.uri), signals.results(p.uri))));
 connection.onRequest(runAuditRequest, guardRequest(log, 'runAudit', null, async (p: RunAuditParams) => {
   const [result] = await Promise.all([audits.requested(p.uri), signals.requested(p.uri)]);
   return result;

@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import type { Connection } from 'vscode-languageserver/node';
-import type { SignalReport } from '../report/schema.js';
+import { compareSpec } from '../compare/compare-spec.js';
+import type { ComparisonReport, SignalReport } from '../report/schema.js';
 import { signalProblems } from '../signal/findings.js';
 import { signalSpec } from '../signal/signal-spec.js';
 import type { Problem } from '../syntax/problem.js';
@@ -11,14 +12,26 @@ import type { Session } from './session.js';
 
 interface FinishedSignal {
   readonly reports: readonly SignalReport[];
+  readonly comparisons: readonly ComparisonReport[];
+  readonly version: number;
+  readonly finishedAt: string;
   readonly generation: number;
 }
 
+/** A spec's latest training-signal audits and paired comparisons, for the report view. */
+export interface TrainingResults {
+  readonly signals: readonly SignalReport[];
+  readonly comparisons: readonly ComparisonReport[];
+  readonly version: number;
+  readonly finishedAt: string;
+}
+
 /**
- * Runs a spec's training-signal audits when the audit mode says so (on open and save; on request
- * in manual mode, with the audit) and keeps the newest result for the `sparse-training-signal`
- * warnings and the hovers. The analysis reads a training log and does arithmetic over its groups,
- * so it runs on the server thread; a newer request makes an older result stale and it is dropped.
+ * Runs a spec's training-signal audits and paired comparisons when the audit mode says so (on open
+ * and save; on request in manual mode, with the audit) and keeps the newest results for the
+ * `sparse-training-signal` warnings, the hovers and the report view. Both read logs and do
+ * arithmetic over groups and question clusters, so they run on the server thread; a newer request
+ * makes an older result stale and it is dropped.
  */
 export class SignalService {
   private readonly finished = new Map<string, FinishedSignal>();
@@ -53,6 +66,11 @@ export class SignalService {
     return this.finished.get(uri)?.reports;
   }
 
+  results(uri: string): TrainingResults | undefined {
+    const done = this.finished.get(uri);
+    return done === undefined ? undefined : { signals: done.reports, comparisons: done.comparisons, version: done.version, finishedAt: done.finishedAt };
+  }
+
   resultKey(uri: string): string {
     return `s${this.finished.get(uri)?.generation ?? 0}`;
   }
@@ -74,7 +92,9 @@ export class SignalService {
     if (!uri.startsWith('file:')) return;
     const analysis = await this.session.analysisFor(uri);
     if (analysis === undefined || !isLatest() || analysis.analyzed.problems.some((p) => p.severity === 'error')) return;
-    if (!analysis.analyzed.model.spec.decls.some((d) => d.kind === 'training')) return;
+    const hasTraining = analysis.analyzed.model.spec.decls.some((d) => d.kind === 'training');
+    const hasComparison = analysis.analyzed.model.spec.decls.some((d) => d.kind === 'comparison');
+    if (!hasTraining && !hasComparison) return;
     // As for audits: nothing outside an untrusted workspace is read (the untrusted-file warnings say which).
     if (this.session.untrustedLinks(analysis).length > 0) {
       this.finished.delete(uri);
@@ -82,20 +102,29 @@ export class SignalService {
       return;
     }
     let outcome;
+    let compared;
     try {
-      outcome = await signalSpec(analysis.text, fileURLToPath(uri));
+      const file = fileURLToPath(uri);
+      outcome = hasTraining ? await signalSpec(analysis.text, file) : { reports: [] };
+      compared = hasComparison ? await compareSpec(analysis.text, file) : { reports: [] };
     } catch (error) {
-      this.log.error(`training-signal audit of ${uri} failed: ${error instanceof Error ? error.message : String(error)}`);
-      if (isLatest()) await this.status({ uri, state: 'error', message: 'the training-signal audit failed: see the HERALD output' });
+      this.log.error(`training-signal audit or comparison of ${uri} failed: ${error instanceof Error ? error.message : String(error)}`);
+      if (isLatest()) await this.status({ uri, state: 'error', message: 'the training-signal audit or comparison failed: see the HERALD output' });
       return;
     }
     if (!isLatest()) return;
-    if (outcome.reports === undefined) {
-      await this.status({ uri, state: 'error', message: outcome.usageError ?? 'the training-signal audit could not read its data' });
+    if (outcome.reports === undefined || compared.reports === undefined) {
+      const usage = outcome.reports === undefined ? outcome.usageError : compared.usageError;
+      await this.status({ uri, state: 'error', message: usage ?? 'the training-signal audit or comparison could not read its data' });
       return;
     }
-    this.finished.set(uri, { reports: outcome.reports, generation: ++this.generation });
-    const summary = outcome.reports.flatMap((r) => r.detectors.map((d) => `${d.name} reaches the optimizer in ${d.changedGroups} of ${r.groups} groups`));
+    this.finished.set(uri, {
+      reports: outcome.reports, comparisons: compared.reports, version: analysis.version, finishedAt: new Date().toISOString(), generation: ++this.generation,
+    });
+    const summary = [
+      ...outcome.reports.flatMap((r) => r.detectors.map((d) => `${d.name} reaches the optimizer in ${d.changedGroups} of ${r.groups} groups`)),
+      ...compared.reports.map((c) => `${c.name}: EM non-inferiority ${c.nonInferiority.passed ? 'holds' : 'fails'}`),
+    ];
     await this.status({ uri, state: 'done', message: summary.join('; ') || 'no detector terms' });
     await this.onFinished(uri);
   }
