@@ -1,5 +1,5 @@
 import { StatusBarAlignment, ThemeColor, window, type Disposable, type StatusBarItem } from 'vscode';
-import type { AuditStatusParams } from '../../server/src/lsp/protocol';
+import type { AuditStatusParams, TrainingSignalStatusParams } from '../../server/src/lsp/protocol';
 
 const icons: Record<AuditStatusParams['state'], string> = {
   running: '$(sync~spin)',
@@ -10,10 +10,20 @@ const icons: Record<AuditStatusParams['state'], string> = {
   skipped: '$(workspace-untrusted)',
 };
 
-/** The last audit's state and when it finished, for the spec in the active editor. */
+const trainingIcons: Record<TrainingSignalStatusParams['state'], string> = {
+  done: '$(graph-line)',
+  error: '$(warning)',
+  skipped: '$(workspace-untrusted)',
+};
+
+/**
+ * The last audit's state and when it finished, for the spec in the active editor. A spec with only
+ * training and comparison blocks has no audit, so its training-signal summary stands in.
+ */
 export class AuditStatusBar implements Disposable {
   private readonly item: StatusBarItem = window.createStatusBarItem('herald.audit', StatusBarAlignment.Left, 10);
   private readonly latest = new Map<string, { status: AuditStatusParams; at: Date }>();
+  private readonly latestTraining = new Map<string, { status: TrainingSignalStatusParams; at: Date }>();
   private readonly subscriptions: Disposable[] = [];
 
   constructor() {
@@ -27,19 +37,32 @@ export class AuditStatusBar implements Disposable {
     this.render();
   }
 
+  updateTraining(status: TrainingSignalStatusParams): void {
+    this.latestTraining.set(status.uri, { status, at: new Date() });
+    this.render();
+  }
+
   private render(): void {
     const document = window.activeTextEditor?.document;
-    const entry = document === undefined ? undefined : this.latest.get(document.uri.toString());
-    if (document?.languageId !== 'reward' || entry === undefined) {
+    const uri = document?.uri.toString();
+    const audit = uri === undefined ? undefined : this.latest.get(uri);
+    const training = uri === undefined ? undefined : this.latestTraining.get(uri);
+    if (document?.languageId !== 'reward' || (audit === undefined && training === undefined)) {
       this.item.hide();
       return;
     }
-    const { status, at } = entry;
-    const time = at.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', second: '2-digit' });
-    const took = status.durationMs === undefined ? '' : ` in ${(status.durationMs / 1000).toFixed(1)} s`;
-    this.item.text = `${icons[status.state]} HERALD ${status.state === 'running' ? 'auditing…' : status.message}`;
-    this.item.tooltip = status.state === 'running' ? 'HERALD audit running' : `HERALD audit ${status.state}${took} at ${time}. Click for the report.`;
-    this.item.backgroundColor = status.state === 'failed' ? new ThemeColor('statusBarItem.errorBackground') : undefined;
+    if (audit !== undefined) {
+      const { status, at } = audit;
+      const took = status.durationMs === undefined ? '' : ` in ${(status.durationMs / 1000).toFixed(1)} s`;
+      this.item.text = `${icons[status.state]} HERALD ${status.state === 'running' ? 'auditing…' : status.message}`;
+      this.item.tooltip = status.state === 'running' ? 'HERALD audit running' : `HERALD audit ${status.state}${took} at ${clock(at)}. Click for the report.`;
+      this.item.backgroundColor = status.state === 'failed' ? new ThemeColor('statusBarItem.errorBackground') : undefined;
+    } else if (training !== undefined) {
+      const { status, at } = training;
+      this.item.text = `${trainingIcons[status.state]} HERALD ${status.message}`;
+      this.item.tooltip = `HERALD training signal and comparison ${status.state === 'done' ? 'finished' : status.state} at ${clock(at)}. Click for the report.`;
+      this.item.backgroundColor = undefined;
+    }
     this.item.show();
   }
 
@@ -47,4 +70,8 @@ export class AuditStatusBar implements Disposable {
     this.item.dispose();
     for (const s of this.subscriptions) s.dispose();
   }
+}
+
+function clock(at: Date): string {
+  return at.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', second: '2-digit' });
 }

@@ -22,7 +22,11 @@ export async function activate(context: ExtensionContext): Promise<void> {
 
   const reports = new ReportPanels(context.extensionUri, serverSession);
   const statusBar = new AuditStatusBar();
-  context.subscriptions.push(statusBar, serverSession.onAuditStatus((status) => statusBar.update(status)));
+  context.subscriptions.push(
+    statusBar,
+    serverSession.onAuditStatus((status) => statusBar.update(status)),
+    serverSession.onTrainingStatus((status) => statusBar.updateTraining(status)),
+  );
   const specUri = (resource: unknown): Uri | undefined => {
     if (resource instanceof Uri) return resource;
     // Code lenses from the server pass the spec's URI as a string.

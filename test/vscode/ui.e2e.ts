@@ -93,7 +93,7 @@ describe('the workbench, used like a person (code-server + Chromium)', () => {
 
   it('shows the training sample\'s exposure curve and forest plot in the report view', async () => {
     await actions.openFile('training.reward');
-    await page.locator('.statusbar-item', { hasText: /HERALD/ }).first().waitFor();
+    await page.locator('.statusbar-item', { hasText: /HERALD L reaches the optimizer in \d+ of \d+ groups/ }).waitFor({ timeout: 150_000 });
     await actions.command('HERALD: Show Audit Report');
     const view = page.frameLocator('iframe.webview.ready').last().frameLocator('#active-frame');
     await view.locator('[data-chart="exposure"] canvas').waitFor({ timeout: 60_000 });
