@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { buildBm25Index, createBm25Generator, rankBm25 } from '../../../server/src/audit/generators/bm25.js';
+import { buildBm25Index, commonWordMinimum, commonWordShare, createBm25Generator, rankBm25 } from '../../../server/src/audit/generators/bm25.js';
 import { corpusOf, none, passage, trajectory } from './fixtures.js';
 
 // "apple" is in four of five passages, "zebra" in one: the rare shared term should win even
@@ -53,5 +53,27 @@ describe('bm25 generator', () => {
   it('builds its own index from a corpus with the same result', () => {
     assert.deepEqual(createBm25Generator(corpus, 4).candidates(request()), createBm25Generator(index, 4).candidates(request()));
     assert.equal(createBm25Generator(index, 4).label, 'bm25(4)');
+  });
+
+  it('keeps every word of a small corpus, even one in most passages', () => {
+    assert.equal(index.common.size, 0);
+    assert.equal(rankBm25(index.search, index.order, 'apple').length, 4);
+  });
+
+  it('leaves out words in more than 1% of a large corpus\'s passages, and keeps the rest', () => {
+    // 2,000 passages, so the limit is the minimum (1,000 > 1% of 2,000): "entry" is in all of them,
+    // "city" in 1,001 and "harbour" in exactly 1,000.
+    const size = 2000;
+    assert.ok(commonWordMinimum > commonWordShare * size);
+    const large = corpusOf(Array.from({ length: size }, (_, i) => passage(
+      `p${i}`, `Entry ${i}`,
+      [i < commonWordMinimum + 1 ? 'city' : '', i < commonWordMinimum ? 'harbour' : '', i === 1500 ? 'lighthouse' : ''].join(' '),
+    )));
+    const big = buildBm25Index(large);
+    assert.deepEqual([...big.common].sort(), ['city', 'entry']);
+    assert.deepEqual(rankBm25(big.search, big.order, 'entry city'), [], 'a query of common words alone matches nothing');
+    assert.equal(rankBm25(big.search, big.order, 'harbour').length, commonWordMinimum);
+    const generate = createBm25Generator(big, 1);
+    assert.deepEqual(generate.candidates({ trajectory: trajectory('t', 'Which city entry has a lighthouse?', ''), citationIndex: 0, exclude: none }), ['p1500']);
   });
 });

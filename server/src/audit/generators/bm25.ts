@@ -1,5 +1,11 @@
 // The paper's second visible generator: BM25 over passage title and text, queried with the
 // question and answer. Scoring is MiniSearch's (BM25+); only the ranking order is ours.
+//
+// Words found in very many passages are left out of the index and of queries (MiniSearch's
+// `processTerm` drops them), as BM25 indexes usually drop stop words. They add little to a
+// score, their inverse document frequency being near its floor, but a query that holds one
+// matches most of a large corpus, and MiniSearch scores and sorts every match: on 100,000
+// passages that was 180 ms a query, against under 1 ms without them (docs/performance.md).
 import MiniSearch from 'minisearch';
 import type { Corpus } from '../../pool/types.js';
 import { contentWords } from '../../reward/text.js';
@@ -16,13 +22,37 @@ export interface Bm25Index {
   readonly search: MiniSearch<IndexedPassage>;
   /** Passage id → position in corpus file order, the tie-breaker between equal scores. */
   readonly order: ReadonlyMap<string, number>;
+  /** The words left out of the index and of queries (see `commonWords`). */
+  readonly common: ReadonlySet<string>;
   readonly ranker: Ranker;
+  /** Every passage sharing an indexed word with a text, best first, unremembered (the ranker's memo wraps this). */
+  readonly rankAll: (text: string) => string[];
 }
+
+/** A word is common when it is in more than this share of the passages… */
+export const commonWordShare = 0.01;
+/** …and in more than this many, so a corpus of a few thousand passages keeps nearly every word. */
+export const commonWordMinimum = 1000;
 
 // The tokenizer is the lexical generator's (`contentWords`: lower case, letters and digits, no stop
 // words, no one-letter words), so both generators see one vocabulary; terms arrive normalised.
 const tokenize = (text: string): string[] => contentWords(text);
-const processTerm = (term: string): string => term;
+
+/** The words in more than `commonWordShare` of the passages and more than `commonWordMinimum` of them. */
+export function commonWords(passages: Iterable<IndexedPassage>): Set<string> {
+  const documentFrequency = new Map<string, number>();
+  let count = 0;
+  for (const passage of passages) {
+    count += 1;
+    for (const word of new Set([...tokenize(passage.title), ...tokenize(passage.text)])) {
+      documentFrequency.set(word, (documentFrequency.get(word) ?? 0) + 1);
+    }
+  }
+  const threshold = Math.max(commonWordMinimum, commonWordShare * count);
+  const common = new Set<string>();
+  for (const [word, frequency] of documentFrequency) if (frequency > threshold) common.add(word);
+  return common;
+}
 
 /** Every passage sharing a term with `text`, by BM25 score, best first; equal scores keep file order. */
 export function rankBm25(search: MiniSearch<IndexedPassage>, order: ReadonlyMap<string, number>, text: string): string[] {
@@ -45,6 +75,9 @@ export function rankBm25(search: MiniSearch<IndexedPassage>, order: ReadonlyMap<
 
 /** Builds the MiniSearch index over title and text: the expensive part, shared by every budget. */
 export function buildBm25Index(corpus: Corpus, options: RankerOptions = {}): Bm25Index {
+  const common = commonWords(corpus.passages.values());
+  // MiniSearch drops a term for which processTerm returns null, in documents and queries alike.
+  const processTerm = (term: string): string | null => (common.has(term) ? null : term);
   const search = new MiniSearch<IndexedPassage>({
     idField: 'id',
     fields: ['title', 'text'],
@@ -58,7 +91,8 @@ export function buildBm25Index(corpus: Corpus, options: RankerOptions = {}): Bm2
     order.set(passage.id, order.size);
     search.add({ id: passage.id, title: passage.title, text: passage.text });
   }
-  return { search, order, ranker: createRanker((text) => rankBm25(search, order, text), options) };
+  const rankAll = (text: string): string[] => rankBm25(search, order, text);
+  return { search, order, common, ranker: createRanker(rankAll, options), rankAll };
 }
 
 /**
@@ -66,7 +100,7 @@ export function buildBm25Index(corpus: Corpus, options: RankerOptions = {}): Bm2
  * Pass a built index to share it between budgets; a corpus builds a private one. The candidates
  * at budget K are the first K of those at any larger budget.
  */
-export function createBm25Generator(source: Bm25Index | Corpus, budget: number): CandidateGenerator {
+export function createBm25Generator(source: { readonly ranker: Ranker } | Corpus, budget: number): CandidateGenerator {
   const index = 'passages' in source ? buildBm25Index(source) : source;
   const limit = budgetCount(budget);
   return {
