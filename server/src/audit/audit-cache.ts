@@ -1,6 +1,8 @@
 import * as fs from 'node:fs';
 import { loadCandidates, loadCorpus, loadPool, type LoadedCorpus } from '../pool/loaders.js';
-import type { CandidateList, Loaded, Trajectory } from '../pool/types.js';
+import type { CandidateList, Corpus, Loaded, Trajectory } from '../pool/types.js';
+import { fileHash, openRankingStore, type PersistentStore } from './candidate-cache.js';
+import type { RankedGenerator } from './candidate-source.js';
 import type { AuditDecl, Span } from '../syntax/ast.js';
 import type { PreparedAudit } from './run-audit.js';
 
@@ -22,6 +24,7 @@ function stamp(file: string): string {
 export class AuditCache {
   private readonly files = new Map<string, { file: string; stamp: string; loaded: Promise<unknown> }>();
   private readonly prepared = new Map<string, PreparedAudit>();
+  private readonly rankingStores = new Map<string, { hash: string; store: PersistentStore }>();
 
   corpus(file: string): Promise<LoadedCorpus> {
     return this.load(`corpus:${file}`, file, () => loadCorpus(file));
@@ -33,6 +36,32 @@ export class AuditCache {
 
   candidateFile(file: string): Promise<Loaded<CandidateList>> {
     return this.load(`candidates:${file}`, file, () => loadCandidates(file));
+  }
+
+  /**
+   * The on-disk rankings of a corpus's generators under `dir`, opened once per corpus content and
+   * kept, so a re-prepared audit finds what earlier runs ranked. Undefined when the corpus file
+   * cannot be hashed.
+   */
+  async rankings(dir: string, corpusFile: string, corpus: Corpus): Promise<((generator: RankedGenerator) => PersistentStore) | undefined> {
+    const hash = await this.load(`hash:${corpusFile}`, corpusFile, () => fileHash(corpusFile));
+    if (hash === undefined) return undefined;
+    const canonical = (id: string): string | undefined => corpus.passages.get(id)?.id;
+    return (generator) => {
+      // One store per corpus file and generator: a store for the file's old content is not asked for again.
+      const key = `${dir}\u0000${corpusFile}\u0000${generator}`;
+      let entry = this.rankingStores.get(key);
+      if (entry?.hash !== hash) {
+        entry?.store.flush();
+        this.rankingStores.set(key, (entry = { hash, store: openRankingStore(dir, hash, generator, canonical) }));
+      }
+      return entry.store;
+    };
+  }
+
+  /** Writes every ranking computed since the last flush to its store's file. */
+  flushRankings(): void {
+    for (const { store } of this.rankingStores.values()) store.flush();
   }
 
   preparedAudit(key: string): PreparedAudit | undefined {

@@ -9,6 +9,7 @@ import { LineIndex } from '../syntax/line-index.js';
 import type { Problem } from '../syntax/problem.js';
 import { heraldVersion } from '../version.js';
 import { AuditCache, structuralFingerprint } from './audit-cache.js';
+import { defaultCacheDir } from './candidate-cache.js';
 import { createCandidateSource } from './candidate-source.js';
 import { planAudit, type AuditPlan } from './plan.js';
 import { prepareAudit, scoreAudit, type RunOptions } from './run-audit.js';
@@ -29,6 +30,11 @@ export interface AuditSpecOptions extends RunOptions {
   readonly only?: string | undefined;
   /** Data and prepared audits kept from earlier runs (the editor keeps one); a fresh one otherwise. */
   readonly cache?: AuditCache | undefined;
+  /**
+   * Where candidate rankings are kept between runs (see candidate-cache.ts); false keeps none.
+   * Default: `defaultCacheDir()`, never the workspace.
+   */
+  readonly candidateCache?: string | false | undefined;
 }
 
 /** Row issues of every file loaded, each file's listed once however many audits read it. */
@@ -51,6 +57,7 @@ function linkedPath(model: SpecModel, specDir: string, name: string): string {
 }
 
 interface AuditContext {
+  readonly candidateCache: string | false;
   readonly model: SpecModel;
   readonly text: string;
   readonly specDir: string;
@@ -90,7 +97,8 @@ async function auditOne(ctx: AuditContext, decl: AuditDecl, plan: AuditPlan, opt
     progress(`audit ${plan.name}: data and edits unchanged, re-scoring`);
     return scoreAudit(model, plan, known, ctx.lines, options);
   }
-  const candidates = createCandidateSource(corpus.corpus, candidateFiles);
+  const rankings = ctx.candidateCache === false ? undefined : await data.rankings(ctx.candidateCache, corpusFile, corpus.corpus);
+  const candidates = createCandidateSource(corpus.corpus, candidateFiles, rankings === undefined ? {} : { store: rankings });
   // Reports name files as the spec links them, so they read the same on every machine.
   const relative = (file: string): string => path.relative(specDir, file).split(path.sep).join('/');
   const relativeIssues = (issues: readonly RowIssue[]): RowIssue[] => issues.map((i) => ({ ...i, file: relative(i.file) }));
@@ -100,6 +108,8 @@ async function auditOne(ctx: AuditContext, decl: AuditDecl, plan: AuditPlan, opt
     corpusIssues: relativeIssues(corpus.issues),
     pools: pools.map((p) => ({ name: p.name, file: relative(p.file), rows: p.loaded.items, issues: relativeIssues(p.loaded.issues) })),
   }, candidates, options);
+  // Rankings computed before a cancellation are as valid as any: keep them too.
+  data.flushRankings();
   if (prepared === undefined) return undefined;
   data.keepPrepared(key, prepared);
   return scoreAudit(model, plan, prepared, ctx.lines, options);
@@ -116,7 +126,10 @@ export async function auditSpec(text: string, specFile: string, options: AuditSp
   const decls = model.spec.decls.filter((d): d is AuditDecl => d.kind === 'audit' && (options.only === undefined || d.name?.text === options.only));
   const issues = new IssueLog();
   const weightSpans = model.spec.decls.flatMap((d) => (d.kind === 'reward' ? d.terms.flatMap((t) => (t.weightSpan === undefined ? [] : [t.weightSpan])) : []));
-  const ctx: AuditContext = { model, text, specDir, data: options.cache ?? new AuditCache(), lines: new LineIndex(text), issues, weightSpans };
+  const ctx: AuditContext = {
+    model, text, specDir, data: options.cache ?? new AuditCache(), lines: new LineIndex(text), issues, weightSpans,
+    candidateCache: options.candidateCache ?? defaultCacheDir(),
+  };
   const audits: AuditReport[] = [];
   for (const decl of decls) {
     const plan = planAudit(decl, text);

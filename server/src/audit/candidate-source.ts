@@ -1,27 +1,46 @@
 import type { CandidateList, Corpus, Loaded } from '../pool/types.js';
-import { buildBm25Index, createBm25Generator, type Bm25Index } from './generators/bm25.js';
+import { buildBm25Index, createBm25Generator } from './generators/bm25.js';
 import { createFileGenerator, describeDrops, type FileGenerator } from './generators/candidates-file.js';
 import type { CandidateGenerator } from './generators/generator.js';
-import { buildLexicalIndex, createLexicalGenerator, type LexicalIndex } from './generators/lexical.js';
+import { buildLexicalIndex, createLexicalGenerator } from './generators/lexical.js';
+import { createRanker, type Ranker, type RankingStore } from './generators/ranker.js';
 import type { AttackPlan, GeneratorPlan } from './plan.js';
 import type { CandidateSource } from './run-audit.js';
 
+export type RankedGenerator = 'lexical' | 'bm25';
+
+export interface CandidateSourceOptions {
+  /** Rankings kept from earlier runs (on disk), per generator; the corpus is indexed only on a miss. */
+  readonly store?: (generator: RankedGenerator) => RankingStore | undefined;
+}
+
 /**
  * Builds each attack's generators once, sharing the corpus indexes between attacks, and merges
- * their candidates in the order the spec lists the generators, without repeats.
+ * their candidates in the order the spec lists the generators, without repeats. An index is
+ * built only when a ranking is not already stored.
  */
-export function createCandidateSource(corpus: Corpus, candidateFiles: ReadonlyMap<string, Loaded<CandidateList>>): CandidateSource {
-  let lexicalIndex: LexicalIndex | undefined;
-  let bm25Index: Bm25Index | undefined;
+export function createCandidateSource(corpus: Corpus, candidateFiles: ReadonlyMap<string, Loaded<CandidateList>>, options: CandidateSourceOptions = {}): CandidateSource {
+  const rankers = new Map<RankedGenerator, Ranker>();
+  const rankerOf = (generator: RankedGenerator): { ranker: Ranker } => {
+    let ranker = rankers.get(generator);
+    if (ranker === undefined) {
+      let index: { rankAll: (text: string) => string[] } | undefined;
+      const built = () => (index ??= generator === 'bm25' ? buildBm25Index(corpus) : buildLexicalIndex(corpus));
+      const store = options.store?.(generator);
+      ranker = createRanker((text) => built().rankAll(text), store === undefined ? {} : { store });
+      rankers.set(generator, ranker);
+    }
+    return { ranker };
+  };
   const perAttack = new Map<AttackPlan, CandidateGenerator[]>();
   const fileGenerators = new Map<AttackPlan, FileGenerator[]>();
 
   const build = (plan: AttackPlan, g: GeneratorPlan): CandidateGenerator => {
     switch (g.kind) {
       case 'lexical':
-        return createLexicalGenerator((lexicalIndex ??= buildLexicalIndex(corpus)), g.budget);
+        return createLexicalGenerator(rankerOf('lexical'), g.budget);
       case 'bm25':
-        return createBm25Generator((bm25Index ??= buildBm25Index(corpus)), g.budget);
+        return createBm25Generator(rankerOf('bm25'), g.budget);
       case 'file': {
         const generator = createFileGenerator(candidateFiles.get(g.path)?.items ?? [], corpus, Infinity, g.label);
         fileGenerators.set(plan, [...(fileGenerators.get(plan) ?? []), generator]);

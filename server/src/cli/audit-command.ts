@@ -14,7 +14,10 @@ const formats = ['table', 'json', 'sarif', 'html'] as const;
 type Format = (typeof formats)[number];
 
 export const auditUsage = `herald audit <spec.reward> [--format table|json|sarif|html] [--out FILE] [--audit NAME] [--quiet] [--update-baseline]
+                    [--cache-dir DIR | --no-cache]
   runs every audit in the spec (or the one named) against its linked pools
+  --cache-dir DIR     where laundering-candidate rankings are kept between runs (default: $HERALD_CACHE_DIR,
+                      else $XDG_CACHE_HOME/herald, else ~/.cache/herald); --no-cache keeps none
   --update-baseline   accept the figures: write <spec>.baseline.json (commit it); later runs report
                       every attack success rate or bound that rose against it as a regression
   exit 0 when every expect line holds and nothing regressed, 1 otherwise, 2 on spec errors or unreadable input`;
@@ -41,6 +44,7 @@ export async function runAuditCommand(args: readonly string[], io: CommandOutput
       options: {
         format: { type: 'string', default: 'table' }, out: { type: 'string' }, audit: { type: 'string' },
         quiet: { type: 'boolean', default: false }, 'update-baseline': { type: 'boolean', default: false },
+        'cache-dir': { type: 'string' }, 'no-cache': { type: 'boolean', default: false },
       },
     });
   } catch (error) {
@@ -63,7 +67,8 @@ export async function runAuditCommand(args: readonly string[], io: CommandOutput
   }
 
   const progress = values.quiet ? () => undefined : (message: string) => io.err(`herald: ${message}`);
-  const outcome = await auditSpec(text, path.resolve(specFile), { only: values.audit, onProgress: progress });
+  const candidateCache = values['no-cache'] ? false : values['cache-dir'];
+  const outcome = await auditSpec(text, path.resolve(specFile), { only: values.audit, onProgress: progress, candidateCache });
   const lines = new LineIndex(text);
   for (const problem of outcome.problems) io.err(formatProblem(specFile, lines, problem));
   for (const issue of outcome.dataIssues) io.err(`${issue.file}:${issue.line}: skipped row: ${issue.reason}`);

@@ -12,6 +12,8 @@ export interface LexicalIndex {
   /** Content word → positions (ascending) of the passages whose title or text contains it. */
   readonly postings: ReadonlyMap<string, readonly number[]>;
   readonly ranker: Ranker;
+  /** Every passage sharing a word with a text, best first, unremembered (the ranker's memo wraps this). */
+  readonly rankAll: (text: string) => string[];
 }
 
 /** Builds the word → passages index over title and text. One index serves every budget. */
@@ -45,7 +47,7 @@ export function buildLexicalIndex(corpus: Corpus, options: RankerOptions = {}): 
     return touched.map((position) => ids[position]!);
   }
 
-  return { ids, postings, ranker: createRanker(rankAll, options) };
+  return { ids, postings, ranker: createRanker(rankAll, options), rankAll };
 }
 
 /**
@@ -53,7 +55,7 @@ export function buildLexicalIndex(corpus: Corpus, options: RankerOptions = {}): 
  * Pass a built index to share it between budgets; a corpus builds a private one. The candidates
  * at budget K are the first K of those at any larger budget.
  */
-export function createLexicalGenerator(source: LexicalIndex | Corpus, budget: number): CandidateGenerator {
+export function createLexicalGenerator(source: { readonly ranker: Ranker } | Corpus, budget: number): CandidateGenerator {
   const index = 'passages' in source ? buildLexicalIndex(source) : source;
   const limit = budgetCount(budget);
   return {

@@ -14,12 +14,19 @@ export interface RankerOptions {
   readonly capacity?: number;
   /** Ids remembered per text; a request that needs more re-ranks the text. */
   readonly prefix?: number;
+  /** Prefixes kept beyond this ranker (on disk), asked before ranking and told every new one. */
+  readonly store?: RankingStore;
 }
 
-interface Remembered {
+export interface Remembered {
   readonly ids: readonly string[];
   /** True when `ids` is the whole ranking, not a prefix of it. */
   readonly complete: boolean;
+}
+
+export interface RankingStore {
+  get(text: string): Remembered | undefined;
+  set(text: string, ranked: Remembered): void;
 }
 
 /**
@@ -31,16 +38,21 @@ export function createRanker(rankAll: (text: string) => readonly string[], optio
   const prefix = options.prefix ?? 64;
   const memo = new Map<string, Remembered>();
 
-  function remembered(text: string): { entry: Remembered; full?: readonly string[] } {
+  function remembered(text: string): { entry: Remembered; full: readonly string[] | undefined } {
     const known = memo.get(text);
     if (known !== undefined) {
       // Map order is insertion order: re-inserting marks the text as recently used.
       memo.delete(text);
       memo.set(text, known);
-      return { entry: known };
+      return { entry: known, full: undefined };
     }
-    const full = rankAll(text);
-    const entry = { ids: full.length <= prefix ? full : full.slice(0, prefix), complete: full.length <= prefix };
+    let entry = options.store?.get(text);
+    let full: readonly string[] | undefined;
+    if (entry === undefined) {
+      full = rankAll(text);
+      entry = { ids: full.length <= prefix ? full : full.slice(0, prefix), complete: full.length <= prefix };
+      options.store?.set(text, entry);
+    }
     memo.set(text, entry);
     if (memo.size > capacity) {
       const oldest = memo.keys().next();
