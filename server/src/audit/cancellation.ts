@@ -1,9 +1,9 @@
 import type { CancellationFinding, WorkedPair } from '../report/schema.js';
 import type { AttackRun } from './attack-run.js';
-import { estimate, type EstimateOptions, type PairedOutcome } from './estimands.js';
+import { estimateArrays, type EstimateOptions } from './estimands.js';
 import type { Scorer } from './features.js';
 import { selections } from './plan.js';
-import { editMargins, selectEdits } from './scoring.js';
+import { editMargins, runIndex, selectedEdits } from './scoring.js';
 
 /** The features on which T adds to S, or undefined when S ⊂ T does not hold (T must keep every term of S). */
 export function extraFeatures(smaller: Scorer, larger: Scorer): number[] | undefined {
@@ -41,19 +41,29 @@ export function findCancellations(scorers: readonly Scorer[], ctx: CancellationC
         const marginsS = editMargins(run, ctx.originalValues, smaller.weights);
         const marginsT = editMargins(run, ctx.originalValues, larger.weights);
         for (const selection of selections) {
-          const selected = selectEdits(run, marginsT, selection);
+          const selected = selectedEdits(run, marginsT, selection);
+          const { unitRow } = runIndex(run);
           for (const k of extra) {
             const weight = larger.weights[k]!;
             if (weight >= 0) continue;
-            const winners = selected.filter((s) => {
-              const original = ctx.originalValues[s.unit.row * F + k]!;
-              const d = run.editValues[s.edit * F + k]! - original;
-              return s.margin >= 0 && marginsS[s.edit]! < 0 && original !== 0 && d < 0;
-            });
+            const winners: number[] = [];
+            const originals = ctx.originalValues;
+            for (let u = 0; u < selected.length; u++) {
+              const edit = selected[u]!;
+              // Most edits lose under T: test that before reading the feature values.
+              if (!(marginsT[edit]! >= 0 && marginsS[edit]! < 0)) continue;
+              const original = originals[unitRow[u]! * F + k]!;
+              if (original !== 0 && run.editValues[edit * F + k]! - original < 0) winners.push(u);
+            }
             if (winners.length === 0) continue;
-            const active: PairedOutcome[] = [];
-            const inactive: PairedOutcome[] = [];
-            for (const s of selected) (ctx.originalValues[s.unit.row * F + k] !== 0 ? active : inactive).push({ cluster: s.unit.cluster, margin: s.margin });
+            const active = { clusters: [] as number[], margins: [] as number[] };
+            const inactive = { clusters: [] as number[], margins: [] as number[] };
+            selected.forEach((edit, u) => {
+              const unit = run.units[u]!;
+              const stratum = ctx.originalValues[unit.row * F + k] !== 0 ? active : inactive;
+              stratum.clusters.push(unit.cluster);
+              stratum.margins.push(marginsT[edit]!);
+            });
             findings.push({
               smaller: smaller.name,
               larger: larger.name,
@@ -62,9 +72,9 @@ export function findCancellations(scorers: readonly Scorer[], ctx: CancellationC
               term: ctx.termName(larger, k),
               termWeight: weight,
               count: winners.length,
-              clusters: new Set(winners.map((w) => w.unit.cluster)).size,
-              strata: { active: estimate(active, ctx.options), inactive: estimate(inactive, ctx.options) },
-              example: ctx.workedPair(run, winners[0]!.edit),
+              clusters: new Set(winners.map((u) => run.units[u]!.cluster)).size,
+              strata: { active: estimateArrays(active.clusters, active.margins, ctx.options), inactive: estimateArrays(inactive.clusters, inactive.margins, ctx.options) },
+              example: ctx.workedPair(run, selected[winners[0]!]!),
             });
           }
         }

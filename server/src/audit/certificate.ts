@@ -2,7 +2,7 @@ import type { CertificateEntry, WorkedPair } from '../report/schema.js';
 import type { AttackRun } from './attack-run.js';
 import type { Scorer } from './features.js';
 import type { LatticePenalty } from './lattice.js';
-import { editMargins } from './scoring.js';
+import { editMargins, runIndex } from './scoring.js';
 
 /**
  * The finite-set certificate: R_{j} rejects every audited edit that triggers detector j when
@@ -21,14 +21,16 @@ export function certify(
     let edits = 0;
     let best: { run: AttackRun; edit: number; gain: number } | undefined;
     runs.forEach((run, r) => {
-      run.editRecords.forEach((record, e) => {
-        const before = originalValues[record.row * F + p.column]!;
+      const { editRow } = runIndex(run);
+      const runGains = gains[r]!;
+      for (let e = 0; e < editRow.length; e++) {
+        const before = originalValues[editRow[e]! * F + p.column]!;
         const after = run.editValues[e * F + p.column]!;
-        if (before !== 0 || after !== 1) return;
+        if (before !== 0 || after !== 1) continue;
         edits++;
-        const gain = gains[r]![e]!;
+        const gain = runGains[e]!;
         if (best === undefined || gain > best.gain) best = { run, edit: e, gain };
-      });
+      }
     });
     const found = best as { run: AttackRun; edit: number; gain: number } | undefined;
     return {

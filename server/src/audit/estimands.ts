@@ -93,10 +93,43 @@ function resampleIndices(n: number, resamples: number, seed: number): Int32Array
   return indices;
 }
 
+/**
+ * Intervals already computed, by the exact values resampled (and resamples and seed): many
+ * estimates of one audit resample the same success shares (a lattice subset and the reward it
+ * equals, a sweep point, a single pool), and a weight edit leaves most of them unchanged. Keys
+ * spell every nonzero value in full, so a hit is the same computation; the budget bounds the
+ * characters kept.
+ */
+const intervalCache = new Map<string, Interval>();
+const intervalCacheBudget = 1 << 24;
+let intervalCacheSize = 0;
+
+function intervalKey(values: readonly number[], resamples: number, seed: number): string {
+  let key = `${resamples}:${seed}:${values.length}`;
+  for (let i = 0; i < values.length; i++) if (values[i] !== 0 || Object.is(values[i], -0)) key += `;${i}:${values[i]}`;
+  return key;
+}
+
 /** A percentile 95% interval from resampling clusters with replacement. */
 export function clusterBootstrap(shares: readonly number[], resamples: number, seed: number): Interval {
   const n = shares.length;
   if (n === 0) return { low: 0, high: 0, method: 'none' };
+  const key = intervalKey(shares, resamples, seed);
+  const known = intervalCache.get(key);
+  if (known !== undefined) return { ...known };
+  const interval = resampledInterval(shares, resamples, seed);
+  while (intervalCacheSize + key.length > intervalCacheBudget && intervalCache.size > 0) {
+    const oldest = intervalCache.keys().next().value!;
+    intervalCacheSize -= oldest.length;
+    intervalCache.delete(oldest);
+  }
+  intervalCache.set(key, interval);
+  intervalCacheSize += key.length;
+  return { ...interval };
+}
+
+function resampledInterval(shares: readonly number[], resamples: number, seed: number): Interval {
+  const n = shares.length;
   const indices = resampleIndices(n, resamples, seed);
   const means = new Float64Array(resamples);
   for (let b = 0; b < resamples; b++) {

@@ -3,7 +3,7 @@ import type { AttackRun } from './attack-run.js';
 import type { EstimateOptions } from './estimands.js';
 import type { Scorer } from './features.js';
 import { selections } from './plan.js';
-import { editMargins, estimateSelection, selectionLabel } from './scoring.js';
+import { editMargins, estimateSelection, runIndex, selectionLabel } from './scoring.js';
 
 export interface LatticePenalty {
   readonly name: string;
@@ -17,18 +17,21 @@ export function subsetNames(mask: number, penalties: readonly LatticePenalty[]):
 
 /**
  * Margins under R_S for every subset S, from one pass of base margins: M_S = M_0 − Σ_{j∈S} λ_j d_j,
- * with d_j = f_j(A(τ)) − f_j(τ). Yields each subset's margins in mask order.
+ * with d_j = f_j(A(τ)) − f_j(τ). Yields each subset's margins in mask order, only for the subsets
+ * of `within` when it is given.
  */
-export function* subsetMargins(run: AttackRun, originalValues: Float64Array, base: Scorer, penalties: readonly LatticePenalty[]): Generator<[number, Float64Array]> {
+export function* subsetMargins(run: AttackRun, originalValues: Float64Array, base: Scorer, penalties: readonly LatticePenalty[], within = (1 << penalties.length) - 1): Generator<[number, Float64Array]> {
   const F = base.weights.length;
   const m0 = editMargins(run, originalValues, base.weights);
   const edits = run.editRecords.length;
-  const deltas = penalties.map((p) => {
-    const d = new Float64Array(edits);
-    for (let e = 0; e < edits; e++) d[e] = run.editValues[e * F + p.column]! - originalValues[run.editRecords[e]!.row * F + p.column]!;
-    return d;
-  });
+  const deltas = penalties.map((p) => detectorChange(run, originalValues, F, p.column));
   for (let mask = 0; mask < 1 << penalties.length; mask++) {
+    if ((mask & within) !== mask) continue;
+    // The empty subset is the base reward itself: its margins (and their selections) are shared.
+    if (mask === 0) {
+      yield [mask, m0];
+      continue;
+    }
     const margins = Float64Array.from(m0);
     penalties.forEach((p, j) => {
       if ((mask & (1 << j)) === 0) return;
@@ -59,14 +62,18 @@ export function evaluateLattice(runs: readonly AttackRun[], originalValues: Floa
   const size = 1 << penalties.length;
   const results: LatticeReport['subsets'][number]['results'][] = Array.from({ length: size }, () => []);
   for (const run of runs) {
-    for (const [mask, margins] of subsetMargins(run, originalValues, base, penalties)) {
-      for (const selection of selections) {
+    // A detector whose value no edit of this attack changes (d_j = 0 throughout; isolation makes
+    // that every detector outside the attack's targets) leaves every margin as it is, so subsets
+    // that differ only in such detectors share one estimate: 2^|active| estimates, not 2^k.
+    const active = activeMask(run, originalValues, base.weights.length, penalties);
+    const shared = new Map<number, LatticeReport['subsets'][number]['results']>();
+    for (const [mask, margins] of subsetMargins(run, originalValues, base, penalties, active)) {
+      shared.set(mask, selections.map((selection) => {
         const e = estimateSelection(run, margins, selection, options);
-        results[mask]!.push({
-          attack: run.plan.name, selection, label: selectionLabel(selection, base), asr: e.asr, upper: e.interval.high, meanMargin: e.meanMargin, clusters: e.clusters,
-        });
-      }
+        return { attack: run.plan.name, selection, label: selectionLabel(selection, base), asr: e.asr, upper: e.interval.high, meanMargin: e.meanMargin, clusters: e.clusters };
+      }));
     }
+    for (let mask = 0; mask < size; mask++) results[mask]!.push(...shared.get(mask & active)!.map((entry) => ({ ...entry })));
   }
   const sufficient = results.map((r) => r.filter((x) => x.selection === 'oracle_worst').every((x) => x.asr === 0));
   const minimal = minimalSubsets(sufficient);
@@ -76,4 +83,30 @@ export function evaluateLattice(runs: readonly AttackRun[], originalValues: Floa
     subsets,
     minimal: subsets.filter((s) => s.minimal).map((s) => s.detectors),
   };
+}
+
+// d_j of every edit depends on the data only, not on any weight: once per attack and detector.
+const changeCache = new WeakMap<AttackRun, Map<number, Float64Array>>();
+
+/** d_j = f_j(A(τ)) − f_j(τ) of every edit of an attack, for the feature in `column`. */
+export function detectorChange(run: AttackRun, originalValues: Float64Array, F: number, column: number): Float64Array {
+  let byColumn = changeCache.get(run);
+  if (byColumn === undefined) changeCache.set(run, (byColumn = new Map()));
+  let d = byColumn.get(column);
+  if (d === undefined) {
+    const { editRow } = runIndex(run);
+    d = new Float64Array(editRow.length);
+    for (let e = 0; e < editRow.length; e++) d[e] = run.editValues[e * F + column]! - originalValues[editRow[e]! * F + column]!;
+    byColumn.set(column, d);
+  }
+  return d;
+}
+
+/** The detectors (as a bit mask) whose value some edit of the attack changes (a NaN change counts). */
+function activeMask(run: AttackRun, originalValues: Float64Array, F: number, penalties: readonly LatticePenalty[]): number {
+  let mask = 0;
+  penalties.forEach((p, j) => {
+    if (detectorChange(run, originalValues, F, p.column).some((d) => d !== 0)) mask |= 1 << j;
+  });
+  return mask;
 }

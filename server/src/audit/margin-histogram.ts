@@ -2,7 +2,7 @@ import type { AttackReport, LatticeReport } from '../report/schema.js';
 import type { AttackRun } from './attack-run.js';
 import { strengthenedScorer, type FeatureTable, type Scorer } from './features.js';
 import { selections } from './plan.js';
-import { editMargins, selectEdits, selectionLabel } from './scoring.js';
+import { editMargins, selectedMargins, selectionLabel } from './scoring.js';
 
 // The distribution of selected paired margins behind each ASR, binned for the report page's
 // pictures. Bins are fixed per attack (shared by every reward and selection, so the series overlay)
@@ -69,19 +69,25 @@ export function attackMarginHistogram(run: AttackRun, originalValues: Float64Arr
     return selections.map((selection) => ({
       ...s,
       selection,
-      margins: selectEdits(run, margins, selection).map((e) => e.margin).filter(Number.isFinite),
+      margins: selectedMargins(run, margins, selection),
     }));
   });
   let min = Infinity;
   let max = -Infinity;
-  for (const s of selected) for (const m of s.margins) [min, max] = [Math.min(min, m), Math.max(max, m)];
+  for (const s of selected) {
+    for (const m of s.margins) {
+      if (!Number.isFinite(m)) continue;
+      min = Math.min(min, m);
+      max = Math.max(max, m);
+    }
+  }
   if (min > max) return { edges: [], series: selected.map((s) => ({ ...seriesHead(s), counts: [] })) };
   const edges = histogramEdges(min, max);
   return {
     edges,
     series: selected.map((s) => {
       const counts = new Array<number>(edges.length - 1).fill(0);
-      for (const m of s.margins) counts[binOf(edges, m)]!++;
+      for (const m of s.margins) if (Number.isFinite(m)) counts[binOf(edges, m)]!++;
       return { ...seriesHead(s), counts };
     }),
   };

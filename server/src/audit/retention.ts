@@ -23,6 +23,15 @@ export function isContractCompatible(view: TrajectoryView, env: EvalEnv): boolea
   );
 }
 
+// Compatibility reads only the originals, not the weights: once per prepared audit's views.
+const compatibleCache = new WeakMap<readonly TrajectoryView[], readonly number[]>();
+
+function compatibleRowsOf(views: readonly TrajectoryView[], env: EvalEnv): readonly number[] {
+  let rows = compatibleCache.get(views);
+  if (rows === undefined) compatibleCache.set(views, (rows = views.flatMap((view, row) => (isContractCompatible(view, env) ? [row] : []))));
+  return rows;
+}
+
 /** Share of compatible originals on which none of the terms a reward adds over the audited one is active. */
 export function retention(
   views: readonly TrajectoryView[],
@@ -33,7 +42,7 @@ export function retention(
   termName: (scorer: Scorer, feature: number) => string,
 ): RetentionEntry[] {
   const F = base.weights.length;
-  const compatibleRows = views.flatMap((view, row) => (isContractCompatible(view, env) ? [row] : []));
+  const compatibleRows = compatibleRowsOf(views, env);
   return others.map((scorer) => {
     const added: number[] = [];
     for (let k = 0; k < F; k++) if (scorer.weights[k] !== base.weights[k]) added.push(k);

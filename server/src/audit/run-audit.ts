@@ -11,7 +11,7 @@ import { findCancellations } from './cancellation.js';
 import type { EstimateOptions } from './estimands.js';
 import { evaluateExpectation } from './expectations.js';
 import { buildFeatureTable, dot, rewardScorer, type FeatureTable, type Scorer } from './features.js';
-import { evaluateLattice, type LatticePenalty } from './lattice.js';
+import { detectorChange, evaluateLattice, type LatticePenalty } from './lattice.js';
 import { attackMarginHistogram, repairScorers } from './margin-histogram.js';
 import type { AttackPlan, AuditPlan } from './plan.js';
 import { retention } from './retention.js';
@@ -196,14 +196,7 @@ export function scoreAudit(model: SpecModel, plan: AuditPlan, prepared: Prepared
   const certificate = certify(runs, originalValues, base, penalties, workedPair);
   const sweep = penaltySweep(runs, originalValues, table, base, plan.lattice.map((l) => ({ key: `decl:${l.name}`, lambda: l.lambda })), plan.sweep, estimateOptions);
 
-  const groups: SampleGroup[] = [];
-  let offset = 0;
-  for (const pool of inputs.pools) {
-    const byQuestion = new Map<string, number[]>();
-    pool.rows.forEach((row, i) => byQuestion.set(row.question_id, [...(byQuestion.get(row.question_id) ?? []), offset + i]));
-    for (const group of byQuestion.values()) if (group.length > 1) groups.push({ rows: group });
-    offset += pool.rows.length;
-  }
+  const groups = sampleGroups(prepared);
   const pooled = perPool(runs, originalValues, scorers, (row) => prepared.poolOfRow[row]!, inputs.pools.map((p) => p.name), estimateOptions);
 
   const expectations = plan.expects.map((expect) => ({
@@ -246,19 +239,43 @@ export function scoreAudit(model: SpecModel, plan: AuditPlan, prepared: Prepared
   };
 }
 
+// Sample groups depend on the rows only: once per prepared audit.
+const groupCache = new WeakMap<PreparedAudit, readonly SampleGroup[]>();
+
+/** Rows of one pool that share a question: the samples a best-of-n selector picks from. */
+function sampleGroups(prepared: PreparedAudit): readonly SampleGroup[] {
+  let groups = groupCache.get(prepared);
+  if (groups !== undefined) return groups;
+  const found: SampleGroup[] = [];
+  let offset = 0;
+  for (const pool of prepared.inputs.pools) {
+    const byQuestion = new Map<string, number[]>();
+    pool.rows.forEach((row, i) => {
+      const group = byQuestion.get(row.question_id);
+      if (group === undefined) byQuestion.set(row.question_id, [offset + i]);
+      else group.push(offset + i);
+    });
+    for (const group of byQuestion.values()) if (group.length > 1) found.push({ rows: group });
+    offset += pool.rows.length;
+  }
+  groupCache.set(prepared, (groups = found));
+  return groups;
+}
+
 /** How one lattice detector enters an attack's margins: its penalty contributes −λ·d per edit. */
 function detectorEffect(run: AttackRun, originalValues: Float64Array, F: number, column: number, detector: string, lambda: number) {
   const edits = run.editRecords.length;
   let fires = 0;
   let sum = 0;
   let worst = -Infinity;
-  run.editRecords.forEach((record, e) => {
+  const change = detectorChange(run, originalValues, F, column);
+  for (let e = 0; e < edits; e++) {
     const after = run.editValues[e * F + column]!;
-    const contribution = -lambda * (after - originalValues[record.row * F + column]!);
+    const contribution = -lambda * change[e]!;
     if (after !== 0) fires++;
     sum += contribution;
     worst = Math.max(worst, contribution);
-  });
+  }
   return {
     detector, lambda, firesOnEdits: edits === 0 ? 0 : fires / edits,
     meanContribution: edits === 0 ? 0 : sum / edits, worstContribution: edits === 0 ? 0 : worst,

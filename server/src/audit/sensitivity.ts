@@ -42,17 +42,24 @@ export function perPool(
   const entries: PerPoolEntry[] = [];
   const aggregate: AggregateEntry[] = [];
   for (const run of runs) {
+    // Which units belong to which pool does not depend on the scorer: split once per attack.
+    const clustersOfUnits = unitClusters(run);
+    const lists = new Map(pools.map((pool) => [pool, [] as number[]]));
+    run.units.forEach((unit, u) => lists.get(poolOf(unit.row))?.push(u));
+    const unitsOf = new Map(pools.map((pool) => [pool, Int32Array.from(lists.get(pool)!)]));
+    const clustersIn = new Map(pools.map((pool) => [pool, unitsOf.get(pool)!.map((u) => clustersOfUnits[u]!)]));
     for (const scorer of scorers) {
       const margins = editMargins(run, originalValues, scorer.weights);
       for (const selection of selections) {
         const selected = selectedMargins(run, margins, selection);
-        const clustersOfUnits = unitClusters(run);
         const label = selectionLabel(selection, scorer);
         let successes = 0;
         let clusters = 0;
         for (const pool of pools) {
-          const inPool = run.units.flatMap((unit, u) => (poolOf(unit.row) === pool ? [u] : []));
-          const e = estimateArrays(inPool.map((u) => clustersOfUnits[u]!), inPool.map((u) => selected[u]!), options);
+          const units = unitsOf.get(pool)!;
+          const inPool = new Float64Array(units.length);
+          for (let i = 0; i < units.length; i++) inPool[i] = selected[units[i]!]!;
+          const e = estimateArrays(clustersIn.get(pool)!, inPool, options);
           entries.push({ pool, attack: run.plan.name, reward: scorer.name, selection, label, asr: e.asr, upper: e.interval.high, clusters: e.clusters });
           successes += e.successes;
           clusters += e.clusters;

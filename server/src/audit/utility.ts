@@ -8,6 +8,33 @@ export interface SampleGroup {
   readonly rows: readonly number[];
 }
 
+interface RowMetrics {
+  readonly exactMatch: Float64Array;
+  readonly precision: Float64Array;
+  readonly recall: Float64Array;
+  readonly validFinal: Float64Array;
+  readonly searchCalls: Float64Array;
+}
+
+// The metrics of a row do not depend on the weights: once per prepared audit's views.
+const metricsCache = new WeakMap<readonly TrajectoryView[], RowMetrics>();
+
+function rowMetrics(views: readonly TrajectoryView[]): RowMetrics {
+  let metrics = metricsCache.get(views);
+  if (metrics === undefined) {
+    const of = (metric: (view: TrajectoryView) => number): Float64Array => Float64Array.from(views, metric);
+    metrics = {
+      exactMatch: of((view) => exactMatch(view.answer, view.gold.answers)),
+      precision: of((view) => precision(view.citations, view.gold.support_ids)),
+      recall: of((view) => recall(view.citations, view.gold.support_ids)),
+      validFinal: of((view) => (view.hasFinal ? 1 : 0)),
+      searchCalls: of((view) => view.searches.length),
+    };
+    metricsCache.set(views, metrics);
+  }
+  return metrics;
+}
+
 /**
  * Offline utility of best-of-n selection by each reward. The metrics read gold answers and
  * support ids, and selection by an oracle reward reads them too: a diagnostic, not an
@@ -15,6 +42,7 @@ export interface SampleGroup {
  */
 export function offlineUtility(groups: readonly SampleGroup[], views: readonly TrajectoryView[], originalValues: Float64Array, scorers: readonly Scorer[]): UtilityEntry[] {
   if (groups.length === 0) return [];
+  const metrics = rowMetrics(views);
   const summarize = (selector: string, label: UtilityEntry['label'], pick: (group: SampleGroup) => number): UtilityEntry => {
     let em = 0;
     let citationPrecision = 0;
@@ -22,12 +50,12 @@ export function offlineUtility(groups: readonly SampleGroup[], views: readonly T
     let validFinal = 0;
     let searchCalls = 0;
     for (const group of groups) {
-      const view = views[pick(group)]!;
-      em += exactMatch(view.answer, view.gold.answers);
-      citationPrecision += precision(view.citations, view.gold.support_ids);
-      supportRecall += recall(view.citations, view.gold.support_ids);
-      validFinal += view.hasFinal ? 1 : 0;
-      searchCalls += view.searches.length;
+      const row = pick(group);
+      em += metrics.exactMatch[row]!;
+      citationPrecision += metrics.precision[row]!;
+      supportRecall += metrics.recall[row]!;
+      validFinal += metrics.validFinal[row]!;
+      searchCalls += metrics.searchCalls[row]!;
     }
     const n = groups.length;
     return { selector, label, groups: n, exactMatch: em / n, citationPrecision: citationPrecision / n, supportRecall: supportRecall / n, validFinal: validFinal / n, searchCalls: searchCalls / n };

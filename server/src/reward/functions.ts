@@ -15,7 +15,7 @@ export function exactMatch(text: string, answers: string | readonly string[]): n
   return answersOf(answers).some((a) => normalizeAnswer(a) === normalized) ? 1 : 0;
 }
 
-function f1(prediction: string[], truth: string[]): number {
+function f1(prediction: readonly string[], truth: readonly string[]): number {
   if (prediction.length === 0 || truth.length === 0) return prediction.length === truth.length ? 1 : 0;
   const counts = new Map<string, number>();
   for (const t of truth) counts.set(t, (counts.get(t) ?? 0) + 1);
@@ -82,7 +82,18 @@ function jaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
   return shared / (a.size + b.size - shared);
 }
 
+// An edit that keeps the searches keeps the very same array, so its count is looked up.
+const repeatedMemo = new WeakMap<readonly SearchStep[], Map<number, number>>();
+
 export function repeatedQueries(searches: readonly SearchStep[], threshold = 1): number {
+  let byThreshold = repeatedMemo.get(searches);
+  if (byThreshold === undefined) repeatedMemo.set(searches, (byThreshold = new Map()));
+  let repeats = byThreshold.get(threshold);
+  if (repeats === undefined) byThreshold.set(threshold, (repeats = countRepeats(searches, threshold)));
+  return repeats;
+}
+
+function countRepeats(searches: readonly SearchStep[], threshold: number): number {
   const seen: ReadonlySet<string>[] = [];
   let repeats = 0;
   for (const step of searches) {

@@ -1,0 +1,165 @@
+// The audit's shortcuts (prepared audits re-scored after a weight edit, margins and bootstrap
+// intervals remembered by value, lattice subsets sharing estimates, candidate rankings from the
+// on-disk cache) must not change a single byte of the report. Each test compares a shortcut with
+// the plain computation it replaces, on the sample spec.
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { describe, it } from 'node:test';
+import { AuditCache } from '../../server/src/audit/audit-cache.js';
+import { auditSpec, type AuditSpecOptions } from '../../server/src/audit/audit-spec.js';
+import { openRankingStore } from '../../server/src/audit/candidate-cache.js';
+import { createCandidateSource } from '../../server/src/audit/candidate-source.js';
+import { clusterBootstrap, percentile } from '../../server/src/audit/estimands.js';
+import { rewardScorer } from '../../server/src/audit/features.js';
+import { evaluateLattice, minimalSubsets, subsetMargins, subsetNames, type LatticePenalty } from '../../server/src/audit/lattice.js';
+import { planAudit } from '../../server/src/audit/plan.js';
+import { seededRandom } from '../../server/src/audit/random.js';
+import { prepareAudit } from '../../server/src/audit/run-audit.js';
+import { estimateSelection, selectionLabel } from '../../server/src/audit/scoring.js';
+import { loadCorpus, loadPool } from '../../server/src/pool/loaders.js';
+import { RewardCompiler } from '../../server/src/reward/compile.js';
+import { analyze } from '../../server/src/semantics/analyze.js';
+import { tempDir } from '../pool/temp-files.js';
+
+const specFile = path.resolve('samples/paper.reward');
+const text = fs.readFileSync(specFile, 'utf8');
+
+async function reportJson(source: string, options: AuditSpecOptions, progress: string[] = []): Promise<string> {
+  const outcome = await auditSpec(source, specFile, { ...options, onProgress: (m) => progress.push(m) });
+  assert.ok(outcome.report, JSON.stringify(outcome.problems));
+  return JSON.stringify(outcome.report, null, 2);
+}
+
+describe('optimised audit path', () => {
+  it('gives the same JSON report cold, from on-disk candidates, and re-scored after a weight edit', async () => {
+    const cacheDir = tempDir().dir;
+    const plain = await reportJson(text, { cache: new AuditCache(), candidateCache: false });
+
+    const filling = await reportJson(text, { cache: new AuditCache(), candidateCache: cacheDir });
+    assert.equal(filling, plain, 'cold, writing the candidate cache');
+    const stored = fs.readdirSync(path.join(cacheDir, 'rankings-v1'));
+    assert.equal(stored.length, 2, 'one ranking file per generator the spec uses (lexical, bm25)');
+
+    const cache = new AuditCache();
+    const fromDisk = await reportJson(text, { cache, candidateCache: cacheDir });
+    assert.equal(fromDisk, plain, 'cold, candidates from the on-disk cache');
+
+    // R_L's λ edited and edited back: the second run re-scores the prepared audit.
+    const edited = text.replace('R0 - 1.2 * L', 'R0 - 1.3 * L');
+    assert.notEqual(edited, text);
+    const editedJson = await reportJson(edited, { cache, candidateCache: cacheDir });
+    assert.notEqual(editedJson, plain, 'the edit changes the report');
+    const progress: string[] = [];
+    const rescored = await reportJson(text, { cache, candidateCache: cacheDir }, progress);
+    assert.ok(progress.some((m) => m.includes('re-scoring')), progress.join('\n'));
+    assert.equal(rescored, plain, 're-scored after a weight edit and back');
+  });
+
+  it('ignores damaged and unusable candidate caches and still gives the same report', async () => {
+    const temp = tempDir();
+    const plain = await reportJson(text, { cache: new AuditCache(), candidateCache: false });
+    await reportJson(text, { cache: new AuditCache(), candidateCache: temp.dir });
+    const folder = path.join(temp.dir, 'rankings-v1');
+    for (const name of fs.readdirSync(folder)) {
+      const file = path.join(folder, name);
+      const lines = fs.readFileSync(file, 'utf8').split('\n');
+      // A line cut short, a line of another shape, an id that is not in the corpus, bytes that are not JSON.
+      const [first, second, third] = lines;
+      const damaged = [first!.slice(0, first!.length >> 1), '{"not":"a ranking"}', third!.replace(/"w:\d+"/, '"w:not-a-passage"'), '\u0000\u0001garbage', ...lines.slice(3)];
+      assert.ok(second !== undefined);
+      fs.writeFileSync(file, damaged.join('\n'));
+    }
+    assert.equal(await reportJson(text, { cache: new AuditCache(), candidateCache: temp.dir }), plain, 'damaged lines are ranked again');
+    const notAFolder = temp.write('a-file', 'x');
+    assert.equal(await reportJson(text, { cache: new AuditCache(), candidateCache: notAFolder }), plain, 'a cache path that cannot be a folder is ignored');
+  });
+
+  it('reads back only well-formed rankings of corpus passages', () => {
+    const temp = tempDir();
+    const corpus = new Set(['w:1', 'w:2', 'w:3']);
+    const canonical = (id: string): string | undefined => (corpus.has(id) ? id : undefined);
+    const store = openRankingStore(temp.dir, 'hash', 'bm25', canonical);
+    store.set('question one', { ids: ['w:2', 'w:1'], complete: true });
+    store.set('question two', { ids: ['w:3'], complete: false });
+    store.flush();
+    const file = path.join(temp.dir, 'rankings-v1', fs.readdirSync(path.join(temp.dir, 'rankings-v1'))[0]!);
+    fs.appendFileSync(file, '["question three", true, ["w:9"]]\n["question four", "yes", []]\n["question five", false, ["w:1"');
+    const reopened = openRankingStore(temp.dir, 'hash', 'bm25', canonical);
+    assert.deepEqual(reopened.get('question one'), { ids: ['w:2', 'w:1'], complete: true });
+    assert.deepEqual(reopened.get('question two'), { ids: ['w:3'], complete: false });
+    assert.equal(reopened.get('question three'), undefined, 'an id outside the corpus');
+    assert.equal(reopened.get('question four'), undefined, 'a malformed entry');
+    assert.equal(reopened.get('question five'), undefined, 'a cut-off line');
+    assert.equal(openRankingStore(temp.dir, 'other hash', 'bm25', canonical).get('question one'), undefined, 'another corpus content');
+    assert.equal(openRankingStore(temp.dir, 'hash', 'lexical', canonical).get('question one'), undefined, 'another generator');
+  });
+
+  it('evaluates the lattice with shared subsets exactly as subset by subset', async () => {
+    const { model } = analyze(text, { specDir: path.dirname(specFile) });
+    const decl = model.spec.decls.find((d) => d.kind === 'audit' && d.name?.text === 'paper');
+    assert.ok(decl?.kind === 'audit');
+    const plan = planAudit(decl, text)!;
+    const fileOf = (name: string): string => {
+      const d = model.globals.get(name)?.decl;
+      return path.resolve(path.dirname(specFile), d?.kind === 'pool' || d?.kind === 'corpus' ? (d.path?.value ?? '') : '');
+    };
+    const corpus = await loadCorpus(fileOf(plan.corpus));
+    const pools = await Promise.all(plan.pools.map(async (name) => ({ name, file: fileOf(name), rows: (await loadPool(fileOf(name), name)).items, issues: [] })));
+    const prepared = prepareAudit(model, plan, { corpusName: plan.corpus, corpus: corpus.corpus, corpusIssues: [], pools }, createCandidateSource(corpus.corpus, new Map()))!;
+    const base = rewardScorer(prepared.table, new RewardCompiler(model).reward(plan.reward));
+    const penalties: LatticePenalty[] = plan.lattice.map((l) => ({ name: l.name, lambda: l.lambda, column: prepared.table.index.get(`decl:${l.name}`)! }));
+    const options = { resamples: plan.bootstrap, seed: plan.seed };
+
+    // Every subset's margins from its own pass, as the definition reads.
+    const results = Array.from({ length: 1 << penalties.length }, () => [] as unknown[]);
+    for (const run of prepared.runs) {
+      for (const [mask, margins] of subsetMargins(run, prepared.originalValues, base, penalties)) {
+        for (const selection of ['first_visible', 'oracle_worst'] as const) {
+          const e = estimateSelection(run, margins, selection, options);
+          results[mask]!.push({ attack: run.plan.name, selection, label: selectionLabel(selection, base), asr: e.asr, upper: e.interval.high, meanMargin: e.meanMargin, clusters: e.clusters });
+        }
+      }
+    }
+    const sufficient = results.map((r) => r.every((x) => (x as { selection: string; asr: number }).selection !== 'oracle_worst' || (x as { asr: number }).asr === 0));
+    const minimal = minimalSubsets(sufficient);
+    const subsets = results.map((r, mask) => ({ detectors: subsetNames(mask, penalties), results: r, sufficient: sufficient[mask]!, minimal: minimal[mask]! }));
+    const expected = { detectors: penalties.map((p) => ({ name: p.name, lambda: p.lambda })), subsets, minimal: subsets.filter((s) => s.minimal).map((s) => s.detectors) };
+
+    const shared = evaluateLattice(prepared.runs, prepared.originalValues, base, penalties, options);
+    assert.equal(JSON.stringify(shared), JSON.stringify(expected));
+    // The sample's lattice has subsets that differ only in detectors an attack never changes.
+    assert.ok(penalties.length === 3 && prepared.runs.some((run) => run.plan.targets.length < penalties.length));
+  });
+
+  it('remembers bootstrap intervals without changing them', () => {
+    // The plain percentile bootstrap: clusters drawn with replacement, seeded, the 2.5% and 97.5% points.
+    const plainBootstrap = (shares: readonly number[], resamples: number, seed: number) => {
+      const random = seededRandom(seed);
+      const indices = Array.from({ length: shares.length * resamples }, () => Math.floor(random() * shares.length));
+      const means = new Float64Array(resamples);
+      for (let b = 0; b < resamples; b++) {
+        let sum = 0;
+        for (let i = 0; i < shares.length; i++) sum += shares[indices[b * shares.length + i]!]!;
+        means[b] = sum / shares.length;
+      }
+      means.sort();
+      return { low: percentile(means, 0.025), high: percentile(means, 0.975), method: 'bootstrap' };
+    };
+    const random = seededRandom(7);
+    const vectors = [
+      Array.from({ length: 40 }, (_, i) => (i % 7 === 0 ? 1 / 3 : 0)),
+      Array.from({ length: 40 }, (_, i) => (i % 7 === 0 ? 2 / 3 : 0)),
+      Array.from({ length: 41 }, (_, i) => (i % 7 === 0 ? 1 / 3 : 0)),
+      Array.from({ length: 40 }, () => Math.floor(random() * 4) / 4),
+      Array.from({ length: 40 }, () => random() - 0.5),
+    ];
+    for (const shares of vectors) {
+      for (const [resamples, seed] of [[200, 0], [200, 1], [50, 0]] as const) {
+        const expected = plainBootstrap(shares, resamples, seed);
+        assert.deepEqual(clusterBootstrap(shares, resamples, seed), expected);
+        assert.deepEqual(clusterBootstrap([...shares], resamples, seed), expected, 'again, from the memo');
+      }
+    }
+  });
+});
