@@ -8,7 +8,7 @@ import { formatSarif } from '../report/format-sarif.js';
 import { formatTable } from '../report/format-table.js';
 import type { Report } from '../report/schema.js';
 import { LineIndex } from '../syntax/line-index.js';
-import { formatProblem, type CommandOutput } from './check-command.js';
+import { formatProblem, printRunProblems, readSpec, type CommandOutput } from './check-command.js';
 
 const formats = ['table', 'json', 'sarif', 'html'] as const;
 type Format = (typeof formats)[number];
@@ -58,20 +58,14 @@ export async function runAuditCommand(args: readonly string[], io: CommandOutput
     return 2;
   }
   const specFile = positionals[0]!;
-  let text: string;
-  try {
-    text = fs.readFileSync(specFile, 'utf8');
-  } catch (error) {
-    io.err(`${specFile}: cannot read: ${(error as Error).message}`);
-    return 2;
-  }
+  const text = readSpec(specFile, io);
+  if (text === undefined) return 2;
 
   const progress = values.quiet ? () => undefined : (message: string) => io.err(`herald: ${message}`);
   const candidateCache = values['no-cache'] ? false : values['cache-dir'];
   const outcome = await auditSpec(text, path.resolve(specFile), { only: values.audit, onProgress: progress, candidateCache });
   const lines = new LineIndex(text);
-  for (const problem of outcome.problems) io.err(formatProblem(specFile, lines, problem));
-  for (const issue of outcome.dataIssues) io.err(`${issue.file}:${issue.line}: skipped row: ${issue.reason}`);
+  printRunProblems(specFile, lines, outcome, io);
   if (outcome.report === undefined) return 2;
 
   const rendered = render(outcome.report, format, specFile);

@@ -4,6 +4,7 @@ import { analyze } from '../semantics/analyze.js';
 import { probeFile } from '../semantics/file-probe.js';
 import { LineIndex } from '../syntax/line-index.js';
 import type { Problem } from '../syntax/problem.js';
+import type { RowIssue } from '../pool/types.js';
 
 export interface CommandOutput {
   readonly out: (line: string) => void;
@@ -16,6 +17,22 @@ export function formatProblem(file: string, index: LineIndex, problem: Problem):
   return `${file}:${line + 1}:${character + 1}: ${problem.severity} ${problem.code} ${problem.message}`;
 }
 
+/** A spec's text, or undefined after saying on stderr why it cannot be read. */
+export function readSpec(file: string, io: CommandOutput): string | undefined {
+  try {
+    return fs.readFileSync(file, 'utf8');
+  } catch (error) {
+    io.err(`${file}: cannot read: ${(error as Error).message}`);
+    return undefined;
+  }
+}
+
+/** A run's spec problems at their line and column, then the data rows it skipped, on stderr. */
+export function printRunProblems(file: string, lines: LineIndex, run: { problems: readonly Problem[]; dataIssues: readonly RowIssue[] }, io: CommandOutput): void {
+  for (const problem of run.problems) io.err(formatProblem(file, lines, problem));
+  for (const issue of run.dataIssues) io.err(`${issue.file}:${issue.line}: skipped row: ${issue.reason}`);
+}
+
 /** Checks each spec; exit code 1 when any has an error, 2 when a spec cannot be read. */
 export function runCheck(files: readonly string[], io: CommandOutput): number {
   if (files.length === 0) {
@@ -26,11 +43,8 @@ export function runCheck(files: readonly string[], io: CommandOutput): number {
   let warnings = 0;
   let unreadable = false;
   for (const file of files) {
-    let text: string;
-    try {
-      text = fs.readFileSync(file, 'utf8');
-    } catch (error) {
-      io.err(`${file}: cannot read: ${(error as Error).message}`);
+    const text = readSpec(file, io);
+    if (text === undefined) {
       unreadable = true;
       continue;
     }

@@ -1,11 +1,10 @@
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { compareSpec } from '../compare/compare-spec.js';
 import { LineIndex } from '../syntax/line-index.js';
 import { heraldVersion } from '../version.js';
 import { isAnalysisFormat, writeReport } from './analysis-output.js';
-import { formatProblem, type CommandOutput } from './check-command.js';
+import { printRunProblems, readSpec, type CommandOutput } from './check-command.js';
 
 export const compareUsage = `herald compare <spec.reward> [--base FILE… --treatment FILE…] [--comparison NAME] [--format table|json|html] [--out FILE]
   the paired policy comparison: two arms evaluated on the same question ids and samples (meta.sample),
@@ -38,17 +37,11 @@ export async function runCompareCommand(args: readonly string[], io: CommandOutp
     return 2;
   }
   const specFile = positionals[0]!;
-  let text: string;
-  try {
-    text = fs.readFileSync(specFile, 'utf8');
-  } catch (error) {
-    io.err(`${specFile}: cannot read: ${(error as Error).message}`);
-    return 2;
-  }
+  const text = readSpec(specFile, io);
+  if (text === undefined) return 2;
   const outcome = await compareSpec(text, path.resolve(specFile), { only: values.comparison, baseFiles: values.base, treatmentFiles: values.treatment });
   const lines = new LineIndex(text);
-  for (const problem of outcome.problems) io.err(formatProblem(specFile, lines, problem));
-  for (const issue of outcome.dataIssues) io.err(`${issue.file}:${issue.line}: skipped row: ${issue.reason}`);
+  printRunProblems(specFile, lines, outcome, io);
   if (outcome.usageError !== undefined) io.err(`herald compare: ${outcome.usageError}`);
   if (outcome.reports === undefined) return 2;
   writeReport({ version: 1, tool: { name: 'herald', version: heraldVersion }, spec: path.basename(specFile), audits: [], comparisons: [...outcome.reports] }, values.format, values.out, io);

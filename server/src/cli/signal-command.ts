@@ -1,11 +1,10 @@
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { signalSpec } from '../signal/signal-spec.js';
 import { LineIndex } from '../syntax/line-index.js';
 import { heraldVersion } from '../version.js';
 import { isAnalysisFormat, writeReport } from './analysis-output.js';
-import { formatProblem, type CommandOutput } from './check-command.js';
+import { printRunProblems, readSpec, type CommandOutput } from './check-command.js';
 
 export const signalUsage = `herald signal <spec.reward> [--log FILE…] [--training NAME] [--reward R --corpus C] [--normalize std|mean]
               [--min-groups N] [--format table|json|html] [--out FILE]
@@ -41,19 +40,13 @@ export async function runSignalCommand(args: readonly string[], io: CommandOutpu
     return 2;
   }
   const specFile = positionals[0]!;
-  let text: string;
-  try {
-    text = fs.readFileSync(specFile, 'utf8');
-  } catch (error) {
-    io.err(`${specFile}: cannot read: ${(error as Error).message}`);
-    return 2;
-  }
+  const text = readSpec(specFile, io);
+  if (text === undefined) return 2;
   const outcome = await signalSpec(text, path.resolve(specFile), {
     only: values.training, logFiles: values.log, reward: values.reward, corpus: values.corpus, normalization: normalize, minGroups,
   });
   const lines = new LineIndex(text);
-  for (const problem of outcome.problems) io.err(formatProblem(specFile, lines, problem));
-  for (const issue of outcome.dataIssues) io.err(`${issue.file}:${issue.line}: skipped row: ${issue.reason}`);
+  printRunProblems(specFile, lines, outcome, io);
   if (outcome.usageError !== undefined) io.err(`herald signal: ${outcome.usageError}`);
   if (outcome.reports === undefined) return 2;
   writeReport({ version: 1, tool: { name: 'herald', version: heraldVersion }, spec: path.basename(specFile), audits: [], signals: [...outcome.reports] }, values.format, values.out, io);
