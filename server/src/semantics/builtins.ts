@@ -104,7 +104,7 @@ export const attackKinds: Readonly<Record<string, string>> = {
 
 export const generatorKinds: Readonly<Record<string, string>> = {
   lexical: 'Up to K unretrieved corpus passages ranked by word overlap with the question and the answer (visible fields only).',
-  bm25: 'Up to K unretrieved corpus passages ranked by BM25 for the question and the answer (visible fields only).',
+  bm25: 'Up to K unretrieved corpus passages ranked by BM25 for the question and the answer (visible fields only); words in more than 1% (and more than 1,000) of the passages are left out.',
 };
 
 export const metricKinds: Readonly<Record<string, string>> = {

@@ -1,0 +1,122 @@
+// One size of `npm run bench`, in its own process so its peak memory is its own. Prints one JSON
+// line on stdout. `floor DIR` times reading and JSON.parse of the pool and corpus; `audit DIR`
+// times the audits of DIR/bench.reward (see scale.bench.ts for what each figure means).
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { AuditCache } from '../../server/src/audit/audit-cache.js';
+import { auditSpec } from '../../server/src/audit/audit-spec.js';
+import { median, parseFloor } from './floor.js';
+import { benchSpec, groundingWeight } from './scale-spec.js';
+
+export interface FloorResult {
+  readonly kind: 'floor';
+  readonly ms: number;
+  readonly lines: number;
+}
+
+export interface AuditResult {
+  readonly kind: 'audit';
+  readonly rows: number;
+  readonly edits: number;
+  /** Load, corpus index, candidates, edits, scoring: nothing cached on disk or in memory. */
+  readonly coldMs: number;
+  /** The same with candidate rankings from the on-disk cache (a reopened workspace). */
+  readonly coldCachedMs: number;
+  /** Check and re-score after editing a weight of R0, data and edits in memory. */
+  readonly warmMs: number;
+  readonly latticeMs: number;
+  readonly peakMb: number;
+  readonly wideWarmMs: number;
+  readonly wideLatticeMs: number;
+  readonly widePeakMb: number;
+}
+
+const peakMb = (): number => process.resourceUsage().maxRSS / 1024;
+
+function floor(dir: string): FloorResult {
+  const files = [path.join(dir, '..', 'corpus.jsonl'), path.join(dir, 'pool.jsonl')];
+  const runs = [0, 1, 2].map(() => parseFloor(files));
+  return { kind: 'floor', ms: median(runs.map((r) => r.ms)), lines: runs[0]!.lines };
+}
+
+/** Times one audit run and, from its progress messages, how long its lattice took. */
+async function timedAudit(specFile: string, cache: AuditCache, only: string, cacheDir: string): Promise<{ ms: number; latticeMs: number; report: Awaited<ReturnType<typeof auditSpec>>['report'] }> {
+  let latticeStart = 0;
+  let latticeMs = 0;
+  const start = performance.now();
+  const outcome = await auditSpec(readFileSync(specFile, 'utf8'), specFile, {
+    cache,
+    only,
+    candidateCache: cacheDir,
+    onProgress: (message) => {
+      if (message.startsWith('lattice over')) latticeStart = performance.now();
+      else if (message === 'scoring attacks' && latticeStart > 0) latticeMs = performance.now() - latticeStart;
+    },
+  });
+  const ms = performance.now() - start;
+  if (outcome.report === undefined) throw new Error(`audit ${only} of ${specFile} did not run: ${JSON.stringify(outcome.problems.slice(0, 3))} ${JSON.stringify(outcome.dataIssues.slice(0, 3))}`);
+  return { ms, latticeMs, report: outcome.report };
+}
+
+/** A weight edit per run, each to a new value, so every warm pass really re-scores. */
+function writeSpec(specFile: string, grounding: number): void {
+  writeFileSync(specFile, benchSpec('../corpus.jsonl', 'pool.jsonl', grounding));
+}
+
+async function warmRuns(specFile: string, cache: AuditCache, only: string, cacheDir: string, runs: number): Promise<{ ms: number; latticeMs: number }> {
+  const ms: number[] = [];
+  const lattice: number[] = [];
+  for (let run = 1; run <= runs; run++) {
+    writeSpec(specFile, groundingWeight + run / 100);
+    const timed = await timedAudit(specFile, cache, only, cacheDir);
+    ms.push(timed.ms);
+    lattice.push(timed.latticeMs);
+  }
+  writeSpec(specFile, groundingWeight);
+  return { ms: median(ms), latticeMs: median(lattice) };
+}
+
+async function audit(dir: string): Promise<AuditResult> {
+  const specFile = path.join(dir, 'bench.reward');
+  const cacheDir = path.join(dir, 'candidate-cache');
+  rmSync(cacheDir, { recursive: true, force: true });
+  writeSpec(specFile, groundingWeight);
+
+  const cold = await timedAudit(specFile, new AuditCache(), 'main', cacheDir);
+  const cache = new AuditCache();
+  const coldCached = await timedAudit(specFile, cache, 'main', cacheDir);
+  const warm = await warmRuns(specFile, cache, 'main', cacheDir, 3);
+  const audited = coldCached.report!.audits[0]!;
+  const peak = peakMb();
+
+  await timedAudit(specFile, cache, 'wide', cacheDir);
+  const wide = await warmRuns(specFile, cache, 'wide', cacheDir, 3);
+  return {
+    kind: 'audit',
+    rows: audited.pools.reduce((sum, p) => sum + p.rows, 0),
+    edits: audited.attacks.reduce((sum, a) => sum + a.counts.edits.isolatedEligible, 0),
+    coldMs: cold.ms,
+    coldCachedMs: coldCached.ms,
+    warmMs: warm.ms,
+    latticeMs: warm.latticeMs,
+    peakMb: peak,
+    wideWarmMs: wide.ms,
+    wideLatticeMs: wide.latticeMs,
+    widePeakMb: peakMb(),
+  };
+}
+
+const [mode, dir] = process.argv.slice(2);
+if ((mode !== 'floor' && mode !== 'audit') || dir === undefined) {
+  console.error('usage: scale-child.js floor|audit DIR');
+  process.exitCode = 2;
+} else {
+  (mode === 'floor' ? Promise.resolve(floor(dir)) : audit(dir)).then(
+    (result) => console.log(JSON.stringify(result)),
+    (error: unknown) => {
+      console.error(error);
+      process.exitCode = 1;
+    },
+  );
+}
