@@ -1,6 +1,5 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { parseArgs } from 'node:util';
 import { auditSpec } from '../audit/audit-spec.js';
 import { baselineFileOf, makeBaseline, readBaseline, regressionProblems, writeBaseline } from '../audit/baseline.js';
 import { formatHtml } from '../report/format-html.js';
@@ -8,7 +7,7 @@ import { formatSarif } from '../report/format-sarif.js';
 import { formatTable } from '../report/format-table.js';
 import type { Report } from '../report/schema.js';
 import { LineIndex } from '../syntax/line-index.js';
-import { formatProblem, printRunProblems, readSpec, type CommandOutput } from './check-command.js';
+import { formatProblem, parseCommandArgs, printRunProblems, readSpec, type CommandOutput } from './check-command.js';
 
 const formats = ['table', 'json', 'sarif', 'html'] as const;
 type Format = (typeof formats)[number];
@@ -36,21 +35,12 @@ function render(report: Report, format: Format, specFile: string): string {
 }
 
 export async function runAuditCommand(args: readonly string[], io: CommandOutput & { write: (text: string) => void }): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: [...args],
-      allowPositionals: true,
-      options: {
-        format: { type: 'string', default: 'table' }, out: { type: 'string' }, audit: { type: 'string' },
-        quiet: { type: 'boolean', default: false }, 'update-baseline': { type: 'boolean', default: false },
-        'cache-dir': { type: 'string' }, 'no-cache': { type: 'boolean', default: false },
-      },
-    });
-  } catch (error) {
-    io.err(`herald audit: ${(error as Error).message}\n${auditUsage}`);
-    return 2;
-  }
+  const parsed = parseCommandArgs('audit', auditUsage, args, {
+    format: { type: 'string', default: 'table' }, out: { type: 'string' }, audit: { type: 'string' },
+    quiet: { type: 'boolean', default: false }, 'update-baseline': { type: 'boolean', default: false },
+    'cache-dir': { type: 'string' }, 'no-cache': { type: 'boolean', default: false },
+  }, io);
+  if (parsed === undefined) return 2;
   const { values, positionals } = parsed;
   const format = values.format as Format;
   if (positionals.length !== 1 || !formats.includes(format)) {

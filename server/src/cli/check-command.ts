@@ -1,5 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { analyze } from '../semantics/analyze.js';
 import { probeFile } from '../semantics/file-probe.js';
 import { LineIndex } from '../syntax/line-index.js';
@@ -15,6 +16,16 @@ export interface CommandOutput {
 export function formatProblem(file: string, index: LineIndex, problem: Problem): string {
   const { line, character } = index.position(problem.span.start);
   return `${file}:${line + 1}:${character + 1}: ${problem.severity} ${problem.code} ${problem.message}`;
+}
+
+/** A command's options and positionals, or undefined after printing the parse error and the usage. */
+export function parseCommandArgs<O extends NonNullable<ParseArgsConfig['options']>>(command: string, usage: string, args: readonly string[], options: O, io: CommandOutput) {
+  try {
+    return parseArgs({ args: [...args], allowPositionals: true, options });
+  } catch (error) {
+    io.err(`herald ${command}: ${(error as Error).message}\n${usage}`);
+    return undefined;
+  }
 }
 
 /** A spec's text, or undefined after saying on stderr why it cannot be read. */

@@ -1,10 +1,9 @@
 import * as path from 'node:path';
-import { parseArgs } from 'node:util';
 import { compareSpec } from '../compare/compare-spec.js';
 import { LineIndex } from '../syntax/line-index.js';
 import { heraldVersion } from '../version.js';
 import { isAnalysisFormat, writeReport } from './analysis-output.js';
-import { printRunProblems, readSpec, type CommandOutput } from './check-command.js';
+import { parseCommandArgs, printRunProblems, readSpec, type CommandOutput } from './check-command.js';
 
 export const compareUsage = `herald compare <spec.reward> [--base FILE… --treatment FILE…] [--comparison NAME] [--format table|json|html] [--out FILE]
   the paired policy comparison: two arms evaluated on the same question ids and samples (meta.sample),
@@ -16,20 +15,11 @@ export const compareUsage = `herald compare <spec.reward> [--base FILE… --trea
   2 on spec errors, bad usage or unreadable input`;
 
 export async function runCompareCommand(args: readonly string[], io: CommandOutput & { write: (text: string) => void }): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: [...args],
-      allowPositionals: true,
-      options: {
-        base: { type: 'string', multiple: true }, treatment: { type: 'string', multiple: true }, comparison: { type: 'string' },
-        format: { type: 'string', default: 'table' }, out: { type: 'string' },
-      },
-    });
-  } catch (error) {
-    io.err(`herald compare: ${(error as Error).message}\n${compareUsage}`);
-    return 2;
-  }
+  const parsed = parseCommandArgs('compare', compareUsage, args, {
+    base: { type: 'string', multiple: true }, treatment: { type: 'string', multiple: true }, comparison: { type: 'string' },
+    format: { type: 'string', default: 'table' }, out: { type: 'string' },
+  }, io);
+  if (parsed === undefined) return 2;
   const { values, positionals } = parsed;
   // One arm from the command line and the other from the spec would pair logs nobody named together.
   if (positionals.length !== 1 || !isAnalysisFormat(values.format) || (values.base === undefined) !== (values.treatment === undefined)) {

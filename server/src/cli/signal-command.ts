@@ -1,10 +1,9 @@
 import * as path from 'node:path';
-import { parseArgs } from 'node:util';
 import { signalSpec } from '../signal/signal-spec.js';
 import { LineIndex } from '../syntax/line-index.js';
 import { heraldVersion } from '../version.js';
 import { isAnalysisFormat, writeReport } from './analysis-output.js';
-import { printRunProblems, readSpec, type CommandOutput } from './check-command.js';
+import { parseCommandArgs, printRunProblems, readSpec, type CommandOutput } from './check-command.js';
 
 export const signalUsage = `herald signal <spec.reward> [--log FILE…] [--training NAME] [--reward R --corpus C] [--normalize std|mean]
               [--min-groups N] [--format table|json|html] [--out FILE]
@@ -17,20 +16,11 @@ export const signalUsage = `herald signal <spec.reward> [--log FILE…] [--train
   2 on spec errors, bad usage or unreadable input`;
 
 export async function runSignalCommand(args: readonly string[], io: CommandOutput & { write: (text: string) => void }): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: [...args],
-      allowPositionals: true,
-      options: {
-        log: { type: 'string', multiple: true }, training: { type: 'string' }, reward: { type: 'string' }, corpus: { type: 'string' },
-        normalize: { type: 'string' }, 'min-groups': { type: 'string' }, format: { type: 'string', default: 'table' }, out: { type: 'string' },
-      },
-    });
-  } catch (error) {
-    io.err(`herald signal: ${(error as Error).message}\n${signalUsage}`);
-    return 2;
-  }
+  const parsed = parseCommandArgs('signal', signalUsage, args, {
+    log: { type: 'string', multiple: true }, training: { type: 'string' }, reward: { type: 'string' }, corpus: { type: 'string' },
+    normalize: { type: 'string' }, 'min-groups': { type: 'string' }, format: { type: 'string', default: 'table' }, out: { type: 'string' },
+  }, io);
+  if (parsed === undefined) return 2;
   const { values, positionals } = parsed;
   const minGroups = values['min-groups'] === undefined ? undefined : Number(values['min-groups']);
   const normalize = values.normalize;
