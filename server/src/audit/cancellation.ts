@@ -42,7 +42,7 @@ export function findCancellations(scorers: readonly Scorer[], ctx: CancellationC
         const marginsT = editMargins(run, ctx.originalValues, larger.weights);
         for (const selection of selections) {
           const selected = selectedEdits(run, marginsT, selection);
-          const { unitRow } = runIndex(run);
+          const { unitRow, unitCluster } = runIndex(run);
           for (const k of extra) {
             const weight = larger.weights[k]!;
             if (weight >= 0) continue;
@@ -59,9 +59,8 @@ export function findCancellations(scorers: readonly Scorer[], ctx: CancellationC
             const active = { clusters: [] as number[], margins: [] as number[] };
             const inactive = { clusters: [] as number[], margins: [] as number[] };
             selected.forEach((edit, u) => {
-              const unit = run.units[u]!;
-              const stratum = ctx.originalValues[unit.row * F + k] !== 0 ? active : inactive;
-              stratum.clusters.push(unit.cluster);
+              const stratum = originals[unitRow[u]! * F + k] !== 0 ? active : inactive;
+              stratum.clusters.push(unitCluster[u]!);
               stratum.margins.push(marginsT[edit]!);
             });
             findings.push({
@@ -72,7 +71,7 @@ export function findCancellations(scorers: readonly Scorer[], ctx: CancellationC
               term: ctx.termName(larger, k),
               termWeight: weight,
               count: winners.length,
-              clusters: new Set(winners.map((u) => run.units[u]!.cluster)).size,
+              clusters: new Set(winners.map((u) => unitCluster[u]!)).size,
               strata: { active: estimateArrays(active.clusters, active.margins, ctx.options), inactive: estimateArrays(inactive.clusters, inactive.margins, ctx.options) },
               example: ctx.workedPair(run, selected[winners[0]!]!),
             });

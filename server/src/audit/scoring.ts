@@ -15,6 +15,8 @@ export interface RunIndex {
   readonly unitRow: Int32Array;
   readonly unitFirst: Int32Array;
   readonly unitCount: Int32Array;
+  /** The question cluster of each unit. */
+  readonly unitCluster: Int32Array;
   /** The original row of each edit. */
   readonly editRow: Int32Array;
 }
@@ -28,6 +30,7 @@ export function runIndex(run: AttackRun): RunIndex {
       unitRow: Int32Array.from(run.units, (u) => u.row),
       unitFirst: Int32Array.from(run.units, (u) => u.firstEdit),
       unitCount: Int32Array.from(run.units, (u) => u.editCount),
+      unitCluster: Int32Array.from(run.units, (u) => u.cluster),
       editRow: Int32Array.from(run.editRecords, (r) => r.row),
     };
     runIndexCache.set(run, index);
@@ -103,23 +106,14 @@ function computeMargins(run: AttackRun, originalValues: Float64Array, weights: F
     const values = byColumn[k]!;
     for (let e = 0; e < margins.length; e++) margins[e] = margins[e]! + w * values[e]!;
   }
-  // The oracle-worst selection falls out of the same pass: the first edit of largest margin.
   const { unitRow, unitFirst, unitCount } = runIndex(run);
-  const worst = new Int32Array(unitRow.length);
   for (let u = 0; u < unitRow.length; u++) {
     const at = unitRow[u]! * F;
     let original = 0;
     for (const k of columns) original += weights[k]! * originalValues[at + k]!;
-    const first = unitFirst[u]!;
-    const end = first + unitCount[u]!;
-    let edit = first;
-    for (let e = first; e < end; e++) {
-      margins[e] = margins[e]! - original;
-      if (margins[e]! > margins[edit]!) edit = e;
-    }
-    worst[u] = edit;
+    const end = unitFirst[u]! + unitCount[u]!;
+    for (let e = unitFirst[u]!; e < end; e++) margins[e] = margins[e]! - original;
   }
-  selectedCache.set(margins, { oracle_worst: worst });
   return margins;
 }
 
@@ -153,15 +147,6 @@ export function selectedEdits(run: AttackRun, margins: Float64Array, selection: 
   return selected;
 }
 
-const unitClusterCache = new WeakMap<AttackRun, Int32Array>();
-
-/** The cluster of each unit (trajectory with isolated-eligible edits) of an attack, in unit order. */
-export function unitClusters(run: AttackRun): Int32Array {
-  let clusters = unitClusterCache.get(run);
-  if (clusters === undefined) unitClusterCache.set(run, (clusters = Int32Array.from(run.units, (u) => u.cluster)));
-  return clusters;
-}
-
 /** The selected edit's margin for each unit: what every estimate needs, without an object per unit. */
 export function selectedMargins(run: AttackRun, margins: Float64Array, selection: Selection): Float64Array {
   const edits = selectedEdits(run, margins, selection);
@@ -172,7 +157,7 @@ export function selectedMargins(run: AttackRun, margins: Float64Array, selection
 
 /** The estimate of one selection under one set of margins. */
 export function estimateSelection(run: AttackRun, margins: Float64Array, selection: Selection, options: EstimateOptions): RateEstimate {
-  return estimateArrays(unitClusters(run), selectedMargins(run, margins, selection), options);
+  return estimateArrays(runIndex(run).unitCluster, selectedMargins(run, margins, selection), options);
 }
 
 export interface ScoredSelection {

@@ -3,7 +3,7 @@ import type { AttackRun } from './attack-run.js';
 import { estimateArrays, zeroEventUpperBound, type EstimateOptions } from './estimands.js';
 import { strengthenedScorer, type FeatureTable, type Scorer } from './features.js';
 import { selections } from './plan.js';
-import { editMargins, estimateSelection, selectedMargins, selectionLabel, unitClusters } from './scoring.js';
+import { editMargins, estimateSelection, runIndex, selectedMargins, selectionLabel } from './scoring.js';
 
 /** The penalty-scale sweep: R0 − s·Σ λ_j f_j over every lattice detector, for each scale s. */
 export function penaltySweep(
@@ -43,7 +43,7 @@ export function perPool(
   const aggregate: AggregateEntry[] = [];
   for (const run of runs) {
     // Which units belong to which pool does not depend on the scorer: split once per attack.
-    const clustersOfUnits = unitClusters(run);
+    const clustersOfUnits = runIndex(run).unitCluster;
     const lists = new Map(pools.map((pool) => [pool, [] as number[]]));
     run.units.forEach((unit, u) => lists.get(poolOf(unit.row))?.push(u));
     const unitsOf = new Map(pools.map((pool) => [pool, Int32Array.from(lists.get(pool)!)]));
