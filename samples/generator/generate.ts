@@ -9,7 +9,7 @@ import { runAgent } from './agent.js';
 import { buildCorpus } from './corpus.js';
 import { createDenseCandidateGenerator } from './dense-candidates.js';
 import { type LineWriter, openLineWriter } from './line-writer.js';
-import { type PoolRow } from './pool-row.js';
+import { goldOf, type PoolRow } from './pool-row.js';
 import { type Arm, POOL_SHAPES, type QuestionSet } from './pools.js';
 import { createRng } from './prng.js';
 import { createQuestionSampler } from './question-sampler.js';
@@ -107,7 +107,7 @@ export function generate(options: GenerateOptions): FileReport[] {
             question: question.text,
             steps: run.steps,
             final: run.final,
-            gold: { answers: question.seed.answers, support_ids: question.seed.hops.map((hop) => hop.support) },
+            gold: goldOf(question),
             meta: group === undefined ? { model: arm.profile.model, sample, pool } : { model: arm.profile.model, sample, group, pool },
           };
           writer.write(row);

@@ -1,5 +1,7 @@
 /** The fixture formats of DESIGN.md ("Fixture data (v1)"), as the generator writes them. */
 
+import type { Question } from './questions.js';
+
 export interface SearchStep {
   type: 'search';
   query: string;
@@ -27,6 +29,11 @@ export interface PoolRow {
   final: Final | null;
   gold: { answers: string[]; support_ids: string[] };
   meta: { model: string; sample: number; group?: string; pool: string };
+}
+
+/** A row's gold: the question's answers and the passage each hop is supported by. */
+export function goldOf(question: Question): PoolRow['gold'] {
+  return { answers: question.seed.answers, support_ids: question.seed.hops.map((hop) => hop.support) };
 }
 
 /** A line of a user-supplied laundering candidate file. */

@@ -13,7 +13,7 @@ import { runAgent } from './agent.js';
 import { buildCorpus } from './corpus.js';
 import { openLineWriter } from './line-writer.js';
 import { QWEN3_8B } from './models.js';
-import type { PoolRow } from './pool-row.js';
+import { goldOf, type PoolRow } from './pool-row.js';
 import { createRng } from './prng.js';
 import { createQuestionSampler } from './question-sampler.js';
 import { buildSearchIndex, memoisedSearch } from './retrieval.js';
@@ -109,7 +109,7 @@ export function generateScaled(options: ScaledOptions): ScaledFiles {
             question: question.text,
             steps: run.steps,
             final: run.final,
-            gold: { answers: question.seed.answers, support_ids: question.seed.hops.map((hop) => hop.support) },
+            gold: goldOf(question),
             meta: { model: QWEN3_8B.model, sample, group: qid, pool: 'bench' },
           };
           write(row);

@@ -14,7 +14,7 @@ import { type AgentRun, runAgent } from './agent.js';
 import { type Corpus } from './corpus.js';
 import { openLineWriter } from './line-writer.js';
 import { type AgentProfile, QWEN3_8B } from './models.js';
-import { type PoolRow } from './pool-row.js';
+import { goldOf, type PoolRow } from './pool-row.js';
 import { createRng } from './prng.js';
 import { type QuestionSampler } from './question-sampler.js';
 import { type QuestionStyle } from './questions.js';
@@ -109,7 +109,7 @@ export function writeTrainingLogs(outDir: string, seed: string, corpus: Corpus, 
           if (firesL(run, corpus)) firing++;
           const row: PoolRow & { meta: { step: number; arm: string } } = {
             id: `${qid}#${sample}@${arm}`, question_id: qid, question: question.text, steps: run.steps, final: run.final,
-            gold: { answers: question.seed.answers, support_ids: question.seed.hops.map((hop) => hop.support) },
+            gold: goldOf(question),
             meta: { model: profile.model, sample, group, pool: `train-${arm}`, step, arm },
           };
           writer.write(row);
@@ -134,7 +134,7 @@ export function writeTrainingLogs(outDir: string, seed: string, corpus: Corpus, 
         const run = runAgent(question, { corpus, search, cutoff: 3, profile: final, difficulty: style.difficulty, rng: createRng([seed, 'eval', arm, qid, sample]) });
         const row: PoolRow & { meta: { benchmark: string; arm: string } } = {
           id: `${qid}#${sample}@${arm}`, question_id: qid, question: question.text, steps: run.steps, final: run.final,
-          gold: { answers: question.seed.answers, support_ids: question.seed.hops.map((hop) => hop.support) },
+          gold: goldOf(question),
           meta: { model: final.model, sample, pool: `eval-${arm}`, benchmark: style.benchmark, arm },
         };
         evalWriter.write(row);
