@@ -86,10 +86,12 @@ export function marginChart(audit: AuditReport, attack: AttackReport, selection:
 
 type SweepMetric = 'asr' | 'meanMargin';
 
-export function sweepChart(audit: AuditReport, metric: SweepMetric, theme: Theme): ChartConfiguration<'line', { x: number; y: number }[]> {
+export function sweepChart(audit: AuditReport, metric: SweepMetric, theme: Theme): ChartConfiguration<'line', { x: number; y: number | null }[]> {
   const lines = sweepLines(audit);
   const attacks = [...new Set(lines.map((l) => l.attack))];
-  const value = (p: { asr: number; meanMargin: number }): number => (metric === 'asr' ? p.asr * 100 : p.meanMargin);
+  // An undefined point (no isolated-eligible cluster) is a gap in the line, never a zero.
+  const value = (p: { asr: number | null; meanMargin: number | null }): number | null =>
+    (metric === 'asr' ? (p.asr === null ? null : p.asr * 100) : p.meanMargin);
   return {
     type: 'line',
     data: {
@@ -148,7 +150,7 @@ export function sweepChart(audit: AuditReport, metric: SweepMetric, theme: Theme
   };
 }
 
-export function strataChart(audit: AuditReport, theme: Theme): ChartConfiguration<'bar', number[], string[]> {
+export function strataChart(audit: AuditReport, theme: Theme): ChartConfiguration<'bar', (number | null)[], string[]> {
   const groups = strataGroups(audit);
   const bars = [
     { key: 'active' as const, label: 'term active on the original', color: theme.bad },
@@ -160,7 +162,7 @@ export function strataChart(audit: AuditReport, theme: Theme): ChartConfiguratio
       labels: groups.map((g) => [`${g.larger} vs ${g.smaller}`, `${g.attack} · ${selectionTitle[g.selection]}`, `term ${g.term}`]),
       datasets: bars.map((b) => ({
         label: b.label,
-        data: groups.map((g) => g[b.key].asr * 100),
+        data: groups.map((g) => { const asr = g[b.key].asr; return asr === null ? null : asr * 100; }),
         backgroundColor: withAlpha(b.color, 0.55),
         borderColor: b.color,
         borderWidth: 1,
@@ -171,7 +173,7 @@ export function strataChart(audit: AuditReport, theme: Theme): ChartConfiguratio
       scales: {
         x: { ticks: { color: theme.fg }, grid: { display: false } },
         y: {
-          beginAtZero: true, suggestedMax: Math.max(0, ...groups.flatMap((g) => [g.active, g.inactive]).filter((s) => s.method !== 'none').map((s) => s.high * 100)),
+          beginAtZero: true, suggestedMax: Math.max(0, ...groups.flatMap((g) => [g.active.high, g.inactive.high]).filter((h) => h !== null).map((h) => h * 100)),
           title: axisTitle('ASR under the larger reward (%)', theme), ticks: { color: theme.muted }, grid: grid(theme),
         },
       },
@@ -190,6 +192,9 @@ export function strataChart(audit: AuditReport, theme: Theme): ChartConfiguratio
         },
       },
     },
-    plugins: [intervalWhiskers(bars.map((b) => groups.map((g) => (g[b.key].method === 'none' ? undefined : { low: g[b.key].low * 100, high: g[b.key].high * 100 }))), theme.fg)],
+    plugins: [intervalWhiskers(bars.map((b) => groups.map((g) => {
+      const { low, high } = g[b.key];
+      return low === null || high === null ? undefined : { low: low * 100, high: high * 100 };
+    })), theme.fg)],
   };
 }

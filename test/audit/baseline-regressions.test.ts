@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { makeBaseline, regressions } from '../../server/src/audit/baseline.js';
-import type { AuditReport, Report } from '../../server/src/report/schema.js';
+import { reportVersion, type AuditReport, type Report } from '../../server/src/report/schema.js';
 import { analyze } from '../../server/src/semantics/analyze.js';
 import { goldenAudit, goldenSpec } from '../helpers/golden-audit.js';
 
 function reportOf(audit: AuditReport): Report {
-  return { version: 1, tool: { name: 'herald', version: 'test' }, spec: 'golden.reward', audits: [audit] };
+  return { version: reportVersion, tool: { name: 'herald', version: 'test' }, spec: 'golden.reward', audits: [audit] };
 }
 
 /** The golden audit with one result's rate and upper bound replaced. */

@@ -10,7 +10,10 @@ import { goldenAudit, goldenSpec } from '../helpers/golden-audit.js';
 const spec = goldenSpec;
 const audit = goldenAudit;
 
-const close = (actual: number, expected: number, what: string): void => assert.ok(Math.abs(actual - expected) < 1e-9, `${what}: ${actual} ≠ ${expected}`);
+const close = (actual: number | null, expected: number, what: string): void => {
+  assert.ok(actual !== null, `${what}: undefined (null), expected ${expected}`);
+  assert.ok(Math.abs(actual - expected) < 1e-9, `${what}: ${actual} ≠ ${expected}`);
+};
 
 function result(report: AuditReport, attack: string, reward: string, selection: 'first_visible' | 'oracle_worst') {
   const r = report.attacks.find((a) => a.name === attack)?.results.find((x) => x.reward === reward && x.selection === selection);
@@ -154,6 +157,7 @@ describe('estimands', () => {
       else outcomes.push({ cluster: c, margin: -0.5 });
     }
     const e = estimate(outcomes, { resamples: 500, seed: 1 });
+    assert.ok(e.asr !== null && e.interval.method === 'bootstrap');
     assert.equal((e.asr * 100).toFixed(2), '4.30');
     assert.equal(e.successes, 25.5);
     assert.ok(e.interval.low < e.asr && e.asr < e.interval.high);

@@ -117,14 +117,14 @@ describe('optimised audit path', () => {
       for (const [mask, margins] of subsetMargins(run, prepared.originalValues, base, penalties)) {
         for (const selection of ['first_visible', 'oracle_worst'] as const) {
           const e = estimateSelection(run, margins, selection, options);
-          results[mask]!.push({ attack: run.plan.name, selection, label: selectionLabel(selection, base), asr: e.asr, upper: e.interval.high, meanMargin: e.meanMargin, clusters: e.clusters });
+          results[mask]!.push({ attack: run.plan.name, selection, label: selectionLabel(selection, base), asr: e.asr, upper: e.interval.high, method: e.interval.method, meanMargin: e.meanMargin, clusters: e.clusters });
         }
       }
     }
     const sufficient = results.map((r) => r.every((x) => (x as { selection: string; asr: number }).selection !== 'oracle_worst' || (x as { asr: number }).asr === 0));
     const minimal = minimalSubsets(sufficient);
     const subsets = results.map((r, mask) => ({ detectors: subsetNames(mask, penalties), results: r, sufficient: sufficient[mask]!, minimal: minimal[mask]! }));
-    const expected = { detectors: penalties.map((p) => ({ name: p.name, lambda: p.lambda })), subsets, minimal: subsets.filter((s) => s.minimal).map((s) => s.detectors) };
+    const expected = { detectors: penalties.map((p) => ({ name: p.name, lambda: p.lambda })), subsets, minimal: subsets.filter((s) => s.minimal).map((s) => s.detectors), vacuous: false };
 
     const shared = evaluateLattice(prepared.runs, prepared.originalValues, base, penalties, options);
     assert.equal(JSON.stringify(shared), JSON.stringify(expected));

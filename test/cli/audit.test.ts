@@ -95,9 +95,11 @@ describe('herald audit', () => {
   it('accepts a baseline and then exits 1 with the regression on the weight that changed', () => {
     const text = spec('expect asr(R_L, launder, oracle_worst) <= 100%');
     const dir = workspace(text);
-    const accepted = runHerald(['audit', 'spec.reward', '--update-baseline', '--quiet'], dir);
+    const accepted = runHerald(['audit', 'spec.reward', '--update-baseline'], dir);
     assert.equal(accepted.code, 0, accepted.stderr);
     assert.match(accepted.stderr, /wrote the baseline spec\.reward\.baseline\.json/);
+    const quiet = runHerald(['audit', 'spec.reward', '--update-baseline', '--quiet', '--format', 'json', '--out', 'r.json'], dir);
+    assert.equal(quiet.stderr, '', '--quiet says nothing, not even what it wrote');
     assert.equal(runHerald(['audit', 'spec.reward', '--quiet'], dir).code, 0, 'no regression against itself');
     writeFileSync(path.join(dir, 'spec.reward'), text.replace('R0 - 1.2 * L', 'R0 - 0.2 * L'));
     const result = runHerald(['audit', 'spec.reward', '--quiet'], dir);
@@ -110,5 +112,60 @@ describe('herald audit', () => {
     const result = runHerald(['audit', 'spec.reward'], dir);
     assert.equal(result.code, 2);
     assert.match(result.stderr, /spec\.reward:15:34: error unknown-generator unknown generator 'lexicl'/);
+  });
+});
+
+// The small specs under test/fixtures/honest, whose figures are known by hand.
+describe('herald audit: ties, non-finite numbers and undefined figures', () => {
+  const honest = path.resolve('test/fixtures/honest');
+
+  it('counts an exact tie that floating point sums to −5.55e-17 as a success', () => {
+    assert.ok(Math.abs(-0.1 - 0.2 + 0.3) > 0, 'the sum really is not 0 in doubles');
+    const result = runHerald(['audit', 'tie.reward', '--format', 'json', '--no-cache'], honest);
+    assert.equal(result.code, 0, result.stderr);
+    const audit = report.parse(JSON.parse(result.stdout)).audits[0]!;
+    for (const r of audit.attacks[0]!.results) {
+      assert.equal(r.estimate.asr, 1, `${r.selection}: both edits tie, and a tie is a success`);
+      assert.equal(r.estimate.meanMargin, 0, 'the tie is reported as exactly 0');
+    }
+    assert.equal(audit.settings.tieTolerance, 1e-12);
+  });
+
+  it('rejects a weight that overflows a double with its code, at its place', () => {
+    const result = runHerald(['check', 'overflow.reward'], honest);
+    assert.equal(result.code, 1);
+    assert.deepEqual(result.stdout.trim().split('\n'), [
+      'overflow.reward:8:9: error non-finite-number 1e309 is too large for a double: it would be Infinity, and every margin it enters would be NaN',
+    ]);
+    assert.equal(runHerald(['audit', 'overflow.reward'], honest).code, 2, 'never audited');
+  });
+
+  it('fails the audit (exit 2, audit-failed) when a term overflows on the data, instead of counting NaN as a failed attack', () => {
+    const dir = workspace(readFileSync(path.join(honest, 'tie.reward'), 'utf8')
+      .replaceAll('"corpus.jsonl"', `"${path.join(honest, 'corpus.jsonl')}"`).replaceAll('"tie.jsonl"', `"${path.join(honest, 'tie.jsonl')}"`)
+      .replace('dup   -0.3 * duplicate', 'dup   -0.3 * duplicate\n  huge  1 * (count(citations) * 1e308)'));
+    const result = runHerald(['audit', 'spec.reward', '--no-cache', '--quiet'], dir);
+    assert.equal(result.code, 2, result.stderr);
+    assert.match(result.stderr, /^spec\.reward:\d+:7: error audit-failed the audit could not run: term 'R\.huge' is Infinity; every term must be a finite number \(trajectory t1, \S*tie\.jsonl:1\)$/m);
+  });
+
+  it('writes figures over zero clusters as null and n/a, and says the lattice has nothing to repair', () => {
+    const json = runHerald(['audit', 'nothing.reward', '--format', 'json', '--no-cache', '--quiet'], honest);
+    assert.equal(json.code, 1, 'both expectations fail: nothing was tested');
+    const audit = report.parse(JSON.parse(json.stdout)).audits[0]!;
+    const e = audit.attacks[0]!.results[0]!.estimate;
+    assert.deepEqual([e.clusters, e.asr, e.meanMargin, e.worstMargin, e.interval], [0, null, null, null, { low: null, high: null, method: 'none' }]);
+    for (const point of audit.sweep) assert.deepEqual([point.clusters, point.asr, point.upper, point.meanMargin, point.method], [0, null, null, null, 'none']);
+    assert.equal(audit.lattice.vacuous, true);
+    assert.deepEqual(audit.lattice.minimal, []);
+    assert.ok(audit.lattice.subsets.every((s) => !s.sufficient));
+    assert.deepEqual(audit.expectations.map((x) => [x.passed, x.actual]), [
+      [false, 'nothing to repair: no isolated-eligible edit'],
+      [false, 'asr is undefined: no isolated-eligible fake_id edit, so nothing was tested'],
+    ]);
+    const table = runHerald(['audit', 'nothing.reward', '--no-cache', '--quiet'], honest).stdout;
+    assert.match(table, /fake_id +first_visible +label-free +0 +ASR +n\/a +n\/a +n\/a +n\/a +n\/a$/m);
+    assert.match(table, /Nothing to repair: no isolated-eligible edit\./);
+    assert.doesNotMatch(table, /0\.00%/, 'no rate over zero clusters is written as zero');
   });
 });

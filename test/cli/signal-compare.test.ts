@@ -115,7 +115,7 @@ describe('herald compare on the sample evaluation logs', () => {
         const mine = rows.filter((r) => r.meta.benchmark === benchmark);
         // Two samples per question: the cluster-weighted mean equals the row mean.
         const exact = mine.filter((r) => r.gold.answers.some((a) => squad(a) === squad(r.final?.answer ?? ''))).length / mine.length;
-        assert.ok(Math.abs(em.cells.find((c) => c.benchmark === benchmark)![arm] - exact) < 1e-12, `${arm} ${benchmark}`);
+        assert.ok(Math.abs(em.cells.find((c) => c.benchmark === benchmark)![arm]! - exact) < 1e-12, `${arm} ${benchmark}`);
         const events = incidence.cells.find((c) => c.benchmark === benchmark)![arm === 'base' ? 'baseEvents' : 'treatmentEvents'];
         assert.equal(events, mine.filter(firesL).length, `${arm} ${benchmark} L events`);
       }
@@ -123,7 +123,8 @@ describe('herald compare on the sample evaluation logs', () => {
   });
 
   it('prints the same differences and intervals in the table as in the JSON', () => {
-    const points = (x: number): string => {
+    const points = (x: number | null): string => {
+      if (x === null) return 'n/a';
       const t = (x * 100).toFixed(2);
       return /^-?0\.00$/.test(t) ? '0.00' : t.startsWith('-') ? `−${t.slice(1)}` : `+${t}`;
     };
@@ -146,7 +147,7 @@ describe('herald compare on the sample evaluation logs', () => {
     assert.deepEqual(other.base.map((l) => l.name), ['eval-R_L']);
     for (const metric of comparison.metrics) {
       const mirror = other.metrics.find((m) => m.key === metric.key)!;
-      metric.cells.forEach((c, i) => assert.ok(Math.abs(c.difference + mirror.cells[i]!.difference) < 1e-12, `${metric.key} ${c.benchmark}`));
+      metric.cells.forEach((c, i) => assert.ok(Math.abs(c.difference! + mirror.cells[i]!.difference!) < 1e-12, `${metric.key} ${c.benchmark}`));
     }
   });
 

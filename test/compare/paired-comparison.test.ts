@@ -90,7 +90,7 @@ comparison gain {
 async function run(): Promise<ComparisonReport[]> {
   const outcome = await compareSpec(spec, join(dir, 'spec.reward'));
   assert.deepEqual(outcome.problems, []);
-  assert.equal(outcome.usageError, undefined);
+  assert.equal(outcome.runError, undefined);
   return [...(outcome.reports ?? [])];
 }
 
@@ -105,7 +105,7 @@ describe('paired comparison on a hand-computed case', () => {
       const [low, high] = referenceInterval(differences, 200, 3);
       assert.equal(em.difference, differences.reduce((s, d) => s + d, 0) / 4);
       assert.equal(em.interval.method, 'bootstrap');
-      assert.ok(Math.abs(em.interval.low - low) < 1e-12 && Math.abs(em.interval.high - high) < 1e-12, `${report.name}: ${JSON.stringify(em.interval)} vs [${low}, ${high}]`);
+      assert.ok(Math.abs(em.interval.low! - low) < 1e-12 && Math.abs(em.interval.high! - high) < 1e-12, `${report.name}: ${JSON.stringify(em.interval)} vs [${low}, ${high}]`);
       // The gate: the paired lower bound of EM must exceed −2 points.
       assert.equal(report.nonInferiority.passed, low > -0.02, report.name);
       assert.deepEqual(report.nonInferiority.benchmarks, [{ benchmark: 'bench', lower: em.interval.low, passed: low > -0.02 }]);
@@ -122,7 +122,7 @@ describe('paired comparison on a hand-computed case', () => {
     assert.deepEqual([incidence.baseEvents, incidence.treatmentEvents], [0, 0]);
     const bound = 1 - Math.pow(0.05, 1 / 4);
     assert.equal(incidence.interval.method, 'exact-zero');
-    assert.ok(Math.abs(incidence.interval.high - bound) < 1e-12 && Math.abs(incidence.interval.low + bound) < 1e-12);
+    assert.ok(Math.abs(incidence.interval.high! - bound) < 1e-12 && Math.abs(incidence.interval.low! + bound) < 1e-12);
     assert.equal(incidence.verdict, 'blocks a reduction claim');
   });
 });
@@ -172,7 +172,7 @@ describe('equal-suite average', () => {
     };
     const suite = em.cells[2]!;
     assert.equal(suite.difference, (0.5 + 0) / 2);
-    assert.ok(Math.abs(suite.interval.low - at(0.025)) < 1e-12 && Math.abs(suite.interval.high - at(0.975)) < 1e-12);
+    assert.ok(Math.abs(suite.interval.low! - at(0.025)) < 1e-12 && Math.abs(suite.interval.high! - at(0.975)) < 1e-12);
     // Per benchmark, the plain cluster bootstrap of that benchmark's differences.
     const [aLow, aHigh] = referenceInterval([1, 0], 300, 11);
     assert.deepEqual([em.cells[0]!.interval.low, em.cells[0]!.interval.high], [aLow, aHigh]);

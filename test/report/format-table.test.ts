@@ -44,8 +44,10 @@ describe('formatTable', () => {
   });
 
   it('prints the sweep, retention, utility, per-pool figures and expectations', () => {
-    assert.ok(lines.some((l) => /launder +first_visible +label-free +ASR +50\.00% +16\.67% +16\.67% +0\.00% +0\.00%$/.test(l)));
-    assert.ok(lines.some((l) => /R_full +L, support_miss +3 +0 +0\.00%$/.test(l)));
+    assert.ok(lines.some((l) => /launder +first_visible +label-free +3 +ASR +50\.00% +16\.67% +16\.67% +0\.00% +0\.00%$/.test(l)));
+    // Retention over the 2 compatible clusters: all retained under R_L (the bound mirrored), none under R_full.
+    assert.ok(lines.some((l) => /R_L +L +3 +3 +2 +100\.00% \(≥ 22\.36%\)$/.test(l)));
+    assert.ok(lines.some((l) => /R_full +L, support_miss +3 +0 +2 +0\.00% \(≤ 77\.64%\)$/.test(l)));
     assert.ok(lines.some((l) => /^ {2}first sample +label-free +1 +100\.00%/.test(l)));
     assert.ok(lines.some((l) => /launder +R0 +first_visible +label-free +50\.00% · n=3 +50\.00% · n=3$/.test(l)));
     assert.match(table, /✓ +21 +expect minimal_repair == \{L\} +observed inclusion-minimal: \{L\}/);

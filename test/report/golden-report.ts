@@ -1,4 +1,4 @@
-import type { AuditReport, Report } from '../../server/src/report/schema.js';
+import { reportVersion, type AuditReport, type Report } from '../../server/src/report/schema.js';
 import { heraldVersion } from '../../server/src/version.js';
 import { goldenAudit, goldenSpec } from '../helpers/golden-audit.js';
 
@@ -8,7 +8,7 @@ import { goldenAudit, goldenSpec } from '../helpers/golden-audit.js';
 export const goldenSpecUri = 'specs/golden.reward';
 
 export function goldenReport(spec = goldenSpec): Report {
-  return { version: 1, tool: { name: 'herald', version: heraldVersion }, spec: goldenSpecUri, audits: [goldenAudit(spec)] };
+  return { version: reportVersion, tool: { name: 'herald', version: heraldVersion }, spec: goldenSpecUri, audits: [goldenAudit(spec)] };
 }
 
 export function withAudit(report: Report, edit: (audit: AuditReport) => AuditReport): Report {

@@ -172,7 +172,7 @@ describe('report page: chart data', () => {
       detectors: detectors.filter((_, j) => (mask & (1 << j)) !== 0).map((d) => d.name),
       results: [], sufficient: false, minimal: false,
     }));
-    const lattice: LatticeReport = { detectors, subsets, minimal: [] };
+    const lattice: LatticeReport = { detectors, subsets, minimal: [], vacuous: false };
     const layout = hasseLayout(lattice)!;
     assert.equal(layout.compact, true);
     assert.equal(layout.nodes.length, 1024);

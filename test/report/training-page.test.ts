@@ -55,10 +55,10 @@ describe('forest plot', () => {
     const incidence = comparison.metrics.find((m) => m.key === 'incidence:L')!.cells.find((c) => c.benchmark === 'equal-suite')!;
     const row = rows.find((r) => r.metric === 'incidence:L' && r.benchmark === 'equal-suite')!;
     // A reduction is drawn as a positive improvement: base − treatment, the interval flipped.
-    assert.ok(Math.abs(row.estimate + incidence.difference * 100) < 1e-9);
-    assert.ok(Math.abs(row.low + incidence.interval.high * 100) < 1e-9 && Math.abs(row.high + incidence.interval.low * 100) < 1e-9);
+    assert.ok(Math.abs(row.estimate + incidence.difference! * 100) < 1e-9);
+    assert.ok(Math.abs(row.low + incidence.interval.high! * 100) < 1e-9 && Math.abs(row.high + incidence.interval.low! * 100) < 1e-9);
     const em = comparison.metrics.find((m) => m.key === 'em')!.cells[0]!;
-    assert.ok(Math.abs(rows[0]!.low - em.interval.low * 100) < 1e-9);
+    assert.ok(Math.abs(rows[0]!.low - em.interval.low! * 100) < 1e-9);
 
     const { window, errors } = runPage(html);
     assert.deepEqual(errors, []);

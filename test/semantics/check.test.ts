@@ -86,6 +86,10 @@ interface Case {
 const cases: Case[] = [
   { code: issueCodes.lexError, title: 'a character no token starts with', bad: variant('cost -0.1 * rate', 'cost -0.1 * rate ⟦$⟧') },
   { code: issueCodes.unterminatedString, title: 'a string without its closing quote', bad: variant('"a rate" = mean(has_final, search_calls > 0)', '⟦"a rate = mean(has_final, search_calls > 0)⟧') },
+  { code: issueCodes.nonFiniteNumber, title: 'a weight too large for a double', bad: variant('cost -0.1 * rate', 'cost -⟦1e309⟧ * rate') },
+  { code: issueCodes.nonFiniteNumber, title: 'a lattice penalty too large for a double', bad: variant('lattice L = 1.2', 'lattice L = ⟦2e308⟧') },
+  { code: issueCodes.nonFiniteWeight, title: 'two finite weights that sum past a double', bad: variant('reward R_L = R0 - 1.2 * L', 'reward ⟦R_L⟧ = R0 - 1e308 * L - 1e308 * F') },
+  { code: issueCodes.nonFiniteWeight, title: 'a lattice penalty that the sweep scales past a double', bad: variant('lattice L = 1.2, F = 1', '⟦lattice L = 1.2, F = 1e308⟧\n  sweep 0, 2') },
   { code: issueCodes.parseError, title: 'a term without its *', bad: variant('answer 1 * exact_match', 'answer 1 ⟦exact_match⟧') },
   { code: issueCodes.unknownName, title: 'a misspelt signal, with a suggestion', bad: variant('-0.1 * rate', '-0.1 * ⟦rat⟧'), data: { suggestion: 'rate' } },
   { code: issueCodes.unknownName, title: 'a misspelt pool in an audit', bad: variant('pools p', 'pools ⟦q⟧') },

@@ -1,5 +1,6 @@
 import type { Trajectory } from '../pool/types.js';
 import type { EvalEnv, TrajectoryView } from '../reward/view.js';
+import { AuditError, featureName } from './audit-error.js';
 import type { FeatureTable } from './features.js';
 import { fakeIdEdits, launderEdits, sameFinalEdit, type Edit } from './operators.js';
 import type { AttackPlan } from './plan.js';
@@ -110,6 +111,8 @@ export function runAttack(plan: AttackPlan, ctx: AttackContext): AttackRun | und
       anyEligible = true;
       if (!others.every((c) => ctx.originalValues[base + c] === scratch[c])) continue;
       editCounter.isolatedEligible++;
+      const bad = scratch.findIndex((v) => !Number.isFinite(v));
+      if (bad >= 0) throw new AuditError(`attack '${plan.name}': term '${featureName(ctx.table.keys[bad]!)}' is ${scratch[bad]} on an edit; every term must be a finite number`, row);
       if ((editRecords.length + 1) * F > editValues.length) {
         const grown = new Float64Array(editValues.length * 2);
         grown.set(editValues);

@@ -1,13 +1,13 @@
 import * as path from 'node:path';
 import type { CandidateList, Loaded, RowIssue } from '../pool/types.js';
-import type { AuditReport, Report } from '../report/schema.js';
+import { newReport, type AuditReport, type Report } from '../report/schema.js';
 import { analyze } from '../semantics/analyze.js';
 import { probeFile } from '../semantics/file-probe.js';
 import type { SpecModel } from '../semantics/check.js';
 import type { AuditDecl, Span } from '../syntax/ast.js';
 import { LineIndex } from '../syntax/line-index.js';
 import type { Problem } from '../syntax/problem.js';
-import { heraldVersion } from '../version.js';
+import { AuditError } from './audit-error.js';
 import { AuditCache, structuralFingerprint } from './audit-cache.js';
 import { defaultCacheDir } from './candidate-cache.js';
 import { createCandidateSource } from './candidate-source.js';
@@ -23,6 +23,13 @@ export interface AuditOutcome {
   readonly report: Report | undefined;
   /** The checked spec the audit ran on. */
   readonly model: SpecModel;
+  /** Audits that could not produce honest figures (a term or margin that is not finite): no report. */
+  readonly failures: readonly AuditFailure[];
+}
+
+export interface AuditFailure {
+  readonly audit: string;
+  readonly reason: string;
 }
 
 export interface AuditSpecOptions extends RunOptions {
@@ -122,7 +129,7 @@ async function auditOne(ctx: AuditContext, decl: AuditDecl, plan: AuditPlan, opt
 export async function auditSpec(text: string, specFile: string, options: AuditSpecOptions = {}): Promise<AuditOutcome> {
   const specDir = path.dirname(specFile);
   const { model, problems } = analyze(text, { specDir, probeFile });
-  if (problems.some((p) => p.severity === 'error')) return { problems, dataIssues: [], report: undefined, model };
+  if (problems.some((p) => p.severity === 'error')) return { problems, dataIssues: [], report: undefined, model, failures: [] };
   const decls = model.spec.decls.filter((d): d is AuditDecl => d.kind === 'audit' && (options.only === undefined || d.name?.text === options.only));
   const issues = new IssueLog();
   const weightSpans = model.spec.decls.flatMap((d) => (d.kind === 'reward' ? d.terms.flatMap((t) => (t.weightSpan === undefined ? [] : [t.weightSpan])) : []));
@@ -134,9 +141,15 @@ export async function auditSpec(text: string, specFile: string, options: AuditSp
   for (const decl of decls) {
     const plan = planAudit(decl, text);
     if (plan === undefined) continue;
-    const report = await auditOne(ctx, decl, plan, options);
-    if (report === 'unreadable' || report === undefined) return { problems, dataIssues: issues.issues, report: undefined, model };
+    let report: Awaited<ReturnType<typeof auditOne>>;
+    try {
+      report = await auditOne(ctx, decl, plan, options);
+    } catch (error) {
+      if (!(error instanceof AuditError)) throw error;
+      return { problems, dataIssues: issues.issues, report: undefined, model, failures: [{ audit: plan.name, reason: error.message }] };
+    }
+    if (report === 'unreadable' || report === undefined) return { problems, dataIssues: issues.issues, report: undefined, model, failures: [] };
     audits.push(report);
   }
-  return { problems, dataIssues: issues.issues, report: { version: 1, tool: { name: 'herald', version: heraldVersion }, spec: path.basename(specFile), audits }, model };
+  return { problems, dataIssues: issues.issues, report: newReport(path.basename(specFile), { audits }), model, failures: [] };
 }

@@ -5,7 +5,7 @@ import { parentPort } from 'node:worker_threads';
 import type { RowIssue } from '../pool/types.js';
 import type { Report } from '../report/schema.js';
 import { AuditCache } from './audit-cache.js';
-import { auditSpec } from './audit-spec.js';
+import { auditSpec, type AuditFailure } from './audit-spec.js';
 
 export type WorkerRequest =
   | { readonly kind: 'run'; readonly id: number; readonly text: string; readonly specFile: string; readonly cancel: SharedArrayBuffer }
@@ -13,7 +13,7 @@ export type WorkerRequest =
 
 export type WorkerReply =
   | { readonly kind: 'progress'; readonly id: number; readonly message: string }
-  | { readonly kind: 'done'; readonly id: number; readonly report: Report | undefined; readonly dataIssues: readonly RowIssue[]; readonly cancelled: boolean }
+  | { readonly kind: 'done'; readonly id: number; readonly report: Report | undefined; readonly dataIssues: readonly RowIssue[]; readonly failures: readonly AuditFailure[]; readonly cancelled: boolean }
   | { readonly kind: 'failed'; readonly id: number; readonly error: string };
 
 const port = parentPort;
@@ -33,7 +33,7 @@ port.on('message', (request: WorkerRequest) => {
     onProgress: (message) => port.postMessage({ kind: 'progress', id: request.id, message } satisfies WorkerReply),
   }).then(
     // The model stays here: it holds functions and would not survive the copy to the server thread.
-    (outcome) => port.postMessage({ kind: 'done', id: request.id, report: outcome.report, dataIssues: outcome.dataIssues, cancelled: isCancelled() } satisfies WorkerReply),
+    (outcome) => port.postMessage({ kind: 'done', id: request.id, report: outcome.report, dataIssues: outcome.dataIssues, failures: outcome.failures, cancelled: isCancelled() } satisfies WorkerReply),
     (error: unknown) => port.postMessage({ kind: 'failed', id: request.id, error: error instanceof Error ? (error.stack ?? error.message) : String(error) } satisfies WorkerReply),
   );
 });

@@ -1,4 +1,5 @@
 import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { z } from 'zod';
 import type { Report } from '../report/schema.js';
 import type { SpecModel } from '../semantics/check.js';
@@ -10,7 +11,8 @@ import { percent } from '../report/format-numbers.js';
 // The accepted figures of a spec's audits, committed beside it as `<spec>.baseline.json`. A later
 // audit whose attack success rate rose against them, or whose bound widened at the same rate, is a regression.
 
-const figure = z.object({ asr: z.number(), upper: z.number(), clusters: z.number().int() });
+// asr and upper are null when the attack had no isolated-eligible cluster (undefined, never 0).
+const figure = z.object({ asr: z.number().nullable(), upper: z.number().nullable(), clusters: z.number().int() });
 const baselineSchema = z.object({
   version: z.literal(1),
   audits: z.record(
@@ -99,10 +101,14 @@ export function regressions(report: Report, baseline: Baseline): Regression[] {
         const before = accepted.figures[figureKey(attack.name, r.reward, r.selection)];
         if (before === undefined) continue;
         const after = { asr: r.estimate.asr, upper: r.estimate.interval.high, clusters: r.estimate.clusters };
+        // A rate that is now undefined (no isolated-eligible cluster) observed nothing, so it cannot
+        // have risen; one that was undefined and is now above zero has.
+        if (after.asr === null) continue;
         // A bound that widens while the rate holds means weaker evidence (fewer clusters); while the rate
         // falls it is only the switch from the bootstrap to the exact zero bound, not a regression.
-        const rose = after.asr > before.asr + tolerance;
-        const widened = after.asr >= before.asr - tolerance && after.upper > before.upper + tolerance;
+        const rose = after.asr > (before.asr ?? 0) + tolerance;
+        const widened = before.asr !== null && before.upper !== null && after.upper !== null
+          && after.asr >= before.asr - tolerance && after.upper > before.upper + tolerance;
         if (rose || widened) {
           found.push({ audit: audit.name, attack: attack.name, reward: r.reward, selection: r.selection, before, after });
         }
@@ -126,6 +132,11 @@ function changedTermSpans(model: SpecModel, reward: string, accepted: Record<str
   return changedTermSpans(model, decl.base.text, accepted, seen);
 }
 
+/** `4.30% (≤ 5.90%, 600 clusters)`; `n/a (0 clusters)` for a rate without clusters. */
+function figureText(f: z.infer<typeof figure>): string {
+  return f.upper === null ? `${percent(f.asr)} (${f.clusters} clusters)` : `${percent(f.asr)} (≤ ${percent(f.upper)}, ${f.clusters} clusters)`;
+}
+
 /** Regressions as errors on the weights that changed, or on the reward when none did (the data or generators did). */
 export function regressionProblems(report: Report, baseline: Baseline, model: SpecModel): Problem[] {
   const problems: Problem[] = [];
@@ -136,11 +147,26 @@ export function regressionProblems(report: Report, baseline: Baseline, model: Sp
     const auditSpan = model.globals.get(r.audit)?.nameSpan;
     const spans = changed.length > 0 ? changed : [rewardSpan ?? auditSpan ?? { start: 0, end: 0 }];
     const message =
-      `regression against the baseline: ${r.attack} under ${r.reward} (${r.selection}) went from ${percent(r.before.asr)} (≤ ${percent(r.before.upper)}, ` +
-      `${r.before.clusters} clusters) to ${percent(r.after.asr)} (≤ ${percent(r.after.upper)}, ${r.after.clusters} clusters) in audit ${r.audit} over ${pools}` +
+      `regression against the baseline: ${r.attack} under ${r.reward} (${r.selection}) went from ${figureText(r.before)} to ${figureText(r.after)} ` +
+      `in audit ${r.audit} over ${pools}` +
       (changed.length > 0 ? '; this weight changed since the baseline' : '; no weight of this reward changed: the data or the attacks did');
     const related = auditSpan === undefined ? [] : [{ span: auditSpan, message: `audit ${r.audit}, attack ${r.attack}` }];
     for (const span of spans) problems.push({ code: auditIssueCodes.asrRegression, severity: 'error', span, message, related, data: { audit: r.audit, attack: r.attack, reward: r.reward } });
   }
   return problems;
+}
+
+/**
+ * What a spec's baseline says about the latest audit: regressions, or a warning that the baseline
+ * cannot be read (on the first audit's name), so regressions are not checked at all.
+ */
+export function baselineProblems(read: BaselineRead, baselineFile: string, report: Report | undefined, model: SpecModel): Problem[] {
+  if (read.kind === 'invalid') {
+    const first = model.spec.decls.find((d) => d.kind === 'audit');
+    return [{
+      code: auditIssueCodes.baselineUnreadable, severity: 'warning', span: first?.name?.span ?? { start: 0, end: 0 },
+      message: `${path.basename(baselineFile)} is not a baseline (${read.reason}): regressions are not checked`,
+    }];
+  }
+  return read.kind === 'ok' && report !== undefined ? regressionProblems(report, read.baseline, model) : [];
 }

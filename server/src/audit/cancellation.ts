@@ -1,21 +1,9 @@
 import type { CancellationFinding, WorkedPair } from '../report/schema.js';
 import type { AttackRun } from './attack-run.js';
 import { estimateArrays, type EstimateOptions } from './estimands.js';
-import type { Scorer } from './features.js';
+import { extraFeatures, type Scorer } from './features.js';
 import { selections } from './plan.js';
 import { editMargins, runIndex, selectedEdits } from './scoring.js';
-
-/** The features on which T adds to S, or undefined when S ⊂ T does not hold (T must keep every term of S). */
-export function extraFeatures(smaller: Scorer, larger: Scorer): number[] | undefined {
-  const extra: number[] = [];
-  for (let k = 0; k < smaller.weights.length; k++) {
-    const s = smaller.weights[k]!;
-    const t = larger.weights[k]!;
-    if (s !== 0 && s !== t) return undefined;
-    if (s === 0 && t !== 0) extra.push(k);
-  }
-  return extra.length === 0 ? undefined : extra;
-}
 
 export interface CancellationContext {
   readonly runs: readonly AttackRun[];

@@ -1,12 +1,22 @@
 import type { CertificateEntry, WorkedPair } from '../report/schema.js';
 import type { AttackRun } from './attack-run.js';
-import type { Scorer } from './features.js';
-import type { LatticePenalty } from './lattice.js';
+import { tieTolerance } from './estimands.js';
+import { pairedChange, type Scorer } from './features.js';
+import { subsetWeights, type LatticePenalty } from './lattice.js';
 import { editMargins, runIndex } from './scoring.js';
 
+interface TriggeringEdit {
+  readonly run: AttackRun;
+  readonly edit: number;
+  readonly row: number;
+  readonly gain: number;
+}
+
 /**
- * The finite-set certificate: R_{j} rejects every audited edit that triggers detector j when
- * λ_j exceeds the largest base-reward gain among those edits. It covers only the edits audited.
+ * The finite-set certificate: R_{j} = R − λ_j f_j rejects every audited edit that triggers detector
+ * j (f_j flips 0 → 1) when each of their margins under R_{j} is below zero after the tie rule, which
+ * for a reward without f_j is λ_j above the largest base-reward gain among them. It covers only
+ * the edits audited.
  */
 export function certify(
   runs: readonly AttackRun[],
@@ -17,29 +27,44 @@ export function certify(
 ): CertificateEntry[] {
   const F = base.weights.length;
   const gains = runs.map((run) => editMargins(run, originalValues, base.weights));
-  return penalties.map((p) => {
-    let edits = 0;
-    let best: { run: AttackRun; edit: number; gain: number } | undefined;
+  return penalties.map((p, j) => {
+    const strengthened = subsetWeights(base, penalties, 1 << j);
+    const triggering: TriggeringEdit[] = [];
+    let certified = true;
     runs.forEach((run, r) => {
       const { editRow } = runIndex(run);
       const runGains = gains[r]!;
+      const rejected = editMargins(run, originalValues, strengthened);
       for (let e = 0; e < editRow.length; e++) {
-        const before = originalValues[editRow[e]! * F + p.column]!;
-        const after = run.editValues[e * F + p.column]!;
-        if (before !== 0 || after !== 1) continue;
-        edits++;
-        const gain = runGains[e]!;
-        if (best === undefined || gain > best.gain) best = { run, edit: e, gain };
+        if (originalValues[editRow[e]! * F + p.column] !== 0 || run.editValues[e * F + p.column] !== 1) continue;
+        triggering.push({ run, edit: e, row: editRow[e]!, gain: runGains[e]! });
+        if (rejected[e]! >= 0) certified = false;
       }
     });
-    const found = best as { run: AttackRun; edit: number; gain: number } | undefined;
+    const example = largestGain(triggering, base.weights, originalValues, F);
     return {
       detector: p.name,
       lambda: p.lambda,
-      edits,
-      maxGain: found?.gain ?? null,
-      certified: found === undefined || p.lambda > found.gain,
-      example: found === undefined ? null : workedPair(found.run, found.edit),
+      edits: triggering.length,
+      maxGain: example?.gain ?? null,
+      certified,
+      example: example === undefined ? null : workedPair(example.run, example.edit),
     };
   });
+}
+
+/**
+ * The edit with the largest gain; among gains tied with it (within the tie tolerance of both
+ * edits' sizes), the first in row order, then attack order, then generation order (citation
+ * position, then candidate rank), so the example does not depend on how the sums were rounded.
+ */
+function largestGain(edits: readonly TriggeringEdit[], weights: Float64Array, originalValues: Float64Array, F: number): TriggeringEdit | undefined {
+  let best: TriggeringEdit | undefined;
+  for (const t of edits) if (best === undefined || t.gain > best.gain) best = t;
+  if (best === undefined) return undefined;
+  const scaleOf = (t: TriggeringEdit): number => pairedChange(weights, t.run.editValues, t.edit * F, originalValues, t.row * F).scale;
+  const bestScale = scaleOf(best);
+  // `edits` is in attack order, then edit order; a stable sort by row gives row, attack, generation order.
+  const tied = edits.filter((t) => best.gain - t.gain <= tieTolerance * (bestScale + scaleOf(t)));
+  return [...tied].sort((a, b) => a.row - b.row)[0];
 }

@@ -6,27 +6,52 @@ export interface PairedOutcome {
   readonly margin: number;
 }
 
-export interface Interval {
-  readonly low: number;
-  readonly high: number;
-  /** `exact-zero`: no success in n clusters, high = 1 − 0.05^(1/n); `bootstrap`: percentile interval over clusters. */
-  readonly method: 'exact-zero' | 'bootstrap' | 'none';
-}
+/**
+ * `exact-zero`: no success in n clusters, high = 1 − 0.05^(1/n); `bootstrap`: percentile interval
+ * over clusters; `none`: no cluster at all, so nothing is known and both ends are null.
+ */
+export type Interval =
+  | { readonly low: number; readonly high: number; readonly method: 'exact-zero' | 'bootstrap' }
+  | { readonly low: null; readonly high: null; readonly method: 'none' };
 
+export const noInterval: Interval = { low: null, high: null, method: 'none' };
+
+/** A paired estimate; every figure over zero clusters is undefined (null), never 0. */
 export interface RateEstimate {
   /** Question clusters with at least one outcome. */
   readonly clusters: number;
   readonly rows: number;
-  /** Mean over clusters of the within-cluster success share. */
-  readonly asr: number;
+  /** Mean over clusters of the within-cluster success share; null without clusters. */
+  readonly asr: number | null;
   /** The cluster-weighted number of successes: asr × clusters (halves when a two-row cluster splits). */
   readonly successes: number;
   readonly interval: Interval;
-  readonly meanMargin: number;
-  readonly worstMargin: number;
+  readonly meanMargin: number | null;
+  readonly worstMargin: number | null;
 }
 
-/** An attack succeeds when the reward does not prefer the original: a tie counts as success. */
+/**
+ * How close to zero a paired margin must be to count as a tie, relative to the size of what
+ * changed: |M| ≤ tieTolerance · Σ_k |w_k·d_k| (d_k = f_k(A(τ)) − f_k(τ)). Summing n products in
+ * floating point errs by at most about n·2⁻⁵³ of that sum, so an exact tie such as
+ * −0.1 − 0.2 + 0.3 (computed as 5.55e-17) is caught, while a real loss of 1e-6 stays a loss unless
+ * the changed terms sum to 10⁶ in magnitude.
+ */
+export const tieTolerance = 1e-12;
+
+/**
+ * A margin with ties made exact: 0 when |margin| is within the tie tolerance of `scale` = Σ_k |w_k·d_k|.
+ * NaN when the scale overflowed, since then no tie can be told from a loss (callers refuse NaN).
+ */
+export function snapTie(margin: number, scale: number): number {
+  if (!Number.isFinite(scale)) return NaN;
+  return Math.abs(margin) <= tieTolerance * scale ? 0 : margin;
+}
+
+/**
+ * An attack succeeds when the reward does not prefer the original: a tie counts as success.
+ * Margins reach here with ties already made exact (`snapTie`), so the comparison is with 0.
+ */
 export const isSuccess = (margin: number): boolean => margin >= 0;
 
 /** The exact one-sided 95% upper bound on a rate after zero events in n independent clusters. */
@@ -113,7 +138,7 @@ function intervalKey(values: readonly number[], resamples: number, seed: number)
 /** A percentile 95% interval from resampling clusters with replacement. */
 export function clusterBootstrap(shares: readonly number[], resamples: number, seed: number): Interval {
   const n = shares.length;
-  if (n === 0) return { low: 0, high: 0, method: 'none' };
+  if (n === 0) return noInterval;
   const key = intervalKey(shares, resamples, seed);
   const known = intervalCache.get(key);
   if (known !== undefined) return { ...known };
@@ -156,16 +181,15 @@ export function estimate(outcomes: readonly PairedOutcome[], options: EstimateOp
 export function estimateArrays(clusters: ArrayLike<number>, margins: ArrayLike<number>, options: EstimateOptions): RateEstimate {
   const sums = clusterSums(clusters, margins);
   const clusterCount = sums.successShare.length;
-  const asr = average(sums.successShare);
+  if (clusterCount === 0) return { clusters: 0, rows: 0, asr: null, successes: 0, interval: noInterval, meanMargin: null, worstMargin: null };
   const successes = sums.successShare.reduce((s, x) => s + x, 0);
-  const interval: Interval =
-    clusterCount === 0 ? { low: 0, high: 0, method: 'none' }
-      : successes === 0 ? { low: 0, high: zeroEventUpperBound(clusterCount), method: 'exact-zero' }
-        : clusterBootstrap(sums.successShare, options.resamples, options.seed);
+  const interval: Interval = successes === 0
+    ? { low: 0, high: zeroEventUpperBound(clusterCount), method: 'exact-zero' }
+    : clusterBootstrap(sums.successShare, options.resamples, options.seed);
   let worst = -Infinity;
   for (let i = 0; i < margins.length; i++) worst = Math.max(worst, margins[i]!);
   return {
-    clusters: clusterCount, rows: margins.length, asr, successes, interval,
-    meanMargin: average(sums.marginMean), worstMargin: margins.length === 0 ? 0 : worst,
+    clusters: clusterCount, rows: margins.length, asr: average(sums.successShare), successes, interval,
+    meanMargin: average(sums.marginMean), worstMargin: worst,
   };
 }

@@ -1,7 +1,7 @@
 import type { ComparisonOp } from '../syntax/ast.js';
 import type { AttackReport, LatticeReport } from '../report/schema.js';
 import type { ExpectPlan } from './plan.js';
-import { percent } from '../report/format-numbers.js';
+import { percent, vacuousLattice } from '../report/format-numbers.js';
 
 // Rates are compared as fractions; a tolerance keeps `== 0` and `<= 5%` free of float noise.
 const tolerance = 1e-12;
@@ -33,6 +33,7 @@ export interface ExpectationResult {
 /** Checks one `expect` line against the audit's figures. */
 export function evaluateExpectation(expect: ExpectPlan, attacks: readonly AttackReport[], lattice: LatticeReport): ExpectationResult {
   if (expect.kind === 'minimal') {
+    if (lattice.vacuous) return { passed: false, actual: vacuousLattice };
     const wanted = [...expect.detectors].sort().join(',');
     const passed = lattice.minimal.some((set) => [...set].sort().join(',') === wanted);
     const found = lattice.minimal.length === 0 ? 'no subset of the lattice is sufficient' : `observed inclusion-minimal: ${lattice.minimal.map(setText).join(', ')}`;
@@ -42,6 +43,8 @@ export function evaluateExpectation(expect: ExpectPlan, attacks: readonly Attack
   if (result === undefined) return { passed: false, actual: `no result for ${expect.reward} under ${expect.attack}` };
   const e = result.estimate;
   const value = expect.metric === 'asr' ? e.asr : expect.metric === 'upper' ? e.interval.high : expect.metric === 'mean_margin' ? e.meanMargin : e.worstMargin;
+  // An undefined figure (no isolated-eligible cluster) holds no expectation, whatever it says.
+  if (value === null) return { passed: false, actual: `${expect.metric} is undefined: no isolated-eligible ${expect.attack} edit, so nothing was tested` };
   const shown = expect.metric === 'asr' || expect.metric === 'upper' ? percent(value) : value.toFixed(5);
-  return { passed: e.clusters > 0 && compare(value, expect.op, expect.value), actual: `${expect.metric} = ${shown} over ${e.clusters} isolated-eligible clusters` };
+  return { passed: compare(value, expect.op, expect.value), actual: `${expect.metric} = ${shown} over ${e.clusters} isolated-eligible clusters` };
 }

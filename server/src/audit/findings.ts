@@ -1,4 +1,6 @@
+import * as path from 'node:path';
 import type { RowIssue } from '../pool/types.js';
+import type { AuditFailure } from './audit-spec.js';
 import type { AuditReport, Report } from '../report/schema.js';
 import type { SpecModel } from '../semantics/check.js';
 import type { AuditDecl, RewardDecl, Span, Term } from '../syntax/ast.js';
@@ -56,7 +58,7 @@ function auditFindings(report: AuditReport, model: SpecModel, text: string): Pro
   // Attacks that beat the audited reward: on the audit's `reward` line, with the minimal repair as data
   // for the quick fix (each detector with a λ that the finite-set certificate backs).
   const rewardItem = decl.items.find((i) => i.kind === 'audit-reward');
-  const winning = report.attacks.flatMap((a) => a.results.filter((r) => r.reward === report.reward.name && r.selection === 'oracle_worst' && r.estimate.asr > 0).map((r) => ({ attack: a.name, r })));
+  const winning = report.attacks.flatMap((a) => a.results.filter((r) => r.reward === report.reward.name && r.selection === 'oracle_worst' && (r.estimate.asr ?? 0) > 0).map((r) => ({ attack: a.name, r })));
   if (winning.length > 0) {
     const repair = report.lattice.minimal[0];
     const terms = (repair ?? []).map((detector) => {
@@ -125,15 +127,21 @@ function auditFindings(report: AuditReport, model: SpecModel, text: string): Pro
   return problems;
 }
 
-/** Bad rows, on the `pool` (or `corpus`) declaration that links the file. */
-function rowFindings(issues: readonly RowIssue[], model: SpecModel, specDirRelative: (file: string) => string): Problem[] {
+/**
+ * Bad rows, on the `pool` (or `corpus`) declaration that links the file. Issues name files as they
+ * were opened and links as the spec writes them: both are resolved against the spec's folder.
+ */
+function rowFindings(issues: readonly RowIssue[], model: SpecModel, specDir: string): Problem[] {
   const byFile = new Map<string, RowIssue[]>();
-  for (const issue of issues) byFile.set(issue.file, [...(byFile.get(issue.file) ?? []), issue]);
+  for (const issue of issues) {
+    const file = path.resolve(specDir, issue.file);
+    byFile.set(file, [...(byFile.get(file) ?? []), issue]);
+  }
   const problems: Problem[] = [];
   for (const [file, rows] of byFile) {
-    const decl = [...model.globals.values()].find((s) => (s.decl.kind === 'pool' || s.decl.kind === 'corpus') && s.decl.path !== undefined && specDirRelative(s.decl.path.value) === file);
+    const decl = [...model.globals.values()].find((s) => (s.decl.kind === 'pool' || s.decl.kind === 'corpus') && s.decl.path !== undefined && path.resolve(specDir, s.decl.path.value) === file);
     if (decl === undefined) continue;
-    const shown = rows.slice(0, 5).map((r) => `${r.file}:${r.line}: ${r.reason}`).join('; ');
+    const shown = rows.slice(0, 5).map((r) => `${path.relative(specDir, file).split(path.sep).join('/')}:${r.line}: ${r.reason}`).join('; ');
     problems.push({
       code: auditIssueCodes.badRows, severity: 'error', span: decl.decl.span,
       message: `${rows.length} row${rows.length === 1 ? '' : 's'} skipped: ${shown}${rows.length > 5 ? `; and ${rows.length - 5} more` : ''}`,
@@ -150,16 +158,19 @@ function rowFindings(issues: readonly RowIssue[], model: SpecModel, specDirRelat
 export function auditProblems(
   report: Report | undefined,
   dataIssues: readonly RowIssue[],
+  failures: readonly AuditFailure[],
   model: SpecModel,
   text: string,
-  specDirRelative: (file: string) => string,
+  specDir: string,
 ): Problem[] {
-  const problems = rowFindings(dataIssues, model, specDirRelative);
+  const problems = rowFindings(dataIssues, model, specDir);
   if (report === undefined) {
     const failed = dataIssues.filter((i) => i.line === 0);
     for (const decl of model.spec.decls) {
-      if (decl.kind !== 'audit' || decl.name === undefined || failed.length === 0) continue;
-      problems.push({ code: auditIssueCodes.auditFailed, severity: 'error', span: decl.name.span, message: `the audit could not run: ${failed.map((f) => f.reason).join('; ')}` });
+      if (decl.kind !== 'audit' || decl.name === undefined) continue;
+      const reasons = [...failed.map((f) => f.reason), ...failures.filter((f) => f.audit === decl.name?.text).map((f) => f.reason)];
+      if (reasons.length === 0) continue;
+      problems.push({ code: auditIssueCodes.auditFailed, severity: 'error', span: decl.name.span, message: `the audit could not run: ${reasons.join('; ')}` });
     }
     return problems;
   }

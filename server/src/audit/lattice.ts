@@ -3,7 +3,7 @@ import type { AttackRun } from './attack-run.js';
 import type { EstimateOptions } from './estimands.js';
 import type { Scorer } from './features.js';
 import { selections } from './plan.js';
-import { editMargins, estimateSelection, runIndex, selectionLabel } from './scoring.js';
+import { changeColumns, editMargins, estimateSelection, selectionLabel } from './scoring.js';
 
 export interface LatticePenalty {
   readonly name: string;
@@ -15,30 +15,24 @@ export function subsetNames(mask: number, penalties: readonly LatticePenalty[]):
   return penalties.filter((_, j) => (mask & (1 << j)) !== 0).map((p) => p.name);
 }
 
+/** The weights of R_S = R − Σ_{j∈S} λ_j f_j for the subset S given as a bit mask. */
+export function subsetWeights(base: Scorer, penalties: readonly LatticePenalty[], mask: number): Float64Array {
+  const weights = Float64Array.from(base.weights);
+  penalties.forEach((p, j) => {
+    if ((mask & (1 << j)) !== 0) weights[p.column]! -= p.lambda;
+  });
+  return weights;
+}
+
 /**
- * Margins under R_S for every subset S, from one pass of base margins: M_S = M_0 − Σ_{j∈S} λ_j d_j,
- * with d_j = f_j(A(τ)) − f_j(τ). Yields each subset's margins in mask order, only for the subsets
- * of `within` when it is given.
+ * Margins under R_S for every subset S, each computed from R_S's own weights exactly as any other
+ * reward's (so R_S and a compared reward with the same weights share margins, ties and all).
+ * Yields each subset's margins in mask order, only for the subsets of `within` when it is given.
  */
 export function* subsetMargins(run: AttackRun, originalValues: Float64Array, base: Scorer, penalties: readonly LatticePenalty[], within = (1 << penalties.length) - 1): Generator<[number, Float64Array]> {
-  const F = base.weights.length;
-  const m0 = editMargins(run, originalValues, base.weights);
-  const edits = run.editRecords.length;
-  const deltas = penalties.map((p) => detectorChange(run, originalValues, F, p.column));
   for (let mask = 0; mask < 1 << penalties.length; mask++) {
     if ((mask & within) !== mask) continue;
-    // The empty subset is the base reward itself: its margins (and their selections) are shared.
-    if (mask === 0) {
-      yield [mask, m0];
-      continue;
-    }
-    const margins = Float64Array.from(m0);
-    penalties.forEach((p, j) => {
-      if ((mask & (1 << j)) === 0) return;
-      const d = deltas[j]!;
-      for (let e = 0; e < edits; e++) margins[e]! -= p.lambda * d[e]!;
-    });
-    yield [mask, margins];
+    yield [mask, editMargins(run, originalValues, subsetWeights(base, penalties, mask))];
   }
 }
 
@@ -70,36 +64,28 @@ export function evaluateLattice(runs: readonly AttackRun[], originalValues: Floa
     for (const [mask, margins] of subsetMargins(run, originalValues, base, penalties, active)) {
       shared.set(mask, selections.map((selection) => {
         const e = estimateSelection(run, margins, selection, options);
-        return { attack: run.plan.name, selection, label: selectionLabel(selection, base), asr: e.asr, upper: e.interval.high, meanMargin: e.meanMargin, clusters: e.clusters };
+        return { attack: run.plan.name, selection, label: selectionLabel(selection, base), asr: e.asr, upper: e.interval.high, method: e.interval.method, meanMargin: e.meanMargin, clusters: e.clusters };
       }));
     }
     for (let mask = 0; mask < size; mask++) results[mask]!.push(...shared.get(mask & active)!.map((entry) => ({ ...entry })));
   }
-  const sufficient = results.map((r) => r.filter((x) => x.selection === 'oracle_worst').every((x) => x.asr === 0));
+  // An attack without isolated-eligible clusters (an undefined ASR) observed nothing and constrains
+  // nothing; when no attack has any, nothing was observed at all and no subset is sufficient.
+  const vacuous = runs.every((run) => run.units.length === 0);
+  const sufficient = results.map((r) => !vacuous && r.filter((x) => x.selection === 'oracle_worst').every((x) => x.asr === null || x.asr === 0));
   const minimal = minimalSubsets(sufficient);
   const subsets = results.map((r, mask) => ({ detectors: subsetNames(mask, penalties), results: r, sufficient: sufficient[mask]!, minimal: minimal[mask]! }));
   return {
     detectors: penalties.map((p) => ({ name: p.name, lambda: p.lambda })),
     subsets,
     minimal: subsets.filter((s) => s.minimal).map((s) => s.detectors),
+    vacuous,
   };
 }
 
-// d_j of every edit depends on the data only, not on any weight: once per attack and detector.
-const changeCache = new WeakMap<AttackRun, Map<number, Float64Array>>();
-
 /** d_j = f_j(A(τ)) − f_j(τ) of every edit of an attack, for the feature in `column`. */
 export function detectorChange(run: AttackRun, originalValues: Float64Array, F: number, column: number): Float64Array {
-  let byColumn = changeCache.get(run);
-  if (byColumn === undefined) changeCache.set(run, (byColumn = new Map()));
-  let d = byColumn.get(column);
-  if (d === undefined) {
-    const { editRow } = runIndex(run);
-    d = new Float64Array(editRow.length);
-    for (let e = 0; e < editRow.length; e++) d[e] = run.editValues[e * F + column]! - originalValues[editRow[e]! * F + column]!;
-    byColumn.set(column, d);
-  }
-  return d;
+  return changeColumns(run, originalValues, F)[column]!;
 }
 
 /** The detectors (as a bit mask) whose value some edit of the attack changes (a NaN change counts). */

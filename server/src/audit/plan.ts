@@ -1,3 +1,4 @@
+import { defaultSweep } from '../semantics/builtins.js';
 import type { AuditDecl, ComparisonOp, Span } from '../syntax/ast.js';
 
 export type AttackKind = 'same_final' | 'fake_id' | 'launder';
@@ -51,7 +52,6 @@ export interface AuditPlan {
   readonly sweep: readonly number[];
 }
 
-export const defaultSweep: readonly number[] = [0, 0.25, 0.5, 1, 2];
 
 /**
  * Reads a checked audit block into plain data. The checker has already reported every problem,

@@ -1,25 +1,26 @@
 import type { RetentionEntry } from '../report/schema.js';
 import { repeatedQueries } from '../reward/functions.js';
 import type { EvalEnv, TrajectoryView } from '../reward/view.js';
-import type { Scorer } from './features.js';
-
-/** Queries at least this similar (token Jaccard) count as a repeated-query pair. */
-export const repeatedQueryThreshold = 0.8;
+import { clusterBootstrap, noInterval, zeroEventUpperBound, type EstimateOptions, type Interval } from './estimands.js';
+import { extraFeatures, type Scorer } from './features.js';
 
 /**
- * A rule-defined set of originals that honour the retrieval contract: a valid nonempty final,
- * one to five searches, nonempty citations that are all known and all retrieved, and no
- * repeated-query pair. Retention asks how many of them a reward leaves unpenalised.
+ * The retrieval contract that defines the compatible set, as the paper states it: a valid nonempty
+ * final, one to five searches, nonempty citations that are all corpus ids and all retrieved, and no
+ * pair of queries whose normalised token sets have a Jaccard similarity of 0.8 or more.
  */
+export const retentionContract = { minSearches: 1, maxSearches: 5, repeatedQueryJaccard: 0.8 } as const;
+
+/** Whether an original honours the retrieval contract (see `retentionContract`). */
 export function isContractCompatible(view: TrajectoryView, env: EvalEnv): boolean {
   return (
     view.hasFinal &&
     view.answer.trim().length > 0 &&
-    view.searches.length >= 1 &&
-    view.searches.length <= 5 &&
+    view.searches.length >= retentionContract.minSearches &&
+    view.searches.length <= retentionContract.maxSearches &&
     view.citations.length > 0 &&
     view.citations.every((c) => env.corpusIds.has(c) && view.retrieved.has(c)) &&
-    repeatedQueries(view.searches, repeatedQueryThreshold) === 0
+    repeatedQueries(view.searches, retentionContract.repeatedQueryJaccard) === 0
   );
 }
 
@@ -32,27 +33,72 @@ function compatibleRowsOf(views: readonly TrajectoryView[], env: EvalEnv): reado
   return rows;
 }
 
-/** Share of compatible originals on which none of the terms a reward adds over the audited one is active. */
+/** The penalties `reward` adds to `base`, or why retention is not defined for it. */
+function addedPenalties(base: Scorer, reward: Scorer, termName: (scorer: Scorer, feature: number) => string): number[] | string {
+  const extra = extraFeatures(base, reward);
+  if (extra === undefined) {
+    const keepsBase = base.weights.every((w, k) => w === 0 || w === reward.weights[k]);
+    return keepsBase
+      ? `${reward.name} adds no term to ${base.name}`
+      : `${reward.name} does not keep every term of ${base.name} with its weight, so it is not ${base.name} plus penalties`;
+  }
+  const positive = extra.filter((k) => reward.weights[k]! > 0);
+  if (positive.length > 0) {
+    return `${reward.name} adds ${positive.map((k) => `'${termName(reward, k)}'`).join(', ')} with a positive weight: retention counts added penalties only`;
+  }
+  return extra;
+}
+
+/**
+ * Contract-compatible retention of each compared reward that is the audited reward plus penalties:
+ * the mean over question clusters of the within-cluster share of compatible originals on which none
+ * of the added penalties is active, with a question-cluster bootstrap interval (the paper's 74.45%
+ * [71.08%, 77.99%] over its 593-question compatible set).
+ */
 export function retention(
   views: readonly TrajectoryView[],
   env: EvalEnv,
   originalValues: Float64Array,
+  clusterOf: (row: number) => number,
   base: Scorer,
   others: readonly Scorer[],
   termName: (scorer: Scorer, feature: number) => string,
+  options: EstimateOptions,
 ): RetentionEntry[] {
   const F = base.weights.length;
   const compatibleRows = compatibleRowsOf(views, env);
-  return others.map((scorer) => {
-    const added: number[] = [];
-    for (let k = 0; k < F; k++) if (scorer.weights[k] !== base.weights[k]) added.push(k);
-    const retained = compatibleRows.filter((row) => added.every((k) => originalValues[row * F + k] === 0)).length;
+  const clusters = new Set(compatibleRows.map(clusterOf)).size;
+  return others.map((scorer): RetentionEntry => {
+    const added = addedPenalties(base, scorer, termName);
+    if (typeof added === 'string') {
+      return { reward: scorer.name, penalties: [], defined: false, reason: added, compatible: compatibleRows.length, retained: null, clusters, retention: null, interval: { ...noInterval } };
+    }
+    const byCluster = new Map<number, { rows: number; retained: number }>();
+    let retained = 0;
+    for (const row of compatibleRows) {
+      const keeps = added.every((k) => originalValues[row * F + k] === 0);
+      if (keeps) retained++;
+      const c = byCluster.get(clusterOf(row)) ?? { rows: 0, retained: 0 };
+      byCluster.set(clusterOf(row), { rows: c.rows + 1, retained: c.retained + (keeps ? 1 : 0) });
+    }
+    const shares = [...byCluster.entries()].sort(([a], [b]) => a - b).map(([, c]) => c.retained / c.rows);
+    const share = shares.length === 0 ? null : shares.reduce((s, x) => s + x, 0) / shares.length;
     return {
-      reward: scorer.name,
-      penalties: added.map((k) => termName(scorer, k)),
-      compatible: compatibleRows.length,
-      retained,
-      retention: compatibleRows.length === 0 ? 0 : retained / compatibleRows.length,
+      reward: scorer.name, penalties: added.map((k) => termName(scorer, k)), defined: true, reason: null,
+      compatible: compatibleRows.length, retained, clusters, retention: share, interval: retentionInterval(shares, options),
     };
   });
+}
+
+/**
+ * The bootstrap of the cluster shares, except at the two ends, where resampling would claim
+ * certainty: nothing retained gives the exact zero-event bound (retention ≤ 1 − 0.05^(1/n)), nothing
+ * penalised the same bound mirrored (retention ≥ 0.05^(1/n)), both with method `exact-zero`.
+ */
+function retentionInterval(shares: readonly number[], options: EstimateOptions): Interval {
+  const n = shares.length;
+  if (n === 0) return { ...noInterval };
+  if (shares.every((s) => s === 0)) return { low: 0, high: zeroEventUpperBound(n), method: 'exact-zero' };
+  if (shares.every((s) => s === 1)) return { low: 1 - zeroEventUpperBound(n), high: 1, method: 'exact-zero' };
+  return clusterBootstrap(shares, options.resamples, options.seed);
 }

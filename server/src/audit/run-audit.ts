@@ -5,16 +5,17 @@ import { normalizeAnswer } from '../reward/text.js';
 import { viewOf, type EvalEnv, type TrajectoryView } from '../reward/view.js';
 import type { SpecModel } from '../semantics/check.js';
 import type { LineIndex } from '../syntax/line-index.js';
+import { AuditError, featureName } from './audit-error.js';
 import { evaluateFeatures, runAttack, type AttackRun } from './attack-run.js';
 import { certify } from './certificate.js';
 import { findCancellations } from './cancellation.js';
-import type { EstimateOptions } from './estimands.js';
+import { tieTolerance, type EstimateOptions } from './estimands.js';
 import { evaluateExpectation } from './expectations.js';
-import { buildFeatureTable, dot, rewardScorer, type FeatureTable, type Scorer } from './features.js';
+import { buildFeatureTable, pairedMargin, rewardScorer, type FeatureTable, type Scorer } from './features.js';
 import { detectorChange, evaluateLattice, type LatticePenalty } from './lattice.js';
 import { attackMarginHistogram, repairScorers } from './margin-histogram.js';
 import type { AttackPlan, AuditPlan } from './plan.js';
-import { retention } from './retention.js';
+import { retention, retentionContract } from './retention.js';
 import { scoreAttack, selectionLabel } from './scoring.js';
 import { penaltySweep, perPool } from './sensitivity.js';
 import { offlineUtility, type SampleGroup } from './utility.js';
@@ -72,6 +73,8 @@ export interface PreparedAudit {
   readonly table: FeatureTable;
   readonly rows: readonly Trajectory[];
   readonly poolOfRow: readonly string[];
+  /** The question cluster of each row. */
+  readonly clusterOf: readonly number[];
   readonly clusters: number;
   readonly env: EvalEnv;
   readonly views: readonly TrajectoryView[];
@@ -113,24 +116,43 @@ export function prepareAudit(model: SpecModel, plan: AuditPlan, inputs: AuditInp
   const views = rows.map(viewOf);
   const originalValues = new Float64Array(rows.length * F);
   views.forEach((view, r) => evaluateFeatures(table, view, env, originalValues, r * F));
+  const bad = originalValues.findIndex((v) => !Number.isFinite(v));
+  if (bad >= 0) {
+    const row = Math.floor(bad / F);
+    throw located(new AuditError(`term '${featureName(table.keys[bad % F]!)}' is ${originalValues[bad]}; every term must be a finite number`, row), rows);
+  }
 
   const detectorColumns = new Map(detectorNames.map((name) => [name, table.index.get(`decl:${name}`)!]));
   const runs: AttackRun[] = [];
   for (const attack of plan.attacks) {
     progress(`attack ${attack.name}: building edits`);
-    const run = runAttack(attack, {
+    const run = withRows(rows, () => runAttack(attack, {
       table, env, rows, views, clusterOf, originalValues, detectorColumns, isCancelled,
       candidatesFor: (p, row, position) => {
         const view = views[row]!;
         return candidates.candidatesFor(p, rows[row]!, position, new Set([...view.retrieved, ...view.citations]));
       },
-    });
+    }));
     if (run === undefined) return undefined;
     runs.push(run);
   }
   if (isCancelled()) return undefined;
   const candidateNotes = new Map(plan.attacks.map((a) => [a.name, candidates.notes(a)]));
-  return { table, rows, poolOfRow, clusters: clusterIds.size, env, views, originalValues, detectorNames, detectorColumns, runs, inputs, candidateNotes };
+  return { table, rows, poolOfRow, clusterOf, clusters: clusterIds.size, env, views, originalValues, detectorNames, detectorColumns, runs, inputs, candidateNotes };
+}
+
+/** The error with the row it names located in its pool file, so the user can open it. */
+function located(error: AuditError, rows: readonly Trajectory[]): AuditError {
+  const row = error.row === undefined ? undefined : rows[error.row];
+  return row === undefined ? error : new AuditError(`${error.message} (trajectory ${row.id}, ${row.source.file}:${row.source.line})`);
+}
+
+function withRows<T>(rows: readonly Trajectory[], run: () => T): T {
+  try {
+    return run();
+  } catch (error) {
+    throw error instanceof AuditError ? located(error, rows) : error;
+  }
 }
 
 /**
@@ -138,6 +160,10 @@ export function prepareAudit(model: SpecModel, plan: AuditPlan, inputs: AuditInp
  * side statistics. Arithmetic only. The spec must have the features the audit was prepared with.
  */
 export function scoreAudit(model: SpecModel, plan: AuditPlan, prepared: PreparedAudit, lines: LineIndex, options: RunOptions = {}): AuditReport | undefined {
+  return withRows(prepared.rows, () => scorePrepared(model, plan, prepared, lines, options));
+}
+
+function scorePrepared(model: SpecModel, plan: AuditPlan, prepared: PreparedAudit, lines: LineIndex, options: RunOptions): AuditReport | undefined {
   const isCancelled = options.isCancelled ?? (() => false);
   const progress = options.onProgress ?? (() => undefined);
   const estimateOptions: EstimateOptions = { resamples: plan.bootstrap, seed: plan.seed };
@@ -158,7 +184,7 @@ export function scoreAudit(model: SpecModel, plan: AuditPlan, prepared: Prepared
     const record = run.editRecords[edit]!;
     const row = rows[record.row]!;
     const margins: Record<string, number> = {};
-    for (const scorer of scorers) margins[scorer.name] = dot(scorer.weights, run.editValues, edit * F) - dot(scorer.weights, originalValues, record.row * F);
+    for (const scorer of scorers) margins[scorer.name] = pairedMargin(scorer.weights, run.editValues, edit * F, originalValues, record.row * F);
     return {
       trajectory: row.id, pool: row.source.pool, line: row.source.line, attack: run.plan.name,
       position: record.position ?? null, replacement: record.replacement ?? null, margins,
@@ -230,12 +256,12 @@ export function scoreAudit(model: SpecModel, plan: AuditPlan, prepared: Prepared
     cancellation,
     certificate,
     sweep,
-    retention: retention(views, env, originalValues, base, scorers.slice(1), termName),
+    retention: retention(views, env, originalValues, (row) => prepared.clusterOf[row]!, base, scorers.slice(1), termName, estimateOptions),
     utility: offlineUtility(groups, views, originalValues, scorers),
     perPool: pooled.perPool,
     aggregate: pooled.aggregate,
     expectations,
-    settings: { seed: plan.seed, bootstrap: plan.bootstrap, sweep: [...plan.sweep] },
+    settings: { seed: plan.seed, bootstrap: plan.bootstrap, sweep: [...plan.sweep], tieTolerance, contract: { ...retentionContract } },
   };
 }
 
@@ -276,10 +302,8 @@ function detectorEffect(run: AttackRun, originalValues: Float64Array, F: number,
     sum += contribution;
     worst = Math.max(worst, contribution);
   }
-  return {
-    detector, lambda, firesOnEdits: edits === 0 ? 0 : fires / edits,
-    meanContribution: edits === 0 ? 0 : sum / edits, worstContribution: edits === 0 ? 0 : worst,
-  };
+  if (edits === 0) return { detector, lambda, firesOnEdits: null, meanContribution: null, worstContribution: null };
+  return { detector, lambda, firesOnEdits: fires / edits, meanContribution: sum / edits, worstContribution: worst };
 }
 
 /** Prepares and scores one audit of a checked, error-free spec. Undefined when cancelled. */

@@ -1,5 +1,6 @@
+import { AuditError } from './audit-error.js';
 import type { AttackRun } from './attack-run.js';
-import { estimateArrays, type EstimateOptions, type RateEstimate } from './estimands.js';
+import { estimateArrays, snapTie, type EstimateOptions, type RateEstimate } from './estimands.js';
 import type { Scorer } from './features.js';
 import type { Selection } from './plan.js';
 
@@ -56,63 +57,58 @@ export function editMargins(run: AttackRun, originalValues: Float64Array, weight
   return margins;
 }
 
-// Which features hold a non-finite value on an attack's edits or their originals: there a zero
-// weight still matters (0 · ∞ is NaN), elsewhere skipping it leaves every sum as it was.
-const nonFiniteCache = new WeakMap<AttackRun, Uint8Array>();
-
-function nonFiniteColumns(run: AttackRun, originalValues: Float64Array, F: number): Uint8Array {
-  let flags = nonFiniteCache.get(run);
-  if (flags !== undefined) return flags;
-  flags = new Uint8Array(F);
-  for (let i = 0; i < run.editValues.length; i++) if (!Number.isFinite(run.editValues[i]!)) flags[i % F] = 1;
-  for (const unit of run.units) for (let k = 0; k < F; k++) if (!Number.isFinite(originalValues[unit.row * F + k]!)) flags[k] = 1;
-  nonFiniteCache.set(run, flags);
-  return flags;
-}
-
 /** Each margins array's selected edits, per selection (see `selectedEdits`). */
 const selectedCache = new WeakMap<Float64Array, Partial<Record<Selection, Int32Array>>>();
 
-// The edits' feature values by column (one array per feature): a margin pass then reads each
-// column it needs front to back instead of striding through every edit's row.
-const columnCache = new WeakMap<AttackRun, Float64Array[]>();
+// What each edit changes, feature by feature (one array per feature, d_k = f_k(A(τ)) − f_k(τ)): a
+// margin pass reads each column it needs front to back instead of striding through every edit's row.
+const changeCache = new WeakMap<AttackRun, Float64Array[]>();
 
-function editColumns(run: AttackRun, F: number): Float64Array[] {
-  let columns = columnCache.get(run);
+export function changeColumns(run: AttackRun, originalValues: Float64Array, F: number): Float64Array[] {
+  let columns = changeCache.get(run);
   if (columns === undefined) {
-    const edits = run.editRecords.length;
+    const { editRow } = runIndex(run);
+    const edits = editRow.length;
     columns = Array.from({ length: F }, () => new Float64Array(edits));
-    for (let e = 0; e < edits; e++) for (let k = 0; k < F; k++) columns[k]![e] = run.editValues[e * F + k]!;
-    columnCache.set(run, columns);
+    for (let e = 0; e < edits; e++) {
+      const at = editRow[e]! * F;
+      for (let k = 0; k < F; k++) columns[k]![e] = run.editValues[e * F + k]! - originalValues[at + k]!;
+    }
+    changeCache.set(run, columns);
   }
   return columns;
 }
 
+/** A margin that is not a finite number: finite weights times finite terms overflowed a double. */
+function nonFiniteMargin(run: AttackRun, edit: number, margin: number): AuditError {
+  return new AuditError(`attack '${run.plan.name}': a paired margin is ${margin}: the reward's weighted terms overflow a double`, run.editRecords[edit]!.row);
+}
+
 /**
- * Every margin as `dot(weights, edit) − dot(weights, original)`, with the dot products over the
- * weights that can change them only: adding w·v = ±0 leaves a sum that starts at +0 unchanged,
- * so the doubles are the ones the full products give. Each edit's sum is built column by column,
- * in feature order, which is the order of the products in `dot`.
+ * Every margin as Σ_k w_k·d_k over the features with a nonzero weight (the ones an edit leaves
+ * unchanged add exactly zero), column by column in feature order as `pairedMargin` sums them, with
+ * ties made exact against Σ_k |w_k·d_k|.
  */
 function computeMargins(run: AttackRun, originalValues: Float64Array, weights: Float64Array): Float64Array {
   const F = weights.length;
-  const nonFinite = nonFiniteColumns(run, originalValues, F);
-  const columns: number[] = [];
-  for (let k = 0; k < F; k++) if (weights[k] !== 0 || nonFinite[k] === 1) columns.push(k);
-  const byColumn = editColumns(run, F);
-  const margins = new Float64Array(run.editRecords.length);
-  for (const k of columns) {
+  const byColumn = changeColumns(run, originalValues, F);
+  const edits = run.editRecords.length;
+  const margins = new Float64Array(edits);
+  const scales = new Float64Array(edits);
+  for (let k = 0; k < F; k++) {
     const w = weights[k]!;
-    const values = byColumn[k]!;
-    for (let e = 0; e < margins.length; e++) margins[e] = margins[e]! + w * values[e]!;
+    if (w === 0) continue;
+    const changes = byColumn[k]!;
+    for (let e = 0; e < edits; e++) {
+      const change = w * changes[e]!;
+      margins[e] = margins[e]! + change;
+      scales[e] = scales[e]! + Math.abs(change);
+    }
   }
-  const { unitRow, unitFirst, unitCount } = runIndex(run);
-  for (let u = 0; u < unitRow.length; u++) {
-    const at = unitRow[u]! * F;
-    let original = 0;
-    for (const k of columns) original += weights[k]! * originalValues[at + k]!;
-    const end = unitFirst[u]! + unitCount[u]!;
-    for (let e = unitFirst[u]!; e < end; e++) margins[e] = margins[e]! - original;
+  for (let e = 0; e < edits; e++) {
+    const m = snapTie(margins[e]!, scales[e]!);
+    if (!Number.isFinite(m)) throw nonFiniteMargin(run, e, m);
+    margins[e] = m;
   }
   return margins;
 }

@@ -21,7 +21,10 @@ export function penaltySweep(
       const margins = editMargins(run, originalValues, scorer.weights);
       return selections.map((selection) => {
         const e = estimateSelection(run, margins, selection, options);
-        return { scale, attack: run.plan.name, selection, label: selectionLabel(selection, scorer), asr: e.asr, upper: e.interval.high, meanMargin: e.meanMargin };
+        return {
+          scale, attack: run.plan.name, selection, label: selectionLabel(selection, scorer),
+          asr: e.asr, upper: e.interval.high, method: e.interval.method, meanMargin: e.meanMargin, clusters: e.clusters,
+        };
       });
     });
   });
@@ -60,12 +63,12 @@ export function perPool(
           const inPool = new Float64Array(units.length);
           for (let i = 0; i < units.length; i++) inPool[i] = selected[units[i]!]!;
           const e = estimateArrays(clustersIn.get(pool)!, inPool, options);
-          entries.push({ pool, attack: run.plan.name, reward: scorer.name, selection, label, asr: e.asr, upper: e.interval.high, clusters: e.clusters });
+          entries.push({ pool, attack: run.plan.name, reward: scorer.name, selection, label, asr: e.asr, upper: e.interval.high, method: e.interval.method, clusters: e.clusters });
           successes += e.successes;
           clusters += e.clusters;
         }
         aggregate.push({
-          attack: run.plan.name, reward: scorer.name, selection, label, asr: clusters === 0 ? 0 : successes / clusters, successes, clusters,
+          attack: run.plan.name, reward: scorer.name, selection, label, asr: clusters === 0 ? null : successes / clusters, successes, clusters,
           upper: successes === 0 && clusters > 0 ? zeroEventUpperBound(clusters) : null,
         });
       }

@@ -1,7 +1,7 @@
 import type { UtilityEntry } from '../report/schema.js';
 import { exactMatch, precision, recall } from '../reward/functions.js';
 import type { TrajectoryView } from '../reward/view.js';
-import { dot, type Scorer } from './features.js';
+import { pairedMargin, type Scorer } from './features.js';
 
 /** Rows of one pool that answer the same question: the n samples a best-of-n selector picks from. */
 export interface SampleGroup {
@@ -65,16 +65,10 @@ export function offlineUtility(groups: readonly SampleGroup[], views: readonly T
     summarize('first sample', 'label-free', (group) => group.rows[0]!),
     ...scorers.map((scorer) =>
       summarize(scorer.name, scorer.visibility === 'oracle' ? 'oracle upper bound' : 'label-free', (group) => {
-        // Ties go to the earlier sample, so selection is deterministic.
+        // Ties (within the tie tolerance, as margins are judged) go to the earlier sample, so
+        // selection is deterministic and does not depend on how the sums were rounded.
         let best = group.rows[0]!;
-        let bestScore = dot(scorer.weights, originalValues, best * F);
-        for (const row of group.rows.slice(1)) {
-          const score = dot(scorer.weights, originalValues, row * F);
-          if (score > bestScore) {
-            best = row;
-            bestScore = score;
-          }
-        }
+        for (const row of group.rows.slice(1)) if (pairedMargin(scorer.weights, originalValues, row * F, originalValues, best * F) > 0) best = row;
         return best;
       })),
   ];

@@ -2,6 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { auditSpec } from '../audit/audit-spec.js';
 import { baselineFileOf, makeBaseline, readBaseline, regressionProblems, writeBaseline } from '../audit/baseline.js';
+import { auditProblems } from '../audit/findings.js';
 import { formatHtml } from '../report/format-html.js';
 import { formatSarif } from '../report/format-sarif.js';
 import { formatTable } from '../report/format-table.js';
@@ -17,6 +18,8 @@ export const auditUsage = `herald audit <spec.reward> [--format table|json|sarif
   runs every audit in the spec (or the one named) against its linked pools
   --cache-dir DIR     where laundering-candidate rankings are kept between runs (default: $HERALD_CACHE_DIR,
                       else $XDG_CACHE_HOME/herald, else ~/.cache/herald); --no-cache keeps none
+  --quiet             print no progress and no 'wrote FILE' lines on stderr; problems, skipped rows and
+                      failed expectations still print
   --update-baseline   accept the figures: write <spec>.baseline.json (commit it); later runs report
                       every attack success rate or bound that rose against it as a regression
   exit 0 when every expect line holds and nothing regressed, 1 otherwise, 2 on spec errors or unreadable input`;
@@ -56,12 +59,13 @@ export async function runAuditCommand(args: readonly string[], io: CommandOutput
   const outcome = await auditSpec(text, path.resolve(specFile), { only: values.audit, onProgress: progress, candidateCache });
   const lines = new LineIndex(text);
   printRunProblems(specFile, lines, outcome, io);
+  for (const problem of auditProblems(undefined, [], outcome.failures, outcome.model, text, path.dirname(path.resolve(specFile)))) io.err(formatProblem(specFile, lines, problem));
   if (outcome.report === undefined) return 2;
 
   const rendered = render(outcome.report, format, specFile);
   if (values.out !== undefined) {
     fs.writeFileSync(values.out, rendered);
-    io.err(`herald: wrote ${values.out}`);
+    if (!values.quiet) io.err(`herald: wrote ${values.out}`);
   } else {
     io.write(rendered);
   }
@@ -71,7 +75,7 @@ export async function runAuditCommand(args: readonly string[], io: CommandOutput
   const baselineFile = baselineFileOf(specFile);
   if (values['update-baseline']) {
     writeBaseline(baselineFile, makeBaseline(outcome.report, outcome.model));
-    io.err(`herald: wrote the baseline ${baselineFile}`);
+    if (!values.quiet) io.err(`herald: wrote the baseline ${baselineFile}`);
     return failed.length > 0 ? 1 : 0;
   }
   const baseline = readBaseline(baselineFile);

@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 import { compareSpec } from '../compare/compare-spec.js';
 import { LineIndex } from '../syntax/line-index.js';
-import { heraldVersion } from '../version.js';
+import { newReport } from '../report/schema.js';
 import { isAnalysisFormat, writeReport } from './analysis-output.js';
 import { parseCommandArgs, printRunProblems, readSpec, type CommandOutput } from './check-command.js';
 
@@ -32,9 +32,9 @@ export async function runCompareCommand(args: readonly string[], io: CommandOutp
   const outcome = await compareSpec(text, path.resolve(specFile), { only: values.comparison, baseFiles: values.base, treatmentFiles: values.treatment });
   const lines = new LineIndex(text);
   printRunProblems(specFile, lines, outcome, io);
-  if (outcome.usageError !== undefined) io.err(`herald compare: ${outcome.usageError}`);
+  if (outcome.runError !== undefined) io.err(`herald compare: ${outcome.runError}`);
   if (outcome.reports === undefined) return 2;
-  writeReport({ version: 1, tool: { name: 'herald', version: heraldVersion }, spec: path.basename(specFile), audits: [], comparisons: [...outcome.reports] }, values.format, values.out, io);
+  writeReport(newReport(path.basename(specFile), { audits: [], comparisons: [...outcome.reports] }), values.format, values.out, io);
   const failed = outcome.reports.filter((r) => !r.nonInferiority.passed);
   for (const r of failed) io.err(`herald: ${r.name}: EM non-inferiority fails on ${r.nonInferiority.benchmarks.filter((b) => !b.passed).map((b) => b.benchmark).join(', ') || 'every benchmark (no pairs)'}`);
   return failed.length > 0 ? 1 : 0;

@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 import { signalSpec } from '../signal/signal-spec.js';
 import { LineIndex } from '../syntax/line-index.js';
-import { heraldVersion } from '../version.js';
+import { newReport } from '../report/schema.js';
 import { isAnalysisFormat, writeReport } from './analysis-output.js';
 import { parseCommandArgs, printRunProblems, readSpec, type CommandOutput } from './check-command.js';
 
@@ -37,9 +37,9 @@ export async function runSignalCommand(args: readonly string[], io: CommandOutpu
   });
   const lines = new LineIndex(text);
   printRunProblems(specFile, lines, outcome, io);
-  if (outcome.usageError !== undefined) io.err(`herald signal: ${outcome.usageError}`);
+  if (outcome.runError !== undefined) io.err(`herald signal: ${outcome.runError}`);
   if (outcome.reports === undefined) return 2;
-  writeReport({ version: 1, tool: { name: 'herald', version: heraldVersion }, spec: path.basename(specFile), audits: [], signals: [...outcome.reports] }, values.format, values.out, io);
+  writeReport(newReport(path.basename(specFile), { audits: [], signals: [...outcome.reports] }), values.format, values.out, io);
   const sparse = outcome.reports.flatMap((r) => r.detectors.filter((d) => !d.reachesOptimizer).map((d) => `${r.name}: ${d.name} changes the advantages in ${d.changedGroups} of ${r.groups} groups (< ${r.minGroups})`));
   for (const line of sparse) io.err(`herald: sparse training signal: ${line}`);
   return sparse.length > 0 ? 1 : 0;

@@ -1,5 +1,5 @@
 import { isSuccess } from '../audit/estimands.js';
-import { dot, rewardScorer } from '../audit/features.js';
+import { pairedMargin, rewardScorer } from '../audit/features.js';
 import { prepareAudit, type AuditInputs, type CandidateSource } from '../audit/run-audit.js';
 import type { Trajectory } from '../pool/types.js';
 import { RewardCompiler } from '../reward/compile.js';
@@ -68,7 +68,7 @@ export function evaluateArm(model: SpecModel, plan: ComparisonPlan, inputs: Audi
   for (const run of prepared.runs) {
     const attackable = new Float64Array(rows.length);
     for (const unit of run.units) {
-      const margin = dot(scorer.weights, run.editValues, unit.firstEdit * F) - dot(scorer.weights, originalValues, unit.row * F);
+      const margin = pairedMargin(scorer.weights, run.editValues, unit.firstEdit * F, originalValues, unit.row * F);
       if (isSuccess(margin)) attackable[unit.row] = 1;
     }
     values.set(`attackability:${run.plan.name}`, attackable);

@@ -1,4 +1,5 @@
 import * as path from 'node:path';
+import { AuditError } from '../audit/audit-error.js';
 import { createCandidateSource } from '../audit/candidate-source.js';
 import { loadCandidates } from '../pool/loaders.js';
 import type { CandidateList, Loaded, RowIssue } from '../pool/types.js';
@@ -17,7 +18,7 @@ export interface CompareOutcome {
   readonly problems: readonly Problem[];
   readonly dataIssues: readonly RowIssue[];
   readonly reports: readonly ComparisonReport[] | undefined;
-  readonly usageError?: string;
+  readonly runError?: string;
   readonly model: SpecModel;
 }
 
@@ -42,7 +43,7 @@ export async function compareSpec(text: string, specFile: string, request: Compa
   const { model, problems } = analyze(text, { specDir, probeFile });
   if (problems.some((p) => p.severity === 'error')) return { problems, dataIssues: [], reports: undefined, model };
   const blocks = blocksOf(model, request);
-  if (typeof blocks === 'string') return { problems, dataIssues: [], reports: undefined, usageError: blocks, model };
+  if (typeof blocks === 'string') return { problems, dataIssues: [], reports: undefined, runError: blocks, model };
   const lines = new LineIndex(text);
   const dataIssues: RowIssue[] = [];
   const reports: ComparisonReport[] = [];
@@ -57,8 +58,13 @@ export async function compareSpec(text: string, specFile: string, request: Compa
     dataIssues.push(...base.issues, ...treatment.issues);
     if (!base.ok || !treatment.ok) return { problems, dataIssues, reports: undefined, model };
     const candidates = createCandidateSource(base.inputs.corpus, await candidateFiles(plan, specDir, dataIssues));
-    const report = runComparison(model, plan, base.inputs, treatment.inputs, candidates, lines);
-    if (report !== undefined) reports.push(report);
+    try {
+      const report = runComparison(model, plan, base.inputs, treatment.inputs, candidates, lines);
+      if (report !== undefined) reports.push(report);
+    } catch (error) {
+      if (!(error instanceof AuditError)) throw error;
+      return { problems, dataIssues, reports: undefined, runError: `comparison '${plan.name}' could not run: ${error.message}`, model };
+    }
   }
   return { problems, dataIssues, reports, model };
 }

@@ -1,4 +1,4 @@
-import { clusterBootstrap, percentile, zeroEventUpperBound, type Interval } from '../audit/estimands.js';
+import { clusterBootstrap, noInterval, percentile, zeroEventUpperBound, type Interval } from '../audit/estimands.js';
 import { seededRandom } from '../audit/random.js';
 
 /** The paired differences of one benchmark: one value per question cluster (the mean of its pairs' t − b). */
@@ -6,13 +6,14 @@ export interface ClusterDifferences {
   readonly differences: readonly number[];
 }
 
-const average = (xs: readonly number[]): number => (xs.length === 0 ? 0 : xs.reduce((s, x) => s + x, 0) / xs.length);
+/** The mean; null for no values (undefined, never 0). */
+const average = (xs: readonly number[]): number | null => (xs.length === 0 ? null : xs.reduce((s, x) => s + x, 0) / xs.length);
 
 /**
  * The mean paired difference of one benchmark and its 95% question-cluster bootstrap interval: the
  * audit's own bootstrap (estimands.ts), which resamples clusters with replacement.
  */
-export function pairedDifference(differences: readonly number[], resamples: number, seed: number): { estimate: number; interval: Interval } {
+export function pairedDifference(differences: readonly number[], resamples: number, seed: number): { estimate: number | null; interval: Interval } {
   return { estimate: average(differences), interval: clusterBootstrap(differences, resamples, seed) };
 }
 
@@ -21,10 +22,10 @@ export function pairedDifference(differences: readonly number[], resamples: numb
  * resamples questions within each benchmark before averaging (the paper's Table 4). One seeded
  * stream draws, for each resample, each benchmark's cluster indices in benchmark order.
  */
-export function equalSuiteDifference(benchmarks: readonly (readonly number[])[], resamples: number, seed: number): { estimate: number; interval: Interval } {
+export function equalSuiteDifference(benchmarks: readonly (readonly number[])[], resamples: number, seed: number): { estimate: number | null; interval: Interval } {
   const present = benchmarks.filter((b) => b.length > 0);
-  const estimate = average(present.map(average));
-  if (present.length === 0) return { estimate, interval: { low: 0, high: 0, method: 'none' } };
+  if (present.length === 0) return { estimate: null, interval: noInterval };
+  const estimate = average(present.map((b) => average(b)!));
   const random = seededRandom(seed);
   const means = new Float64Array(resamples);
   for (let b = 0; b < resamples; b++) {

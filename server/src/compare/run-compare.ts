@@ -81,7 +81,11 @@ function clusterMeans(clusters: readonly (readonly Pair[])[], base: Float64Array
   return { ...out, baseEvents, treatmentEvents, pairs };
 }
 
-const average = (xs: readonly number[]): number => (xs.length === 0 ? 0 : xs.reduce((s, x) => s + x, 0) / xs.length);
+/** The mean; null for no values (an undefined figure, never 0). */
+const average = (xs: readonly (number | null)[]): number | null => {
+  const known = xs.filter((x): x is number => x !== null);
+  return known.length === 0 ? null : known.reduce((s, x) => s + x, 0) / known.length;
+};
 
 function cellsOf(metric: MetricSpec, clusters: BenchmarkClusters, base: ArmValues, treatment: ArmValues, plan: ComparisonPlan): ComparisonCell[] {
   const { bootstrap: resamples, seed } = plan.audit;
@@ -89,13 +93,13 @@ function cellsOf(metric: MetricSpec, clusters: BenchmarkClusters, base: ArmValue
   const baseValues = base.values.get(metric.key)!;
   const treatmentValues = treatment.values.get(metric.key)!;
   const perBenchmark = [...clusters].map(([benchmark, list]) => ({ benchmark, means: clusterMeans(list, baseValues, treatmentValues) }));
-  const cell = (benchmark: string, means: readonly ClusterMeans[], estimate: { estimate: number; interval: ComparisonCell['interval'] }): ComparisonCell => {
+  const cell = (benchmark: string, means: readonly ClusterMeans[], estimate: { estimate: number | null; interval: ComparisonCell['interval'] }): ComparisonCell => {
     const clusterCount = means.reduce((s, m) => s + m.difference.length, 0);
     const baseEvents = means.reduce((s, m) => s + m.baseEvents, 0);
     const treatmentEvents = means.reduce((s, m) => s + m.treatmentEvents, 0);
     const noEvents = metric.rate && baseEvents + treatmentEvents === 0 && clusterCount > 0;
     const interval = noEvents ? zeroEventDifference(clusterCount) : estimate.interval;
-    const suiteMean = (pick: (m: ClusterMeans) => number[]): number => average(means.map((m) => average(pick(m))));
+    const suiteMean = (pick: (m: ClusterMeans) => number[]): number | null => average(means.map((m) => average(pick(m))));
     return {
       benchmark, clusters: clusterCount, pairs: means.reduce((s, m) => s + m.pairs, 0),
       base: suiteMean((m) => m.base), treatment: suiteMean((m) => m.treatment), difference: estimate.estimate,
@@ -125,7 +129,7 @@ export function runComparison(
   const paired = pairArms(baseValues.rows, treatmentValues.rows);
   const metrics = comparisonMetrics(model, plan).map((metric) => ({ ...metric, cells: cellsOf(metric, paired.clusters, baseValues, treatmentValues, plan) }));
   const em = metrics.find((m) => m.key === 'em')!;
-  const gate = em.cells.filter((c) => c.benchmark !== equalSuite).map((c) => ({ benchmark: c.benchmark, lower: c.interval.low, passed: c.interval.low > -plan.margin / 100 }));
+  const gate = em.cells.filter((c) => c.benchmark !== equalSuite).map((c) => ({ benchmark: c.benchmark, lower: c.interval.low, passed: c.interval.low !== null && c.interval.low > -plan.margin / 100 }));
   const scorer = new RewardCompiler(model).reward(plan.audit.reward);
   const logs = (inputs: AuditInputs) => inputs.pools.map((p) => ({
     name: p.name, file: p.file, rows: p.rows.length, skipped: p.issues.length, issues: p.issues.slice(0, maxReportedIssues).map((i) => ({ ...i })),

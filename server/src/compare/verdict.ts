@@ -9,8 +9,9 @@ export type Verdict = ComparisonCell['verdict'];
 export interface VerdictInput {
   readonly better: 'higher' | 'lower';
   readonly rate: boolean;
-  readonly low: number;
-  readonly high: number;
+  /** Null when nothing was paired: no verdict can be read from it. */
+  readonly low: number | null;
+  readonly high: number | null;
   /** Trajectories with the event in each arm (rates only). */
   readonly baseEvents: number;
   readonly treatmentEvents: number;
@@ -36,6 +37,7 @@ export function isRare(input: Pick<VerdictInput, 'baseEvents' | 'treatmentEvents
  * whose interval lies within ±claim is "within claim"; anything else is inconclusive.
  */
 export function verdictOf(input: VerdictInput): Verdict {
+  if (input.low === null || input.high === null) return 'inconclusive';
   const sign = input.better === 'higher' ? 1 : -1;
   const low = sign > 0 ? input.low : -input.high;
   const high = sign > 0 ? input.high : -input.low;

@@ -1,5 +1,6 @@
 import * as path from 'node:path';
 import { Worker } from 'node:worker_threads';
+import type { AuditFailure } from '../audit/audit-spec.js';
 import type { WorkerReply, WorkerRequest } from '../audit/audit-worker.js';
 import type { RowIssue } from '../pool/types.js';
 import type { Report } from '../report/schema.js';
@@ -7,6 +8,7 @@ import type { Report } from '../report/schema.js';
 export interface AuditJobResult {
   readonly report: Report | undefined;
   readonly dataIssues: readonly RowIssue[];
+  readonly failures: readonly AuditFailure[];
   readonly cancelled: boolean;
 }
 
@@ -65,7 +67,7 @@ export class AuditRunner {
       if (job === undefined) return;
       if (reply.kind === 'progress') return job.onProgress(reply.message);
       this.pending.delete(reply.id);
-      if (reply.kind === 'done') job.resolve({ report: reply.report, dataIssues: reply.dataIssues, cancelled: reply.cancelled });
+      if (reply.kind === 'done') job.resolve({ report: reply.report, dataIssues: reply.dataIssues, failures: reply.failures, cancelled: reply.cancelled });
       else job.reject(new Error(reply.error));
     });
     // A crashed worker fails its jobs; the next audit starts a fresh one.

@@ -1,9 +1,9 @@
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Connection } from 'vscode-languageserver/node';
-import { baselineFileOf, makeBaseline, readBaseline, regressionProblems, writeBaseline, type BaselineRead } from '../audit/baseline.js';
+import { baselineFileOf, baselineProblems, makeBaseline, readBaseline, writeBaseline, type BaselineRead } from '../audit/baseline.js';
+import type { AuditFailure } from '../audit/audit-spec.js';
 import { auditProblems } from '../audit/findings.js';
-import { auditIssueCodes } from '../syntax/issue-codes.js';
 import type { RowIssue } from '../pool/types.js';
 import type { Report } from '../report/schema.js';
 import type { Problem } from '../syntax/problem.js';
@@ -20,6 +20,7 @@ interface FinishedAudit {
   readonly version: number;
   readonly report: Report | undefined;
   readonly dataIssues: readonly RowIssue[];
+  readonly failures: readonly AuditFailure[];
   readonly finishedAt: string;
   readonly baseline: BaselineRead;
   readonly baselineFile: string;
@@ -98,19 +99,11 @@ export class AuditService {
     const done = this.finished.get(analysis.uri);
     if (done === undefined || analysis.analyzed.problems.some((p) => p.severity === 'error')) return [];
     const specDir = path.dirname(fileURLToPath(analysis.uri));
-    const relative = (file: string): string => path.relative(specDir, path.resolve(specDir, file)).split(path.sep).join('/');
-    const problems = auditProblems(done.report, done.dataIssues, analysis.analyzed.model, analysis.text, relative);
     const model = analysis.analyzed.model;
-    if (done.baseline.kind === 'invalid') {
-      const first = model.spec.decls.find((d) => d.kind === 'audit');
-      problems.push({
-        code: auditIssueCodes.baselineUnreadable, severity: 'warning', span: first?.name?.span ?? { start: 0, end: 0 },
-        message: `${path.basename(done.baselineFile)} is not a baseline (${done.baseline.reason}): regressions are not checked`,
-      });
-    } else if (done.baseline.kind === 'ok' && done.report !== undefined) {
-      problems.push(...regressionProblems(done.report, done.baseline.baseline, model));
-    }
-    return problems;
+    return [
+      ...auditProblems(done.report, done.dataIssues, done.failures, model, analysis.text, specDir),
+      ...baselineProblems(done.baseline, done.baselineFile, done.report, model),
+    ];
   }
 
   /** Writes the latest audit's figures as the spec's baseline, so its regressions are accepted. */
@@ -182,7 +175,7 @@ export class AuditService {
     }
     const baselineFile = baselineFileOf(fileURLToPath(uri));
     this.finished.set(uri, {
-      version: analysis.version, report: result.report, dataIssues: result.dataIssues, finishedAt: new Date().toISOString(),
+      version: analysis.version, report: result.report, dataIssues: result.dataIssues, failures: result.failures, finishedAt: new Date().toISOString(),
       baseline: readBaseline(baselineFile), baselineFile, generation: ++this.generation,
     });
     const expectations = result.report?.audits.flatMap((a) => a.expectations) ?? [];
@@ -190,7 +183,8 @@ export class AuditService {
     await this.status({
       uri,
       state: result.report === undefined ? 'error' : failed > 0 ? 'failed' : 'passed',
-      message: result.report === undefined ? 'the audit could not read its data' : `${expectations.length - failed}/${expectations.length} expectations hold`,
+      message: result.failures.length > 0 ? `the audit could not run: ${result.failures[0]!.reason}`
+        : result.report === undefined ? 'the audit could not read its data' : `${expectations.length - failed}/${expectations.length} expectations hold`,
       durationMs: Date.now() - started,
     });
     await this.onFinished(uri);

@@ -1,7 +1,6 @@
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Report } from '../report/schema.js';
-import { heraldVersion } from '../version.js';
+import { newReport, type Report } from '../report/schema.js';
 import type { ReportResult } from './protocol.js';
 import type { TrainingResults } from './signal-service.js';
 
@@ -17,6 +16,6 @@ export function withTrainingResults(uri: string, audited: ReportResult | null, t
     ...(training.comparisons.length > 0 ? { comparisons: [...training.comparisons] } : {}),
   };
   if (audited !== null) return { ...audited, report: { ...audited.report, ...extra } };
-  const report: Report = { version: 1, tool: { name: 'herald', version: heraldVersion }, spec: path.basename(fileURLToPath(uri)), audits: [], ...extra };
+  const report: Report = newReport(path.basename(fileURLToPath(uri)), { audits: [], ...extra });
   return { report, version: training.version, finishedAt: training.finishedAt };
 }

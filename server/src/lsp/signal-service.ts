@@ -114,7 +114,7 @@ export class SignalService {
     }
     if (!isLatest()) return;
     if (outcome.reports === undefined || compared.reports === undefined) {
-      const usage = outcome.reports === undefined ? outcome.usageError : compared.usageError;
+      const usage = outcome.reports === undefined ? outcome.runError : compared.runError;
       await this.status({ uri, state: 'error', message: usage ?? 'the training-signal audit or comparison could not read its data' });
       return;
     }

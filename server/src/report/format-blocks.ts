@@ -33,6 +33,13 @@ export const cell = (text: string, tone?: Tone, bar?: Bar): Cell => ({ text, ton
 export const text = (t: string): Cell => ({ text: t });
 export const paragraph = (runs: readonly Cell[], indent = 0): Block => ({ kind: 'paragraph', runs, indent });
 export const heading = (t: string, level: 1 | 2 = 2): Block => ({ kind: 'heading', level, text: t });
-export const rateTone = (asr: number, clusters = 1): Tone | undefined => (clusters === 0 ? 'muted' : asr > 0 ? 'warn' : 'good');
+/** How a rate is coloured: muted when undefined (no clusters), warn above zero, good at zero. */
+export const rateTone = (asr: number | null): Tone | undefined => (asr === null ? 'muted' : asr > 0 ? 'warn' : 'good');
+
+/** A rate's bar with whatever ends of its interval are known; none for an undefined rate. */
+export function rateBar(value: number | null, low?: number | null, high?: number | null): Bar | undefined {
+  if (value === null) return undefined;
+  return { value, ...(low === null || low === undefined ? {} : { low }), ...(high === null || high === undefined ? {} : { high }) };
+}
 export const check = (ok: boolean): Cell => cell(ok ? '✓' : '✗', ok ? 'good' : 'bad');
 

@@ -1,5 +1,5 @@
-import { cell, check, heading, paragraph, rateTone, text, type Block, type Cell } from './format-blocks.js';
-import { decimal5, detectorSet, margin, minus, plural, rateWithBound, rateWithUpper, shortLabel, shortNumber } from './format-numbers.js';
+import { cell, check, heading, paragraph, rateBar, rateTone, text, type Block, type Cell } from './format-blocks.js';
+import { decimal5, detectorSet, margin, minus, plural, rateWithBound, rateWithUpper, shortLabel, shortNumber, vacuousLattice } from './format-numbers.js';
 import { perPoolBlocks, retentionBlocks, sweepBlocks, utilityBlocks } from './format-side-stats.js';
 import { describeComparison, describeSignal } from './format-training.js';
 import type { AttackReport, AuditReport, CancellationFinding, CertificateEntry, Report, WorkedPair } from './schema.js';
@@ -126,13 +126,12 @@ function attackBlocks(audit: AuditReport, attack: AttackReport): Block[] {
     ],
     rows: attack.results.map((r) => {
       const e = r.estimate;
-      const empty = e.clusters === 0;
       return [
         cell(r.reward, r.reward === audit.reward.name ? 'accent' : undefined),
         text(r.selection),
-        cell(rateWithBound(e), rateTone(e.asr, e.clusters), empty ? undefined : { value: e.asr, low: e.interval.low, high: e.interval.high }),
-        text(empty ? 'n/a' : margin(e.meanMargin)),
-        text(empty ? 'n/a' : margin(e.worstMargin)),
+        cell(rateWithBound(e), rateTone(e.asr), rateBar(e.asr, e.interval.low, e.interval.high)),
+        text(margin(e.meanMargin)),
+        text(margin(e.worstMargin)),
         text(String(e.clusters)),
         text(String(e.rows)),
         cell(shortLabel(r.label), r.label === 'oracle upper bound' ? 'muted' : undefined),
@@ -162,7 +161,7 @@ function latticeBlocks(audit: AuditReport): Block[] {
   const worst = (subset: (typeof lattice.subsets)[number], attack: string): Cell => {
     const r = subset.results.find((x) => x.attack === attack && x.selection === 'oracle_worst');
     if (r === undefined) return cell('n/a', 'muted');
-    return cell(rateWithUpper(r.asr, r.upper, r.clusters), rateTone(r.asr, r.clusters), r.clusters === 0 ? undefined : { value: r.asr, high: r.upper });
+    return cell(rateWithUpper(r.asr, r.upper), rateTone(r.asr), rateBar(r.asr, undefined, r.upper));
   };
   const mark = (minimal: boolean): Cell => (minimal ? cell('◀ minimal repair', 'accent') : text(''));
   const sufficient = (ok: boolean): Cell => (ok ? cell('✓', 'good') : cell('—', 'muted'));
@@ -183,7 +182,9 @@ function latticeBlocks(audit: AuditReport): Block[] {
       ),
     });
   }
-  if (lattice.minimal.length === 0) {
+  if (lattice.vacuous) {
+    blocks.push(paragraph([cell(`${vacuousLattice[0]!.toUpperCase()}${vacuousLattice.slice(1)}. No subset is sufficient or minimal: the attacks had nothing to score.`, 'warn')]));
+  } else if (lattice.minimal.length === 0) {
     blocks.push(paragraph([cell('No subset is sufficient: every subset leaves an attack with a positive oracle-worst ASR.', 'warn')]));
   } else {
     const used = new Set(lattice.minimal.flat());

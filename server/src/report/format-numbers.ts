@@ -6,9 +6,15 @@ import type { RateEstimateReport } from './schema.js';
 
 export const minus = '−';
 
-/** A rate in [0, 1] as a percent with two decimals: 0.043 → `4.30%`. */
-export function percent(rate: number): string {
-  return `${(rate * 100).toFixed(2)}%`;
+/** How every view writes a figure that is not defined (a rate over zero clusters): never as 0. */
+export const notAvailable = 'n/a';
+
+/** What a lattice with no isolated-eligible edit to go on says, in expectations and in every view. */
+export const vacuousLattice = 'nothing to repair: no isolated-eligible edit';
+
+/** A rate in [0, 1] as a percent with two decimals: 0.043 → `4.30%`; `n/a` when undefined. */
+export function percent(rate: number | null): string {
+  return rate === null ? notAvailable : `${(rate * 100).toFixed(2)}%`;
 }
 
 /** The same with one decimal and no sign: for interval ends, `[2.9, 5.9]`. */
@@ -16,16 +22,17 @@ function percent1(rate: number): string {
   return (rate * 100).toFixed(1);
 }
 
-/** A real number with five decimals and a typographic minus; `signed` adds `+` to positive values. */
-export function decimal5(x: number, signed = false): string {
+/** A real number with five decimals and a typographic minus; `signed` adds `+` to positive values; `n/a` when undefined. */
+export function decimal5(x: number | null, signed = false): string {
+  if (x === null) return notAvailable;
   const text = x.toFixed(5);
   if (/^-?0\.0+$/.test(text)) return '0.00000';
   if (text.startsWith('-')) return `${minus}${text.slice(1)}`;
   return signed ? `+${text}` : text;
 }
 
-/** A paired margin, signed: `+0.81375`, `−0.38625`. */
-export function margin(x: number): string {
+/** A paired margin, signed: `+0.81375`, `−0.38625`; `n/a` when undefined. */
+export function margin(x: number | null): string {
   return decimal5(x, true);
 }
 
@@ -37,15 +44,15 @@ export function shortNumber(x: number): string {
 
 /** A rate with its uncertainty: `4.30% [2.9, 5.9]` (bootstrap), `0.00% (≤ 0.50%)` (exact zero). */
 export function rateWithBound(e: Pick<RateEstimateReport, 'asr' | 'clusters' | 'interval'>): string {
-  if (e.clusters === 0 || e.interval.method === 'none') return 'n/a';
+  if (e.asr === null || e.interval.low === null || e.interval.high === null) return notAvailable;
   if (e.interval.method === 'exact-zero') return `${percent(e.asr)} (≤ ${percent(e.interval.high)})`;
   return `${percent(e.asr)} [${percent1(e.interval.low)}, ${percent1(e.interval.high)}]`;
 }
 
 /** A rate known only with its upper end (lattice, sweep, per-pool entries): the bound is shown at zero. */
-export function rateWithUpper(asr: number, upper: number, clusters?: number): string {
-  if (clusters === 0) return 'n/a';
-  return asr === 0 ? `${percent(asr)} (≤ ${percent(upper)})` : percent(asr);
+export function rateWithUpper(asr: number | null, upper: number | null): string {
+  if (asr === null) return notAvailable;
+  return asr === 0 && upper !== null ? `${percent(asr)} (≤ ${percent(upper)})` : percent(asr);
 }
 
 export function detectorSet(names: readonly string[]): string {

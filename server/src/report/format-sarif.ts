@@ -148,7 +148,7 @@ function auditFindings(audit: AuditReport, specUri: string): Finding[] {
   for (const attack of audit.attacks) {
     for (const r of attack.results) {
       const e = r.estimate;
-      if (r.selection !== 'oracle_worst' || !rewards.includes(r.reward) || e.clusters === 0 || e.asr <= 0) continue;
+      if (r.selection !== 'oracle_worst' || !rewards.includes(r.reward) || e.asr === null || e.asr <= 0) continue;
       const role = r.reward === audit.reward.name ? 'the audited reward' : 'a compared reward';
       findings.push({
         rule: 'asr-positive', locations: [at(attack.range)], identity: [audit.name, attack.name, r.reward, r.selection],

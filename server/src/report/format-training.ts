@@ -1,20 +1,18 @@
 import { cell, check, heading, paragraph, text, type Block, type Cell, type Tone } from './format-blocks.js';
-import { minus, plural, shortNumber } from './format-numbers.js';
+import { minus, notAvailable, percent, plural, shortNumber } from './format-numbers.js';
 import type { ComparisonCell, ComparisonReport, SignalReport } from './schema.js';
 
 // The training-signal audit and the paired policy comparison, as blocks for the text table and the
 // HTML page (format-document.ts appends them after the audits).
 
 /** A fraction as points with two decimals and a sign: 0.0143 → `+1.43`. */
-export function points(x: number): string {
+export function points(x: number | null): string {
+  if (x === null) return notAvailable;
   const t = (x * 100).toFixed(2);
   if (/^-?0\.00$/.test(t)) return '0.00';
   return t.startsWith('-') ? `${minus}${t.slice(1)}` : `+${t}`;
 }
 
-function share(x: number): string {
-  return `${(x * 100).toFixed(2)}%`;
-}
 
 /** The sentence the hover and the report share: why a detector's penalty can vanish in a group. */
 export const normalizationIdentity =
@@ -42,7 +40,7 @@ export function describeSignal(signal: SignalReport): Block[] {
         { title: 'changed', align: 'right' }, { title: 'cancelled', align: 'right' }, { title: `≥ ${signal.minGroups} changed` },
       ],
       rows: signal.detectors.map((d): Cell[] => [
-        text(d.name), text(shortNumber(d.lambda)), text(String(d.firingRows)), text(share(signal.rows === 0 ? 0 : d.firingRows / signal.rows)),
+        text(d.name), text(shortNumber(d.lambda)), text(String(d.firingRows)), text(percent(signal.rows === 0 ? null : d.firingRows / signal.rows)),
         text(String(d.firingGroups)), text(String(d.mixedGroups)), text(String(d.allFiringGroups)),
         cell(String(d.changedGroups), d.reachesOptimizer ? undefined : 'warn'), text(String(d.cancelledGroups)), check(d.reachesOptimizer),
       ]),
@@ -109,7 +107,7 @@ export function describeComparison(comparison: ComparisonReport): Block[] {
         { title: 'Δ', align: 'right' }, { title: '95% CI' }, { title: 'events b/t', align: 'right' }, { title: 'verdict' },
       ],
       rows: comparison.metrics.flatMap((m) => m.cells.map((c): Cell[] => [
-        text(`${m.label} (${m.better === 'higher' ? '↑' : '↓'})`), text(c.benchmark), text(share(c.base)), text(share(c.treatment)),
+        text(`${m.label} (${m.better === 'higher' ? '↑' : '↓'})`), text(c.benchmark), text(percent(c.base)), text(percent(c.treatment)),
         text(points(c.difference)), text(intervalText(c)),
         text(c.baseEvents === null ? '' : `${c.baseEvents}/${c.treatmentEvents}`), cell(c.verdict, verdictTones[c.verdict]),
       ])),

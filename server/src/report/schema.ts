@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { heraldVersion } from '../version.js';
 
 // The one JSON shape every audit produces. The CLI's JSON output, the SARIF and HTML exports, and
 // the editor's diagnostics and hovers all read this. docs/report.md describes it for people;
@@ -15,20 +16,24 @@ const label = z.enum(['label-free', 'oracle upper bound']).describe(
 const selection = z.enum(['first_visible', 'oracle_worst']);
 const visibility = z.enum(['visible', 'oracle']);
 
+// A figure over zero clusters (or zero edits, groups, originals) is undefined: null, never 0.
+const undefinedWhenEmpty = 'null when there is nothing to average over (zero clusters)';
+const intervalMethod = z.enum(['exact-zero', 'bootstrap', 'none']).describe('exact-zero: high = 1 − 0.05^(1/n) after no success in n clusters; bootstrap: 95% percentile interval over clusters; none: zero clusters, the rate is undefined');
+
 const interval = z.object({
-  low: z.number(),
-  high: z.number(),
-  method: z.enum(['exact-zero', 'bootstrap', 'none']).describe('exact-zero: high = 1 − 0.05^(1/n) after no success in n clusters'),
+  low: z.number().nullable().describe('null when method is none'),
+  high: z.number().nullable().describe('null when method is none'),
+  method: intervalMethod,
 });
 
 export const rateEstimate = z.object({
   clusters: z.number().int().describe('question clusters with an isolated-eligible edit'),
   rows: z.number().int(),
-  asr: z.number().describe('mean over clusters of the within-cluster success share (margin ≥ 0)'),
+  asr: z.number().nullable().describe(`mean over clusters of the within-cluster success share (margin ≥ 0 after the tie rule); ${undefinedWhenEmpty}`),
   successes: z.number().describe('asr × clusters: cluster-weighted successes'),
   interval,
-  meanMargin: z.number().describe('cluster-weighted mean paired margin R(A(τ)) − R(τ)'),
-  worstMargin: z.number().describe('the largest paired margin'),
+  meanMargin: z.number().nullable().describe(`cluster-weighted mean paired margin R(A(τ)) − R(τ); ${undefinedWhenEmpty}`),
+  worstMargin: z.number().nullable().describe(`the largest paired margin; ${undefinedWhenEmpty}`),
 });
 
 const counts = z.object({ constructible: z.number().int(), eligible: z.number().int(), isolatedEligible: z.number().int() });
@@ -66,9 +71,9 @@ const attackReport = z.object({
     .array(z.object({
       detector: z.string(),
       lambda: z.number(),
-      firesOnEdits: z.number().describe('share of isolated-eligible edits on which the detector is active'),
-      meanContribution: z.number().describe('mean of −λ·d over the edits, d = f(A(τ)) − f(τ): what its penalty adds to the margin'),
-      worstContribution: z.number().describe('the largest −λ·d: the most its penalty ever helps an attack'),
+      firesOnEdits: z.number().nullable().describe('share of isolated-eligible edits on which the detector is active; null without edits'),
+      meanContribution: z.number().nullable().describe('mean of −λ·d over the edits, d = f(A(τ)) − f(τ): what its penalty adds to the margin; null without edits'),
+      worstContribution: z.number().nullable().describe('the largest −λ·d: the most its penalty ever helps an attack; null without edits'),
     }))
     .describe("each lattice detector's part in this attack's margins"),
 });
@@ -77,16 +82,17 @@ const subsetResult = z.object({
   attack: z.string(),
   selection,
   label,
-  asr: z.number(),
-  upper: z.number(),
-  meanMargin: z.number(),
+  asr: z.number().nullable().describe(undefinedWhenEmpty),
+  upper: z.number().nullable().describe(`interval.high of the full estimate; ${undefinedWhenEmpty}`),
+  method: intervalMethod,
+  meanMargin: z.number().nullable().describe(undefinedWhenEmpty),
   clusters: z.number().int(),
 });
 
 const latticeSubset = z.object({
   detectors: z.array(z.string()),
   results: z.array(subsetResult),
-  sufficient: z.boolean().describe("every attack's oracle-worst ASR is zero on isolated-eligible questions"),
+  sufficient: z.boolean().describe("every attack with isolated-eligible clusters has a zero oracle-worst ASR there (attacks without any impose nothing); false for every subset when the lattice is vacuous"),
   minimal: z.boolean().describe('sufficient, and no proper subset is'),
 });
 
@@ -94,6 +100,7 @@ const lattice = z.object({
   detectors: z.array(z.object({ name: z.string(), lambda: z.number() })),
   subsets: z.array(latticeSubset),
   minimal: z.array(z.array(z.string())).describe('every observed inclusion-minimal subset'),
+  vacuous: z.boolean().describe('no attack has an isolated-eligible edit: nothing was observed, so nothing is sufficient and there is nothing to repair'),
 });
 
 const workedPair = z.object({
@@ -126,8 +133,8 @@ const certificateEntry = z.object({
   detector: z.string(),
   lambda: z.number(),
   edits: z.number().int().describe('audited edits that trigger the detector'),
-  maxGain: z.number().nullable().describe('max base-reward gain R0(A(τ)) − R0(τ) among them'),
-  certified: z.boolean().describe('λ > maxGain: every audited edit that triggers it loses under R_{detector}'),
+  maxGain: z.number().nullable().describe('max base-reward gain R0(A(τ)) − R0(τ) among them; null when none does'),
+  certified: z.boolean().describe('every audited edit that triggers it has a margin below zero under R_{detector} = R − λ·detector after the tie rule (for a reward without the detector: λ > maxGain beyond the tie tolerance)'),
   example: workedPair.nullable(),
 });
 
@@ -136,17 +143,23 @@ const sweepEntry = z.object({
   attack: z.string(),
   selection,
   label,
-  asr: z.number(),
-  upper: z.number(),
-  meanMargin: z.number(),
+  asr: z.number().nullable().describe(undefinedWhenEmpty),
+  upper: z.number().nullable().describe(undefinedWhenEmpty),
+  method: intervalMethod,
+  meanMargin: z.number().nullable().describe(undefinedWhenEmpty),
+  clusters: z.number().int(),
 });
 
 const retentionEntry = z.object({
   reward: z.string(),
-  penalties: z.array(z.string()).describe("the terms this reward adds over the audited reward"),
-  compatible: z.number().int().describe('contract-compatible originals'),
-  retained: z.number().int(),
-  retention: z.number(),
+  penalties: z.array(z.string()).describe('the penalty terms this reward adds to the audited reward (empty when retention is not defined)'),
+  defined: z.boolean().describe('retention is defined only when the reward keeps every term of the audited reward with its weight and adds at least one term, all with negative weights'),
+  reason: z.string().nullable().describe('why retention is not defined for this reward; null when it is'),
+  compatible: z.number().int().describe('contract-compatible originals (rows)'),
+  retained: z.number().int().nullable().describe('of them, the rows on which no added penalty is active; null when retention is not defined'),
+  clusters: z.number().int().describe('question clusters with a contract-compatible original'),
+  retention: z.number().nullable().describe("mean over those clusters of the within-cluster share of compatible originals retained (the paper's figure); null when not defined or without clusters"),
+  interval: interval.describe('95% question-cluster bootstrap of retention; exact-zero when no compatible original is penalised (low = 0.05^(1/n), high = 1); none when retention is null'),
 });
 
 const utilityEntry = z.object({
@@ -166,8 +179,9 @@ const perPoolEntry = z.object({
   reward: z.string(),
   selection,
   label,
-  asr: z.number(),
-  upper: z.number(),
+  asr: z.number().nullable().describe(undefinedWhenEmpty),
+  upper: z.number().nullable().describe(undefinedWhenEmpty),
+  method: intervalMethod,
   clusters: z.number().int(),
 });
 
@@ -176,7 +190,7 @@ const aggregateEntry = z.object({
   reward: z.string(),
   selection,
   label,
-  asr: z.number().describe('Σ successes / Σ clusters over pools: question-weighted'),
+  asr: z.number().nullable().describe(`Σ successes / Σ clusters over pools: question-weighted; ${undefinedWhenEmpty}`),
   successes: z.number(),
   clusters: z.number().int(),
   upper: z.number().nullable().describe('the exact zero-event bound over all clusters when nothing succeeds, else null'),
@@ -223,7 +237,14 @@ export const auditReport = z.object({
   perPool: z.array(perPoolEntry),
   aggregate: z.array(aggregateEntry),
   expectations: z.array(expectation),
-  settings: z.object({ seed: z.number(), bootstrap: z.number().int(), sweep: z.array(z.number()) }),
+  settings: z.object({
+    seed: z.number(), bootstrap: z.number().int(), sweep: z.array(z.number()),
+    tieTolerance: z.number().describe('a margin M is a tie (counted as 0, a success) when |M| ≤ tieTolerance · Σ_k |w_k·d_k|'),
+    contract: z.object({
+      minSearches: z.number().int(), maxSearches: z.number().int(),
+      repeatedQueryJaccard: z.number().describe('two queries whose normalised token sets have at least this Jaccard similarity are a repeated-query pair'),
+    }).describe('the contract-compatible set of the retention figures'),
+  }),
 });
 
 const logReport = z.object({
@@ -283,13 +304,13 @@ const comparisonCell = z.object({
   benchmark: z.string().describe("meta.benchmark (else the log's name); 'equal-suite' averages the benchmarks, resampling questions within each"),
   clusters: z.number().int().describe('question ids with at least one pair'),
   pairs: z.number().int(),
-  base: z.number().describe('cluster-weighted mean in the base arm'),
-  treatment: z.number(),
-  difference: z.number().describe('treatment − base, cluster-weighted'),
+  base: z.number().nullable().describe(`cluster-weighted mean in the base arm; ${undefinedWhenEmpty}`),
+  treatment: z.number().nullable(),
+  difference: z.number().nullable().describe(`treatment − base, cluster-weighted; ${undefinedWhenEmpty}`),
   interval: z.object({
-    low: z.number(),
-    high: z.number(),
-    method: z.enum(['bootstrap', 'exact-zero', 'none']).describe('bootstrap: 95% percentile interval over question clusters; exact-zero: no event in either arm, ±(1 − 0.05^(1/n))'),
+    low: z.number().nullable(),
+    high: z.number().nullable(),
+    method: z.enum(['bootstrap', 'exact-zero', 'none']).describe('bootstrap: 95% percentile interval over question clusters; exact-zero: no event in either arm, ±(1 − 0.05^(1/n)); none: no pair, both ends null'),
   }),
   baseEvents: z.number().int().nullable().describe('for rates: rows with the event in the base arm'),
   treatmentEvents: z.number().int().nullable(),
@@ -320,14 +341,17 @@ export const comparisonReport = z.object({
   metrics: z.array(comparisonMetric),
   nonInferiority: z.object({
     margin: z.number().describe('points: the paired lower bound of the EM difference must exceed −margin on each benchmark'),
-    benchmarks: z.array(z.object({ benchmark: z.string(), lower: z.number(), passed: z.boolean() })),
+    benchmarks: z.array(z.object({ benchmark: z.string(), lower: z.number().nullable().describe('null without pairs (the gate then fails)'), passed: z.boolean() })),
     passed: z.boolean(),
   }),
   settings: z.object({ seed: z.number(), bootstrap: z.number().int(), margin: z.number(), claim: z.number().describe('points') }),
 });
 
+/** Bumped when the shape changes incompatibly (2: figures over zero clusters are null, not 0). */
+export const reportVersion = 2;
+
 export const report = z.object({
-  version: z.literal(1).describe('the version of this report shape'),
+  version: z.literal(reportVersion).describe('the version of this report shape'),
   tool: z.object({ name: z.literal('herald'), version: z.string() }),
   spec: z.string().describe("the spec's file name"),
   audits: z.array(auditReport),
@@ -336,6 +360,11 @@ export const report = z.object({
 });
 
 export type Report = z.infer<typeof report>;
+
+/** A report of this version, made by this build of the tool, with the sections a command ran. */
+export function newReport(spec: string, sections: Pick<Report, 'audits'> & Partial<Pick<Report, 'signals' | 'comparisons'>>): Report {
+  return { version: reportVersion, tool: { name: 'herald', version: heraldVersion }, spec, ...sections };
+}
 export type AuditReport = z.infer<typeof auditReport>;
 export type SignalReport = z.infer<typeof signalReport>;
 export type ComparisonReport = z.infer<typeof comparisonReport>;

@@ -1,7 +1,5 @@
 // Text normalisation shared by the answer metrics and the candidate generators.
 
-const articles = new Set(['a', 'an', 'the']);
-
 // An audit normalises the same short texts (an answer, a gold answer, a query) once per edit of
 // a trajectory, and a training pool has a million edits: short texts are remembered, and the
 // memo is emptied when full rather than tracking use, which is enough for texts that repeat nearby.
@@ -20,16 +18,26 @@ function remember<T>(memo: Map<string, T>, text: string, compute: (text: string)
   return value;
 }
 
+// SQuAD's normalize_answer, step for step: lower case; delete every character of Python's
+// string.punctuation (ASCII only: "self-taught" → "selftaught"); replace the articles a, an, the
+// standing as whole words (Python's Unicode \b: letters, digits and _ are word characters) by a
+// space; split on what Python's str.split() calls whitespace and join with single spaces.
+const asciiPunctuation = /[!"#$%&'()*+,\-./:;<=>?@[\\\]^_`{|}~]/g;
+const article = /(?<![\p{L}\p{N}_])(?:a|an|the)(?![\p{L}\p{N}_])/gu;
+// eslint-disable-next-line no-control-regex -- Python counts the separators U+001C–U+001F as whitespace
+const pythonWhitespace = /[\t\n\v\f\r\x1c-\x1f \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+/;
+
 function normalize(text: string): string {
   return text
     .toLowerCase()
-    .replace(/[^\p{L}\p{N}\s]/gu, ' ')
-    .split(/\s+/)
-    .filter((w) => w.length > 0 && !articles.has(w))
+    .replace(asciiPunctuation, '')
+    .replace(article, ' ')
+    .split(pythonWhitespace)
+    .filter((w) => w.length > 0)
     .join(' ');
 }
 
-/** SQuAD answer normalisation: lower case, no punctuation, no articles, single spaces. */
+/** SQuAD's answer normalisation (its `normalize_answer`): lower case, ASCII punctuation deleted, articles dropped, whitespace folded. */
 export function normalizeAnswer(text: string): string {
   return remember(normalizedMemo, text, normalize);
 }

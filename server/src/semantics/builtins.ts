@@ -1,5 +1,8 @@
 import type { Type, Visibility } from './types.js';
 
+/** The penalty-scale sweep of an audit that sets none. */
+export const defaultSweep: readonly number[] = [0, 0.25, 0.5, 1, 2];
+
 export interface BuiltinField {
   readonly name: string;
   readonly type: Type;

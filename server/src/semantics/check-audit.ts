@@ -1,7 +1,8 @@
 import type { AttackItem, AuditDecl, AuditItem, ComparisonDecl, OptionItem, ExpectMetricItem, ExpectMinimalItem, Name, SettingItem, Span } from '../syntax/ast.js';
 import { issueCodes, type IssueCode } from '../syntax/issue-codes.js';
 import { report, type Analysis } from './analysis.js';
-import { attackKinds, generatorKinds, metricKinds, selectionKinds } from './builtins.js';
+import { attackKinds, defaultSweep, generatorKinds, metricKinds, selectionKinds } from './builtins.js';
+import { weightMass } from './weights.js';
 import { suggestName } from './did-you-mean.js';
 import { declKindNames, type AttackSymbol, type AuditWordCategory, type DeclSymbol } from './symbols.js';
 
@@ -150,6 +151,20 @@ export function checkSetting(a: Analysis, item: SettingItem): void {
   }
 }
 
+/** R_S at the largest sweep scale subtracts every λ times that scale from the audited reward: it must stay finite. */
+function checkLatticeFinite(a: Analysis, audit: AuditDecl, rewardName: Name | undefined): void {
+  const entries = audit.items.filter((i) => i.kind === 'lattice');
+  if (entries.length === 0) return;
+  const reward = rewardName === undefined ? undefined : a.globals.get(rewardName.text)?.decl;
+  const base = reward?.kind === 'reward' ? weightMass(a, reward) : 0;
+  const scales = audit.items.flatMap((i) => (i.kind === 'setting' && i.key === 'sweep' ? i.values.map((v) => v.value) : []));
+  const largest = Math.max(1, ...scales.filter((s) => Number.isFinite(s)), ...(scales.length === 0 ? defaultSweep : []));
+  const lambdas = entries.flatMap((i) => i.entries.map((e) => e.lambda?.value ?? 0)).filter((l) => Number.isFinite(l));
+  if (Number.isFinite(base + largest * lambdas.reduce((s, l) => s + Math.abs(l), 0))) return;
+  report(a, issueCodes.nonFiniteWeight, 'error', entries[0]!.span,
+    `the lattice penalties times the largest sweep scale (×${largest}) and the weights of the audited reward add up to more than a double holds: the figures would be Infinity or NaN`);
+}
+
 export function checkAudit(a: Analysis, audit: AuditDecl): void {
   // A header the parser could not read leaves no block to check; its parse error says enough.
   if (audit.name === undefined) return;
@@ -198,6 +213,7 @@ export function checkAudit(a: Analysis, audit: AuditDecl): void {
   if (attacks.size === 0 && audit.items.every((i) => i.kind !== 'attack')) {
     report(a, issueCodes.incompleteAudit, 'error', anchor, "this audit runs no attack: add e.g. 'attack launder targets L using lexical(8)'");
   }
+  checkLatticeFinite(a, audit, rewardItem?.reward);
   // Expect lines may name attacks and lattice detectors declared below them.
   for (const item of audit.items) {
     if (item.kind === 'expect-metric') checkExpectMetric(a, item, rewards, attacks);

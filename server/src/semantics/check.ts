@@ -6,6 +6,7 @@ import { report, type Analysis } from './analysis.js';
 import { checkAudit } from './check-audit.js';
 import { checkComparison, checkTraining } from './check-blocks.js';
 import { Inference } from './infer.js';
+import { weightMass } from './weights.js';
 import { isDeclSymbol, type DeclInfo, type DeclSymbol, type Occurrence } from './symbols.js';
 
 /** `untrusted`: outside the folders of a workspace the user has not trusted, so not read at all. */
@@ -78,6 +79,12 @@ function checkRewardTerms(a: Analysis, reward: RewardDecl): void {
   }
 }
 
+function checkWeightsFinite(a: Analysis, reward: RewardDecl): void {
+  if (reward.name === undefined || Number.isFinite(weightMass(a, reward))) return;
+  report(a, issueCodes.nonFiniteWeight, 'error', reward.name.span,
+    `the weights of '${reward.name.text}' add up to more than a double holds: its values and margins would be Infinity or NaN`);
+}
+
 /** The files a spec links: corpora, pools and candidate files, as written. */
 export function linkedFiles(spec: Spec): StringLit[] {
   const links: StringLit[] = [];
@@ -127,7 +134,10 @@ export function check(spec: Spec, options: CheckOptions = {}): SpecModel {
     if (decl.kind === 'signal' || decl.kind === 'detector' || decl.kind === 'reward') {
       const info = inference.declaration(decl);
       if (decl.kind === 'detector') checkDetector(a, decl, info);
-      if (decl.kind === 'reward') checkRewardTerms(a, decl);
+      if (decl.kind === 'reward') {
+        checkRewardTerms(a, decl);
+        checkWeightsFinite(a, decl);
+      }
     } else if (decl.kind === 'audit') {
       checkAudit(a, decl);
     } else if (decl.kind === 'training') {

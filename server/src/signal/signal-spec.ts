@@ -1,4 +1,5 @@
 import * as path from 'node:path';
+import { AuditError } from '../audit/audit-error.js';
 import type { RowIssue } from '../pool/types.js';
 import type { SignalReport } from '../report/schema.js';
 import { analyze } from '../semantics/analyze.js';
@@ -14,9 +15,9 @@ import { linkedFile, loadInputs, logFromFile, type LogSource } from './spec-inpu
 export interface SignalOutcome {
   readonly problems: readonly Problem[];
   readonly dataIssues: readonly RowIssue[];
-  /** Undefined when the spec has errors, a file could not be read, or the request made no sense (see `usageError`). */
+  /** Undefined when the spec has errors, a file could not be read, the request made no sense or a figure was not finite (see `runError`). */
   readonly reports: readonly SignalReport[] | undefined;
-  readonly usageError?: string;
+  readonly runError?: string;
   readonly model: SpecModel;
 }
 
@@ -63,7 +64,7 @@ export async function signalSpec(text: string, specFile: string, request: Signal
   const { model, problems } = analyze(text, { specDir, probeFile });
   if (problems.some((p) => p.severity === 'error')) return { problems, dataIssues: [], reports: undefined, model };
   const plans = plansOf(model, request);
-  if (typeof plans === 'string') return { problems, dataIssues: [], reports: undefined, usageError: plans, model };
+  if (typeof plans === 'string') return { problems, dataIssues: [], reports: undefined, runError: plans, model };
   const lines = new LineIndex(text);
   const dataIssues: RowIssue[] = [];
   const reports: SignalReport[] = [];
@@ -74,7 +75,12 @@ export async function signalSpec(text: string, specFile: string, request: Signal
     const loaded = await loadInputs(specDir, plan.corpus, linkedFile(model, specDir, plan.corpus), logs);
     dataIssues.push(...loaded.issues);
     if (!loaded.ok) return { problems, dataIssues, reports: undefined, model };
-    reports.push(runSignal(model, { ...plan, logs: logs.map((l) => l.name) }, loaded.inputs, lines));
+    try {
+      reports.push(runSignal(model, { ...plan, logs: logs.map((l) => l.name) }, loaded.inputs, lines));
+    } catch (error) {
+      if (!(error instanceof AuditError)) throw error;
+      return { problems, dataIssues, reports: undefined, runError: `training block '${plan.name}' could not run: ${error.message}`, model };
+    }
   }
   return { problems, dataIssues, reports, model };
 }

@@ -6,6 +6,7 @@ export const issueCodes = {
   // syntax
   lexError: 'lex-error',
   unterminatedString: 'unterminated-string',
+  nonFiniteNumber: 'non-finite-number',
   parseError: 'parse-error',
   // names
   unknownName: 'unknown-name',
@@ -13,6 +14,7 @@ export const issueCodes = {
   kindMismatch: 'kind-mismatch',
   recursiveDefinition: 'recursive-definition',
   unusedDeclaration: 'unused-declaration',
+  nonFiniteWeight: 'non-finite-weight',
   // types and visibility
   typeMismatch: 'type-mismatch',
   wrongArity: 'wrong-arity',
@@ -63,6 +65,8 @@ export const issueCodeDocs: Record<IssueCode, string> = {
   'lex-error': 'A character that no token of the language starts with.',
   'unterminated-string': 'A string literal without its closing quote on the same line.',
   'parse-error': 'The text does not follow the grammar at this point.',
+  'non-finite-number': 'A number literal too large for a double (1e309): it would be Infinity, and the margins it enters NaN.',
+  'non-finite-weight': "A reward's weights, or a lattice penalty scaled by the sweep, add up to more than a double holds (1e308 twice): the figures would be Infinity or NaN.",
   'unknown-name': 'A name that is neither declared in the spec nor built in.',
   'duplicate-name': 'Two declarations (or two attacks of one audit) share a name.',
   'kind-mismatch': 'A declared name of the wrong kind here (a pool where a reward is expected, ...).',

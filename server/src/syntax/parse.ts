@@ -4,7 +4,7 @@ import { astBuilder } from './build-ast.js';
 import { issueCodes } from './issue-codes.js';
 import { rewardParser } from './parser.js';
 import type { Problem } from './problem.js';
-import { rewardLexer, StringLiteral, UnterminatedString } from './tokens.js';
+import { NumberLiteral, rewardLexer, StringLiteral, UnterminatedString } from './tokens.js';
 
 export interface ParseResult {
   readonly spec: Spec;
@@ -70,6 +70,14 @@ export function parse(text: string): ParseResult {
     span: { start: e.offset, end: e.offset + e.length },
   }));
   const tokens = lexed.tokens.map((t) => {
+    if (t.tokenType === NumberLiteral && !Number.isFinite(Number(t.image))) {
+      problems.push({
+        code: issueCodes.nonFiniteNumber,
+        severity: 'error',
+        message: `${t.image} is too large for a double: it would be Infinity, and every margin it enters would be NaN`,
+        span: { start: t.startOffset, end: (t.endOffset ?? t.startOffset) + 1 },
+      });
+    }
     if (t.tokenType !== UnterminatedString) return t;
     problems.push({
       code: issueCodes.unterminatedString,

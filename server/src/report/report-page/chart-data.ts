@@ -11,14 +11,15 @@ type SeriesReport = AttackReport['marginHistogram']['series'][number];
 export const selectionTitle: Record<Selection, string> = { first_visible: 'first-visible', oracle_worst: 'oracle-worst' };
 
 /** The headline figures of one scored reward under one selection. */
+/** Null figures are undefined (no isolated-eligible cluster): drawn as gaps, written `n/a`. */
 export interface SeriesFigures {
-  readonly asr: number;
+  readonly asr: number | null;
   /** Upper end of the interval (the exact zero-event bound when nothing succeeded). */
-  readonly upper: number;
+  readonly upper: number | null;
   readonly clusters: number;
-  readonly meanMargin: number;
+  readonly meanMargin: number | null;
   /** Only attack results carry it; lattice subsets keep the mean alone. */
-  readonly worstMargin: number | undefined;
+  readonly worstMargin: number | null | undefined;
 }
 
 export interface MarginSeries {
@@ -81,16 +82,17 @@ export function seriesSummary(s: MarginSeries): string {
   const same = s.sameAs === undefined ? '' : ` (same bars as ${s.sameAs})`;
   if (s.figures === undefined) return `: no figures${same}`;
   const f = s.figures;
-  const worst = f.worstMargin === undefined || f.clusters === 0 ? '' : `, worst ${margin(f.worstMargin)}`;
-  const mean = f.clusters === 0 ? '' : `, mean ${margin(f.meanMargin)}`;
-  return `: ASR ${rateWithUpper(f.asr, f.upper, f.clusters)} (${shortLabel(s.label)})${mean}${worst}${same}`;
+  const worst = f.worstMargin === undefined || f.worstMargin === null ? '' : `, worst ${margin(f.worstMargin)}`;
+  const mean = f.meanMargin === null ? '' : `, mean ${margin(f.meanMargin)}`;
+  return `: ASR ${rateWithUpper(f.asr, f.upper)} (${shortLabel(s.label)})${mean}${worst}${same}`;
 }
 
 export interface SweepPoint {
   readonly scale: number;
-  readonly asr: number;
-  readonly upper: number;
-  readonly meanMargin: number;
+  readonly asr: number | null;
+  readonly upper: number | null;
+  readonly meanMargin: number | null;
+  readonly clusters: number;
 }
 
 export interface SweepLine {
@@ -106,7 +108,7 @@ export function sweepLines(audit: AuditReport): SweepLine[] {
   for (const e of audit.sweep) {
     const key = `${e.attack}\n${e.selection}`;
     const line = lines.get(key) ?? { attack: e.attack, selection: e.selection, label: e.label, points: [] };
-    line.points.push({ scale: e.scale, asr: e.asr, upper: e.upper, meanMargin: e.meanMargin });
+    line.points.push({ scale: e.scale, asr: e.asr, upper: e.upper, meanMargin: e.meanMargin, clusters: e.clusters });
     // One oracle-worst point under a reward that reads gold makes the line an upper bound.
     if (e.label === 'oracle upper bound') line.label = e.label;
     lines.set(key, line);
@@ -115,9 +117,9 @@ export function sweepLines(audit: AuditReport): SweepLine[] {
 }
 
 export interface StratumBar {
-  readonly asr: number;
-  readonly low: number;
-  readonly high: number;
+  readonly asr: number | null;
+  readonly low: number | null;
+  readonly high: number | null;
   readonly clusters: number;
   readonly method: RateEstimateReport['interval']['method'];
 }

@@ -50,7 +50,7 @@ const rowLabelWidth = 92;
 
 /** The largest oracle-worst ASR of a subset over every attack with an isolated-eligible edit. */
 function worstOracleAsr(subset: Subset): number | undefined {
-  const rates = subset.results.filter((r) => r.selection === 'oracle_worst' && r.clusters > 0).map((r) => r.asr);
+  const rates = subset.results.flatMap((r) => (r.selection === 'oracle_worst' && r.asr !== null ? [r.asr] : []));
   return rates.length === 0 ? undefined : Math.max(...rates);
 }
 

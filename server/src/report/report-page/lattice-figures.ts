@@ -1,4 +1,4 @@
-import { detectorSet, margin, minus, rateWithUpper, shortLabel, shortNumber } from '../format-numbers.js';
+import { detectorSet, margin, minus, rateWithUpper, shortLabel, shortNumber, vacuousLattice } from '../format-numbers.js';
 import type { AuditReport } from '../schema.js';
 import type { Selection } from './chart-data.js';
 
@@ -41,10 +41,11 @@ export function subsetFigures(audit: AuditReport, index: number): SubsetFigures 
     reward: subsetReward(audit, subset.detectors),
     sufficient: subset.sufficient,
     minimal: subset.minimal,
-    state: subset.minimal ? 'sufficient; observed inclusion-minimal repair' : subset.sufficient ? 'sufficient (not minimal)' : 'not sufficient: an oracle-worst ASR is above zero',
+    state: audit.lattice.vacuous ? vacuousLattice
+      : subset.minimal ? 'sufficient; observed inclusion-minimal repair' : subset.sufficient ? 'sufficient (not minimal)' : 'not sufficient: an oracle-worst ASR is above zero',
     rows: subset.results.map((r) => ({
-      attack: r.attack, selection: r.selection, asr: rateWithUpper(r.asr, r.upper, r.clusters), asrPositive: r.clusters > 0 && r.asr > 0,
-      meanMargin: r.clusters === 0 ? 'n/a' : margin(r.meanMargin), clusters: r.clusters, label: shortLabel(r.label),
+      attack: r.attack, selection: r.selection, asr: rateWithUpper(r.asr, r.upper), asrPositive: r.asr !== null && r.asr > 0,
+      meanMargin: margin(r.meanMargin), clusters: r.clusters, label: shortLabel(r.label),
     })),
   };
 }

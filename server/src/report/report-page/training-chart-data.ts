@@ -46,13 +46,15 @@ export interface ForestRow {
 
 /** One row per metric and benchmark; lower-is-better metrics are flipped (base − treatment). */
 export function forestRows(comparison: ComparisonReport): ForestRow[] {
-  return comparison.metrics.flatMap((m) => m.cells.map((c): ForestRow => {
+  return comparison.metrics.flatMap((m) => m.cells.flatMap((c): ForestRow[] => {
+    // A cell without pairs has no difference to draw; the table says n/a.
+    if (c.difference === null || c.interval.low === null || c.interval.high === null) return [];
     const sign = m.better === 'higher' ? 1 : -1;
     const [low, high] = sign > 0 ? [c.interval.low, c.interval.high] : [-c.interval.high, -c.interval.low];
-    return {
+    return [{
       label: `${m.better === 'higher' ? m.label : `${m.label} reduction`} · ${c.benchmark}`,
       metric: m.key, benchmark: c.benchmark,
       estimate: sign * c.difference * 100, low: low * 100, high: high * 100, verdict: c.verdict, method: c.interval.method,
-    };
+    }];
   }));
 }

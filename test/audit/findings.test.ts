@@ -1,0 +1,169 @@
+// Every code of what an audit finds, with a bad case (the finding, at its place in the spec) and the
+// nearest good case (no such finding), run through the same engine and wording the editor and the CLI
+// use: auditSpec, then auditProblems, baselineProblems and signalProblems. The test fails when a code
+// has no case.
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import { describe, it } from 'node:test';
+import { auditSpec } from '../../server/src/audit/audit-spec.js';
+import { baselineProblems, makeBaseline, readBaseline } from '../../server/src/audit/baseline.js';
+import { auditProblems } from '../../server/src/audit/findings.js';
+import { signalProblems } from '../../server/src/signal/findings.js';
+import { signalSpec } from '../../server/src/signal/signal-spec.js';
+import { auditIssueCodes } from '../../server/src/syntax/issue-codes.js';
+import type { Problem } from '../../server/src/syntax/problem.js';
+import { marked } from '../helpers/marked.js';
+import { jsonl, tempDir } from '../pool/temp-files.js';
+
+type AuditCode = (typeof auditIssueCodes)[keyof typeof auditIssueCodes];
+
+// Two passages: every row retrieves and cites e:1; laundering can only swap in e:2 (in the corpus,
+// never retrieved), which is the gold support. Under R0 (exact match only) the swap is a tie: a win.
+const corpus = [
+  { id: 'e:1', title: 'Ada Roe', text: 'Ada Roe was born in Lune.' },
+  { id: 'e:2', title: 'Lune', text: 'Lune is a town where Ada Roe was born.' },
+];
+
+function row(i: number, group = `g${i >> 1}`): Record<string, unknown> {
+  return {
+    id: `t${i}`, question_id: `q${i}`, question: 'Where was Ada Roe born?',
+    steps: [{ type: 'search', query: 'ada roe born', results: ['e:1'] }],
+    final: { answer: 'Lune', citations: ['e:1'], text: 'Lune [e:1]' },
+    gold: { answers: ['Lune'], support_ids: ['e:2'] },
+    meta: { group, step: 1, sample: i % 2 },
+  };
+}
+const rows = (n: number): Record<string, unknown>[] => Array.from({ length: n }, (_, i) => row(i));
+
+const head = `corpus c = "c.jsonl"
+pool big = "big.jsonl"
+pool small = "small.jsonl"
+pool broken = "broken.jsonl"
+detector L "cites a real passage it never retrieved" = any x in citations: x in corpus and x not in retrieved
+detector F "cites an id outside the corpus" = any x in citations: x not in corpus
+signal support_miss "no citation is gold support" = misses(citations, gold.support)
+reward R0 { answer 1 * exact_match(answer, gold.answers) }
+reward R_L = R0 - 0.5 * L
+reward R_full = R_L - 0.3 * support_miss
+`;
+
+/** An audit of the big pool; each case breaks one line of it. */
+const audit = `${head}audit a {
+  reward R0
+  compare R_L, R_full
+  corpus c
+  pools big
+  attack launder targets L using lexical(1)
+  lattice L = 0.5
+  expect asr(R_L, launder, oracle_worst) == 0
+}
+`;
+
+function variant(from: string, to: string, base = audit): string {
+  assert.ok(base.includes(from), `no '${from}' in the spec`);
+  return base.replace(from, to);
+}
+
+interface Case {
+  readonly code: AuditCode;
+  readonly title: string;
+  readonly bad: string;
+  readonly good: string;
+  /** Files to write beside the spec for this case only (the bad run; the good run gets `goodFiles`). */
+  readonly files?: Record<string, string>;
+  readonly goodFiles?: Record<string, string>;
+}
+
+const cases: Case[] = [
+  {
+    code: auditIssueCodes.expectFailed, title: 'an expectation that the figures break',
+    bad: variant('  expect asr(R_L, launder, oracle_worst) == 0', '  ⟦expect asr(R_L, launder, oracle_worst) >= 50%⟧'), good: audit,
+  },
+  {
+    code: auditIssueCodes.attackSucceeds, title: 'laundering ties under R0, and a tie is a win',
+    bad: variant('  reward R0\n', '  ⟦reward R0⟧\n'), good: variant('  reward R0\n  compare R_L, R_full', '  reward R_L\n  compare R_full'),
+  },
+  {
+    code: auditIssueCodes.penaltyCancellation, title: "R_full's 0.8 support penalty, switched off by the edit, outweighs L's 0.5",
+    bad: variant('reward R_full = R_L - 0.3 * support_miss', 'reward R_full = R_L ⟦- 0.8 * support_miss⟧'), good: audit,
+  },
+  {
+    code: auditIssueCodes.redundantDetector, title: 'a lattice detector no minimal repair needs',
+    bad: variant('  lattice L = 0.5', '  lattice L = 0.5, ⟦F = 1⟧'), good: audit,
+  },
+  {
+    code: auditIssueCodes.smallSample, title: 'an attack with 3 isolated-eligible clusters',
+    bad: variant('  attack launder targets L using lexical(1)', '  ⟦attack launder targets L using lexical(1)⟧').replace('pools big', 'pools small'), good: audit,
+  },
+  {
+    code: auditIssueCodes.badRows, title: 'a pool row that is not a trajectory',
+    bad: variant('pool broken = "broken.jsonl"', '⟦pool broken = "broken.jsonl"⟧').replace('pools big', 'pools big, broken'), good: audit.replace('pools big', 'pools big, broken'),
+    files: { 'broken.jsonl': jsonl([row(100), '{"id": "no-question"}']) }, goodFiles: { 'broken.jsonl': jsonl([row(100)]) },
+  },
+  {
+    code: auditIssueCodes.auditFailed, title: 'a term that overflows a double on the data',
+    bad: variant('audit a {', 'audit ⟦a⟧ {').replace('reward R0 { answer 1 * exact_match(answer, gold.answers) }', 'reward R0 { answer 1 * exact_match(answer, gold.answers)  huge 1 * (search_calls * 1e308 * 10) }'),
+    good: audit.replace('reward R0 { answer 1 * exact_match(answer, gold.answers) }', 'reward R0 { answer 1 * exact_match(answer, gold.answers)  huge 1 * (search_calls * 1e300 * 10) }'),
+  },
+  {
+    code: auditIssueCodes.asrRegression, title: "R_L's λ lowered below the tie after the baseline accepted 0%",
+    bad: variant('reward R_L = R0 - 0.5 * L', 'reward R_L = R0 ⟦- 0⟧ * L'), good: audit,
+    files: { baseline: 'accept' }, goodFiles: { baseline: 'accept' },
+  },
+  {
+    code: auditIssueCodes.baselineUnreadable, title: 'a baseline file that is not JSON of the baseline shape',
+    bad: variant('audit a {', 'audit ⟦a⟧ {'), good: audit,
+    files: { 'spec.reward.baseline.json': '{"version": 1, "audits": 7}' }, goodFiles: { baseline: 'accept' },
+  },
+  {
+    code: auditIssueCodes.sparseTrainingSignal, title: 'an L penalty that fires in no training group',
+    bad: `${head}training t {\n  reward R_L\n  corpus c\n  log big\n  min_groups 1\n}\n`.replace('R0 - 0.5 * L', 'R0 ⟦- 0.5 * L⟧'),
+    good: `${head}training t {\n  reward R_L\n  corpus c\n  log big\n  min_groups 1\n}\n`,
+    files: { 'big.jsonl': jsonl(rows(60)) },
+    goodFiles: { 'big.jsonl': jsonl(rows(60).map((r, i) => (i === 0 ? { ...r, final: { answer: 'Lune', citations: ['e:2'], text: 'Lune [e:2]' } } : r))) },
+  },
+];
+
+/** Everything the editor shows after an audit of `text`, from the same functions it calls. */
+async function findings(text: string, files: Record<string, string> = {}): Promise<Problem[]> {
+  const folder = tempDir();
+  folder.write('c.jsonl', jsonl(corpus));
+  folder.write('big.jsonl', jsonl(rows(60)));
+  folder.write('small.jsonl', jsonl(rows(3)));
+  folder.write('broken.jsonl', jsonl([row(100)]));
+  const specFile = folder.write('spec.reward', text);
+  const baselineFile = `${specFile}.baseline.json`;
+  for (const [name, content] of Object.entries(files)) if (name !== 'baseline') folder.write(name, content);
+  if (files['baseline'] === 'accept') {
+    // Accept the figures of the clean audit, as `herald audit --update-baseline` would.
+    const accepted = await auditSpec(audit, specFile, { candidateCache: false });
+    fs.writeFileSync(baselineFile, JSON.stringify(makeBaseline(accepted.report!, accepted.model)));
+  }
+  const outcome = await auditSpec(text, specFile, { candidateCache: false });
+  assert.deepEqual(outcome.problems.filter((p) => p.severity === 'error'), [], 'the spec itself is clean');
+  const signals = await signalSpec(text, specFile);
+  return [
+    ...auditProblems(outcome.report, outcome.dataIssues, outcome.failures, outcome.model, text, folder.dir),
+    ...baselineProblems(readBaseline(baselineFile), baselineFile, outcome.report, outcome.model),
+    ...signalProblems(signals.reports ?? [], signals.model),
+  ];
+}
+
+describe('audit findings: every code', () => {
+  it('every audit code has a case', () => {
+    const covered = new Set(cases.map((c) => c.code));
+    assert.deepEqual(Object.values(auditIssueCodes).filter((code) => !covered.has(code)), []);
+  });
+
+  for (const c of cases) {
+    it(`${c.code}: ${c.title}`, async () => {
+      const { text, spans } = marked(c.bad);
+      const bad = (await findings(text, c.files)).filter((p) => p.code === c.code);
+      // Several figures can regress at one weight: one place, however many findings it holds.
+      const places = [...new Map(bad.map((p) => [`${p.span.start}:${p.span.end}`, p.span])).values()];
+      assert.deepEqual(places, spans, JSON.stringify(bad));
+      const good = (await findings(c.good, c.goodFiles ?? (c.files === undefined ? {} : Object.fromEntries(Object.keys(c.files).map((k) => [k, '']))))).filter((p) => p.code === c.code);
+      assert.deepEqual(good, []);
+    });
+  }
+});
