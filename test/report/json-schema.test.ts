@@ -19,7 +19,7 @@ describe('report JSON Schema', () => {
     const golden = goldenReport();
     assert.deepEqual(report.parse(golden), golden);
     assert.ok(validate(JSON.parse(JSON.stringify(golden))), JSON.stringify(validate.errors, null, 2));
-    assert.equal(validate({ ...golden, version: 2 }), false);
+    assert.equal(validate({ ...golden, version: 1 }), false, "a report of another version");
     const broken = JSON.parse(JSON.stringify(golden)) as { audits: { attacks: { results: { label: string }[] }[] }[] };
     broken.audits[0]!.attacks[0]!.results[0]!.label = 'oracle';
     assert.equal(validate(broken), false);

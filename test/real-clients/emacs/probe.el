@@ -2,7 +2,7 @@
 
 ;; Opens a spec through eglot (Emacs 28 + eglot 1.9, which has no pull diagnostics, so the server
 ;; must push), waits for the diagnostics to reach Flymake, asks for a hover, and writes what the
-;; editor saw as JSON.  Run by emacs.test.ts: emacs --batch -Q -l probe.el, with HERALD_PROBE
+;; editor saw as JSON.  Run by emacs.e2e.ts: emacs --batch -Q -l probe.el, with HERALD_PROBE
 ;; pointing at a JSON file: { server, node, root, spec, result, log, events, hover, timeoutMs }.
 
 (require 'cl-lib)

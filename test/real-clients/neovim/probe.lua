@@ -1,7 +1,7 @@
 -- Drives the HERALD language server from headless Neovim (0.7+) through Neovim's own LSP client:
 -- opens a spec, waits for the pushed diagnostics, asks for a hover, and writes what the editor
 -- saw as JSON. Neovim 0.7 has no pull diagnostics, so this exercises the server's push path.
--- Run by neovim.test.ts: nvim --headless --clean -u NONE -c 'luafile probe.lua', with
+-- Run by neovim.e2e.ts: nvim --headless --clean -u NONE -c 'luafile probe.lua', with
 -- HERALD_PROBE pointing at a JSON file: { server, node, root, spec, result, log, hover, timeoutMs },
 -- and optionally waitForCode / auditTimeoutMs: wait until a diagnostic with that code is shown (the
 -- audit's findings come in a later push than the checker's).
