@@ -17,7 +17,7 @@ const shared = {
 
 // The report page's script: loaded from dist/ by the editor's webview, and inlined into the CLI's
 // standalone HTML page, so it is built first and its text handed to the CLI bundle as a constant
-// (server/src/report/report-page/report-view-script.ts). Always minified, no source map, and no
+// (server/src/render/report-page/report-view-script.ts). Always minified, no source map, and no
 // legal comments: they hold URLs, and the page must hold none; the banner keeps the notices.
 await esbuild.build({
   entryPoints: ['client/webview/report-view.ts'], outfile: 'dist/report-view.js', bundle: true, platform: 'browser', format: 'iife',

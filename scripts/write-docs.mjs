@@ -3,6 +3,6 @@ import { writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 
 const require = createRequire(import.meta.url);
-const { renderDiagnosticsDoc } = require('../out/server/src/syntax/diagnostics-doc.js');
+const { renderDiagnosticsDoc } = require('../out/server/src/problems/diagnostics-doc.js');
 writeFileSync('docs/diagnostics.md', renderDiagnosticsDoc());
 console.log('wrote docs/diagnostics.md');

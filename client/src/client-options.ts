@@ -1,5 +1,5 @@
 import type { LanguageClientOptions } from 'vscode-languageclient/node';
-import type { HeraldInitializationOptions } from '../../server/src/lsp/workspace-trust';
+import type { HeraldInitializationOptions } from '../../server/src/inputs/trust';
 
 export type ClientOutputChannel = NonNullable<LanguageClientOptions['outputChannel']>;
 

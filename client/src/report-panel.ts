@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import * as path from 'node:path';
 import { Uri, ViewColumn, window, type Disposable, type WebviewPanel } from 'vscode';
 import { reportRequest, type AuditState, type ReportParams, type ReportResult } from '../../server/src/lsp/protocol';
-import { renderNoticePage, renderReportPage } from '../../server/src/report/report-page/render-page';
+import { renderNoticePage, renderReportPage } from '../../server/src/render/report-page/render-page';
 import type { ServerSession } from './server-session';
 
 // "HERALD: Show Audit Report": one webview per spec with the report page of its last finished

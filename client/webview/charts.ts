@@ -1,5 +1,5 @@
 import type { ChartConfiguration, TooltipItem } from 'chart.js';
-import { marginView, selectionTitle, strataGroups, sweepLines, type MarginSeries, type Selection } from '../../server/src/report/report-page/chart-data.js';
+import { marginView, selectionTitle, strataGroups, sweepLines, type MarginSeries, type Selection } from '../../server/src/render/report-page/chart-data.js';
 import { margin, percent, rateWithUpper, shortLabel, shortNumber } from '../../server/src/report/format-numbers.js';
 import type { AttackReport, AuditReport } from '../../server/src/report/schema.js';
 import { intervalWhiskers, thresholdLine } from './chart-plugins.js';

@@ -1,5 +1,5 @@
-import { selectionTitle } from '../../server/src/report/report-page/chart-data.js';
-import { subsetFigures } from '../../server/src/report/report-page/lattice-figures.js';
+import { selectionTitle } from '../../server/src/render/report-page/chart-data.js';
+import { subsetFigures } from '../../server/src/render/report-page/lattice-figures.js';
 import type { AuditReport } from '../../server/src/report/schema.js';
 
 // Clicking (or pressing Enter on) a node of the server-drawn Hasse diagram shows that subset's

@@ -2,8 +2,8 @@ import {
   BarController, BarElement, CategoryScale, Chart, Legend, LinearScale, LineController, LineElement, LogarithmicScale, PointElement, Tooltip,
   type ChartConfiguration, type ChartType, type DefaultDataPoint,
 } from 'chart.js';
-import { marginView, selectionTitle, seriesSummary, type Selection } from '../../server/src/report/report-page/chart-data.js';
-import { latticeDetailClass, reportDataId, type ChartKind } from '../../server/src/report/report-page/page-contract.js';
+import { marginView, selectionTitle, seriesSummary, type Selection } from '../../server/src/render/report-page/chart-data.js';
+import { latticeDetailClass, reportDataId, type ChartKind } from '../../server/src/render/report-page/page-contract.js';
 import type { AuditReport, Report } from '../../server/src/report/schema.js';
 import { marginChart, strataChart, sweepChart } from './charts.js';
 import { wireLattice } from './lattice-detail.js';

@@ -7,11 +7,11 @@ import * as fs from 'node:fs';
 import { describe, it } from 'node:test';
 import { auditSpec } from '../../server/src/audit/audit-spec.js';
 import { baselineProblems, makeBaseline, readBaseline } from '../../server/src/audit/baseline.js';
-import { auditProblems } from '../../server/src/audit/findings.js';
-import { signalProblems } from '../../server/src/signal/findings.js';
+import { auditProblems } from '../../server/src/findings/audit-findings.js';
+import { signalProblems } from '../../server/src/findings/signal-findings.js';
 import { signalSpec } from '../../server/src/signal/signal-spec.js';
-import { auditIssueCodes } from '../../server/src/syntax/issue-codes.js';
-import type { Problem } from '../../server/src/syntax/problem.js';
+import { auditIssueCodes } from '../../server/src/problems/issue-codes.js';
+import type { Problem } from '../../server/src/problems/problem.js';
 import { marked } from '../helpers/marked.js';
 import { jsonl, tempDir } from '../pool/temp-files.js';
 

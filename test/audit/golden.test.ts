@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { zeroEventUpperBound, estimate } from '../../server/src/audit/estimands.js';
+import { zeroEventUpperBound, estimate } from '../../server/src/stats/estimands.js';
 import { minimalSubsets } from '../../server/src/audit/lattice.js';
 import type { AuditReport } from '../../server/src/report/schema.js';
 import { goldenAudit, goldenSpec } from '../helpers/golden-audit.js';

@@ -6,12 +6,13 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { auditSpec } from '../../server/src/audit/audit-spec.js';
-import { createCandidateSource } from '../../server/src/audit/candidate-source.js';
-import { planAudit } from '../../server/src/audit/plan.js';
-import { prepareAudit, scoreAudit } from '../../server/src/audit/run-audit.js';
-import { loadCorpus, loadPool } from '../../server/src/pool/loaders.js';
+import { createCandidateSource } from '../../server/src/edits/candidate-source.js';
+import { auditEditPlan, planAudit } from '../../server/src/audit/plan.js';
+import { scoreAudit } from '../../server/src/audit/run-audit.js';
+import { prepareEdits } from '../../server/src/edits/prepare.js';
+import { loadCorpus, loadPool } from '../../server/src/inputs/loaders.js';
 import { analyze } from '../../server/src/semantics/analyze.js';
-import { LineIndex } from '../../server/src/syntax/line-index.js';
+import { LineIndex } from '../../server/src/problems/line-index.js';
 import { median, parseFloor } from './floor.js';
 
 const specFile = path.resolve(process.argv[2] ?? 'samples/paper.reward');
@@ -57,8 +58,8 @@ async function main(): Promise<void> {
   const corpus = await loadCorpus(fileOf(plan.corpus));
   const pools = await Promise.all(plan.pools.map(async (name) => ({ name, file: fileOf(name), loaded: await loadPool(fileOf(name), name) })));
   const inputs = { corpusName: plan.corpus, corpus: corpus.corpus, corpusIssues: corpus.issues, pools: pools.map((p) => ({ name: p.name, file: p.file, rows: p.loaded.items, issues: p.loaded.issues })) };
-  let prepared: ReturnType<typeof prepareAudit>;
-  const prepare = await timed(() => (prepared = prepareAudit(model, plan, inputs, createCandidateSource(corpus.corpus, new Map()))));
+  let prepared: ReturnType<typeof prepareEdits>;
+  const prepare = await timed(() => (prepared = prepareEdits(model, auditEditPlan(plan), inputs, createCandidateSource(corpus.corpus, new Map()))));
   // Each run edits to a new value, so no run finds the previous one's margins or intervals.
   const rescore = (edited: string) => () => {
     const again = analyze(edited, { specDir });

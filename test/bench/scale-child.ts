@@ -4,7 +4,7 @@
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { AuditCache } from '../../server/src/audit/audit-cache.js';
+import { AuditCache } from '../../server/src/inputs/input-cache.js';
 import { auditSpec } from '../../server/src/audit/audit-spec.js';
 import { median, parseFloor } from './floor.js';
 import { benchSpec, groundingWeight } from './scale-spec.js';

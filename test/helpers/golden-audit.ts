@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
 import { planAudit } from '../../server/src/audit/plan.js';
-import { runAudit, type CandidateSource } from '../../server/src/audit/run-audit.js';
+import { runAudit } from '../../server/src/audit/run-audit.js';
+import type { CandidateSource } from '../../server/src/edits/prepare.js';
 import type { Passage, Trajectory } from '../../server/src/pool/types.js';
 import type { AuditReport } from '../../server/src/report/schema.js';
 import { analyze } from '../../server/src/semantics/analyze.js';
-import { LineIndex } from '../../server/src/syntax/line-index.js';
+import { LineIndex } from '../../server/src/problems/line-index.js';
 
 // A hand-built audit whose every number is computed by hand in test/audit/golden.test.ts; other tests
 // use its report as a realistic, fully known input.

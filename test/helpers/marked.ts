@@ -1,4 +1,4 @@
-import type { Span } from '../../server/src/syntax/ast.js';
+import type { Span } from '../../server/src/problems/span.js';
 
 /**
  * Strips `⟦…⟧` markers from a spec and returns the spans they enclosed, so a test can say where

@@ -8,7 +8,7 @@ import {
   CodeActionRequest, CodeLensRequest, DidSaveTextDocumentNotification, DocumentDiagnosticRequest, ExecuteCommandRequest, HoverRequest,
   type CodeAction, type FullDocumentDiagnosticReport, type TextEdit,
 } from 'vscode-languageserver-protocol/node';
-import { LineIndex } from '../../server/src/syntax/line-index.js';
+import { LineIndex } from '../../server/src/problems/line-index.js';
 import { auditStatusNotification, reportRequest, type AuditStatusParams, type ReportResult } from '../../server/src/lsp/protocol.js';
 import { pullClientCapabilities, rangeOf, repoRoot, tempFolder, TestClient } from './lsp-test-client.js';
 

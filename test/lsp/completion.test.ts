@@ -3,7 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import {
   CompletionItemKind, CompletionRequest, InsertTextFormat, type CompletionItem, type CompletionList,
 } from 'vscode-languageserver-protocol/node';
-import { LineIndex } from '../../server/src/syntax/line-index.js';
+import { LineIndex } from '../../server/src/problems/line-index.js';
 import { paperSpec, pullClientCapabilities, pushClientCapabilities, tempFolder, TestClient } from './lsp-test-client.js';
 
 const cursor = '‸';

@@ -10,7 +10,7 @@ import {
   ShutdownRequest, StreamMessageReader, StreamMessageWriter, WorkDoneProgressCreateRequest, type InitializeParams,
   type ClientCapabilities, type FileChangeType, type InitializeResult, type ProtocolConnection, type PublishDiagnosticsParams, type Range,
 } from 'vscode-languageserver-protocol/node';
-import { LineIndex } from '../../server/src/syntax/line-index.js';
+import { LineIndex } from '../../server/src/problems/line-index.js';
 
 /** The bundled server the extension ships; tests run it as a real child process. */
 export const serverPath = path.resolve(__dirname, '../../../dist/server.js');

@@ -4,7 +4,7 @@ import {
   CompletionRequest, DefinitionRequest, DocumentDiagnosticRequest, DocumentHighlightRequest, DocumentSymbolRequest, HoverRequest, PrepareRenameRequest,
   ReferencesRequest, SemanticTokensRequest, type FullDocumentDiagnosticReport, type MarkupContent, type Position,
 } from 'vscode-languageserver-protocol/node';
-import { LineIndex } from '../../server/src/syntax/line-index.js';
+import { LineIndex } from '../../server/src/problems/line-index.js';
 import { endOfText, paperSpec, positionIn, pullClientCapabilities, tempFolder, TestClient } from './lsp-test-client.js';
 
 /** A small seeded generator, so a failing input can be reproduced. */

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { describeFileError, splitJsonlText, streamJsonlLines, type JsonlLine } from '../../server/src/pool/jsonl.js';
+import { describeFileError, splitJsonlText, streamJsonlLines, type JsonlLine } from '../../server/src/inputs/jsonl.js';
 import { tempDir } from './temp-files.js';
 
 async function collect(file: string, chunkSize?: number): Promise<JsonlLine[]> {

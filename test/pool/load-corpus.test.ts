@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { loadCorpus } from '../../server/src/pool/loaders.js';
+import { loadCorpus } from '../../server/src/inputs/loaders.js';
 import { jsonl, tempDir } from './temp-files.js';
 
 describe('loadCorpus', () => {

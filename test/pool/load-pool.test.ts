@@ -3,7 +3,7 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
-import { loadPool } from '../../server/src/pool/loaders.js';
+import { loadPool } from '../../server/src/inputs/loaders.js';
 import type { Loaded, Trajectory } from '../../server/src/pool/types.js';
 import { jsonl, poolRow, tempDir } from './temp-files.js';
 
@@ -164,7 +164,7 @@ describe('loadPool: whole-file problems', () => {
     try {
       if (process.getuid?.() === 0) {
         // Root reads any file: a child process loads the loader, then drops to an unprivileged user before reading.
-        const loader = path.resolve('out/server/src/pool/loaders.js');
+        const loader = path.resolve('out/server/src/inputs/loaders.js');
         const script = [
           `const { loadPool } = require(${JSON.stringify(loader)});`,
           'process.setgid(65534); process.setuid(65534);',

@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { formatSpec, layoutSpec } from '../../server/src/format/format.js';
 import { analyze } from '../../server/src/semantics/analyze.js';
 import type { FileStatus } from '../../server/src/semantics/check.js';
-import type { Span } from '../../server/src/syntax/ast.js';
-import { issueCodes } from '../../server/src/syntax/issue-codes.js';
+import type { Span } from '../../server/src/problems/span.js';
+import { issueCodes } from '../../server/src/problems/issue-codes.js';
 import { parse } from '../../server/src/syntax/parse.js';
 import { rewardLexer } from '../../server/src/syntax/tokens.js';
 

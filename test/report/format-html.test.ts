@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { formatHtml } from '../../server/src/report/format-html.js';
-import { escapeHtml } from '../../server/src/report/report-page/html.js';
+import { formatHtml } from '../../server/src/render/format-html.js';
+import { escapeHtml } from '../../server/src/render/report-page/html.js';
 import { goldenReport, withAudit } from './golden-report.js';
 
 const attack = '<script>alert("x")</script>';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
-import { fileBesideSpec, formatSarif, sarifRegion, sarifRules } from '../../server/src/report/format-sarif.js';
+import { fileBesideSpec, formatSarif, sarifRegion, sarifRules } from '../../server/src/render/format-sarif.js';
 import { failingSpec, goldenReport, goldenSpecUri, withAudit } from './golden-report.js';
 
 // ajv-draft-04 validates SARIF's own draft-04 schema as shipped by @microsoft/jest-sarif.

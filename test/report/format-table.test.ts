@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { formatTable } from '../../server/src/report/format-table.js';
+import { formatTable } from '../../server/src/render/format-table.js';
 import { failingSpec, goldenReport, withAudit } from './golden-report.js';
 
 const width = (line: string): number => [...line].length;

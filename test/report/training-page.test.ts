@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
-import { forestRows, exposureView } from '../../server/src/report/report-page/training-chart-data.js';
+import { forestRows, exposureView } from '../../server/src/render/report-page/training-chart-data.js';
 import { report as reportSchema, type ComparisonReport, type SignalReport } from '../../server/src/report/schema.js';
 import { runPage } from './page-runner.js';
 

@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import { describe, it } from 'node:test';
 import { analyze } from '../../server/src/semantics/analyze.js';
 import type { FileStatus } from '../../server/src/semantics/check.js';
-import { issueCodes, type IssueCode } from '../../server/src/syntax/issue-codes.js';
+import { issueCodes, type IssueCode } from '../../server/src/problems/issue-codes.js';
 import { marked } from '../helpers/marked.js';
 
 /** A clean spec that exercises every construct; each case below breaks one thing in it. */

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { it } from 'node:test';
-import { renderDiagnosticsDoc } from '../../server/src/syntax/diagnostics-doc.js';
-import { issueCodes } from '../../server/src/syntax/issue-codes.js';
+import { renderDiagnosticsDoc } from '../../server/src/problems/diagnostics-doc.js';
+import { issueCodes } from '../../server/src/problems/issue-codes.js';
 
 it('docs/diagnostics.md is generated from the issue-code table and has a heading per code', () => {
   const doc = readFileSync('docs/diagnostics.md', 'utf8');

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import type * as A from '../../server/src/syntax/ast.js';
-import { LineIndex } from '../../server/src/syntax/line-index.js';
+import { LineIndex } from '../../server/src/problems/line-index.js';
 import { parse } from '../../server/src/syntax/parse.js';
 import { marked } from '../helpers/marked.js';
 

@@ -2,17 +2,20 @@ import * as path from 'node:path';
 import type { CandidateList, Loaded, RowIssue } from '../pool/types.js';
 import { newReport, type AuditReport, type Report } from '../report/schema.js';
 import { analyze } from '../semantics/analyze.js';
-import { probeFile } from '../semantics/file-probe.js';
+import { probeFile } from '../inputs/file-probe.js';
 import type { SpecModel } from '../semantics/check.js';
-import type { AuditDecl, Span } from '../syntax/ast.js';
-import { LineIndex } from '../syntax/line-index.js';
-import type { Problem } from '../syntax/problem.js';
-import { AuditError } from './audit-error.js';
-import { AuditCache, structuralFingerprint } from './audit-cache.js';
-import { defaultCacheDir } from './candidate-cache.js';
-import { createCandidateSource } from './candidate-source.js';
-import { planAudit, type AuditPlan } from './plan.js';
-import { prepareAudit, scoreAudit, type RunOptions } from './run-audit.js';
+import type { AuditDecl } from '../syntax/ast.js';
+import type { Span } from '../problems/span.js';
+import { LineIndex } from '../problems/line-index.js';
+import type { Problem } from '../problems/problem.js';
+import { AuditError } from '../edits/audit-error.js';
+import { AuditCache, structuralFingerprint } from '../inputs/input-cache.js';
+import { defaultCacheDir } from '../inputs/ranking-cache.js';
+import { createCandidateSource } from '../edits/candidate-source.js';
+import { auditEditPlan, planAudit, type AuditPlan } from './plan.js';
+import { scoreAudit } from './run-audit.js';
+import { prepareEdits } from '../edits/prepare.js';
+import type { RunOptions } from '../edits/prepare.js';
 
 export interface AuditOutcome {
   /** The spec's problems; an error among them means no audit ran. */
@@ -109,7 +112,7 @@ async function auditOne(ctx: AuditContext, decl: AuditDecl, plan: AuditPlan, opt
   // Reports name files as the spec links them, so they read the same on every machine.
   const relative = (file: string): string => path.relative(specDir, file).split(path.sep).join('/');
   const relativeIssues = (issues: readonly RowIssue[]): RowIssue[] => issues.map((i) => ({ ...i, file: relative(i.file) }));
-  const prepared = prepareAudit(model, plan, {
+  const prepared = prepareEdits(model, auditEditPlan(plan), {
     corpusName: plan.corpus,
     corpus: { ...corpus.corpus, file: relative(corpus.corpus.file) },
     corpusIssues: relativeIssues(corpus.issues),

@@ -4,7 +4,7 @@
 import { parentPort } from 'node:worker_threads';
 import type { RowIssue } from '../pool/types.js';
 import type { Report } from '../report/schema.js';
-import { AuditCache } from './audit-cache.js';
+import { AuditCache } from '../inputs/input-cache.js';
 import { auditSpec, type AuditFailure } from './audit-spec.js';
 
 export type WorkerRequest =

@@ -3,9 +3,10 @@ import * as path from 'node:path';
 import { z } from 'zod';
 import type { Report } from '../report/schema.js';
 import type { SpecModel } from '../semantics/check.js';
-import type { RewardDecl, Span } from '../syntax/ast.js';
-import { auditIssueCodes } from '../syntax/issue-codes.js';
-import type { Problem } from '../syntax/problem.js';
+import type { RewardDecl } from '../syntax/ast.js';
+import type { Span } from '../problems/span.js';
+import { auditIssueCodes } from '../problems/issue-codes.js';
+import type { Problem } from '../problems/problem.js';
 import { percent } from '../report/format-numbers.js';
 
 // The accepted figures of a spec's audits, committed beside it as `<spec>.baseline.json`. A later

@@ -1,9 +1,9 @@
 import type { CancellationFinding, WorkedPair } from '../report/schema.js';
-import type { AttackRun } from './attack-run.js';
-import { estimateArrays, type EstimateOptions } from './estimands.js';
-import { extraFeatures, type Scorer } from './features.js';
-import { selections } from './plan.js';
-import { editMargins, runIndex, selectedEdits } from './scoring.js';
+import type { AttackRun } from '../edits/attack-run.js';
+import { estimateArrays, type EstimateOptions } from '../stats/estimands.js';
+import { extraFeatures, type Scorer } from '../edits/features.js';
+import { selections } from '../edits/attack-plan.js';
+import { editMargins, runIndex, selectedEdits } from '../edits/scoring.js';
 
 export interface CancellationContext {
   readonly runs: readonly AttackRun[];

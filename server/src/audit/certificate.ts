@@ -1,9 +1,9 @@
 import type { CertificateEntry, WorkedPair } from '../report/schema.js';
-import type { AttackRun } from './attack-run.js';
-import { tieTolerance } from './estimands.js';
-import { pairedChange, type Scorer } from './features.js';
+import type { AttackRun } from '../edits/attack-run.js';
+import { tieTolerance } from '../stats/estimands.js';
+import { pairedChange, type Scorer } from '../edits/features.js';
 import { subsetWeights, type LatticePenalty } from './lattice.js';
-import { editMargins, runIndex } from './scoring.js';
+import { editMargins, runIndex } from '../edits/scoring.js';
 
 interface TriggeringEdit {
   readonly run: AttackRun;

@@ -1,9 +1,9 @@
 import type { LatticeReport } from '../report/schema.js';
-import type { AttackRun } from './attack-run.js';
-import type { EstimateOptions } from './estimands.js';
-import type { Scorer } from './features.js';
-import { selections } from './plan.js';
-import { changeColumns, editMargins, estimateSelection, selectionLabel } from './scoring.js';
+import type { AttackRun } from '../edits/attack-run.js';
+import type { EstimateOptions } from '../stats/estimands.js';
+import type { Scorer } from '../edits/features.js';
+import { selections } from '../edits/attack-plan.js';
+import { changeColumns, editMargins, estimateSelection, selectionLabel } from '../edits/scoring.js';
 
 export interface LatticePenalty {
   readonly name: string;

@@ -1,8 +1,8 @@
 import type { AttackReport, LatticeReport } from '../report/schema.js';
-import type { AttackRun } from './attack-run.js';
-import { strengthenedScorer, type FeatureTable, type Scorer } from './features.js';
-import { selections } from './plan.js';
-import { editMargins, selectedMargins, selectionLabel } from './scoring.js';
+import type { AttackRun } from '../edits/attack-run.js';
+import { strengthenedScorer, type FeatureTable, type Scorer } from '../edits/features.js';
+import { selections } from '../edits/attack-plan.js';
+import { editMargins, selectedMargins, selectionLabel } from '../edits/scoring.js';
 
 // The distribution of selected paired margins behind each ASR, binned for the report page's
 // pictures. Bins are fixed per attack (shared by every reward and selection, so the series overlay)

@@ -1,21 +1,8 @@
+import { planAttack, type AttackPlan, type EditPlan, type Selection } from '../edits/attack-plan.js';
 import { defaultSweep } from '../semantics/builtins.js';
-import type { AuditDecl, ComparisonOp, Span } from '../syntax/ast.js';
-
-export type AttackKind = 'same_final' | 'fake_id' | 'launder';
-export type Selection = 'first_visible' | 'oracle_worst';
-export const selections: readonly Selection[] = ['first_visible', 'oracle_worst'];
-
-export type GeneratorPlan =
-  | { readonly kind: 'lexical' | 'bm25'; readonly budget: number; readonly label: string }
-  | { readonly kind: 'file'; readonly path: string; readonly label: string };
-
-export interface AttackPlan {
-  readonly name: string;
-  readonly kind: AttackKind;
-  readonly targets: readonly string[];
-  readonly generators: readonly GeneratorPlan[];
-  readonly span: Span;
-}
+import { resampling } from '../semantics/block-options.js';
+import type { AuditDecl, ComparisonOp } from '../syntax/ast.js';
+import type { Span } from '../problems/span.js';
 
 export interface LatticeDetector {
   readonly name: string;
@@ -65,8 +52,6 @@ export function planAudit(audit: AuditDecl, text: string): AuditPlan | undefined
   const attacks: AttackPlan[] = [];
   const lattice: LatticeDetector[] = [];
   const expects: ExpectPlan[] = [];
-  let seed = 0;
-  let bootstrap = 1000;
   let sweep = defaultSweep;
   for (const item of audit.items) {
     switch (item.kind) {
@@ -82,19 +67,12 @@ export function planAudit(audit: AuditDecl, text: string): AuditPlan | undefined
       case 'audit-pools':
         pools.push(...item.pools.map((p) => p.text));
         break;
-      case 'attack':
-        if (item.name === undefined || item.attackKind === undefined) return undefined;
-        attacks.push({
-          name: item.name.text,
-          kind: item.attackKind.text as AttackKind,
-          targets: item.targets.map((t) => t.text),
-          generators: item.generators.map((g): GeneratorPlan =>
-            g.kind === 'candidates-file'
-              ? { kind: 'file', path: g.path?.value ?? '', label: `candidates "${g.path?.value ?? ''}"` }
-              : { kind: g.generator.text as 'lexical' | 'bm25', budget: g.budget?.value ?? 0, label: `${g.generator.text}(${g.budget?.value ?? ''})` }),
-          span: item.span,
-        });
+      case 'attack': {
+        const attack = planAttack(item);
+        if (attack === undefined) return undefined;
+        attacks.push(attack);
         break;
+      }
       case 'lattice':
         for (const entry of item.entries) lattice.push({ name: entry.detector.text, lambda: entry.lambda?.value ?? 0 });
         break;
@@ -113,14 +91,18 @@ export function planAudit(audit: AuditDecl, text: string): AuditPlan | undefined
         expects.push({ kind: 'minimal', detectors: item.detectors.map((d) => d.text), text: text.slice(item.span.start, item.span.end), span: item.span });
         break;
       case 'setting':
-        if (item.key === 'seed') seed = item.values[0]?.value ?? seed;
-        else if (item.key === 'bootstrap') bootstrap = item.values[0]?.value ?? bootstrap;
-        else sweep = item.values.map((v) => v.value);
+        if (item.key === 'sweep') sweep = item.values.map((v) => v.value);
         break;
     }
   }
   if (reward === undefined || corpus === undefined || audit.name === undefined) return undefined;
+  const { seed, bootstrap } = resampling(audit.items);
   return {
     name: audit.name.text, span: audit.name.span, reward, compare, corpus, pools, attacks, lattice, expects, seed, bootstrap, sweep,
   };
+}
+
+/** The audit's edit plan: its rewards scored, its lattice detectors kept isolated. */
+export function auditEditPlan(plan: AuditPlan): EditPlan {
+  return { rewards: [plan.reward, ...plan.compare], detectors: plan.lattice.map((l) => l.name), attacks: plan.attacks };
 }

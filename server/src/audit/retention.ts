@@ -1,8 +1,8 @@
 import type { RetentionEntry } from '../report/schema.js';
 import { repeatedQueries } from '../reward/functions.js';
 import type { EvalEnv, TrajectoryView } from '../reward/view.js';
-import { clusterBootstrap, noInterval, zeroEventUpperBound, type EstimateOptions, type Interval } from './estimands.js';
-import { extraFeatures, type Scorer } from './features.js';
+import { clusterBootstrap, noInterval, zeroEventUpperBound, type EstimateOptions, type Interval } from '../stats/estimands.js';
+import { extraFeatures, type Scorer } from '../edits/features.js';
 
 /**
  * The retrieval contract that defines the compatible set, as the paper states it: a valid nonempty

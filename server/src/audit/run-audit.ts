@@ -1,173 +1,39 @@
-import type { Corpus, RowIssue, Trajectory } from '../pool/types.js';
+import type { LineIndex } from '../problems/line-index.js';
+import type { AttackRun } from '../edits/attack-run.js';
+import { pairedMargin, rewardScorer, type Scorer } from '../edits/features.js';
+import { compilePlan, prepareEdits, withRows, type CandidateSource, type PreparedEdits, type RunOptions } from '../edits/prepare.js';
+import { scoreAttack, selectionLabel } from '../edits/scoring.js';
+import type { AnalysisInputs } from '../inputs/analysis-inputs.js';
 import type { AttackReport, AuditReport, WorkedPair } from '../report/schema.js';
-import { RewardCompiler } from '../reward/compile.js';
-import { normalizeAnswer } from '../reward/text.js';
-import { viewOf, type EvalEnv, type TrajectoryView } from '../reward/view.js';
 import type { SpecModel } from '../semantics/check.js';
-import type { LineIndex } from '../syntax/line-index.js';
-import { AuditError, featureName } from './audit-error.js';
-import { evaluateFeatures, runAttack, type AttackRun } from './attack-run.js';
-import { certify } from './certificate.js';
+import { tieTolerance, type EstimateOptions } from '../stats/estimands.js';
 import { findCancellations } from './cancellation.js';
-import { tieTolerance, type EstimateOptions } from './estimands.js';
+import { certify } from './certificate.js';
 import { evaluateExpectation } from './expectations.js';
-import { buildFeatureTable, pairedMargin, rewardScorer, type FeatureTable, type Scorer } from './features.js';
 import { detectorChange, evaluateLattice, type LatticePenalty } from './lattice.js';
 import { attackMarginHistogram, repairScorers } from './margin-histogram.js';
-import type { AttackPlan, AuditPlan } from './plan.js';
+import { auditEditPlan, type AuditPlan } from './plan.js';
 import { retention, retentionContract } from './retention.js';
-import { scoreAttack, selectionLabel } from './scoring.js';
 import { penaltySweep, perPool } from './sensitivity.js';
 import { offlineUtility, type SampleGroup } from './utility.js';
 
-export interface LoadedPool {
-  readonly name: string;
-  readonly file: string;
-  readonly rows: readonly Trajectory[];
-  readonly issues: readonly RowIssue[];
-}
-
-export interface AuditInputs {
-  readonly corpusName: string;
-  readonly corpus: Corpus;
-  readonly corpusIssues: readonly RowIssue[];
-  readonly pools: readonly LoadedPool[];
-}
-
-/** Where laundering candidates come from; built from the audit's generators, reading visible fields only. */
-export interface CandidateSource {
-  candidatesFor(plan: AttackPlan, trajectory: Trajectory, position: number, exclude: ReadonlySet<string>): readonly string[];
-  notes(plan: AttackPlan): string[];
-}
-
-export interface RunOptions {
-  readonly isCancelled?: () => boolean;
-  readonly onProgress?: (message: string) => void;
-}
-
 const maxReportedIssues = 100;
-
-function corpusEnv(corpus: Corpus): EvalEnv {
-  const corpusIds = new Set(corpus.passages.keys());
-  const normalized = new Map<string, string>();
-  return {
-    corpusIds,
-    normalizedPassage(id) {
-      const known = normalized.get(id);
-      if (known !== undefined) return known;
-      const passage = corpus.passages.get(id);
-      if (passage === undefined) return undefined;
-      const text = normalizeAnswer(`${passage.title} ${passage.text}`);
-      normalized.set(id, text);
-      return text;
-    },
-  };
-}
-
-/**
- * What an audit computes from the data: every original's and every isolated-eligible edit's
- * feature values. It depends on the features, attacks, generators and data, not on weights, so a
- * weight edit re-scores a prepared audit without touching the data again.
- */
-export interface PreparedAudit {
-  readonly table: FeatureTable;
-  readonly rows: readonly Trajectory[];
-  readonly poolOfRow: readonly string[];
-  /** The question cluster of each row. */
-  readonly clusterOf: readonly number[];
-  readonly clusters: number;
-  readonly env: EvalEnv;
-  readonly views: readonly TrajectoryView[];
-  readonly originalValues: Float64Array;
-  readonly detectorNames: readonly string[];
-  readonly detectorColumns: ReadonlyMap<string, number>;
-  readonly runs: readonly AttackRun[];
-  readonly inputs: AuditInputs;
-  readonly candidateNotes: ReadonlyMap<string, string[]>;
-}
-
-function compileFor(model: SpecModel, plan: AuditPlan) {
-  const compiler = new RewardCompiler(model);
-  const audited = compiler.reward(plan.reward);
-  const compared = plan.compare.map((name) => compiler.reward(name));
-  const detectorNames = [...new Set([...plan.lattice.map((l) => l.name), ...plan.attacks.flatMap((a) => a.targets)])];
-  const detectors = detectorNames.map((name) => compiler.detector(name));
-  return { audited, compared, detectorNames, table: buildFeatureTable([audited, ...compared], detectors) };
-}
-
-/** Builds every edit and evaluates every feature. Returns undefined when cancelled, a normal outcome. */
-export function prepareAudit(model: SpecModel, plan: AuditPlan, inputs: AuditInputs, candidates: CandidateSource, options: RunOptions = {}): PreparedAudit | undefined {
-  const isCancelled = options.isCancelled ?? (() => false);
-  const progress = options.onProgress ?? (() => undefined);
-  const { table, detectorNames } = compileFor(model, plan);
-  const F = table.keys.length;
-
-  const rows = inputs.pools.flatMap((p) => p.rows);
-  const poolOfRow = inputs.pools.flatMap((p) => p.rows.map(() => p.name));
-  const clusterIds = new Map<string, number>();
-  const clusterOf = rows.map((row) => {
-    let id = clusterIds.get(row.question_id);
-    if (id === undefined) clusterIds.set(row.question_id, (id = clusterIds.size));
-    return id;
-  });
-
-  progress(`evaluating ${F} terms on ${rows.length} trajectories`);
-  const env = corpusEnv(inputs.corpus);
-  const views = rows.map(viewOf);
-  const originalValues = new Float64Array(rows.length * F);
-  views.forEach((view, r) => evaluateFeatures(table, view, env, originalValues, r * F));
-  const bad = originalValues.findIndex((v) => !Number.isFinite(v));
-  if (bad >= 0) {
-    const row = Math.floor(bad / F);
-    throw located(new AuditError(`term '${featureName(table.keys[bad % F]!)}' is ${originalValues[bad]}; every term must be a finite number`, row), rows);
-  }
-
-  const detectorColumns = new Map(detectorNames.map((name) => [name, table.index.get(`decl:${name}`)!]));
-  const runs: AttackRun[] = [];
-  for (const attack of plan.attacks) {
-    progress(`attack ${attack.name}: building edits`);
-    const run = withRows(rows, () => runAttack(attack, {
-      table, env, rows, views, clusterOf, originalValues, detectorColumns, isCancelled,
-      candidatesFor: (p, row, position) => {
-        const view = views[row]!;
-        return candidates.candidatesFor(p, rows[row]!, position, new Set([...view.retrieved, ...view.citations]));
-      },
-    }));
-    if (run === undefined) return undefined;
-    runs.push(run);
-  }
-  if (isCancelled()) return undefined;
-  const candidateNotes = new Map(plan.attacks.map((a) => [a.name, candidates.notes(a)]));
-  return { table, rows, poolOfRow, clusterOf, clusters: clusterIds.size, env, views, originalValues, detectorNames, detectorColumns, runs, inputs, candidateNotes };
-}
-
-/** The error with the row it names located in its pool file, so the user can open it. */
-function located(error: AuditError, rows: readonly Trajectory[]): AuditError {
-  const row = error.row === undefined ? undefined : rows[error.row];
-  return row === undefined ? error : new AuditError(`${error.message} (trajectory ${row.id}, ${row.source.file}:${row.source.line})`);
-}
-
-function withRows<T>(rows: readonly Trajectory[], run: () => T): T {
-  try {
-    return run();
-  } catch (error) {
-    throw error instanceof AuditError ? located(error, rows) : error;
-  }
-}
 
 /**
  * Scores a prepared audit with the spec's current weights: margins, estimates, lattice and the
  * side statistics. Arithmetic only. The spec must have the features the audit was prepared with.
  */
-export function scoreAudit(model: SpecModel, plan: AuditPlan, prepared: PreparedAudit, lines: LineIndex, options: RunOptions = {}): AuditReport | undefined {
+export function scoreAudit(model: SpecModel, plan: AuditPlan, prepared: PreparedEdits, lines: LineIndex, options: RunOptions = {}): AuditReport | undefined {
   return withRows(prepared.rows, () => scorePrepared(model, plan, prepared, lines, options));
 }
 
-function scorePrepared(model: SpecModel, plan: AuditPlan, prepared: PreparedAudit, lines: LineIndex, options: RunOptions): AuditReport | undefined {
+function scorePrepared(model: SpecModel, plan: AuditPlan, prepared: PreparedEdits, lines: LineIndex, options: RunOptions): AuditReport | undefined {
   const isCancelled = options.isCancelled ?? (() => false);
   const progress = options.onProgress ?? (() => undefined);
   const estimateOptions: EstimateOptions = { resamples: plan.bootstrap, seed: plan.seed };
-  const { audited, compared, table: current } = compileFor(model, plan);
+  const { rewards, table: current } = compilePlan(model, auditEditPlan(plan));
+  const [audited, ...compared] = rewards;
+  if (audited === undefined) throw new Error('an audit plan always names its reward');
   const { table, rows, views, env, originalValues, runs, inputs, detectorNames, detectorColumns } = prepared;
   if (current.keys.join('\n') !== table.keys.join('\n')) throw new Error('the spec no longer has the features this audit was prepared with');
   const F = table.keys.length;
@@ -266,10 +132,10 @@ function scorePrepared(model: SpecModel, plan: AuditPlan, prepared: PreparedAudi
 }
 
 // Sample groups depend on the rows only: once per prepared audit.
-const groupCache = new WeakMap<PreparedAudit, readonly SampleGroup[]>();
+const groupCache = new WeakMap<PreparedEdits, readonly SampleGroup[]>();
 
 /** Rows of one pool that share a question: the samples a best-of-n selector picks from. */
-function sampleGroups(prepared: PreparedAudit): readonly SampleGroup[] {
+function sampleGroups(prepared: PreparedEdits): readonly SampleGroup[] {
   let groups = groupCache.get(prepared);
   if (groups !== undefined) return groups;
   const found: SampleGroup[] = [];
@@ -307,7 +173,7 @@ function detectorEffect(run: AttackRun, originalValues: Float64Array, F: number,
 }
 
 /** Prepares and scores one audit of a checked, error-free spec. Undefined when cancelled. */
-export function runAudit(model: SpecModel, plan: AuditPlan, inputs: AuditInputs, candidates: CandidateSource, lines: LineIndex, options: RunOptions = {}): AuditReport | undefined {
-  const prepared = prepareAudit(model, plan, inputs, candidates, options);
+export function runAudit(model: SpecModel, plan: AuditPlan, inputs: AnalysisInputs, candidates: CandidateSource, lines: LineIndex, options: RunOptions = {}): AuditReport | undefined {
+  const prepared = prepareEdits(model, auditEditPlan(plan), inputs, candidates, options);
   return prepared === undefined ? undefined : scoreAudit(model, plan, prepared, lines, options);
 }

@@ -1,9 +1,9 @@
 import type { AggregateEntry, PerPoolEntry, SweepEntry } from '../report/schema.js';
-import type { AttackRun } from './attack-run.js';
-import { estimateArrays, zeroEventUpperBound, type EstimateOptions } from './estimands.js';
-import { strengthenedScorer, type FeatureTable, type Scorer } from './features.js';
-import { selections } from './plan.js';
-import { editMargins, estimateSelection, runIndex, selectedMargins, selectionLabel } from './scoring.js';
+import type { AttackRun } from '../edits/attack-run.js';
+import { estimateArrays, zeroEventUpperBound, type EstimateOptions } from '../stats/estimands.js';
+import { strengthenedScorer, type FeatureTable, type Scorer } from '../edits/features.js';
+import { selections } from '../edits/attack-plan.js';
+import { editMargins, estimateSelection, runIndex, selectedMargins, selectionLabel } from '../edits/scoring.js';
 
 /** The penalty-scale sweep: R0 − s·Σ λ_j f_j over every lattice detector, for each scale s. */
 export function penaltySweep(

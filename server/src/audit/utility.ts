@@ -1,7 +1,7 @@
 import type { UtilityEntry } from '../report/schema.js';
 import { exactMatch, precision, recall } from '../reward/functions.js';
 import type { TrajectoryView } from '../reward/view.js';
-import { pairedMargin, type Scorer } from './features.js';
+import { pairedMargin, type Scorer } from '../edits/features.js';
 
 /** Rows of one pool that answer the same question: the n samples a best-of-n selector picks from. */
 export interface SampleGroup {

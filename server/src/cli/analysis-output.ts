@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
-import { formatHtml } from '../report/format-html.js';
-import { formatTable } from '../report/format-table.js';
+import { formatHtml } from '../render/format-html.js';
+import { formatTable } from '../render/format-table.js';
 import type { Report } from '../report/schema.js';
 import type { CommandOutput } from './check-command.js';
 

@@ -2,12 +2,12 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { auditSpec } from '../audit/audit-spec.js';
 import { baselineFileOf, makeBaseline, readBaseline, regressionProblems, writeBaseline } from '../audit/baseline.js';
-import { auditProblems } from '../audit/findings.js';
-import { formatHtml } from '../report/format-html.js';
-import { formatSarif } from '../report/format-sarif.js';
-import { formatTable } from '../report/format-table.js';
+import { auditProblems } from '../findings/audit-findings.js';
+import { formatHtml } from '../render/format-html.js';
+import { formatSarif } from '../render/format-sarif.js';
+import { formatTable } from '../render/format-table.js';
 import type { Report } from '../report/schema.js';
-import { LineIndex } from '../syntax/line-index.js';
+import { LineIndex } from '../problems/line-index.js';
 import { formatProblem, parseCommandArgs, printRunProblems, readSpec, type CommandOutput } from './check-command.js';
 
 const formats = ['table', 'json', 'sarif', 'html'] as const;

@@ -2,9 +2,9 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { analyze } from '../semantics/analyze.js';
-import { probeFile } from '../semantics/file-probe.js';
-import { LineIndex } from '../syntax/line-index.js';
-import type { Problem } from '../syntax/problem.js';
+import { probeFile } from '../inputs/file-probe.js';
+import { LineIndex } from '../problems/line-index.js';
+import type { Problem } from '../problems/problem.js';
 import type { RowIssue } from '../pool/types.js';
 
 export interface CommandOutput {

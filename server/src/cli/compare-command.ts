@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import { compareSpec } from '../compare/compare-spec.js';
-import { LineIndex } from '../syntax/line-index.js';
+import { LineIndex } from '../problems/line-index.js';
 import { newReport } from '../report/schema.js';
 import { isAnalysisFormat, writeReport } from './analysis-output.js';
 import { parseCommandArgs, printRunProblems, readSpec, type CommandOutput } from './check-command.js';

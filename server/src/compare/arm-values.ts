@@ -1,12 +1,14 @@
-import { isSuccess } from '../audit/estimands.js';
-import { pairedMargin, rewardScorer } from '../audit/features.js';
-import { prepareAudit, type AuditInputs, type CandidateSource } from '../audit/run-audit.js';
+import { isSuccess } from '../stats/estimands.js';
+import { pairedMargin, rewardScorer } from '../edits/features.js';
+import type { AnalysisInputs } from '../inputs/analysis-inputs.js';
+import { prepareEdits } from '../edits/prepare.js';
+import type { CandidateSource } from '../edits/prepare.js';
 import type { Trajectory } from '../pool/types.js';
 import { RewardCompiler } from '../reward/compile.js';
 import { exactMatch, precision, recall, tokenF1 } from '../reward/functions.js';
 import type { SpecModel } from '../semantics/check.js';
 import type { Visibility } from '../semantics/types.js';
-import type { ComparisonPlan } from './plan.js';
+import { comparisonEditPlan, type ComparisonPlan } from './plan.js';
 
 /** One compared quantity: a value per trajectory, and which direction is better. */
 export interface MetricSpec {
@@ -38,11 +40,11 @@ const outcomeMetrics: readonly (MetricSpec & { readonly of: (row: Trajectory) =>
 
 /** Every metric a comparison reports, in table order. */
 export function comparisonMetrics(model: SpecModel, plan: ComparisonPlan): MetricSpec[] {
-  const scorer = new RewardCompiler(model).reward(plan.audit.reward);
+  const scorer = new RewardCompiler(model).reward(plan.reward);
   return [
     ...outcomeMetrics.map(({ of: _of, ...metric }) => metric),
     ...plan.detectors.map((d): MetricSpec => ({ key: `incidence:${d}`, label: `natural ${d} incidence`, better: 'lower', rate: true, visibility: 'visible' })),
-    ...plan.audit.attacks.map((a): MetricSpec => ({
+    ...plan.attacks.map((a): MetricSpec => ({
       key: `attackability:${a.name}`, label: `${a.name} attackability (first-visible, ${scorer.name})`, better: 'lower', rate: true, visibility: scorer.visibility,
     })),
   ];
@@ -53,8 +55,8 @@ export function comparisonMetrics(model: SpecModel, plan: ComparisonPlan): Metri
  * the audit engine. An arm's trajectory is attackable when its first-visible isolated-eligible edit
  * does not lower the fixed scorer (margin ≥ 0, a tie counts); one with no such edit is not.
  */
-export function evaluateArm(model: SpecModel, plan: ComparisonPlan, inputs: AuditInputs, candidates: CandidateSource): ArmValues | undefined {
-  const prepared = prepareAudit(model, { ...plan.audit, pools: inputs.pools.map((p) => p.name) }, inputs, candidates);
+export function evaluateArm(model: SpecModel, plan: ComparisonPlan, inputs: AnalysisInputs, candidates: CandidateSource): ArmValues | undefined {
+  const prepared = prepareEdits(model, comparisonEditPlan(plan), inputs, candidates);
   if (prepared === undefined) return undefined;
   const { rows, originalValues, table } = prepared;
   const F = table.keys.length;
@@ -64,7 +66,7 @@ export function evaluateArm(model: SpecModel, plan: ComparisonPlan, inputs: Audi
     const column = prepared.detectorColumns.get(detector)!;
     values.set(`incidence:${detector}`, Float64Array.from(rows, (_, r) => (originalValues[r * F + column] !== 0 ? 1 : 0)));
   }
-  const scorer = rewardScorer(table, new RewardCompiler(model).reward(plan.audit.reward));
+  const scorer = rewardScorer(table, new RewardCompiler(model).reward(plan.reward));
   for (const run of prepared.runs) {
     const attackable = new Float64Array(rows.length);
     for (const unit of run.units) {

@@ -1,16 +1,16 @@
 import * as path from 'node:path';
-import { AuditError } from '../audit/audit-error.js';
-import { createCandidateSource } from '../audit/candidate-source.js';
-import { loadCandidates } from '../pool/loaders.js';
+import { AuditError } from '../edits/audit-error.js';
+import { createCandidateSource } from '../edits/candidate-source.js';
+import { loadCandidates } from '../inputs/loaders.js';
 import type { CandidateList, Loaded, RowIssue } from '../pool/types.js';
 import type { ComparisonReport } from '../report/schema.js';
 import { analyze } from '../semantics/analyze.js';
 import type { SpecModel } from '../semantics/check.js';
-import { probeFile } from '../semantics/file-probe.js';
+import { probeFile } from '../inputs/file-probe.js';
 import type { ComparisonDecl } from '../syntax/ast.js';
-import { LineIndex } from '../syntax/line-index.js';
-import type { Problem } from '../syntax/problem.js';
-import { linkedFile, loadInputs, logFromFile, type LogSource } from '../signal/spec-inputs.js';
+import { LineIndex } from '../problems/line-index.js';
+import type { Problem } from '../problems/problem.js';
+import { linkedFile, loadInputs, logFromFile, type LogSource } from '../inputs/spec-inputs.js';
 import { planComparison, type ComparisonPlan } from './plan.js';
 import { runComparison } from './run-compare.js';
 
@@ -48,13 +48,13 @@ export async function compareSpec(text: string, specFile: string, request: Compa
   const dataIssues: RowIssue[] = [];
   const reports: ComparisonReport[] = [];
   for (const block of blocks) {
-    const plan = planComparison(block, text);
+    const plan = planComparison(block);
     if (plan === undefined) continue;
     const arm = (files: readonly string[] | undefined, names: readonly string[]): LogSource[] =>
       files !== undefined && files.length > 0 ? files.map(logFromFile) : names.map((name) => ({ name, file: linkedFile(model, specDir, name) }));
-    const corpusFile = linkedFile(model, specDir, plan.audit.corpus);
-    const base = await loadInputs(specDir, plan.audit.corpus, corpusFile, arm(request.baseFiles, plan.base));
-    const treatment = await loadInputs(specDir, plan.audit.corpus, corpusFile, arm(request.treatmentFiles, plan.treatment));
+    const corpusFile = linkedFile(model, specDir, plan.corpus);
+    const base = await loadInputs(specDir, plan.corpus, corpusFile, arm(request.baseFiles, plan.base));
+    const treatment = await loadInputs(specDir, plan.corpus, corpusFile, arm(request.treatmentFiles, plan.treatment));
     dataIssues.push(...base.issues, ...treatment.issues);
     if (!base.ok || !treatment.ok) return { problems, dataIssues, reports: undefined, model };
     const candidates = createCandidateSource(base.inputs.corpus, await candidateFiles(plan, specDir, dataIssues));
@@ -71,7 +71,7 @@ export async function compareSpec(text: string, specFile: string, request: Compa
 
 async function candidateFiles(plan: ComparisonPlan, specDir: string, issues: RowIssue[]): Promise<Map<string, Loaded<CandidateList>>> {
   const files = new Map<string, Loaded<CandidateList>>();
-  for (const attack of plan.audit.attacks) {
+  for (const attack of plan.attacks) {
     for (const generator of attack.generators) {
       if (generator.kind !== 'file' || files.has(generator.path)) continue;
       const loaded = await loadCandidates(path.resolve(specDir, generator.path));

@@ -1,12 +1,15 @@
-import { planAudit, type AuditPlan } from '../audit/plan.js';
-import { optionNames, optionNumber } from '../signal/plan.js';
-import type { AuditItem, ComparisonDecl, Span } from '../syntax/ast.js';
+import { planAttack, type AttackPlan, type EditPlan } from '../edits/attack-plan.js';
+import type { Span } from '../problems/span.js';
+import { optionNames, optionNumber, resampling } from '../semantics/block-options.js';
+import type { ComparisonDecl } from '../syntax/ast.js';
 
 export interface ComparisonPlan {
   readonly name: string;
   readonly span: Span | undefined;
-  /** The audit the targeted attacks run as in each arm: the scorer as its reward, the detectors as its lattice. */
-  readonly audit: AuditPlan;
+  /** The fixed reward that scores the targeted attacks in both arms. */
+  readonly reward: string;
+  readonly corpus: string;
+  readonly attacks: readonly AttackPlan[];
   readonly base: readonly string[];
   readonly treatment: readonly string[];
   /** Detectors whose natural incidence is compared. */
@@ -15,32 +18,42 @@ export interface ComparisonPlan {
   readonly margin: number;
   /** The smallest rate reduction a claim would state, in points. */
   readonly claim: number;
+  readonly seed: number;
+  readonly bootstrap: number;
 }
 
 export const defaultMargin = 2;
 export const defaultClaim = 1;
 
-/**
- * Reads a checked comparison block. Its reward, corpus, attacks, seed and bootstrap are an audit's
- * items, so the audit planner reads them; the options say which logs are paired.
- */
-export function planComparison(decl: ComparisonDecl, text: string): ComparisonPlan | undefined {
-  if (decl.name === undefined) return undefined;
-  const items = decl.items.filter((i): i is AuditItem => i.kind !== 'option');
-  const attackTargets = items.flatMap((i) => (i.kind === 'attack' ? i.targets.map((t) => t.text) : []));
+/** Reads a checked comparison block; undefined when it is incomplete (the checker said why). */
+export function planComparison(decl: ComparisonDecl): ComparisonPlan | undefined {
+  const reward = decl.items.find((i) => i.kind === 'audit-reward')?.reward?.text;
+  const corpus = decl.items.find((i) => i.kind === 'audit-corpus')?.corpus?.text;
+  if (decl.name === undefined || reward === undefined || corpus === undefined) return undefined;
+  const attacks: AttackPlan[] = [];
+  for (const item of decl.items) {
+    if (item.kind !== 'attack') continue;
+    const attack = planAttack(item);
+    if (attack === undefined) return undefined;
+    attacks.push(attack);
+  }
   const named = optionNames(decl.items, 'detectors');
-  const detectors = [...new Set(named.length > 0 ? named : attackTargets)];
-  const audit = planAudit({ kind: 'audit', name: decl.name, doc: decl.doc, items, span: decl.span }, text);
-  if (audit === undefined) return undefined;
+  const detectors = [...new Set(named.length > 0 ? named : attacks.flatMap((a) => a.targets))];
   return {
-    name: decl.name.text,
-    span: decl.name.span,
-    // Every detector the comparison reads is a lattice detector, so the targeted edits stay isolated from them.
-    audit: { ...audit, lattice: [...new Set([...detectors, ...attackTargets])].map((name) => ({ name, lambda: 1 })) },
+    name: decl.name.text, span: decl.name.span, reward, corpus, attacks,
     base: optionNames(decl.items, 'base'),
     treatment: optionNames(decl.items, 'treatment'),
     detectors,
     margin: optionNumber(decl.items, 'margin') ?? defaultMargin,
     claim: optionNumber(decl.items, 'claim') ?? defaultClaim,
+    ...resampling(decl.items),
   };
+}
+
+/**
+ * What each arm's edits are: the scorer's terms, and every detector the comparison reads kept
+ * isolated, so a targeted edit never changes a compared detector's incidence.
+ */
+export function comparisonEditPlan(plan: ComparisonPlan): EditPlan {
+  return { rewards: [plan.reward], detectors: [...new Set([...plan.detectors, ...plan.attacks.flatMap((a) => a.targets)])], attacks: plan.attacks };
 }

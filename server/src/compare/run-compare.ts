@@ -1,11 +1,12 @@
-import type { AuditInputs, CandidateSource } from '../audit/run-audit.js';
+import type { AnalysisInputs } from '../inputs/analysis-inputs.js';
+import type { CandidateSource } from '../edits/prepare.js';
 import type { Trajectory } from '../pool/types.js';
 import type { ComparisonCell, ComparisonReport } from '../report/schema.js';
 import { RewardCompiler } from '../reward/compile.js';
 import type { SpecModel } from '../semantics/check.js';
-import type { LineIndex } from '../syntax/line-index.js';
+import type { LineIndex } from '../problems/line-index.js';
 import { comparisonMetrics, evaluateArm, type ArmValues, type MetricSpec } from './arm-values.js';
-import { equalSuiteDifference, pairedDifference, zeroEventDifference } from './paired-interval.js';
+import { equalSuiteDifference, pairedDifference, zeroEventDifference } from '../stats/paired-interval.js';
 import type { ComparisonPlan } from './plan.js';
 import { verdictOf } from './verdict.js';
 
@@ -88,7 +89,7 @@ const average = (xs: readonly (number | null)[]): number | null => {
 };
 
 function cellsOf(metric: MetricSpec, clusters: BenchmarkClusters, base: ArmValues, treatment: ArmValues, plan: ComparisonPlan): ComparisonCell[] {
-  const { bootstrap: resamples, seed } = plan.audit;
+  const { bootstrap: resamples, seed } = plan;
   const claim = plan.claim / 100;
   const baseValues = base.values.get(metric.key)!;
   const treatmentValues = treatment.values.get(metric.key)!;
@@ -121,7 +122,7 @@ function cellsOf(metric: MetricSpec, clusters: BenchmarkClusters, base: ArmValue
  * and for the equal-suite average, and the EM non-inferiority gate. Undefined when cancelled.
  */
 export function runComparison(
-  model: SpecModel, plan: ComparisonPlan, base: AuditInputs, treatment: AuditInputs, candidates: CandidateSource, lines: LineIndex | undefined,
+  model: SpecModel, plan: ComparisonPlan, base: AnalysisInputs, treatment: AnalysisInputs, candidates: CandidateSource, lines: LineIndex | undefined,
 ): ComparisonReport | undefined {
   const baseValues = evaluateArm(model, plan, base, candidates);
   const treatmentValues = evaluateArm(model, plan, treatment, candidates);
@@ -130,8 +131,8 @@ export function runComparison(
   const metrics = comparisonMetrics(model, plan).map((metric) => ({ ...metric, cells: cellsOf(metric, paired.clusters, baseValues, treatmentValues, plan) }));
   const em = metrics.find((m) => m.key === 'em')!;
   const gate = em.cells.filter((c) => c.benchmark !== equalSuite).map((c) => ({ benchmark: c.benchmark, lower: c.interval.low, passed: c.interval.low !== null && c.interval.low > -plan.margin / 100 }));
-  const scorer = new RewardCompiler(model).reward(plan.audit.reward);
-  const logs = (inputs: AuditInputs) => inputs.pools.map((p) => ({
+  const scorer = new RewardCompiler(model).reward(plan.reward);
+  const logs = (inputs: AnalysisInputs) => inputs.pools.map((p) => ({
     name: p.name, file: p.file, rows: p.rows.length, skipped: p.issues.length, issues: p.issues.slice(0, maxReportedIssues).map((i) => ({ ...i })),
   }));
   return {
@@ -146,6 +147,6 @@ export function runComparison(
     benchmarks: [...paired.clusters.keys()],
     metrics,
     nonInferiority: { margin: plan.margin, benchmarks: gate, passed: gate.length > 0 && gate.every((g) => g.passed) },
-    settings: { seed: plan.audit.seed, bootstrap: plan.audit.bootstrap, margin: plan.margin, claim: plan.claim },
+    settings: { seed: plan.seed, bootstrap: plan.bootstrap, margin: plan.margin, claim: plan.claim },
   };
 }

@@ -1,4 +1,4 @@
-import { zeroEventUpperBound } from '../audit/estimands.js';
+import { zeroEventUpperBound } from '../stats/estimands.js';
 import type { ComparisonCell } from '../report/schema.js';
 
 /** Below this many events in the two arms together a rate difference is a rare-event result. */

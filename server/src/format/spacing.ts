@@ -1,5 +1,6 @@
 import type { IToken, TokenType } from 'chevrotain';
-import type { Expr, Span, Spec } from '../syntax/ast.js';
+import type { Expr, Spec } from '../syntax/ast.js';
+import type { Span } from '../problems/span.js';
 import * as T from '../syntax/tokens.js';
 
 // Braces only reach these tables inside `expect minimal_repair == {L}`: the braces of reward and

@@ -1,7 +1,7 @@
 import { CodeActionKind, type CodeAction, type CodeLens, type Diagnostic, type TextEdit } from 'vscode-languageserver/node';
 import type { Report } from '../report/schema.js';
 import type { RewardDecl, Term } from '../syntax/ast.js';
-import { auditIssueCodes } from '../syntax/issue-codes.js';
+import { auditIssueCodes } from '../problems/issue-codes.js';
 import type { DocumentAnalysis } from './document-analysis.js';
 import { margin, percent } from '../report/format-numbers.js';
 

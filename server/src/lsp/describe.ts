@@ -1,7 +1,8 @@
 import { builtinFields, type BuiltinField, type BuiltinFunction, type BuiltinMember } from '../semantics/builtins.js';
 import type { AttackSymbol, AuditWordCategory, DeclSymbol, VariableSymbol } from '../semantics/symbols.js';
 import { typeNames, type Type, type Visibility } from '../semantics/types.js';
-import type { Decl, Expr, Generator, RewardDecl, Span, Term } from '../syntax/ast.js';
+import type { Decl, Expr, Generator, RewardDecl, Term } from '../syntax/ast.js';
+import type { Span } from '../problems/span.js';
 import type { DocumentAnalysis } from './document-analysis.js';
 
 // Text shared by hover and completion, so a name reads the same in both places.

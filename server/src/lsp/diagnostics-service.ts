@@ -4,7 +4,7 @@ import {
   type DocumentDiagnosticParams,
   type DocumentDiagnosticReport,
 } from 'vscode-languageserver/node';
-import type { Problem } from '../syntax/problem.js';
+import type { Problem } from '../problems/problem.js';
 import type { DocumentAnalysis } from './document-analysis.js';
 import { diagnosticsOf, toDiagnostic } from './diagnostics.js';
 import type { ErrorLog } from './safe-handler.js';

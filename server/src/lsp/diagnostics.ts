@@ -1,8 +1,8 @@
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { DiagnosticSeverity, DiagnosticTag, type Diagnostic } from 'vscode-languageserver/node';
-import type { IssueCode } from '../syntax/issue-codes.js';
-import type { Problem, Severity } from '../syntax/problem.js';
+import type { IssueCode } from '../problems/issue-codes.js';
+import type { Problem, Severity } from '../problems/problem.js';
 import type { DocumentAnalysis } from './document-analysis.js';
 
 /**

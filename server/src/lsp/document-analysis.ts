@@ -2,8 +2,8 @@ import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { analyze, type Analyzed } from '../semantics/analyze.js';
-import { LineIndex } from '../syntax/line-index.js';
-import type { LinkedFileProbe } from './linked-file-probe.js';
+import { LineIndex } from '../problems/line-index.js';
+import type { LinkedFileProbe } from '../inputs/linked-file-probe.js';
 import { settingsKey, type HeraldSettings } from './settings.js';
 
 /** One document version, analysed: what every feature reads. */

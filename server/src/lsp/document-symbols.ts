@@ -1,5 +1,6 @@
 import { SymbolKind, type DocumentSymbol, type SymbolInformation } from 'vscode-languageserver/node';
-import type { AuditDecl, Decl, RewardDecl, Span } from '../syntax/ast.js';
+import type { AuditDecl, Decl, RewardDecl } from '../syntax/ast.js';
+import type { Span } from '../problems/span.js';
 import { formatWeight, sourceText, typeAndVisibility } from './describe.js';
 import type { DocumentAnalysis } from './document-analysis.js';
 

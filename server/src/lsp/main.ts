@@ -23,7 +23,7 @@ import { guardNotification, guardRequest } from './safe-handler.js';
 import { semanticTokens } from './semantic-tokens.js';
 import { Session } from './session.js';
 import { SignalService } from './signal-service.js';
-import { WorkspaceTrust } from './workspace-trust.js';
+import { WorkspaceTrust } from '../inputs/trust.js';
 import { withTrainingResults } from './report-result.js';
 import { settingsSection, SettingsStore } from './settings.js';
 

@@ -1,5 +1,5 @@
 import type { IToken } from 'chevrotain';
-import type { Span } from '../syntax/ast.js';
+import type { Span } from '../problems/span.js';
 import type { Occurrence, SymbolInfo } from '../semantics/symbols.js';
 import type { DocumentAnalysis } from './document-analysis.js';
 

@@ -1,5 +1,6 @@
 import { SemanticTokensBuilder, type SemanticTokens, type SemanticTokensLegend } from 'vscode-languageserver/node';
-import type { Decl, Span } from '../syntax/ast.js';
+import type { Decl } from '../syntax/ast.js';
+import type { Span } from '../problems/span.js';
 import type { Occurrence, SymbolInfo } from '../semantics/symbols.js';
 import type { Visibility } from '../semantics/types.js';
 import { memberVisibility } from './describe.js';

@@ -2,12 +2,12 @@ import * as path from 'node:path';
 import { TextDocuments } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { linkedFiles } from '../semantics/check.js';
-import { probeFile } from '../semantics/file-probe.js';
+import { probeFile } from '../inputs/file-probe.js';
 import { clientFeatures, type ClientFeatures } from './capabilities.js';
 import { AnalysisCache, specDirOf, type DocumentAnalysis } from './document-analysis.js';
-import { LinkedFileProbe } from './linked-file-probe.js';
+import { LinkedFileProbe } from '../inputs/linked-file-probe.js';
 import { SettingsStore } from './settings.js';
-import { WorkspaceTrust } from './workspace-trust.js';
+import { WorkspaceTrust } from '../inputs/trust.js';
 
 /** The server's state: open documents, their analyses, settings and linked-file statuses. */
 export class Session {

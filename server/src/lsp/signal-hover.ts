@@ -1,5 +1,5 @@
 import type { SignalReport } from '../report/schema.js';
-import { normalizationIdentity } from '../report/format-training.js';
+import { normalizationIdentity } from '../render/format-training.js';
 import { isDeclSymbol, type SymbolInfo } from '../semantics/symbols.js';
 
 // What the latest training-signal audit says about a detector, a reward or a training block, appended to its hover.

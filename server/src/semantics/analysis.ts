@@ -1,6 +1,7 @@
-import type { Decl, Span, Spec, Term } from '../syntax/ast.js';
-import type { IssueCode } from '../syntax/issue-codes.js';
-import type { Problem, RelatedProblemInfo, Severity } from '../syntax/problem.js';
+import type { Decl, Spec, Term } from '../syntax/ast.js';
+import type { Span } from '../problems/span.js';
+import type { IssueCode } from '../problems/issue-codes.js';
+import type { Problem, RelatedProblemInfo, Severity } from '../problems/problem.js';
 import type { DeclInfo, DeclSymbol, Occurrence } from './symbols.js';
 
 /** What the checks build up while they walk a spec; frozen into a SpecModel at the end. */

@@ -1,5 +1,5 @@
 import { parse, type ParseResult } from '../syntax/parse.js';
-import type { Problem } from '../syntax/problem.js';
+import type { Problem } from '../problems/problem.js';
 import { check, type CheckOptions, type SpecModel } from './check.js';
 
 export interface Analyzed {

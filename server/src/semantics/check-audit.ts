@@ -1,5 +1,6 @@
-import type { AttackItem, AuditDecl, AuditItem, ComparisonDecl, OptionItem, ExpectMetricItem, ExpectMinimalItem, Name, SettingItem, Span } from '../syntax/ast.js';
-import { issueCodes, type IssueCode } from '../syntax/issue-codes.js';
+import type { AttackItem, AuditDecl, AuditItem, ComparisonDecl, OptionItem, ExpectMetricItem, ExpectMinimalItem, Name, SettingItem } from '../syntax/ast.js';
+import type { Span } from '../problems/span.js';
+import { issueCodes, type IssueCode } from '../problems/issue-codes.js';
 import { report, type Analysis } from './analysis.js';
 import { attackKinds, defaultSweep, generatorKinds, metricKinds, selectionKinds } from './builtins.js';
 import { weightMass } from './weights.js';

@@ -1,5 +1,6 @@
-import type { BlockItem, ComparisonDecl, Name, OptionItem, OptionValue, SettingItem, Span, TrainingDecl } from '../syntax/ast.js';
-import { issueCodes } from '../syntax/issue-codes.js';
+import type { BlockItem, ComparisonDecl, Name, OptionItem, OptionValue, SettingItem, TrainingDecl } from '../syntax/ast.js';
+import type { Span } from '../problems/span.js';
+import { issueCodes } from '../problems/issue-codes.js';
 import { report, type Analysis } from './analysis.js';
 import { checkAttack, checkSetting, checkSingleItem, resolveDeclared } from './check-audit.js';
 import { suggestName } from './did-you-mean.js';

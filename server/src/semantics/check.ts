@@ -1,7 +1,8 @@
 import * as path from 'node:path';
-import type { Decl, DetectorDecl, RewardDecl, Span, Spec, StringLit, Term } from '../syntax/ast.js';
-import { issueCodes } from '../syntax/issue-codes.js';
-import type { Problem } from '../syntax/problem.js';
+import type { Decl, DetectorDecl, RewardDecl, Spec, StringLit, Term } from '../syntax/ast.js';
+import type { Span } from '../problems/span.js';
+import { issueCodes } from '../problems/issue-codes.js';
+import type { Problem } from '../problems/problem.js';
 import { report, type Analysis } from './analysis.js';
 import { checkAudit } from './check-audit.js';
 import { checkComparison, checkTraining } from './check-blocks.js';

@@ -1,5 +1,6 @@
-import type { Decl, DetectorDecl, Expr, Name, RewardDecl, SignalDecl, Span } from '../syntax/ast.js';
-import { issueCodes } from '../syntax/issue-codes.js';
+import type { Decl, DetectorDecl, Expr, Name, RewardDecl, SignalDecl } from '../syntax/ast.js';
+import type { Span } from '../problems/span.js';
+import { issueCodes } from '../problems/issue-codes.js';
 import { report, type Analysis } from './analysis.js';
 import { builtinFieldsByName, builtinFunctionsByName, builtinMembers, type BuiltinFunction } from './builtins.js';
 import { suggestName } from './did-you-mean.js';

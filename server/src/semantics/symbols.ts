@@ -1,4 +1,5 @@
-import type { AttackItem, AuditDecl, ComparisonDecl, Decl, Span } from '../syntax/ast.js';
+import type { AttackItem, AuditDecl, ComparisonDecl, Decl } from '../syntax/ast.js';
+import type { Span } from '../problems/span.js';
 import type { BuiltinField, BuiltinFunction, BuiltinMember } from './builtins.js';
 import type { Type, Typed, Visibility } from './types.js';
 

@@ -1,4 +1,6 @@
-import type { BlockItem, Span, TrainingDecl } from '../syntax/ast.js';
+import { optionNames, optionNumber } from '../semantics/block-options.js';
+import type { TrainingDecl } from '../syntax/ast.js';
+import type { Span } from '../problems/span.js';
 import type { Normalization } from './group-advantages.js';
 
 export interface TrainingPlan {
@@ -14,20 +16,6 @@ export interface TrainingPlan {
 }
 
 export const defaultMinGroups = 5;
-
-/** The names an option lists (`log a, b`), or its first number. Options the checker rejected are never read. */
-export function optionNames(items: readonly BlockItem[], key: string): string[] {
-  return items.flatMap((i) => (i.kind === 'option' && i.key.text === key ? i.values.flatMap((v) => (v.kind === 'name' ? [v.name.text] : [])) : []));
-}
-
-export function optionNumber(items: readonly BlockItem[], key: string): number | undefined {
-  for (const item of items) {
-    if (item.kind !== 'option' || item.key.text !== key) continue;
-    const value = item.values[0];
-    if (value?.kind === 'number') return value.value;
-  }
-  return undefined;
-}
 
 /** Reads a checked training block; undefined when it is incomplete (the checker said why). */
 export function planTraining(decl: TrainingDecl): TrainingPlan | undefined {

@@ -1,10 +1,10 @@
-import { dot, rewardScorer } from '../audit/features.js';
-import { prepareAudit, type AuditInputs } from '../audit/run-audit.js';
-import type { AuditPlan } from '../audit/plan.js';
+import { dot, rewardScorer } from '../edits/features.js';
+import type { AnalysisInputs } from '../inputs/analysis-inputs.js';
+import { noCandidates, prepareEdits } from '../edits/prepare.js';
 import type { SignalReport } from '../report/schema.js';
 import { RewardCompiler } from '../reward/compile.js';
 import type { SpecModel } from '../semantics/check.js';
-import type { LineIndex } from '../syntax/line-index.js';
+import type { LineIndex } from '../problems/line-index.js';
 import type { TrainingPlan } from './plan.js';
 import { analyseTrainingSignal, type SignalDetector, type SignalRow } from './training-signal.js';
 
@@ -32,16 +32,13 @@ function stepOf(meta: Readonly<Record<string, unknown>>): number | undefined {
  * Scores every logged training row with the training reward and its detectors, through the audit
  * engine's feature evaluation (an audit with no attacks), then analyses the update groups.
  */
-export function runSignal(model: SpecModel, plan: TrainingPlan, inputs: AuditInputs, lines: LineIndex | undefined): SignalReport {
+export function runSignal(model: SpecModel, plan: TrainingPlan, inputs: AnalysisInputs, lines: LineIndex | undefined): SignalReport {
   const detectors = detectorTerms(model, plan.reward);
-  const auditPlan: AuditPlan = {
-    name: plan.name, span: plan.span ?? { start: 0, end: 0 }, reward: plan.reward, compare: [], corpus: plan.corpus,
-    pools: inputs.pools.map((p) => p.name), attacks: [], lattice: [], expects: [], seed: 0, bootstrap: 1, sweep: [],
-  };
-  const prepared = prepareAudit(model, auditPlan, inputs, { candidatesFor: () => [], notes: () => [] })!;
+  // The edit engine with no attacks: every row's reward terms (its detector terms among them), evaluated once.
+  const prepared = prepareEdits(model, { rewards: [plan.reward], detectors: [], attacks: [] }, inputs, noCandidates)!;
   const compiler = new RewardCompiler(model);
   const reward = compiler.reward(plan.reward);
-  // prepareAudit built the table from the same reward, so every term has its column.
+  // prepareEdits built the table from the same reward, so every term has its column.
   const table = prepared.table;
   const scorer = rewardScorer(table, reward);
   const F = table.keys.length;

@@ -1,16 +1,16 @@
 import * as path from 'node:path';
-import { AuditError } from '../audit/audit-error.js';
+import { AuditError } from '../edits/audit-error.js';
 import type { RowIssue } from '../pool/types.js';
 import type { SignalReport } from '../report/schema.js';
 import { analyze } from '../semantics/analyze.js';
 import type { SpecModel } from '../semantics/check.js';
-import { probeFile } from '../semantics/file-probe.js';
+import { probeFile } from '../inputs/file-probe.js';
 import type { TrainingDecl } from '../syntax/ast.js';
-import { LineIndex } from '../syntax/line-index.js';
-import type { Problem } from '../syntax/problem.js';
+import { LineIndex } from '../problems/line-index.js';
+import type { Problem } from '../problems/problem.js';
 import { planTraining, type TrainingPlan } from './plan.js';
 import { runSignal } from './run-signal.js';
-import { linkedFile, loadInputs, logFromFile, type LogSource } from './spec-inputs.js';
+import { linkedFile, loadInputs, logFromFile, type LogSource } from '../inputs/spec-inputs.js';
 
 export interface SignalOutcome {
   readonly problems: readonly Problem[];

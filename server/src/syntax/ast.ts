@@ -1,11 +1,8 @@
 // The typed AST of a .reward spec. Nodes are plain data with a `kind` and a `span` (character
 // offsets into the text, end exclusive); positions are computed from spans in one place
-// (syntax/line-index.ts). Parts a recovering parser could not read are left undefined.
+// (problems/line-index.ts). Parts a recovering parser could not read are left undefined.
 
-export interface Span {
-  readonly start: number;
-  readonly end: number;
-}
+import type { Span } from '../problems/span.js';
 
 export interface Name {
   readonly text: string;

@@ -1,3 +1,4 @@
+import type { Span } from '../problems/span.js';
 import type { CstNode, IToken } from 'chevrotain';
 import type * as A from './ast.js';
 import { rewardParser } from './parser.js';
@@ -23,12 +24,12 @@ function subs(children: Children, key: string): CstNode[] {
   return (children[key] ?? []) as CstNode[];
 }
 
-function tokenSpan(t: IToken): A.Span {
+function tokenSpan(t: IToken): Span {
   return { start: t.startOffset, end: (t.endOffset ?? t.startOffset) + 1 };
 }
 
 /** The smallest span covering the given parts; parts the parser never read are skipped. */
-function cover(...parts: (A.Span | IToken | { span: A.Span } | undefined)[]): A.Span {
+function cover(...parts: (Span | IToken | { span: Span } | undefined)[]): Span {
   let start = Infinity;
   let end = -Infinity;
   for (let i = 0; i < parts.length; i++) {
@@ -42,7 +43,7 @@ function cover(...parts: (A.Span | IToken | { span: A.Span } | undefined)[]): A.
       if (tokenEnd > end) end = tokenEnd;
       continue;
     }
-    const span = (part as { span?: A.Span }).span ?? (part as A.Span);
+    const span = (part as { span?: Span }).span ?? (part as Span);
     if (span.start < start) start = span.start;
     if (span.end > end) end = span.end;
   }
@@ -140,7 +141,7 @@ class AstBuilder extends BaseVisitor {
   term(c: Children): A.Term | undefined {
     const name = nameOf(tok(c, 'Identifier'));
     if (name === undefined) return undefined;
-    const weight = this.visit(sub(c, 'signedNumber')!) as { value: number | undefined; span: A.Span | undefined } | undefined;
+    const weight = this.visit(sub(c, 'signedNumber')!) as { value: number | undefined; span: Span | undefined } | undefined;
     const body = this.expr(sub(c, 'expression'));
     return {
       kind: 'term', name, weight: weight?.value, weightSpan: weight?.span, body, derived: false,
@@ -163,7 +164,7 @@ class AstBuilder extends BaseVisitor {
     };
   }
 
-  signedNumber(c: Children): { value: number | undefined; span: A.Span | undefined } {
+  signedNumber(c: Children): { value: number | undefined; span: Span | undefined } {
     const number = tok(c, 'NumberLiteral');
     if (number === undefined) return { value: undefined, span: undefined };
     const minus = tok(c, 'Minus');
@@ -219,7 +220,7 @@ class AstBuilder extends BaseVisitor {
     const name = nameOf(tok(c, 'Identifier'));
     if (name !== undefined) return { kind: 'name', name, span: name.span };
     const n = sub(c, 'signedNumber');
-    const number = n === undefined ? undefined : (this.visit(n) as { value: number | undefined; span: A.Span | undefined });
+    const number = n === undefined ? undefined : (this.visit(n) as { value: number | undefined; span: Span | undefined });
     if (number?.value === undefined || number.span === undefined) return undefined;
     const percent = tok(c, 'Percent');
     return { kind: 'number', value: number.value, percent: percent !== undefined, span: cover(number.span, percent) };
@@ -294,7 +295,7 @@ class AstBuilder extends BaseVisitor {
     const detector = nameOf(tok(c, 'Identifier'));
     if (detector === undefined) return undefined;
     const n = sub(c, 'signedNumber');
-    const weight = n === undefined ? undefined : (this.visit(n) as { value: number | undefined; span: A.Span | undefined });
+    const weight = n === undefined ? undefined : (this.visit(n) as { value: number | undefined; span: Span | undefined });
     const lambda: A.NumberLit | undefined =
       weight?.value === undefined || weight.span === undefined ? undefined : { kind: 'number', value: weight.value, span: weight.span };
     return { detector, lambda, span: cover(detector, tok(c, 'Equals'), lambda) };
@@ -312,7 +313,7 @@ class AstBuilder extends BaseVisitor {
     }
     const args = this.names(sub(c, 'args'));
     const n = sub(c, 'signedNumber');
-    const weight = n === undefined ? undefined : (this.visit(n) as { value: number | undefined; span: A.Span | undefined });
+    const weight = n === undefined ? undefined : (this.visit(n) as { value: number | undefined; span: Span | undefined });
     const value: A.NumberLit | undefined =
       weight?.value === undefined || weight.span === undefined ? undefined : { kind: 'number', value: weight.value, span: weight.span };
     const percent = tok(c, 'Percent');
@@ -439,7 +440,7 @@ class AstBuilder extends BaseVisitor {
     const keyword = tok(c, 'Count');
     if (keyword === undefined) return undefined;
     const list = sub(c, 'argumentList');
-    const args = list === undefined ? { args: [], span: undefined } : (this.visit(list) as { args: A.Expr[]; span: A.Span });
+    const args = list === undefined ? { args: [], span: undefined } : (this.visit(list) as { args: A.Expr[]; span: Span });
     return { kind: 'call', callee: nameOf(keyword)!, args: args.args, span: cover(keyword, args.span) };
   }
 
@@ -448,11 +449,11 @@ class AstBuilder extends BaseVisitor {
     if (name === undefined) return undefined;
     const list = sub(c, 'argumentList');
     if (list === undefined) return { kind: 'name', name, span: name.span };
-    const args = this.visit(list) as { args: A.Expr[]; span: A.Span };
+    const args = this.visit(list) as { args: A.Expr[]; span: Span };
     return { kind: 'call', callee: name, args: args.args, span: cover(name, args.span) };
   }
 
-  argumentList(c: Children): { args: A.Expr[]; span: A.Span } {
+  argumentList(c: Children): { args: A.Expr[]; span: Span } {
     const args = subs(c, 'expression')
       .map((e) => this.expr(e))
       .filter((e): e is A.Expr => e !== undefined);

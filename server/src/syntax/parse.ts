@@ -1,9 +1,10 @@
 import type { IRecognitionException, IToken } from 'chevrotain';
-import type { Comment, Spec, Span } from './ast.js';
+import type { Comment, Spec } from './ast.js';
+import type { Span } from '../problems/span.js';
 import { astBuilder } from './build-ast.js';
-import { issueCodes } from './issue-codes.js';
+import { issueCodes } from '../problems/issue-codes.js';
 import { rewardParser } from './parser.js';
-import type { Problem } from './problem.js';
+import type { Problem } from '../problems/problem.js';
 import { NumberLiteral, rewardLexer, StringLiteral, UnterminatedString } from './tokens.js';
 
 export interface ParseResult {

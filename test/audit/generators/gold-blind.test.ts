@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { buildBm25Index, createBm25Generator } from '../../../server/src/audit/generators/bm25.js';
-import { createFileGenerator } from '../../../server/src/audit/generators/candidates-file.js';
-import type { CandidateGenerator } from '../../../server/src/audit/generators/generator.js';
-import { buildLexicalIndex, createLexicalGenerator } from '../../../server/src/audit/generators/lexical.js';
+import { buildBm25Index, createBm25Generator } from '../../../server/src/edits/generators/bm25.js';
+import { createFileGenerator } from '../../../server/src/edits/generators/candidates-file.js';
+import type { CandidateGenerator } from '../../../server/src/edits/generators/generator.js';
+import { buildLexicalIndex, createLexicalGenerator } from '../../../server/src/edits/generators/lexical.js';
 import type { Trajectory } from '../../../server/src/pool/types.js';
 import { corpusOf, passage, trajectory } from './fixtures.js';
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { createRanker } from '../../../server/src/audit/generators/ranker.js';
+import { createRanker } from '../../../server/src/edits/generators/ranker.js';
 
 // A ranking function that records how often it runs: text "n" ranks ids r0 … r(n-1).
 function counted(): { rankAll: (text: string) => string[]; calls: () => number } {

@@ -1,0 +1,148 @@
+import type { Trajectory } from '../pool/types.js';
+import type { EvalEnv, TrajectoryView } from '../reward/view.js';
+import { AuditError, featureName } from './audit-error.js';
+import type { FeatureTable } from './features.js';
+import { fakeIdEdits, launderEdits, sameFinalEdit, type Edit } from './operators.js';
+import type { AttackPlan } from './attack-plan.js';
+
+export interface Counts {
+  readonly constructible: number;
+  readonly eligible: number;
+  readonly isolatedEligible: number;
+}
+
+/** The isolated-eligible edits of one original, in generation order (the first is first-visible). */
+export interface AttackUnit {
+  readonly row: number;
+  readonly cluster: number;
+  /** Index of the unit's first edit in `AttackRun.edits`; its edits are contiguous. */
+  readonly firstEdit: number;
+  readonly editCount: number;
+}
+
+export interface EditRecord {
+  readonly row: number;
+  readonly position: number | undefined;
+  readonly replacement: string | undefined;
+}
+
+export interface AttackRun {
+  readonly plan: AttackPlan;
+  readonly edits: { readonly rows: Counts; readonly clusters: Counts; readonly edits: Counts };
+  readonly units: readonly AttackUnit[];
+  readonly editRecords: readonly EditRecord[];
+  /** Feature values of every isolated-eligible edit: editValues[e * F + k]. */
+  readonly editValues: Float64Array;
+}
+
+/** Evaluates every feature on one trajectory view into `out` at `offset`. */
+export function evaluateFeatures(table: FeatureTable, view: TrajectoryView, env: EvalEnv, out: Float64Array, offset: number): void {
+  for (let k = 0; k < table.features.length; k++) out[offset + k] = table.features[k]!(view, env);
+}
+
+export interface AttackContext {
+  readonly table: FeatureTable;
+  readonly env: EvalEnv;
+  readonly rows: readonly Trajectory[];
+  readonly views: readonly TrajectoryView[];
+  readonly clusterOf: readonly number[];
+  /** originalValues[r * F + k] */
+  readonly originalValues: Float64Array;
+  /** Feature indices of the audit's detectors (the lattice and every attack's targets). */
+  readonly detectorColumns: ReadonlyMap<string, number>;
+  /** Candidate ids for a laundering edit of one citation position. */
+  readonly candidatesFor: (plan: AttackPlan, row: number, position: number) => readonly string[];
+  readonly isCancelled: () => boolean;
+}
+
+function editsOf(plan: AttackPlan, ctx: AttackContext, row: number): Edit[] {
+  const view = ctx.views[row]!;
+  switch (plan.kind) {
+    case 'same_final': {
+      const edit = sameFinalEdit(view);
+      return edit === undefined ? [] : [edit];
+    }
+    case 'fake_id':
+      return fakeIdEdits(ctx.rows[row]!.id, view, ctx.env.corpusIds);
+    case 'launder':
+      return launderEdits(view, (position) => ctx.candidatesFor(plan, row, position));
+  }
+}
+
+class Counter {
+  constructible = 0;
+  eligible = 0;
+  isolatedEligible = 0;
+  freeze(): Counts {
+    return { constructible: this.constructible, eligible: this.eligible, isolatedEligible: this.isolatedEligible };
+  }
+}
+
+/**
+ * Builds every edit of one attack and keeps the isolated-eligible ones: eligible when every target
+ * detector flips 0 → 1, isolated when every other audit detector keeps its value.
+ */
+export function runAttack(plan: AttackPlan, ctx: AttackContext): AttackRun | undefined {
+  const F = ctx.table.keys.length;
+  const targets = plan.targets.map((t) => ctx.detectorColumns.get(t)!);
+  const others = [...ctx.detectorColumns.entries()].filter(([name]) => !plan.targets.includes(name)).map(([, column]) => column);
+  const editCounter = new Counter();
+  const rowCounter = new Counter();
+  const clusterSets = { constructible: new Set<number>(), eligible: new Set<number>(), isolatedEligible: new Set<number>() };
+  const units: AttackUnit[] = [];
+  const editRecords: EditRecord[] = [];
+  let editValues = new Float64Array(F * 1024);
+  const scratch = new Float64Array(F);
+
+  for (let row = 0; row < ctx.rows.length; row++) {
+    if (row % 256 === 0 && ctx.isCancelled()) return undefined;
+    const edits = editsOf(plan, ctx, row);
+    if (edits.length === 0) continue;
+    const base = row * F;
+    const cluster = ctx.clusterOf[row]!;
+    let anyEligible = false;
+    const firstEdit = editRecords.length;
+    for (const edit of edits) {
+      editCounter.constructible++;
+      evaluateFeatures(ctx.table, edit.view, ctx.env, scratch, 0);
+      const eligible = targets.every((c) => ctx.originalValues[base + c] === 0 && scratch[c] === 1);
+      if (!eligible) continue;
+      editCounter.eligible++;
+      anyEligible = true;
+      if (!others.every((c) => ctx.originalValues[base + c] === scratch[c])) continue;
+      editCounter.isolatedEligible++;
+      const bad = scratch.findIndex((v) => !Number.isFinite(v));
+      if (bad >= 0) throw new AuditError(`attack '${plan.name}': term '${featureName(ctx.table.keys[bad]!)}' is ${scratch[bad]} on an edit; every term must be a finite number`, row);
+      if ((editRecords.length + 1) * F > editValues.length) {
+        const grown = new Float64Array(editValues.length * 2);
+        grown.set(editValues);
+        editValues = grown;
+      }
+      editValues.set(scratch, editRecords.length * F);
+      editRecords.push({ row, position: edit.position, replacement: edit.replacement });
+    }
+    rowCounter.constructible++;
+    clusterSets.constructible.add(cluster);
+    if (anyEligible) {
+      rowCounter.eligible++;
+      clusterSets.eligible.add(cluster);
+    }
+    const editCount = editRecords.length - firstEdit;
+    if (editCount > 0) {
+      rowCounter.isolatedEligible++;
+      clusterSets.isolatedEligible.add(cluster);
+      units.push({ row, cluster, firstEdit, editCount });
+    }
+  }
+  return {
+    plan,
+    edits: {
+      rows: rowCounter.freeze(),
+      clusters: { constructible: clusterSets.constructible.size, eligible: clusterSets.eligible.size, isolatedEligible: clusterSets.isolatedEligible.size },
+      edits: editCounter.freeze(),
+    },
+    units,
+    editRecords,
+    editValues: editValues.subarray(0, editRecords.length * F),
+  };
+}

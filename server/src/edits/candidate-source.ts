@@ -1,0 +1,73 @@
+import type { CandidateList, Corpus, Loaded } from '../pool/types.js';
+import { buildBm25Index, createBm25Generator } from './generators/bm25.js';
+import { createFileGenerator, describeDrops, type FileGenerator } from './generators/candidates-file.js';
+import type { CandidateGenerator } from './generators/generator.js';
+import { buildLexicalIndex, createLexicalGenerator } from './generators/lexical.js';
+import { createRanker, type Ranker, type RankingStore } from './generators/ranker.js';
+import type { GeneratorPlan } from './attack-plan.js';
+import type { AttackPlan } from './attack-plan.js';
+import type { CandidateSource } from './prepare.js';
+
+export type RankedGenerator = 'lexical' | 'bm25';
+
+export interface CandidateSourceOptions {
+  /** Rankings kept from earlier runs (on disk), per generator; the corpus is indexed only on a miss. */
+  readonly store?: (generator: RankedGenerator) => RankingStore | undefined;
+}
+
+/**
+ * Builds each attack's generators once, sharing the corpus indexes between attacks, and merges
+ * their candidates in the order the spec lists the generators, without repeats. An index is
+ * built only when a ranking is not already stored.
+ */
+export function createCandidateSource(corpus: Corpus, candidateFiles: ReadonlyMap<string, Loaded<CandidateList>>, options: CandidateSourceOptions = {}): CandidateSource {
+  const rankers = new Map<RankedGenerator, Ranker>();
+  const rankerOf = (generator: RankedGenerator): { ranker: Ranker } => {
+    let ranker = rankers.get(generator);
+    if (ranker === undefined) {
+      let index: { rankAll: (text: string) => string[] } | undefined;
+      const built = () => (index ??= generator === 'bm25' ? buildBm25Index(corpus) : buildLexicalIndex(corpus));
+      const store = options.store?.(generator);
+      ranker = createRanker((text) => built().rankAll(text), store === undefined ? {} : { store });
+      rankers.set(generator, ranker);
+    }
+    return { ranker };
+  };
+  const perAttack = new Map<AttackPlan, CandidateGenerator[]>();
+  const fileGenerators = new Map<AttackPlan, FileGenerator[]>();
+
+  const build = (plan: AttackPlan, g: GeneratorPlan): CandidateGenerator => {
+    switch (g.kind) {
+      case 'lexical':
+        return createLexicalGenerator(rankerOf('lexical'), g.budget);
+      case 'bm25':
+        return createBm25Generator(rankerOf('bm25'), g.budget);
+      case 'file': {
+        const generator = createFileGenerator(candidateFiles.get(g.path)?.items ?? [], corpus, Infinity, g.label);
+        fileGenerators.set(plan, [...(fileGenerators.get(plan) ?? []), generator]);
+        return generator;
+      }
+    }
+  };
+  const generatorsOf = (plan: AttackPlan): CandidateGenerator[] => {
+    let generators = perAttack.get(plan);
+    if (generators === undefined) perAttack.set(plan, (generators = plan.generators.map((g) => build(plan, g))));
+    return generators;
+  };
+
+  return {
+    candidatesFor(plan, trajectory, position, exclude) {
+      const generators = generatorsOf(plan);
+      if (generators.length === 1) return generators[0]!.candidates({ trajectory, citationIndex: position, exclude });
+      const merged = new Set<string>();
+      for (const generator of generators) for (const id of generator.candidates({ trajectory, citationIndex: position, exclude })) merged.add(id);
+      return [...merged];
+    },
+    notes(plan) {
+      return (fileGenerators.get(plan) ?? []).flatMap((g) => {
+        const note = describeDrops(g.dropped);
+        return note === undefined ? [] : [`${g.label}: ${note}`];
+      });
+    },
+  };
+}

@@ -1,0 +1,100 @@
+import type { CompiledDetector, CompiledReward, Feature } from '../reward/compile.js';
+import type { Visibility } from '../semantics/types.js';
+import { AuditError } from './audit-error.js';
+import { snapTie } from '../stats/estimands.js';
+
+/**
+ * The distinct number-valued functions an audit evaluates on every original and edit. Rewards,
+ * lattice subsets and sweep points are weight vectors over them, so a weight edit re-runs
+ * arithmetic only.
+ */
+export interface FeatureTable {
+  readonly keys: readonly string[];
+  readonly features: readonly Feature[];
+  readonly index: ReadonlyMap<string, number>;
+}
+
+export function buildFeatureTable(rewards: readonly CompiledReward[], detectors: readonly CompiledDetector[]): FeatureTable {
+  const keys: string[] = [];
+  const features: Feature[] = [];
+  const index = new Map<string, number>();
+  const add = (key: string, feature: Feature): void => {
+    if (index.has(key)) return;
+    index.set(key, keys.length);
+    keys.push(key);
+    features.push(feature);
+  };
+  for (const detector of detectors) add(detector.key, detector.feature);
+  for (const reward of rewards) for (const term of reward.terms) add(term.key, term.feature);
+  return { keys, features, index };
+}
+
+/** A reward as the audit scores it: a weight per feature. */
+export interface Scorer {
+  readonly name: string;
+  readonly visibility: Visibility;
+  readonly weights: Float64Array;
+}
+
+export function rewardScorer(table: FeatureTable, reward: CompiledReward): Scorer {
+  const weights = new Float64Array(table.keys.length);
+  for (const term of reward.terms) weights[table.index.get(term.key)!]! += term.weight;
+  return { name: reward.name, visibility: reward.visibility, weights };
+}
+
+/** R_S = R − Σ_{j∈S} scale·λ_j f_j: the base reward strengthened by a set of detector penalties. */
+export function strengthenedScorer(
+  table: FeatureTable,
+  base: Scorer,
+  penalties: readonly { readonly key: string; readonly lambda: number }[],
+  name: string,
+  scale = 1,
+): Scorer {
+  const weights = Float64Array.from(base.weights);
+  for (const p of penalties) weights[table.index.get(p.key)!]! -= scale * p.lambda;
+  // Detectors are visible, so strengthening never changes a reward's visibility.
+  return { name, visibility: base.visibility, weights };
+}
+
+/** The features on which T adds to S, or undefined when S ⊂ T does not hold (T must keep every term of S). */
+export function extraFeatures(smaller: Scorer, larger: Scorer): number[] | undefined {
+  const extra: number[] = [];
+  for (let k = 0; k < smaller.weights.length; k++) {
+    const s = smaller.weights[k]!;
+    const t = larger.weights[k]!;
+    if (s !== 0 && s !== t) return undefined;
+    if (s === 0 && t !== 0) extra.push(k);
+  }
+  return extra.length === 0 ? undefined : extra;
+}
+
+/**
+ * The paired margin M = R(A(τ)) − R(τ) of one edit, as Σ_k w_k·(f_k(A(τ)) − f_k(τ)) so that terms the
+ * edit leaves unchanged add exactly nothing, with a tie made exact (see `snapTie`).
+ */
+export function pairedMargin(weights: Float64Array, editValues: Float64Array, editOffset: number, originalValues: Float64Array, originalOffset: number): number {
+  const { margin, scale } = pairedChange(weights, editValues, editOffset, originalValues, originalOffset);
+  const snapped = snapTie(margin, scale);
+  if (!Number.isFinite(snapped)) throw new AuditError(`a paired margin is ${snapped}: the reward's weighted terms overflow a double`);
+  return snapped;
+}
+
+/** The raw margin Σ_k w_k·d_k of one edit and its size Σ_k |w_k·d_k|, the scale that ties are judged on. */
+export function pairedChange(weights: Float64Array, editValues: Float64Array, editOffset: number, originalValues: Float64Array, originalOffset: number): { margin: number; scale: number } {
+  let margin = 0;
+  let scale = 0;
+  for (let k = 0; k < weights.length; k++) {
+    const w = weights[k]!;
+    if (w === 0) continue;
+    const change = w * (editValues[editOffset + k]! - originalValues[originalOffset + k]!);
+    margin += change;
+    scale += Math.abs(change);
+  }
+  return { margin, scale };
+}
+
+export function dot(weights: Float64Array, values: Float64Array, offset = 0): number {
+  let sum = 0;
+  for (let k = 0; k < weights.length; k++) sum += weights[k]! * values[offset + k]!;
+  return sum;
+}

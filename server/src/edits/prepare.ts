@@ -1,0 +1,141 @@
+import type { AnalysisInputs } from '../inputs/analysis-inputs.js';
+import type { Corpus, Trajectory } from '../pool/types.js';
+import { RewardCompiler, type CompiledReward } from '../reward/compile.js';
+import { normalizeAnswer } from '../reward/text.js';
+import { viewOf, type EvalEnv, type TrajectoryView } from '../reward/view.js';
+import type { SpecModel } from '../semantics/check.js';
+import type { AttackPlan, EditPlan } from './attack-plan.js';
+import { evaluateFeatures, runAttack, type AttackRun } from './attack-run.js';
+import { AuditError, featureName } from './audit-error.js';
+import { buildFeatureTable, type FeatureTable } from './features.js';
+
+/** Where laundering candidates come from; built from the attacks' generators, reading visible fields only. */
+export interface CandidateSource {
+  candidatesFor(plan: AttackPlan, trajectory: Trajectory, position: number, exclude: ReadonlySet<string>): readonly string[];
+  notes(plan: AttackPlan): string[];
+}
+
+/** A source for analyses that build no laundering edits. */
+export const noCandidates: CandidateSource = { candidatesFor: () => [], notes: () => [] };
+
+export interface RunOptions {
+  readonly isCancelled?: () => boolean;
+  readonly onProgress?: (message: string) => void;
+}
+
+function corpusEnv(corpus: Corpus): EvalEnv {
+  const corpusIds = new Set(corpus.passages.keys());
+  const normalized = new Map<string, string>();
+  return {
+    corpusIds,
+    normalizedPassage(id) {
+      const known = normalized.get(id);
+      if (known !== undefined) return known;
+      const passage = corpus.passages.get(id);
+      if (passage === undefined) return undefined;
+      const text = normalizeAnswer(`${passage.title} ${passage.text}`);
+      normalized.set(id, text);
+      return text;
+    },
+  };
+}
+
+/**
+ * What the edit engine computes from the data: every original's and every isolated-eligible edit's
+ * feature values. It depends on the features, attacks, generators and data, not on weights, so a
+ * weight edit re-scores prepared edits without touching the data again.
+ */
+export interface PreparedEdits {
+  readonly table: FeatureTable;
+  readonly rows: readonly Trajectory[];
+  readonly poolOfRow: readonly string[];
+  /** The question cluster of each row. */
+  readonly clusterOf: readonly number[];
+  readonly clusters: number;
+  readonly env: EvalEnv;
+  readonly views: readonly TrajectoryView[];
+  readonly originalValues: Float64Array;
+  readonly detectorNames: readonly string[];
+  readonly detectorColumns: ReadonlyMap<string, number>;
+  readonly runs: readonly AttackRun[];
+  readonly inputs: AnalysisInputs;
+  readonly candidateNotes: ReadonlyMap<string, string[]>;
+}
+
+export interface CompiledPlan {
+  /** The plan's rewards, compiled, in plan order. */
+  readonly rewards: readonly CompiledReward[];
+  /** The plan's detectors and then every attack's targets, without repeats. */
+  readonly detectorNames: readonly string[];
+  readonly table: FeatureTable;
+}
+
+/** The plan's features: detectors first, then each reward's terms; rewards sharing a signal or detector share its column. */
+export function compilePlan(model: SpecModel, plan: EditPlan): CompiledPlan {
+  const compiler = new RewardCompiler(model);
+  const rewards = plan.rewards.map((name) => compiler.reward(name));
+  const detectorNames = [...new Set([...plan.detectors, ...plan.attacks.flatMap((a) => a.targets)])];
+  const detectors = detectorNames.map((name) => compiler.detector(name));
+  return { rewards, detectorNames, table: buildFeatureTable(rewards, detectors) };
+}
+
+/** The error with the row it names located in its pool file, so the user can open it. */
+function located(error: AuditError, rows: readonly Trajectory[]): AuditError {
+  const row = error.row === undefined ? undefined : rows[error.row];
+  return row === undefined ? error : new AuditError(`${error.message} (trajectory ${row.id}, ${row.source.file}:${row.source.line})`);
+}
+
+/** Runs `run`, naming the pool row of any AuditError it raises. */
+export function withRows<T>(rows: readonly Trajectory[], run: () => T): T {
+  try {
+    return run();
+  } catch (error) {
+    throw error instanceof AuditError ? located(error, rows) : error;
+  }
+}
+
+/** Builds every edit and evaluates every feature. Returns undefined when cancelled, a normal outcome. */
+export function prepareEdits(model: SpecModel, plan: EditPlan, inputs: AnalysisInputs, candidates: CandidateSource, options: RunOptions = {}): PreparedEdits | undefined {
+  const isCancelled = options.isCancelled ?? (() => false);
+  const progress = options.onProgress ?? (() => undefined);
+  const { table, detectorNames } = compilePlan(model, plan);
+  const F = table.keys.length;
+
+  const rows = inputs.pools.flatMap((p) => p.rows);
+  const poolOfRow = inputs.pools.flatMap((p) => p.rows.map(() => p.name));
+  const clusterIds = new Map<string, number>();
+  const clusterOf = rows.map((row) => {
+    let id = clusterIds.get(row.question_id);
+    if (id === undefined) clusterIds.set(row.question_id, (id = clusterIds.size));
+    return id;
+  });
+
+  progress(`evaluating ${F} terms on ${rows.length} trajectories`);
+  const env = corpusEnv(inputs.corpus);
+  const views = rows.map(viewOf);
+  const originalValues = new Float64Array(rows.length * F);
+  views.forEach((view, r) => evaluateFeatures(table, view, env, originalValues, r * F));
+  const bad = originalValues.findIndex((v) => !Number.isFinite(v));
+  if (bad >= 0) {
+    const row = Math.floor(bad / F);
+    throw located(new AuditError(`term '${featureName(table.keys[bad % F]!)}' is ${originalValues[bad]}; every term must be a finite number`, row), rows);
+  }
+
+  const detectorColumns = new Map(detectorNames.map((name) => [name, table.index.get(`decl:${name}`)!]));
+  const runs: AttackRun[] = [];
+  for (const attack of plan.attacks) {
+    progress(`attack ${attack.name}: building edits`);
+    const run = withRows(rows, () => runAttack(attack, {
+      table, env, rows, views, clusterOf, originalValues, detectorColumns, isCancelled,
+      candidatesFor: (p, row, position) => {
+        const view = views[row]!;
+        return candidates.candidatesFor(p, rows[row]!, position, new Set([...view.retrieved, ...view.citations]));
+      },
+    }));
+    if (run === undefined) return undefined;
+    runs.push(run);
+  }
+  if (isCancelled()) return undefined;
+  const candidateNotes = new Map(plan.attacks.map((a) => [a.name, candidates.notes(a)]));
+  return { table, rows, poolOfRow, clusterOf, clusters: clusterIds.size, env, views, originalValues, detectorNames, detectorColumns, runs, inputs, candidateNotes };
+}

@@ -1,0 +1,18 @@
+import type { Corpus, RowIssue, Trajectory } from '../pool/types.js';
+
+/** One loaded pool (or training or evaluation log): its rows and the rows it skipped, named as the spec links it. */
+export interface LoadedPool {
+  readonly name: string;
+  /** Relative to the spec's folder, as linked. */
+  readonly file: string;
+  readonly rows: readonly Trajectory[];
+  readonly issues: readonly RowIssue[];
+}
+
+/** The data one analysis reads: a corpus and the pools or logs it runs over, loaded and validated. */
+export interface AnalysisInputs {
+  readonly corpusName: string;
+  readonly corpus: Corpus;
+  readonly corpusIssues: readonly RowIssue[];
+  readonly pools: readonly LoadedPool[];
+}

@@ -1,0 +1,63 @@
+// The loop every fixture loader shares: stream the lines, parse each as JSON, validate it, drop
+// duplicates, and turn every failure into a row issue or a file error instead of an exception.
+import { describeFileError, streamJsonlLines, type StreamOptions } from './jsonl.js';
+import type { RowResult } from '../pool/schemas.js';
+import type { Loaded, RowIssue } from '../pool/types.js';
+
+export interface RowParser<T> {
+  parse(value: unknown, line: number): RowResult<T>;
+  /** Rows with equal keys are duplicates: the first is kept, later ones become issues. */
+  readonly key?: (item: T) => string;
+  readonly duplicateReason?: (key: string, firstLine: number) => string;
+}
+
+/** Longest parser message kept in a reason; V8 quotes the offending text, which can be a whole line. */
+const maxJsonMessage = 200;
+
+function jsonReason(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return `invalid JSON: ${message.length > maxJsonMessage ? `${message.slice(0, maxJsonMessage)}…` : message}`;
+}
+
+/**
+ * Loads every valid row of a JSONL file. A file with no rows at all (empty or only blank lines)
+ * loads as no items and one issue on line 1, so a linked-but-empty fixture never passes silently.
+ * A read failure part-way keeps the rows read so far and sets `fileError`.
+ */
+export async function loadRows<T>(file: string, parser: RowParser<T>, options: StreamOptions = {}): Promise<Loaded<T>> {
+  const items: T[] = [];
+  const issues: RowIssue[] = [];
+  const firstLineOf = new Map<string, number>();
+  let rows = 0;
+  try {
+    for await (const { line, text } of streamJsonlLines(file, options)) {
+      rows += 1;
+      let value: unknown;
+      try {
+        value = JSON.parse(text);
+      } catch (error) {
+        issues.push({ file, line, reason: jsonReason(error) });
+        continue;
+      }
+      const result = parser.parse(value, line);
+      if (!result.ok) {
+        issues.push({ file, line, reason: result.reason });
+        continue;
+      }
+      if (parser.key !== undefined) {
+        const key = parser.key(result.value);
+        const first = firstLineOf.get(key);
+        if (first !== undefined) {
+          issues.push({ file, line, reason: parser.duplicateReason?.(key, first) ?? `duplicate key '${key}' (first on line ${first})` });
+          continue;
+        }
+        firstLineOf.set(key, line);
+      }
+      items.push(result.value);
+    }
+  } catch (error) {
+    return { items, issues, fileError: describeFileError(file, error) };
+  }
+  if (rows === 0) issues.push({ file, line: 1, reason: 'the file has no rows' });
+  return { items, issues };
+}

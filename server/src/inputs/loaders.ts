@@ -1,0 +1,70 @@
+// The three fixture loaders (pool, corpus, candidate file). Each is async, reads its file
+// read-only, and reports bad rows as issues while loading the rest.
+import type { StreamOptions } from './jsonl.js';
+import { loadRows } from './load-rows.js';
+import { parseCandidateRow, parseCorpusRow, parsePoolRow } from '../pool/schemas.js';
+import type { CandidateList, Corpus, Loaded, Passage, Trajectory } from '../pool/types.js';
+
+/** A loaded corpus: the passages in file order, and the same passages by id. */
+export interface LoadedCorpus extends Loaded<Passage> {
+  readonly corpus: Corpus;
+}
+
+/** Loads a pool of trajectories; `poolName` is the name the spec gives it, kept on every row. */
+export function loadPool(file: string, poolName: string, options: StreamOptions = {}): Promise<Loaded<Trajectory>> {
+  return loadRows(
+    file,
+    {
+      parse: (value, line) => parsePoolRow(value, { pool: poolName, file, line }),
+      key: (row) => row.id,
+      duplicateReason: (id, first) => `duplicate id '${id}' (first on line ${first})`,
+    },
+    options,
+  );
+}
+
+/** Loads a passage corpus. Map order is file order, which the generators use to break ties. */
+export async function loadCorpus(file: string, options: StreamOptions = {}): Promise<LoadedCorpus> {
+  const loaded = await loadRows(
+    file,
+    {
+      parse: (value) => parseCorpusRow(value),
+      key: (passage) => passage.id,
+      duplicateReason: (id, first) => `duplicate passage id '${id}' (first on line ${first})`,
+    },
+    options,
+  );
+  return { ...loaded, corpus: { file, passages: new Map(loaded.items.map((p) => [p.id, p])) } };
+}
+
+/**
+ * Loads a user-supplied candidate file. Two lists for the same (traj_id, citation_index) would
+ * make the candidates depend on which one a lookup meets, so the second is an issue.
+ */
+export function loadCandidates(file: string, options: StreamOptions = {}): Promise<Loaded<CandidateList>> {
+  return loadRows(
+    file,
+    {
+      parse: (value) => parseCandidateRow(value),
+      key: (list) => candidateKey(list.traj_id, list.citation_index),
+      duplicateReason: (key, first) => {
+        const [trajId, index] = splitCandidateKey(key);
+        return `duplicate candidate list for traj_id '${trajId}', citation_index ${index} (first on line ${first})`;
+      },
+    },
+    options,
+  );
+}
+
+// The index after the last separator is a number, so the key splits back unambiguously whatever the id holds.
+const keySeparator = '\u0000';
+
+/** The lookup key of a candidate list. */
+export function candidateKey(trajId: string, citationIndex: number): string {
+  return `${trajId}${keySeparator}${citationIndex}`;
+}
+
+function splitCandidateKey(key: string): [string, string] {
+  const at = key.lastIndexOf(keySeparator);
+  return [key.slice(0, at), key.slice(at + 1)];
+}

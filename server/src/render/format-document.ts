@@ -1,0 +1,282 @@
+import { cell, check, heading, paragraph, rateBar, rateTone, text, type Block, type Cell } from './format-blocks.js';
+import { decimal5, detectorSet, margin, minus, plural, rateWithBound, rateWithUpper, shortLabel, shortNumber, vacuousLattice } from '../report/format-numbers.js';
+import { perPoolBlocks, retentionBlocks, sweepBlocks, utilityBlocks } from './format-side-stats.js';
+import { describeComparison, describeSignal } from './format-training.js';
+import type { AttackReport, AuditReport, CancellationFinding, CertificateEntry, Report, WorkedPair } from '../report/schema.js';
+
+// What an audit summary says, section by section, as blocks that the text table and the HTML page
+// both render (see format-blocks.ts).
+
+export interface ReportDocument {
+  readonly title: string;
+  readonly summary: readonly Cell[];
+  readonly audits: readonly { readonly name: string; readonly blocks: readonly Block[] }[];
+}
+
+// Past these counts a pivot table would not fit a 120-column terminal: switch to one row per entry.
+const maxPivotAttacks = 4;
+const maxIssuesShown = 5;
+
+export function describeReport(report: Report): ReportDocument {
+  const failed = report.audits.reduce((n, a) => n + a.expectations.filter((e) => !e.passed).length, 0);
+  const expected = report.audits.reduce((n, a) => n + a.expectations.length, 0);
+  const signals = report.signals ?? [];
+  const comparisons = report.comparisons ?? [];
+  const extra = [
+    ...(signals.length > 0 ? [plural(signals.length, 'training-signal audit')] : []),
+    ...(comparisons.length > 0 ? [plural(comparisons.length, 'policy comparison')] : []),
+  ];
+  const expectationRuns = report.audits.length === 0 && extra.length > 0
+    ? []
+    : [
+        text(`${plural(report.audits.length, 'audit')} · ${plural(expected, 'expectation')}: `),
+        cell(`${expected - failed} passed`, failed === 0 ? 'good' : undefined),
+        text(', '),
+        cell(`${failed} failed`, failed > 0 ? 'bad' : undefined),
+      ];
+  return {
+    title: `HERALD audit report: ${report.spec}`,
+    summary: [text(`spec ${report.spec}${extra.map((e) => ` · ${e}`).join('')}${expectationRuns.length > 0 ? ' · ' : ''}`), ...expectationRuns],
+    audits: [
+      ...report.audits.map((audit) => ({ name: audit.name, blocks: describeAudit(audit) })),
+      ...signals.map((signal) => ({ name: signal.name, blocks: describeSignal(signal) })),
+      ...comparisons.map((comparison) => ({ name: comparison.name, blocks: describeComparison(comparison) })),
+    ],
+  };
+}
+
+export function describeAudit(audit: AuditReport): Block[] {
+  return [
+    heading(`audit ${audit.name}`, 1),
+    ...header(audit),
+    ...audit.attacks.flatMap((attack) => attackBlocks(audit, attack)),
+    ...latticeBlocks(audit),
+    ...cancellationBlocks(audit),
+    ...certificateBlocks(audit),
+    ...sweepBlocks(audit),
+    ...retentionBlocks(audit),
+    ...utilityBlocks(audit),
+    ...perPoolBlocks(audit),
+    ...expectationBlocks(audit),
+  ];
+}
+
+function header(audit: AuditReport): Block[] {
+  const visibility = (v: 'visible' | 'oracle'): string => (v === 'oracle' ? 'oracle: reads gold' : 'visible');
+  const fields: { name: string; value: Cell[] }[] = [
+    { name: 'audited reward', value: [text(`${audit.reward.name} (${visibility(audit.reward.visibility)})`)] },
+    {
+      name: 'compared',
+      value: [text(audit.compared.length === 0 ? 'none' : audit.compared.map((r) => `${r.name} (${visibility(r.visibility)})`).join(', '))],
+    },
+    {
+      name: 'corpus',
+      value: [
+        text(`${audit.corpus.name}: ${audit.corpus.file}, ${plural(audit.corpus.passages, 'passage')}, `),
+        cell(`${plural(audit.corpus.skipped, 'skipped row')}`, audit.corpus.skipped > 0 ? 'warn' : undefined),
+      ],
+    },
+    ...audit.pools.map((p, i) => ({
+      name: i === 0 ? (audit.pools.length === 1 ? 'pool' : 'pools') : '',
+      value: [
+        text(`${p.name}: ${p.file}, ${plural(p.rows, 'row')}, ${plural(p.questions, 'question')}, `),
+        cell(plural(p.skipped, 'skipped row'), p.skipped > 0 ? 'warn' : undefined),
+      ],
+    })),
+    { name: 'clusters', value: [text(`${audit.clusters} distinct question ids across the pools`)] },
+    {
+      name: 'detectors',
+      value: [text(audit.detectors.map((d) => `${d.name} (λ ${d.lambda === null ? '—' : shortNumber(d.lambda)}, fires on ${plural(d.firesOnOriginals, 'original')})`).join(', ') || 'none')],
+    },
+    {
+      name: 'settings',
+      value: [text(`seed ${audit.settings.seed}, ${audit.settings.bootstrap} bootstrap resamples, sweep ${audit.settings.sweep.map((s) => `×${shortNumber(s)}`).join(' ')}`)],
+    },
+  ];
+  const issues = [...audit.corpus.issues, ...audit.pools.flatMap((p) => p.issues)];
+  const skipped = audit.corpus.skipped + audit.pools.reduce((n, p) => n + p.skipped, 0);
+  const blocks: Block[] = [{ kind: 'fields', fields }];
+  if (skipped > 0) {
+    blocks.push(paragraph([cell(`${plural(skipped, 'row')} skipped:`, 'warn')]));
+    for (const issue of issues.slice(0, maxIssuesShown)) blocks.push(paragraph([text(`${issue.file}:${issue.line}: ${issue.reason}`)], 2));
+    if (skipped > maxIssuesShown) blocks.push(paragraph([cell(`… and ${skipped - maxIssuesShown} more`, 'muted')], 2));
+  }
+  return blocks;
+}
+
+function attackBlocks(audit: AuditReport, attack: AttackReport): Block[] {
+  const generators = attack.generators.length === 0 ? '' : `; generators ${attack.generators.join(', ')}`;
+  const c = attack.counts;
+  const countRow = (name: string, k: typeof c.rows): Cell[] => [text(name), text(String(k.constructible)), text(String(k.eligible)), text(String(k.isolatedEligible))];
+  const blocks: Block[] = [
+    heading(`attack ${attack.name} (${attack.kind}, targets ${detectorSet(attack.targets)}${generators})`),
+    {
+      kind: 'table',
+      columns: [{ title: '' }, { title: 'constructible', align: 'right' }, { title: 'eligible', align: 'right' }, { title: 'isolated-eligible', align: 'right' }],
+      rows: [countRow('rows', c.rows), countRow('clusters', c.clusters), countRow('edits', c.edits)],
+    },
+    ...attack.candidateNotes.map((note) => paragraph([cell(`note: ${note}`, 'muted')])),
+  ];
+  if (attack.results.length === 0) return [...blocks, paragraph([cell('no reward was scored for this attack', 'muted')])];
+  blocks.push({
+    kind: 'table',
+    columns: [
+      { title: 'reward', shrink: true }, { title: 'selection' }, { title: 'ASR (95%)', align: 'right' }, { title: 'mean margin', align: 'right' },
+      { title: 'worst margin', align: 'right' }, { title: 'clusters', align: 'right' }, { title: 'rows', align: 'right' }, { title: 'label' },
+    ],
+    rows: attack.results.map((r) => {
+      const e = r.estimate;
+      return [
+        cell(r.reward, r.reward === audit.reward.name ? 'accent' : undefined),
+        text(r.selection),
+        cell(rateWithBound(e), rateTone(e.asr), rateBar(e.asr, e.interval.low, e.interval.high)),
+        text(margin(e.meanMargin)),
+        text(margin(e.worstMargin)),
+        text(String(e.clusters)),
+        text(String(e.rows)),
+        cell(shortLabel(r.label), r.label === 'oracle upper bound' ? 'muted' : undefined),
+      ];
+    }),
+  });
+  return blocks;
+}
+
+function latticeReward(audit: AuditReport, detectors: readonly string[]): string {
+  const lambda = new Map(audit.lattice.detectors.map((d) => [d.name, d.lambda]));
+  return [audit.reward.name, ...detectors.map((d) => `${minus} ${shortNumber(lambda.get(d) ?? Number.NaN)}·${d}`)].join(' ');
+}
+
+function latticeBlocks(audit: AuditReport): Block[] {
+  const { lattice } = audit;
+  if (lattice.detectors.length === 0) return [];
+  const attacks = [...new Set(lattice.subsets.flatMap((s) => s.results.map((r) => r.attack)))];
+  const label = shortLabel(lattice.subsets[0]?.results.find((r) => r.selection === 'oracle_worst')?.label ?? 'label-free');
+  const blocks: Block[] = [
+    heading('detector lattice'),
+    paragraph([
+      text(`R_S = ${audit.reward.name} − Σ_{j∈S} λ_j·f_j over ${lattice.detectors.map((d) => `${d.name} (λ ${shortNumber(d.lambda)})`).join(', ')}. `),
+      text(`A subset is sufficient when every attack's oracle-worst ASR (${label}) is zero on isolated-eligible clusters.`),
+    ]),
+  ];
+  const worst = (subset: (typeof lattice.subsets)[number], attack: string): Cell => {
+    const r = subset.results.find((x) => x.attack === attack && x.selection === 'oracle_worst');
+    if (r === undefined) return cell('n/a', 'muted');
+    return cell(rateWithUpper(r.asr, r.upper), rateTone(r.asr), rateBar(r.asr, undefined, r.upper));
+  };
+  const mark = (minimal: boolean): Cell => (minimal ? cell('◀ minimal repair', 'accent') : text(''));
+  const sufficient = (ok: boolean): Cell => (ok ? cell('✓', 'good') : cell('—', 'muted'));
+  if (attacks.length <= maxPivotAttacks) {
+    blocks.push({
+      kind: 'table',
+      columns: [{ title: 'subset' }, { title: 'reward', shrink: true }, ...attacks.map((a) => ({ title: a, align: 'right' as const, shrink: true })), { title: 'sufficient' }, { title: '' }],
+      rows: lattice.subsets.map((s) => [
+        text(detectorSet(s.detectors)), text(latticeReward(audit, s.detectors)), ...attacks.map((a) => worst(s, a)), sufficient(s.sufficient), mark(s.minimal),
+      ]),
+    });
+  } else {
+    blocks.push({
+      kind: 'table',
+      columns: [{ title: 'subset' }, { title: 'attack', shrink: true }, { title: 'oracle-worst ASR', align: 'right' }, { title: 'sufficient' }, { title: '' }],
+      rows: lattice.subsets.flatMap((s) =>
+        attacks.map((a, i) => [text(i === 0 ? detectorSet(s.detectors) : ''), text(a), worst(s, a), i === 0 ? sufficient(s.sufficient) : text(''), i === 0 ? mark(s.minimal) : text('')]),
+      ),
+    });
+  }
+  if (lattice.vacuous) {
+    blocks.push(paragraph([cell(`${vacuousLattice[0]!.toUpperCase()}${vacuousLattice.slice(1)}. No subset is sufficient or minimal: the attacks had nothing to score.`, 'warn')]));
+  } else if (lattice.minimal.length === 0) {
+    blocks.push(paragraph([cell('No subset is sufficient: every subset leaves an attack with a positive oracle-worst ASR.', 'warn')]));
+  } else {
+    const used = new Set(lattice.minimal.flat());
+    const redundant = lattice.detectors.map((d) => d.name).filter((d) => !used.has(d));
+    blocks.push(paragraph([
+      text('Observed inclusion-minimal repair: '),
+      cell(lattice.minimal.map(detectorSet).join(', '), 'accent'),
+      text(redundant.length === 0 ? '.' : `; ${redundant.join(', ')} ${redundant.length === 1 ? 'is' : 'are'} in no minimal repair.`),
+    ]));
+  }
+  return blocks;
+}
+
+function poolFile(audit: AuditReport, pool: string): string {
+  return audit.pools.find((p) => p.name === pool)?.file ?? pool;
+}
+
+export function editText(pair: WorkedPair): string {
+  if (pair.position !== null && pair.replacement !== null) return `citation ${pair.position} → ${pair.replacement}`;
+  if (pair.position !== null) return `citation ${pair.position}`;
+  return `${pair.attack} edit`;
+}
+
+/** `R0 +0.81375 → R_L −0.38625 → R_full +0.41375`: one edit's paired margin under each reward. */
+export function marginChain(pair: WorkedPair): string {
+  return Object.entries(pair.margins).map(([reward, m]) => `${reward} ${margin(m)}`).join(' → ');
+}
+
+function pairLine(audit: AuditReport, pair: WorkedPair): string {
+  return `${pair.trajectory} (${poolFile(audit, pair.pool)}:${pair.line}, ${editText(pair)}): ${marginChain(pair)}`;
+}
+
+export function cancellationSentence(f: CancellationFinding): string {
+  return `${f.attack}, ${f.selection}: ${plural(f.count, 'edit')} in ${plural(f.clusters, 'cluster')} ${f.count === 1 ? 'loses' : 'lose'} under ${f.smaller} ` +
+    `but ${f.count === 1 ? 'wins' : 'win'} under ${f.larger}, because the edit switches off ${f.term} (weight ${shortNumber(f.termWeight)}), ` +
+    `a penalty already active on the original: the larger bundle is weaker here.`;
+}
+
+function cancellationBlocks(audit: AuditReport): Block[] {
+  const blocks: Block[] = [heading('penalty cancellation')];
+  if (audit.cancellation.length === 0) return [...blocks, paragraph([cell('none found: no larger reward lets an edit win by switching off a penalty that was active on the original', 'muted')])];
+  for (const f of audit.cancellation) {
+    const s = f.strata;
+    blocks.push(
+      paragraph([cell('▲ ', 'warn'), text(cancellationSentence(f))]),
+      paragraph([text(`worked pair ${pairLine(audit, f.example)}`)], 2),
+      paragraph([text(
+        `strata under ${f.larger}: ${f.term} active ${rateWithBound(s.active)} over ${plural(s.active.clusters, 'cluster')}; ` +
+        `inactive ${rateWithBound(s.inactive)} over ${plural(s.inactive.clusters, 'cluster')}`,
+      )], 2),
+    );
+  }
+  return blocks;
+}
+
+export function certificateSentence(c: CertificateEntry): string {
+  const lambda = `λ_${c.detector} = ${shortNumber(c.lambda)}`;
+  if (c.maxGain === null) return `${lambda}: no audited edit triggers ${c.detector} (vacuous)`;
+  return `${lambda} ${c.certified ? '>' : '≤'} max gain ${decimal5(c.maxGain)}`;
+}
+
+function certificateBlocks(audit: AuditReport): Block[] {
+  if (audit.certificate.length === 0) return [];
+  const generators = [...new Set(audit.attacks.flatMap((a) => a.generators))];
+  const blocks: Block[] = [
+    heading('finite-set certificate'),
+    paragraph([cell(
+      `R_{d} rejects every audited edit that triggers d when λ_d > max base gain ${audit.reward.name}(A(τ)) − ${audit.reward.name}(τ) over those edits; ` +
+      `it covers only the edits that were run${generators.length === 0 ? '' : ` (generators ${generators.join(', ')})`}.`,
+      'muted',
+    )]),
+  ];
+  for (const c of audit.certificate) {
+    const runs: Cell[] = [text(`${certificateSentence(c)} `), check(c.certified)];
+    if (c.maxGain !== null) {
+      const example = c.example === null ? '' : `; largest gain: ${c.example.trajectory}, ${poolFile(audit, c.example.pool)}:${c.example.line}, ${editText(c.example)}`;
+      runs.push(text(` (${plural(c.edits, 'edit')} trigger${c.edits === 1 ? 's' : ''} ${c.detector}${example})`));
+    }
+    blocks.push(paragraph(runs, 2));
+  }
+  return blocks;
+}
+
+function expectationBlocks(audit: AuditReport): Block[] {
+  if (audit.expectations.length === 0) return [];
+  const failed = audit.expectations.filter((e) => !e.passed).length;
+  return [
+    heading(`expectations: ${audit.expectations.length - failed} passed, ${failed} failed`),
+    {
+      kind: 'table',
+      columns: [{ title: '' }, { title: 'line', align: 'right' }, { title: 'expect', shrink: true }, { title: 'actual', shrink: true }],
+      rows: audit.expectations.map((e) => [check(e.passed), text(String(e.range.start.line + 1)), cell(e.text, e.passed ? undefined : 'bad'), text(e.actual)]),
+    },
+  ];
+}

@@ -1,0 +1,146 @@
+import type { Block, Cell, Column, Tone } from './format-blocks.js';
+import { describeReport } from './format-document.js';
+import type { Report } from '../report/schema.js';
+
+// The audit summary for a terminal or a CI log: aligned plain-text tables no wider than 120
+// columns, ANSI colour only when asked.
+
+export interface TableOptions {
+  /** Colour headings, ✓/✗ and rates with ANSI escapes (for a terminal, not for a log file). */
+  readonly color?: boolean;
+}
+
+const maxWidth = 120;
+const ruleWidth = 100;
+const gap = '  ';
+const minShrunk = 8;
+
+const ansi: Record<Tone | 'heading', string> = {
+  good: '\u001b[32m', bad: '\u001b[31m', warn: '\u001b[33m', muted: '\u001b[2m', accent: '\u001b[1;36m', heading: '\u001b[1m',
+};
+const reset = '\u001b[0m';
+
+/** Width in terminal columns: one per code point (every symbol used here is single-width). */
+const width = (s: string): number => [...s].length;
+
+function truncate(s: string, w: number): string {
+  const chars = [...s];
+  return chars.length <= w ? s : `${chars.slice(0, Math.max(0, w - 1)).join('')}…`;
+}
+
+function pad(s: string, w: number): string {
+  return s + ' '.repeat(Math.max(0, w - width(s)));
+}
+
+export function formatTable(report: Report, options: TableOptions = {}): string {
+  const paint = (s: string, tone: Tone | 'heading' | undefined): string => (options.color === true && tone !== undefined && s.trim() !== '' ? `${ansi[tone]}${s}${reset}` : s);
+  const doc = describeReport(report);
+  const lines: string[] = [
+    paint(truncate('HERALD audit report', maxWidth), 'heading'),
+    ...wrapRuns(doc.summary, 0, paint),
+  ];
+  for (const audit of doc.audits) {
+    for (const block of audit.blocks) lines.push(...renderBlock(block, paint));
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+type Paint = (s: string, tone: Tone | 'heading' | undefined) => string;
+
+function renderBlock(block: Block, paint: Paint): string[] {
+  switch (block.kind) {
+    case 'heading': {
+      const title = truncate(block.text, ruleWidth - 8);
+      const bar = block.level === 1 ? '═' : '─';
+      return ['', paint(`${bar.repeat(2)} ${title} ${bar.repeat(Math.max(2, ruleWidth - width(title) - 4))}`, 'heading')];
+    }
+    case 'fields': {
+      const nameWidth = Math.max(...block.fields.map((f) => width(f.name)));
+      return block.fields.flatMap((f) => wrapRuns(f.value, 2 + nameWidth + 2, paint, `${gap}${pad(f.name, nameWidth)}${gap}`));
+    }
+    case 'paragraph':
+      return wrapRuns(block.runs, gap.length + (block.indent ?? 0), paint);
+    case 'table':
+      return ['', ...renderTable(block.columns, block.rows, paint)];
+  }
+}
+
+/**
+ * Lays out a table two spaces in. When it is wider than the page, the free-text columns marked
+ * `shrink` are cut with an ellipsis, widest first; numbers are never cut.
+ */
+function renderTable(columns: readonly Column[], rows: readonly (readonly Cell[])[], paint: Paint): string[] {
+  const widths = columns.map((c, i) => Math.max(width(c.title), ...rows.map((r) => width(r[i]?.text ?? ''))));
+  const total = (): number => gap.length + widths.reduce((s, w) => s + w, 0) + gap.length * (columns.length - 1);
+  while (total() > maxWidth) {
+    let widest = -1;
+    columns.forEach((c, i) => {
+      if (c.shrink === true && widths[i]! > minShrunk && (widest < 0 || widths[i]! > widths[widest]!)) widest = i;
+    });
+    if (widest < 0) break;
+    widths[widest] = Math.max(minShrunk, widths[widest]! - (total() - maxWidth));
+  }
+  const line = (cells: readonly Cell[], header: boolean): string => {
+    const parts = columns.map((c, i) => {
+      const shown = truncate(cells[i]?.text ?? '', widths[i]!);
+      const fill = ' '.repeat(Math.max(0, widths[i]! - width(shown)));
+      const painted = paint(shown, header ? 'heading' : cells[i]?.tone);
+      return c.align === 'right' ? fill + painted : painted + fill;
+    });
+    return clip(`${gap}${parts.join(gap)}`.trimEnd());
+  };
+  return [
+    line(columns.map((c) => ({ text: c.title })), true),
+    clip(`${gap}${widths.map((w) => '─'.repeat(w)).join(gap)}`),
+    ...rows.map((r) => line(r, false)),
+  ];
+}
+
+/** Last resort when a table still does not fit: cut the plain text (an escape sequence is never cut). */
+function clip(line: string): string {
+  if (!line.includes('\u001b') && width(line) > maxWidth) return truncate(line, maxWidth);
+  return line;
+}
+
+/** Word-wraps runs of text at the page width with a hanging indent; `first` prefixes the first line. */
+function wrapRuns(runs: readonly Cell[], indent: number, paint: Paint, first = ' '.repeat(indent)): string[] {
+  const words: { text: string; tone: Tone | undefined; space: boolean }[] = [];
+  let space = false;
+  for (const run of runs) {
+    for (const piece of run.text.split(/( +)/)) {
+      if (piece === '') continue;
+      if (piece.trim() === '') {
+        space = true;
+        continue;
+      }
+      words.push({ text: piece, tone: run.tone, space });
+      space = false;
+    }
+  }
+  // A line is a list of same-tone segments, painted once each when the line is done.
+  const lines: string[] = [];
+  let prefix = first;
+  let segments: { text: string; tone: Tone | undefined }[] = [];
+  let used = width(first);
+  const flush = (): void => {
+    lines.push(`${prefix}${segments.map((g) => paint(g.text, g.tone)).join('')}`.trimEnd());
+    prefix = ' '.repeat(indent);
+    segments = [];
+    used = indent;
+  };
+  for (const word of words) {
+    const lead = word.space && segments.length > 0 ? ' ' : '';
+    if (segments.length > 0 && used + width(lead + word.text) > maxWidth) flush();
+    const shownLead = segments.length > 0 ? lead : '';
+    const shown = truncate(word.text, maxWidth - used - shownLead.length);
+    const last = segments[segments.length - 1];
+    if (last !== undefined && last.tone === word.tone) last.text += shownLead + shown;
+    else {
+      if (shownLead !== '') segments.push({ text: shownLead, tone: undefined });
+      segments.push({ text: shown, tone: word.tone });
+    }
+    used += width(shownLead + shown);
+  }
+  flush();
+  return lines;
+}

@@ -1,0 +1,124 @@
+import { cell, check, heading, paragraph, text, type Block, type Cell, type Tone } from './format-blocks.js';
+import { minus, notAvailable, percent, plural, shortNumber } from '../report/format-numbers.js';
+import type { ComparisonCell, ComparisonReport, SignalReport } from '../report/schema.js';
+
+// The training-signal audit and the paired policy comparison, as blocks for the text table and the
+// HTML page (format-document.ts appends them after the audits).
+
+/** A fraction as points with two decimals and a sign: 0.0143 → `+1.43`. */
+export function points(x: number | null): string {
+  if (x === null) return notAvailable;
+  const t = (x * 100).toFixed(2);
+  if (/^-?0\.00$/.test(t)) return '0.00';
+  return t.startsWith('-') ? `${minus}${t.slice(1)}` : `+${t}`;
+}
+
+
+/** The sentence the hover and the report share: why a detector's penalty can vanish in a group. */
+export const normalizationIdentity =
+  "r̃'_i = (r_i − r̄_g) − λ(ℓ_i − ℓ̄_g): a detector that fires on all or none of a group's samples is cancelled by the group mean; only mixed groups carry it (and dividing by the group's deviation can cancel it there too).";
+
+export function describeSignal(signal: SignalReport): Block[] {
+  const blocks: Block[] = [
+    heading(`training signal ${signal.name}`, 1),
+    {
+      kind: 'fields',
+      fields: [
+        { name: 'reward', value: [text(`${signal.reward.name} (${signal.reward.visibility})`)] },
+        { name: 'logs', value: [text(signal.logs.map((l) => `${l.name} (${l.file}, ${plural(l.rows, 'row')}${l.skipped > 0 ? `, ${l.skipped} skipped` : ''})`).join(', '))] },
+        { name: 'groups', value: [text(`${signal.rows} rows in ${signal.groups} groups; ${signal.ungroupedRows} without meta.group; ${signal.flatGroups} with all advantages zero`)] },
+        { name: 'advantage', value: [text(signal.normalization === 'std' ? 'A_i = (r_i − r̄_g) / s_g (GRPO)' : 'A_i = r_i − r̄_g (centred only)')] },
+        { name: 'min_groups', value: [text(String(signal.minGroups))] },
+      ],
+    },
+    heading('detector exposure'),
+    {
+      kind: 'table',
+      columns: [
+        { title: 'detector' }, { title: 'λ', align: 'right' }, { title: 'rows', align: 'right' }, { title: 'share', align: 'right' },
+        { title: 'groups', align: 'right' }, { title: 'mixed', align: 'right' }, { title: 'all-firing', align: 'right' },
+        { title: 'changed', align: 'right' }, { title: 'cancelled', align: 'right' }, { title: `≥ ${signal.minGroups} changed` },
+      ],
+      rows: signal.detectors.map((d): Cell[] => [
+        text(d.name), text(shortNumber(d.lambda)), text(String(d.firingRows)), text(percent(signal.rows === 0 ? null : d.firingRows / signal.rows)),
+        text(String(d.firingGroups)), text(String(d.mixedGroups)), text(String(d.allFiringGroups)),
+        cell(String(d.changedGroups), d.reachesOptimizer ? undefined : 'warn'), text(String(d.cancelledGroups)), check(d.reachesOptimizer),
+      ]),
+    },
+    paragraph([text(normalizationIdentity)]),
+  ];
+  for (const d of signal.detectors) {
+    const examples: string[] = [];
+    if (d.changedExample !== null) examples.push(`changed: group ${d.changedExample.group} (step ${d.changedExample.step ?? '?'}), fires on ${d.changedExample.firing} of ${d.changedExample.size}, advantages move by up to ${d.changedExample.shift.toFixed(4)}`);
+    if (d.cancelledExample !== null) examples.push(`cancelled: group ${d.cancelledExample.group} (step ${d.cancelledExample.step ?? '?'}), fires on ${d.cancelledExample.firing} of ${d.cancelledExample.size}, advantages unchanged`);
+    if (examples.length > 0) blocks.push(paragraph([text(`${d.name}: ${examples.join('; ')}.`)]));
+  }
+  if (signal.steps.length > 0) {
+    blocks.push(heading('exposure per training step'));
+    const running = signal.detectors.map(() => 0);
+    blocks.push({
+      kind: 'table',
+      columns: [
+        { title: 'step', align: 'right' }, { title: 'rows', align: 'right' }, { title: 'groups', align: 'right' },
+        ...signal.detectors.flatMap((d) => [{ title: `${d.name} rows`, align: 'right' as const }, { title: `${d.name} groups`, align: 'right' as const }, { title: `${d.name} changed`, align: 'right' as const }, { title: `${d.name} changed Σ`, align: 'right' as const }]),
+      ],
+      rows: signal.steps.map((s): Cell[] => [
+        text(shortNumber(s.step)), text(String(s.rows)), text(String(s.groups)),
+        ...s.detectors.flatMap((d, j) => {
+          running[j] = running[j]! + d.changedGroups;
+          return [text(String(d.firingRows)), text(String(d.firingGroups)), text(String(d.changedGroups)), text(String(running[j]))];
+        }),
+      ]),
+    });
+  }
+  return blocks;
+}
+
+const verdictTones: Record<ComparisonCell['verdict'], Tone | undefined> = {
+  improves: 'good', worsens: 'bad', 'within claim': undefined, inconclusive: 'muted', 'blocks a reduction claim': 'warn',
+};
+
+function intervalText(c: ComparisonCell): string {
+  if (c.interval.method === 'none') return 'n/a';
+  const range = `[${points(c.interval.low)}, ${points(c.interval.high)}]`;
+  return c.interval.method === 'exact-zero' ? `${range} (no events)` : range;
+}
+
+export function describeComparison(comparison: ComparisonReport): Block[] {
+  const logs = (list: ComparisonReport['base']): string => list.map((l) => `${l.name} (${l.file}, ${plural(l.rows, 'row')})`).join(', ');
+  const gate = comparison.nonInferiority;
+  return [
+    heading(`policy comparison ${comparison.name}`, 1),
+    {
+      kind: 'fields',
+      fields: [
+        { name: 'base', value: [text(logs(comparison.base))] },
+        { name: 'treatment', value: [text(logs(comparison.treatment))] },
+        { name: 'pairs', value: [text(`${comparison.pairs} by (question_id, meta.sample); ${comparison.unpairedBase} base and ${comparison.unpairedTreatment} treatment rows unpaired`)] },
+        { name: 'scorer', value: [text(`${comparison.scorer.name} (${comparison.scorer.visibility}): fixed for the targeted attacks in both arms`)] },
+        { name: 'intervals', value: [text(`95% question-cluster bootstrap, ${comparison.settings.bootstrap} resamples, seed ${shortNumber(comparison.settings.seed)}`)] },
+      ],
+    },
+    heading('paired differences (treatment − base, points)'),
+    {
+      kind: 'table',
+      columns: [
+        { title: 'metric', shrink: true }, { title: 'benchmark' }, { title: 'base', align: 'right' }, { title: 'treatment', align: 'right' },
+        { title: 'Δ', align: 'right' }, { title: '95% CI' }, { title: 'events b/t', align: 'right' }, { title: 'verdict' },
+      ],
+      rows: comparison.metrics.flatMap((m) => m.cells.map((c): Cell[] => [
+        text(`${m.label} (${m.better === 'higher' ? '↑' : '↓'})`), text(c.benchmark), text(percent(c.base)), text(percent(c.treatment)),
+        text(points(c.difference)), text(intervalText(c)),
+        text(c.baseEvents === null ? '' : `${c.baseEvents}/${c.treatmentEvents}`), cell(c.verdict, verdictTones[c.verdict]),
+      ])),
+    },
+    paragraph([text(`'blocks a reduction claim': a rare event (fewer than 10 events in the two arms, or none in one arm with a zero-event bound above the ${shortNumber(comparison.settings.claim)}-point claim) whose interval includes no change. The data do not show a reduction, and they do not establish equal rates either.`)]),
+    heading(`EM non-inferiority (paired lower bound > ${minus}${shortNumber(gate.margin)} points on each benchmark)`),
+    {
+      kind: 'table',
+      columns: [{ title: 'benchmark' }, { title: 'EM lower bound', align: 'right' }, { title: 'passes' }],
+      rows: gate.benchmarks.map((g): Cell[] => [text(g.benchmark), text(points(g.lower)), check(g.passed)]),
+    },
+    paragraph([text('gate: '), cell(gate.passed ? 'passes on every benchmark' : 'fails', gate.passed ? 'good' : 'bad')]),
+  ];
+}
