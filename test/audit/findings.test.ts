@@ -1,14 +1,14 @@
 // Every code of what an audit finds, with a bad case (the finding, at its place in the spec) and the
-// nearest good case (no such finding), run through the same engine and wording the editor and the CLI
-// use: auditSpec, then auditProblems, baselineProblems and signalProblems. The test fails when a code
-// has no case.
+// nearest good case (no such finding), run through the same engine and the one findings stage the
+// editor, the CLI and SARIF use: auditSpec and signalSpec, then specFindings. The test fails when a
+// code has no case.
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import { describe, it } from 'node:test';
 import { auditSpec } from '../../server/src/audit/audit-spec.js';
-import { baselineProblems, makeBaseline, readBaseline } from '../../server/src/audit/baseline.js';
-import { auditProblems } from '../../server/src/findings/audit-findings.js';
-import { signalProblems } from '../../server/src/findings/signal-findings.js';
+import { makeBaseline } from '../../server/src/audit/baseline.js';
+import { specFindings } from '../../server/src/findings/spec-findings.js';
+import { readBaseline } from '../../server/src/inputs/baseline-file.js';
 import { signalSpec } from '../../server/src/signal/signal-spec.js';
 import { auditIssueCodes } from '../../server/src/problems/issue-codes.js';
 import type { Problem } from '../../server/src/problems/problem.js';
@@ -92,6 +92,11 @@ const cases: Case[] = [
     bad: variant('  lattice L = 0.5', '  lattice L = 0.5, ⟦F = 1⟧'), good: audit,
   },
   {
+    code: auditIssueCodes.certificateFails, title: 'a lattice λ below the largest base gain: a 1.0 swap gain that λ 0.5 does not reject',
+    bad: variant('  lattice L = 0.5', '  lattice ⟦L = 0.5⟧').replace('reward R0 { answer 1 * exact_match(answer, gold.answers) }', 'reward R0 { answer 1 * exact_match(answer, gold.answers)  support 1 * recall(citations, gold.support) }'),
+    good: audit.replace('reward R0 { answer 1 * exact_match(answer, gold.answers) }', 'reward R0 { answer 1 * exact_match(answer, gold.answers)  support 1 * recall(citations, gold.support) }').replace('lattice L = 0.5', 'lattice L = 1.5'),
+  },
+  {
     code: auditIssueCodes.smallSample, title: 'an attack with 3 isolated-eligible clusters',
     bad: variant('  attack launder targets L using lexical(1)', '  ⟦attack launder targets L using lexical(1)⟧').replace('pools big', 'pools small'), good: audit,
   },
@@ -142,11 +147,11 @@ async function findings(text: string, files: Record<string, string> = {}): Promi
   const outcome = await auditSpec(text, specFile, { candidateCache: false });
   assert.deepEqual(outcome.problems.filter((p) => p.severity === 'error'), [], 'the spec itself is clean');
   const signals = await signalSpec(text, specFile);
-  return [
-    ...auditProblems(outcome.report, outcome.dataIssues, outcome.failures, outcome.model, text, folder.dir),
-    ...baselineProblems(readBaseline(baselineFile), baselineFile, outcome.report, outcome.model),
-    ...signalProblems(signals.reports ?? [], signals.model),
-  ];
+  const report = outcome.report === undefined ? undefined : { ...outcome.report, signals: [...(signals.reports ?? [])] };
+  return specFindings({
+    model: outcome.model, text, specDir: folder.dir, report, dataIssues: outcome.dataIssues, failures: outcome.failures,
+    baseline: { read: readBaseline(baselineFile), file: baselineFile },
+  });
 }
 
 describe('audit findings: every code', () => {

@@ -6,8 +6,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
-import { AuditCache } from '../../server/src/inputs/input-cache.js';
-import { auditSpec, type AuditSpecOptions } from '../../server/src/audit/audit-spec.js';
+import { auditSpec, newAuditCaches, type AuditSpecOptions } from '../../server/src/audit/audit-spec.js';
 import { openRankingStore } from '../../server/src/inputs/ranking-cache.js';
 import { createCandidateSource } from '../../server/src/edits/candidate-source.js';
 import { clusterBootstrap, percentile } from '../../server/src/stats/estimands.js';
@@ -34,14 +33,14 @@ async function reportJson(source: string, options: AuditSpecOptions, progress: s
 describe('optimised audit path', () => {
   it('gives the same JSON report cold, from on-disk candidates, and re-scored after a weight edit', async () => {
     const cacheDir = tempDir().dir;
-    const plain = await reportJson(text, { cache: new AuditCache(), candidateCache: false });
+    const plain = await reportJson(text, { cache: newAuditCaches(), candidateCache: false });
 
-    const filling = await reportJson(text, { cache: new AuditCache(), candidateCache: cacheDir });
+    const filling = await reportJson(text, { cache: newAuditCaches(), candidateCache: cacheDir });
     assert.equal(filling, plain, 'cold, writing the candidate cache');
     const stored = fs.readdirSync(path.join(cacheDir, 'rankings-v1'));
     assert.equal(stored.length, 2, 'one ranking file per generator the spec uses (lexical, bm25)');
 
-    const cache = new AuditCache();
+    const cache = newAuditCaches();
     const fromDisk = await reportJson(text, { cache, candidateCache: cacheDir });
     assert.equal(fromDisk, plain, 'cold, candidates from the on-disk cache');
 
@@ -58,8 +57,8 @@ describe('optimised audit path', () => {
 
   it('ignores damaged and unusable candidate caches and still gives the same report', async () => {
     const temp = tempDir();
-    const plain = await reportJson(text, { cache: new AuditCache(), candidateCache: false });
-    await reportJson(text, { cache: new AuditCache(), candidateCache: temp.dir });
+    const plain = await reportJson(text, { cache: newAuditCaches(), candidateCache: false });
+    await reportJson(text, { cache: newAuditCaches(), candidateCache: temp.dir });
     const folder = path.join(temp.dir, 'rankings-v1');
     for (const name of fs.readdirSync(folder)) {
       const file = path.join(folder, name);
@@ -70,9 +69,9 @@ describe('optimised audit path', () => {
       assert.ok(second !== undefined);
       fs.writeFileSync(file, damaged.join('\n'));
     }
-    assert.equal(await reportJson(text, { cache: new AuditCache(), candidateCache: temp.dir }), plain, 'damaged lines are ranked again');
+    assert.equal(await reportJson(text, { cache: newAuditCaches(), candidateCache: temp.dir }), plain, 'damaged lines are ranked again');
     const notAFolder = temp.write('a-file', 'x');
-    assert.equal(await reportJson(text, { cache: new AuditCache(), candidateCache: notAFolder }), plain, 'a cache path that cannot be a folder is ignored');
+    assert.equal(await reportJson(text, { cache: newAuditCaches(), candidateCache: notAFolder }), plain, 'a cache path that cannot be a folder is ignored');
   });
 
   it('reads back only well-formed rankings of corpus passages', () => {
@@ -96,7 +95,7 @@ describe('optimised audit path', () => {
   });
 
   it('evaluates the lattice with shared subsets exactly as subset by subset', async () => {
-    const { model } = analyze(text, { specDir: path.dirname(specFile) });
+    const { model } = analyze(text, { specFile });
     const decl = model.spec.decls.find((d) => d.kind === 'audit' && d.name?.text === 'paper');
     assert.ok(decl?.kind === 'audit');
     const plan = planAudit(decl, text)!;

@@ -29,7 +29,7 @@ async function timed(fn: () => Promise<unknown> | unknown): Promise<number> {
 async function main(): Promise<void> {
   const text = readFileSync(specFile, 'utf8');
   const specDir = path.dirname(specFile);
-  const { model } = analyze(text, { specDir });
+  const { model } = analyze(text, { specFile });
   const decl = model.spec.decls.find((d) => d.kind === 'audit' && d.name?.text === auditName);
   if (decl?.kind !== 'audit') throw new Error(`no audit ${auditName} in ${specFile}`);
   const plan = planAudit(decl, text)!;
@@ -62,7 +62,7 @@ async function main(): Promise<void> {
   const prepare = await timed(() => (prepared = prepareEdits(model, auditEditPlan(plan), inputs, createCandidateSource(corpus.corpus, new Map()))));
   // Each run edits to a new value, so no run finds the previous one's margins or intervals.
   const rescore = (edited: string) => () => {
-    const again = analyze(edited, { specDir });
+    const again = analyze(edited, { specFile });
     const auditDecl = again.model.spec.decls.find((d) => d.kind === 'audit' && d.name?.text === auditName);
     if (auditDecl?.kind !== 'audit') throw new Error('audit vanished');
     scoreAudit(again.model, planAudit(auditDecl, edited)!, prepared!, new LineIndex(edited));

@@ -4,7 +4,7 @@
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { AuditCache } from '../../server/src/inputs/input-cache.js';
+import { newAuditCaches, type AuditCaches } from '../../server/src/audit/audit-spec.js';
 import { auditSpec } from '../../server/src/audit/audit-spec.js';
 import { median, parseFloor } from './floor.js';
 import { benchSpec, groundingWeight } from './scale-spec.js';
@@ -41,7 +41,7 @@ function floor(dir: string): FloorResult {
 }
 
 /** Times one audit run and, from its progress messages, how long its lattice took. */
-async function timedAudit(specFile: string, cache: AuditCache, only: string, cacheDir: string): Promise<{ ms: number; latticeMs: number; report: Awaited<ReturnType<typeof auditSpec>>['report'] }> {
+async function timedAudit(specFile: string, cache: AuditCaches, only: string, cacheDir: string): Promise<{ ms: number; latticeMs: number; report: Awaited<ReturnType<typeof auditSpec>>['report'] }> {
   let latticeStart = 0;
   let latticeMs = 0;
   const start = performance.now();
@@ -64,7 +64,7 @@ function writeSpec(specFile: string, grounding: number): void {
   writeFileSync(specFile, benchSpec('../corpus.jsonl', 'pool.jsonl', grounding));
 }
 
-async function warmRuns(specFile: string, cache: AuditCache, only: string, cacheDir: string, runs: number): Promise<{ ms: number; latticeMs: number }> {
+async function warmRuns(specFile: string, cache: AuditCaches, only: string, cacheDir: string, runs: number): Promise<{ ms: number; latticeMs: number }> {
   const ms: number[] = [];
   const lattice: number[] = [];
   for (let run = 1; run <= runs; run++) {
@@ -83,8 +83,8 @@ async function audit(dir: string): Promise<AuditResult> {
   rmSync(cacheDir, { recursive: true, force: true });
   writeSpec(specFile, groundingWeight);
 
-  const cold = await timedAudit(specFile, new AuditCache(), 'main', cacheDir);
-  const cache = new AuditCache();
+  const cold = await timedAudit(specFile, newAuditCaches(), 'main', cacheDir);
+  const cache = newAuditCaches();
   const coldCached = await timedAudit(specFile, cache, 'main', cacheDir);
   const warm = await warmRuns(specFile, cache, 'main', cacheDir, 3);
   const audited = coldCached.report!.audits[0]!;

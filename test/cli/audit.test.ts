@@ -62,7 +62,7 @@ describe('herald audit', () => {
     const dir = workspace(spec('expect asr(R0, launder, oracle_worst) == 0'));
     const result = runHerald(['audit', 'spec.reward'], dir);
     assert.equal(result.code, 1);
-    assert.match(result.stderr, /expectation failed: quick: expect asr\(R0, launder, oracle_worst\) == 0 \(asr = \d+\.\d\d% over \d+ isolated-eligible clusters\)/);
+    assert.match(result.stderr, /^spec\.reward:17:3: error expect-failed expectation fails in audit quick: `expect asr\(R0, launder, oracle_worst\) == 0`: asr = \d+\.\d\d% over \d+ isolated-eligible clusters$/m);
     assert.match(result.stdout, /✗/);
   });
 
@@ -99,7 +99,7 @@ describe('herald audit', () => {
     assert.equal(accepted.code, 0, accepted.stderr);
     assert.match(accepted.stderr, /wrote the baseline spec\.reward\.baseline\.json/);
     const quiet = runHerald(['audit', 'spec.reward', '--update-baseline', '--quiet', '--format', 'json', '--out', 'r.json'], dir);
-    assert.equal(quiet.stderr, '', '--quiet says nothing, not even what it wrote');
+    assert.doesNotMatch(quiet.stderr, /herald: (wrote|audit|evaluating)/, '--quiet prints no progress and not what it wrote, only findings');
     assert.equal(runHerald(['audit', 'spec.reward', '--quiet'], dir).code, 0, 'no regression against itself');
     writeFileSync(path.join(dir, 'spec.reward'), text.replace('R0 - 1.2 * L', 'R0 - 0.2 * L'));
     const result = runHerald(['audit', 'spec.reward', '--quiet'], dir);

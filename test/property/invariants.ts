@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { formatSpec, layoutSpec } from '../../server/src/format/format.js';
 import { analyze } from '../../server/src/semantics/analyze.js';
-import type { FileStatus } from '../../server/src/semantics/check.js';
+import type { FileStatus } from '../../server/src/inputs/file-probe.js';
 import type { Span } from '../../server/src/problems/span.js';
 import { issueCodes } from '../../server/src/problems/issue-codes.js';
 import { parse } from '../../server/src/syntax/parse.js';
@@ -25,7 +25,7 @@ function assertInside(span: Span, text: string, what: string): void {
  * locations, symbol occurrences, comments) lies inside the document.
  */
 export function assertAnalyzeSound(text: string): ReturnType<typeof analyze> {
-  const result = analyze(text, { specDir: '/specs', probeFile });
+  const result = analyze(text, { specFile: '/specs/spec.reward', probeFile });
   for (const problem of result.problems) {
     assertInside(problem.span, text, `problem ${problem.code} (${problem.message})`);
     for (const related of problem.related ?? []) assertInside(related.span, text, `related information of ${problem.code}`);

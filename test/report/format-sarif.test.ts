@@ -1,7 +1,13 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
-import { fileBesideSpec, formatSarif, sarifRegion, sarifRules } from '../../server/src/render/format-sarif.js';
+import { specFindings } from '../../server/src/findings/spec-findings.js';
+import type { RowIssue } from '../../server/src/pool/types.js';
+import { auditIssueCodes } from '../../server/src/problems/issue-codes.js';
+import { LineIndex } from '../../server/src/problems/line-index.js';
+import { fileBesideSpec, formatSarif, sarifRegion } from '../../server/src/render/format-sarif.js';
+import { analyze } from '../../server/src/semantics/analyze.js';
+import { goldenSpec } from '../helpers/golden-audit.js';
 import { failingSpec, goldenReport, goldenSpecUri, withAudit } from './golden-report.js';
 
 // ajv-draft-04 validates SARIF's own draft-04 schema as shipped by @microsoft/jest-sarif.
@@ -33,69 +39,70 @@ interface SarifResult {
 }
 interface SarifLog { version: string; runs: { tool: { driver: { name: string; rules: { id: string }[] } }; results: SarifResult[] }[] }
 
-function sarif(report = goldenReport()): SarifLog {
-  const text = formatSarif(report, goldenSpecUri);
+const specDir = '/work/specs';
+
+/** The golden report's findings, from the findings stage, rendered as SARIF and checked against the SARIF schema. */
+function sarif(report = goldenReport(), spec = goldenSpec, dataIssues: readonly RowIssue[] = []): SarifLog {
+  const { model } = analyze(spec);
+  const findings = specFindings({ model, text: spec, specDir, report, dataIssues, failures: [] });
+  const text = formatSarif({ findings, lines: new LineIndex(spec), specUri: goldenSpecUri, specDir, report, toolVersion: 'test' });
   const log = JSON.parse(text) as unknown;
   assert.ok(validate(log), JSON.stringify(validate.errors, null, 2));
   return log as SarifLog;
 }
 
 const results = (log: SarifLog, rule?: string): SarifResult[] => log.runs[0]!.results.filter((r) => rule === undefined || r.ruleId === rule);
+const lineOf = (spec: string, needle: string): number => spec.split('\n').findIndex((l) => l.includes(needle)) + 1;
 
 describe('formatSarif', () => {
-  it('writes a SARIF 2.1.0 log that the SARIF schema accepts', () => {
+  it('writes a SARIF 2.1.0 log that the SARIF schema accepts, with the issue codes as rule ids', () => {
     const log = sarif();
     assert.equal(log.version, '2.1.0');
     assert.equal(log.runs.length, 1);
     assert.equal(log.runs[0]!.tool.driver.name, 'herald');
-    assert.deepEqual(log.runs[0]!.tool.driver.rules.map((r) => r.id), sarifRules.map((r) => r.id));
+    const rules = log.runs[0]!.tool.driver.rules.map((r) => r.id);
+    assert.deepEqual(rules, [...new Set(results(log).map((r) => r.ruleId))]);
+    for (const rule of rules) assert.ok(Object.values(auditIssueCodes).includes(rule as never), rule);
+    for (const r of results(log)) assert.equal(rules[r.ruleIndex], r.ruleId);
   });
 
   it('proves the validator rejects a broken log', () => {
-    const log = JSON.parse(formatSarif(goldenReport(), goldenSpecUri)) as Record<string, unknown>;
+    const log = JSON.parse(JSON.stringify(sarif())) as Record<string, unknown>;
     delete log['version'];
     assert.equal(validate(log), false);
-    const badLevel = JSON.parse(formatSarif(goldenReport(), goldenSpecUri)) as SarifLog;
+    const badLevel = JSON.parse(JSON.stringify(sarif())) as SarifLog;
     badLevel.runs[0]!.results[0]!.level = 'fatal';
     assert.equal(validate(badLevel), false);
   });
 
-  it('reports the golden findings: positive oracle-worst ASRs, the cancellation, the redundant detectors', () => {
+  it('reports what the editor reports: the attacks that succeed, the cancellation, the redundant detectors, the small samples', () => {
     const log = sarif();
-    const positive = results(log, 'asr-positive');
-    // launder under R0 (50%) and R_full (16.67%), same_final under R0 (100%); R_L stops both.
-    assert.deepEqual(positive.map((r) => r.message.text.match(/^Attack (\S+) succeeds against (\S+)/)?.slice(1)), [['launder', 'R0'], ['launder', 'R_full'], ['same_final', 'R0']]);
-    assert.match(positive[0]!.message.text, /ASR 50\.00% /);
-    assert.ok(positive.every((r) => r.level === 'warning'));
+    const succeeds = results(log, 'attack-succeeds');
+    // R0 is beaten by launder (50%) and same_final (100%): one finding on its reward line; R_full by launder, on its name in compare.
+    assert.deepEqual(succeeds.map((r) => r.locations[0]!.physicalLocation.region?.startLine), [lineOf(goldenSpec, '  reward R0'), lineOf(goldenSpec, '  compare R_L, R_full')]);
+    assert.match(succeeds[0]!.message.text, /launder beats R0: 50\.00% .*same_final beats R0: 100\.00%/);
+    assert.ok(succeeds.every((r) => r.level === 'warning'));
     const cancellation = results(log, 'penalty-cancellation');
-    assert.equal(cancellation.length, 2);
+    assert.equal(cancellation.length, 1, 'both selections of one term and attack are one finding');
     assert.match(cancellation[0]!.message.text, /R0 \+0\.81375 → R_L −0\.38625 → R_full \+0\.41375/);
-    assert.deepEqual(results(log, 'redundant-detector').map((r) => [r.level, r.message.text.match(/detector (\S+)/)?.[1]]), [['note', 'U'], ['note', 'F']]);
+    assert.deepEqual(cancellation[0]!.relatedLocations?.map((l) => [l.physicalLocation.artifactLocation.uri, l.physicalLocation.region?.startLine]), [['specs/p.jsonl', 1]]);
+    assert.deepEqual(results(log, 'redundant-detector').map((r) => [r.level, r.message.text.match(/^(\S+) is in no/)?.[1]]), [['note', 'U'], ['note', 'F']]);
+    assert.equal(results(log, 'small-sample').length, 2, 'both attacks have 3 isolated-eligible clusters');
     assert.deepEqual(results(log, 'expect-failed'), []);
     assert.deepEqual(results(log, 'certificate-fails'), []);
     assert.deepEqual(results(log, 'bad-rows'), []);
-    for (const r of log.runs[0]!.results) assert.equal(log.runs[0]!.tool.driver.rules[r.ruleIndex]!.id, r.ruleId);
   });
 
   it('places a failed expectation at its spec line with one-based lines and columns', () => {
-    const log = sarif(goldenReport(failingSpec));
-    const failed = results(log, 'expect-failed');
+    const failed = results(sarif(goldenReport(failingSpec), failingSpec), 'expect-failed');
     assert.equal(failed.length, 1);
-    const lines = failingSpec.split('\n');
-    const index = lines.findIndex((l) => l.includes('< 10%'));
-    const text = lines[index]!;
+    const index = lineOf(failingSpec, '< 10%') - 1;
+    const text = failingSpec.split('\n')[index]!;
     const location = failed[0]!.locations[0]!.physicalLocation;
     assert.equal(failed[0]!.level, 'error');
     assert.equal(location.artifactLocation.uri, goldenSpecUri);
     assert.deepEqual(location.region, { startLine: index + 1, startColumn: text.indexOf('expect') + 1, endLine: index + 1, endColumn: text.trimEnd().length + 1 });
     assert.match(failed[0]!.message.text, /asr = 50\.00% over 3 isolated-eligible clusters/);
-  });
-
-  it('places attack findings at the attack line', () => {
-    const line = failingSpec.split('\n').findIndex((l) => l.includes('attack launder'));
-    const launder = results(sarif(), 'asr-positive')[0]!;
-    assert.equal(launder.locations[0]!.physicalLocation.region?.startLine, line + 1);
-    assert.equal(launder.locations[0]!.physicalLocation.region?.startColumn, 3);
   });
 
   it('keeps fingerprints stable across runs and distinct across findings', () => {
@@ -108,24 +115,22 @@ describe('formatSarif', () => {
     assert.deepEqual(results(sarif(reseeded)).map((r) => r.partialFingerprints['heraldFinding/v1']), first);
   });
 
-  it('reports a skipped pool row at the audit and links the row in the pool file', () => {
-    const report = withAudit(goldenReport(), (a) => ({
-      ...a,
-      pools: a.pools.map((p) => ({ ...p, skipped: 1, issues: [{ file: 'p.jsonl', line: 7, reason: 'field [final] is not an object' }] })),
-    }));
-    const [bad, ...rest] = results(sarif(report), 'bad-rows');
+  it('reports skipped pool rows on the pool declaration and links each row in the pool file', () => {
+    const issues = [{ file: `${specDir}/p.jsonl`, line: 7, reason: 'field [final] is not an object' }, { file: `${specDir}/p.jsonl`, line: 9, reason: 'invalid JSON' }];
+    const [bad, ...rest] = results(sarif(goldenReport(), goldenSpec, issues), 'bad-rows');
     assert.ok(bad);
     assert.deepEqual(rest, []);
-    assert.equal(bad.level, 'warning');
-    assert.equal(bad.locations[0]!.physicalLocation.region?.startLine, 10, 'the audit line');
-    assert.deepEqual(bad.relatedLocations?.map((l) => [l.id, l.physicalLocation.artifactLocation.uri, l.physicalLocation.region]), [[1, 'specs/p.jsonl', { startLine: 7 }]]);
-    assert.match(bad.message.text, /\[p\.jsonl:7\]\(1\): field \\\[final\\\] is not an object/);
+    assert.equal(bad.level, 'error');
+    assert.equal(bad.locations[0]!.physicalLocation.region?.startLine, lineOf(goldenSpec, 'pool p ='));
+    assert.deepEqual(bad.relatedLocations?.map((l) => [l.id, l.physicalLocation.artifactLocation.uri, l.physicalLocation.region]), [[1, 'specs/p.jsonl', { startLine: 7 }], [2, 'specs/p.jsonl', { startLine: 9 }]]);
+    assert.match(bad.message.text, /p\.jsonl:7: field \\\[final\\\] is not an object/);
   });
 
-  it('reports a certificate that fails', () => {
+  it('reports a certificate that fails, on its lattice entry', () => {
     const report = withAudit(goldenReport(), (a) => ({ ...a, certificate: a.certificate.map((c) => (c.detector === 'L' ? { ...c, lambda: 0.5, certified: false } : c)) }));
     const [fails] = results(sarif(report), 'certificate-fails');
     assert.ok(fails);
+    assert.equal(fails.locations[0]!.physicalLocation.region?.startLine, lineOf(goldenSpec, 'lattice U = 0.5'));
     assert.match(fails.message.text, /λ_L = 0\.5 ≤ max gain 0\.81375 over 9 audited edits/);
   });
 });

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
 import { analyze } from '../../server/src/semantics/analyze.js';
-import type { FileStatus } from '../../server/src/semantics/check.js';
+import type { FileStatus } from '../../server/src/inputs/file-probe.js';
 import { issueCodes, type IssueCode } from '../../server/src/problems/issue-codes.js';
 import { marked } from '../helpers/marked.js';
 
@@ -65,7 +65,7 @@ const fileStatus: Record<string, FileStatus> = { 'missing.jsonl': 'missing', 'fo
 const probeFile = (absolutePath: string): FileStatus => fileStatus[path.relative(specDir, absolutePath)] ?? 'ok';
 
 function run(text: string): ReturnType<typeof analyze> {
-  return analyze(text, { specDir, probeFile });
+  return analyze(text, { specFile: `${specDir}/spec.reward`, probeFile });
 }
 
 function variant(from: string, to: string, base = clean): string {

@@ -1,11 +1,11 @@
 // The audit's worker thread: the language server hands it specs and it runs them with the same
-// engine as the CLI, off the thread that answers hovers and keystrokes. It keeps one AuditCache,
+// engine as the CLI, off the thread that answers hovers and keystrokes. It keeps one set of caches,
 // so data and prepared audits survive between saves.
 import { parentPort } from 'node:worker_threads';
 import type { RowIssue } from '../pool/types.js';
 import type { Report } from '../report/schema.js';
-import { AuditCache } from '../inputs/input-cache.js';
-import { auditSpec, type AuditFailure } from './audit-spec.js';
+
+import { auditSpec, newAuditCaches, type AuditFailure } from './audit-spec.js';
 
 export type WorkerRequest =
   | { readonly kind: 'run'; readonly id: number; readonly text: string; readonly specFile: string; readonly cancel: SharedArrayBuffer }
@@ -18,11 +18,12 @@ export type WorkerReply =
 
 const port = parentPort;
 if (port === null) throw new Error('audit-worker runs only as a worker thread');
-const cache = new AuditCache();
+const cache = newAuditCaches();
 
 port.on('message', (request: WorkerRequest) => {
   if (request.kind === 'invalidate') {
-    cache.invalidate(request.paths);
+    cache.inputs.invalidate(request.paths);
+    cache.prepared.clear();
     return;
   }
   const flag = new Int32Array(request.cancel);

@@ -1,14 +1,17 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { auditSpec } from '../audit/audit-spec.js';
-import { baselineFileOf, makeBaseline, readBaseline, regressionProblems, writeBaseline } from '../audit/baseline.js';
-import { auditProblems } from '../findings/audit-findings.js';
+import { makeBaseline } from '../audit/baseline.js';
+import { specFindings } from '../findings/spec-findings.js';
+import { baselineFileOf, readBaseline, writeBaseline } from '../inputs/baseline-file.js';
+import { auditIssueCodes } from '../problems/issue-codes.js';
+import { LineIndex } from '../problems/line-index.js';
+import type { Problem } from '../problems/problem.js';
 import { formatHtml } from '../render/format-html.js';
 import { formatSarif } from '../render/format-sarif.js';
 import { formatTable } from '../render/format-table.js';
 import type { Report } from '../report/schema.js';
-import { LineIndex } from '../problems/line-index.js';
-import { formatProblem, parseCommandArgs, printRunProblems, readSpec, type CommandOutput } from './check-command.js';
+import { formatProblem, parseCommandArgs, printFindings, readSpec, type CommandOutput } from './check-command.js';
 
 const formats = ['table', 'json', 'sarif', 'html'] as const;
 type Format = (typeof formats)[number];
@@ -24,14 +27,24 @@ export const auditUsage = `herald audit <spec.reward> [--format table|json|sarif
                       every attack success rate or bound that rose against it as a regression
   exit 0 when every expect line holds and nothing regressed, 1 otherwise, 2 on spec errors or unreadable input`;
 
-function render(report: Report, format: Format, specFile: string): string {
+interface RenderContext {
+  readonly findings: readonly Problem[];
+  readonly lines: LineIndex;
+  readonly specFile: string;
+  readonly specPath: string;
+}
+
+function render(report: Report, format: Format, ctx: RenderContext): string {
   switch (format) {
     case 'table':
       return formatTable(report);
     case 'json':
       return `${JSON.stringify(report, null, 2)}\n`;
     case 'sarif':
-      return formatSarif(report, path.relative(process.cwd(), specFile).split(path.sep).join('/'));
+      return formatSarif({
+        findings: ctx.findings, lines: ctx.lines, report, toolVersion: report.tool.version, specDir: path.dirname(ctx.specPath),
+        specUri: path.relative(process.cwd(), ctx.specPath).split(path.sep).join('/'),
+      });
     case 'html':
       return formatHtml(report);
   }
@@ -56,34 +69,32 @@ export async function runAuditCommand(args: readonly string[], io: CommandOutput
 
   const progress = values.quiet ? () => undefined : (message: string) => io.err(`herald: ${message}`);
   const candidateCache = values['no-cache'] ? false : values['cache-dir'];
-  const outcome = await auditSpec(text, path.resolve(specFile), { only: values.audit, onProgress: progress, candidateCache });
+  const specPath = path.resolve(specFile);
+  const outcome = await auditSpec(text, specPath, { only: values.audit, onProgress: progress, candidateCache });
   const lines = new LineIndex(text);
-  printRunProblems(specFile, lines, outcome, io);
-  for (const problem of auditProblems(undefined, [], outcome.failures, outcome.model, text, path.dirname(path.resolve(specFile)))) io.err(formatProblem(specFile, lines, problem));
+  for (const problem of outcome.problems) io.err(formatProblem(specFile, lines, problem));
+
+  // Findings without the baseline first: a run that accepts the figures does not compare with them.
+  const baselineFile = baselineFileOf(specPath);
+  const baseline = values['update-baseline'] || outcome.report === undefined ? undefined : { read: readBaseline(baselineFile), file: baselineFile };
+  const findings = specFindings({
+    model: outcome.model, text, specDir: path.dirname(specPath), report: outcome.report, dataIssues: outcome.dataIssues, failures: outcome.failures, baseline,
+  });
+  printFindings(specFile, lines, findings, io);
   if (outcome.report === undefined) return 2;
 
-  const rendered = render(outcome.report, format, specFile);
+  const rendered = render(outcome.report, format, { findings, lines, specFile, specPath });
   if (values.out !== undefined) {
     fs.writeFileSync(values.out, rendered);
     if (!values.quiet) io.err(`herald: wrote ${values.out}`);
   } else {
     io.write(rendered);
   }
-  const failed = outcome.report.audits.flatMap((a) => a.expectations.filter((e) => !e.passed).map((e) => `${a.name}: ${e.text} (${e.actual})`));
-  for (const failure of failed) io.err(`herald: expectation failed: ${failure}`);
-
-  const baselineFile = baselineFileOf(specFile);
   if (values['update-baseline']) {
     writeBaseline(baselineFile, makeBaseline(outcome.report, outcome.model));
-    if (!values.quiet) io.err(`herald: wrote the baseline ${baselineFile}`);
-    return failed.length > 0 ? 1 : 0;
+    if (!values.quiet) io.err(`herald: wrote the baseline ${path.relative(process.cwd(), baselineFile)}`);
   }
-  const baseline = readBaseline(baselineFile);
-  if (baseline.kind === 'invalid') {
-    io.err(`${baselineFile}: not a baseline (${baseline.reason}); run with --update-baseline to rewrite it`);
-    return 2;
-  }
-  const regressed = baseline.kind === 'ok' ? regressionProblems(outcome.report, baseline.baseline, outcome.model) : [];
-  for (const problem of regressed) io.err(formatProblem(specFile, lines, problem));
-  return failed.length > 0 || regressed.length > 0 ? 1 : 0;
+  if (baseline?.read.kind === 'invalid') return 2;
+  const failed = findings.some((f) => f.code === auditIssueCodes.expectFailed || f.code === auditIssueCodes.asrRegression);
+  return failed ? 1 : 0;
 }

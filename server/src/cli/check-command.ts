@@ -44,6 +44,18 @@ export function printRunProblems(file: string, lines: LineIndex, run: { problems
   for (const issue of run.dataIssues) io.err(`${issue.file}:${issue.line}: skipped row: ${issue.reason}`);
 }
 
+/**
+ * Findings as compilers print them, on stderr: `spec:line:col: severity code message`, then the data
+ * rows a finding is about as `file:line: message` (relative to the working folder), so a terminal or
+ * an editor's problem matcher can open each.
+ */
+export function printFindings(file: string, lines: LineIndex, findings: readonly Problem[], io: CommandOutput): void {
+  for (const finding of findings) {
+    io.err(formatProblem(file, lines, finding));
+    for (const row of finding.rows ?? []) io.err(`  ${path.relative(process.cwd(), row.file)}:${row.line}: ${row.message}`);
+  }
+}
+
 /** Checks each spec; exit code 1 when any has an error, 2 when a spec cannot be read. */
 export function runCheck(files: readonly string[], io: CommandOutput): number {
   if (files.length === 0) {
@@ -59,7 +71,7 @@ export function runCheck(files: readonly string[], io: CommandOutput): number {
       unreadable = true;
       continue;
     }
-    const { problems } = analyze(text, { specDir: path.dirname(path.resolve(file)), probeFile });
+    const { problems } = analyze(text, { specFile: path.resolve(file), probeFile });
     const index = new LineIndex(text);
     for (const problem of problems) {
       io.out(formatProblem(file, index, problem));

@@ -1,8 +1,7 @@
 import * as path from 'node:path';
 import { AuditError } from '../edits/audit-error.js';
 import { createCandidateSource } from '../edits/candidate-source.js';
-import { loadCandidates } from '../inputs/loaders.js';
-import type { CandidateList, Loaded, RowIssue } from '../pool/types.js';
+import type { RowIssue } from '../pool/types.js';
 import type { ComparisonReport } from '../report/schema.js';
 import { analyze } from '../semantics/analyze.js';
 import type { SpecModel } from '../semantics/check.js';
@@ -10,8 +9,11 @@ import { probeFile } from '../inputs/file-probe.js';
 import type { ComparisonDecl } from '../syntax/ast.js';
 import { LineIndex } from '../problems/line-index.js';
 import type { Problem } from '../problems/problem.js';
-import { linkedFile, loadInputs, logFromFile, type LogSource } from '../inputs/spec-inputs.js';
-import { planComparison, type ComparisonPlan } from './plan.js';
+import { InputCache } from '../inputs/input-cache.js';
+import { IssueLog, loadInputs, logFromFile, type NamedFile } from '../inputs/load-inputs.js';
+import { resolveLink } from '../inputs/paths.js';
+import { linkedPath, specInputs } from '../inputs/spec-inputs.js';
+import { planComparison } from './plan.js';
 import { runComparison } from './run-compare.js';
 
 export interface CompareOutcome {
@@ -27,6 +29,8 @@ export interface CompareRequest {
   /** Evaluation logs given on the command line: they replace the block's `base` and `treatment`. */
   readonly baseFiles?: readonly string[] | undefined;
   readonly treatmentFiles?: readonly string[] | undefined;
+  /** Loaded files kept from earlier runs (the editor's worker keeps one); a fresh one otherwise. */
+  readonly cache?: InputCache | undefined;
 }
 
 function blocksOf(model: SpecModel, request: CompareRequest): ComparisonDecl[] | string {
@@ -40,44 +44,32 @@ function blocksOf(model: SpecModel, request: CompareRequest): ComparisonDecl[] |
 /** Checks a spec and runs its paired policy comparisons: what `herald compare` runs. */
 export async function compareSpec(text: string, specFile: string, request: CompareRequest = {}): Promise<CompareOutcome> {
   const specDir = path.dirname(specFile);
-  const { model, problems } = analyze(text, { specDir, probeFile });
+  const { model, problems } = analyze(text, { specFile, probeFile });
   if (problems.some((p) => p.severity === 'error')) return { problems, dataIssues: [], reports: undefined, model };
   const blocks = blocksOf(model, request);
   if (typeof blocks === 'string') return { problems, dataIssues: [], reports: undefined, runError: blocks, model };
   const lines = new LineIndex(text);
-  const dataIssues: RowIssue[] = [];
+  const inputs = specInputs(model.spec, specFile);
+  const named = (name: string): NamedFile => ({ name, file: linkedPath(inputs, name) ?? specDir });
+  const cache = request.cache ?? new InputCache();
+  const issues = new IssueLog();
   const reports: ComparisonReport[] = [];
   for (const block of blocks) {
     const plan = planComparison(block);
     if (plan === undefined) continue;
-    const arm = (files: readonly string[] | undefined, names: readonly string[]): LogSource[] =>
-      files !== undefined && files.length > 0 ? files.map(logFromFile) : names.map((name) => ({ name, file: linkedFile(model, specDir, name) }));
-    const corpusFile = linkedFile(model, specDir, plan.corpus);
-    const base = await loadInputs(specDir, plan.corpus, corpusFile, arm(request.baseFiles, plan.base));
-    const treatment = await loadInputs(specDir, plan.corpus, corpusFile, arm(request.treatmentFiles, plan.treatment));
-    dataIssues.push(...base.issues, ...treatment.issues);
-    if (!base.ok || !treatment.ok) return { problems, dataIssues, reports: undefined, model };
-    const candidates = createCandidateSource(base.inputs.corpus, await candidateFiles(plan, specDir, dataIssues));
+    const arm = (files: readonly string[] | undefined, names: readonly string[]): NamedFile[] => (files !== undefined && files.length > 0 ? files.map(logFromFile) : names.map(named));
+    const candidates = plan.attacks.flatMap((a) => a.generators.flatMap((g) => (g.kind === 'file' ? [{ link: g.path, file: resolveLink(specDir, g.path) }] : [])));
+    const base = await loadInputs(specDir, { corpus: named(plan.corpus), pools: arm(request.baseFiles, plan.base), candidates }, cache, issues);
+    const treatment = await loadInputs(specDir, { corpus: named(plan.corpus), pools: arm(request.treatmentFiles, plan.treatment) }, cache, issues);
+    if (!base.ok || !treatment.ok) return { problems, dataIssues: issues.issues, reports: undefined, model };
+    const source = createCandidateSource(base.inputs.corpus, base.candidateFiles);
     try {
-      const report = runComparison(model, plan, base.inputs, treatment.inputs, candidates, lines);
+      const report = runComparison(model, plan, base.inputs, treatment.inputs, source, lines);
       if (report !== undefined) reports.push(report);
     } catch (error) {
       if (!(error instanceof AuditError)) throw error;
-      return { problems, dataIssues, reports: undefined, runError: `comparison '${plan.name}' could not run: ${error.message}`, model };
+      return { problems, dataIssues: issues.issues, reports: undefined, runError: `comparison '${plan.name}' could not run: ${error.message}`, model };
     }
   }
-  return { problems, dataIssues, reports, model };
-}
-
-async function candidateFiles(plan: ComparisonPlan, specDir: string, issues: RowIssue[]): Promise<Map<string, Loaded<CandidateList>>> {
-  const files = new Map<string, Loaded<CandidateList>>();
-  for (const attack of plan.attacks) {
-    for (const generator of attack.generators) {
-      if (generator.kind !== 'file' || files.has(generator.path)) continue;
-      const loaded = await loadCandidates(path.resolve(specDir, generator.path));
-      issues.push(...loaded.issues);
-      files.set(generator.path, loaded);
-    }
-  }
-  return files;
+  return { problems, dataIssues: issues.issues, reports, model };
 }

@@ -3,12 +3,11 @@ import { buildBm25Index, createBm25Generator } from './generators/bm25.js';
 import { createFileGenerator, describeDrops, type FileGenerator } from './generators/candidates-file.js';
 import type { CandidateGenerator } from './generators/generator.js';
 import { buildLexicalIndex, createLexicalGenerator } from './generators/lexical.js';
-import { createRanker, type Ranker, type RankingStore } from './generators/ranker.js';
+import type { RankedGenerator, RankingStore } from '../inputs/ranking-cache.js';
+import { createRanker, type Ranker } from './generators/ranker.js';
 import type { GeneratorPlan } from './attack-plan.js';
 import type { AttackPlan } from './attack-plan.js';
 import type { CandidateSource } from './prepare.js';
-
-export type RankedGenerator = 'lexical' | 'bm25';
 
 export interface CandidateSourceOptions {
   /** Rankings kept from earlier runs (on disk), per generator; the corpus is indexed only on a miss. */

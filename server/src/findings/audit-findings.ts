@@ -1,14 +1,13 @@
-import * as path from 'node:path';
-import type { RowIssue } from '../pool/types.js';
-import type { AuditFailure } from '../audit/audit-spec.js';
-import type { AuditReport, Report } from '../report/schema.js';
-import type { SpecModel } from '../semantics/check.js';
-import type { AuditDecl, RewardDecl, Term } from '../syntax/ast.js';
-import type { Span } from '../problems/span.js';
+import { resolveLink } from '../inputs/paths.js';
 import { auditIssueCodes } from '../problems/issue-codes.js';
-import type { Problem } from '../problems/problem.js';
+import type { Problem, RowLocation } from '../problems/problem.js';
+import type { Span } from '../problems/span.js';
+import { detectorSet, margin, percent, plural, shortNumber } from '../report/format-numbers.js';
+import type { AuditReport, WorkedPair } from '../report/schema.js';
+import type { SpecModel } from '../semantics/check.js';
 import { zeroEventUpperBound } from '../stats/estimands.js';
-import { margin, percent } from '../report/format-numbers.js';
+import type { AuditDecl, Term } from '../syntax/ast.js';
+import { certificateSentence, editText, marginChain } from './wording.js';
 
 /** Below this many clusters a zero-success bound is wider than 5%: too coarse to call a reward safe. */
 export const smallSampleClusters = 59;
@@ -22,44 +21,70 @@ export function certifiedLambda(lambda: number, maxGain: number | null): number 
   return (Math.floor(maxGain * 10 + 1e-9) + 1) / 10;
 }
 
-
 /** Finds the term named `name` that a reward uses, following derived rewards to their base. */
 function findTerm(model: SpecModel, rewardName: string, name: string, seen = new Set<string>()): Term | undefined {
   const decl = model.globals.get(rewardName)?.decl;
   if (decl?.kind !== 'reward' || seen.has(rewardName)) return undefined;
   seen.add(rewardName);
-  const own = (decl as RewardDecl).terms.find((t) => t.name.text === name);
+  const own = decl.terms.find((t) => t.name.text === name);
   return own ?? (decl.base === undefined ? undefined : findTerm(model, decl.base.text, name, seen));
-}
-
-function auditDecl(model: SpecModel, name: string): AuditDecl | undefined {
-  const decl = model.globals.get(name)?.decl;
-  return decl?.kind === 'audit' ? decl : undefined;
 }
 
 const folded = (text: string): string => text.replace(/\s+/g, ' ').trim();
 
-function auditFindings(report: AuditReport, model: SpecModel, text: string): Problem[] {
-  const decl = auditDecl(model, report.name);
-  if (decl === undefined) return [];
-  const anchor: Span = decl.name?.span ?? decl.span;
+/** What every finding of one audit needs: the report, the audit block it came from, and where its files are. */
+interface AuditContext {
+  readonly report: AuditReport;
+  readonly decl: AuditDecl;
+  readonly model: SpecModel;
+  readonly text: string;
+  readonly specDir: string;
+  /** The audit's name: where a finding goes when its own item is gone. */
+  readonly anchor: Span;
+}
+
+/** The trajectory of a worked pair, as a row of its pool file. */
+function pairRow(ctx: AuditContext, pair: WorkedPair, message: string): RowLocation {
+  const file = ctx.report.pools.find((p) => p.name === pair.pool)?.file ?? pair.pool;
+  return { file: resolveLink(ctx.specDir, file), line: pair.line, message };
+}
+
+function pairText(ctx: AuditContext, pair: WorkedPair): string {
+  return `${pair.trajectory} (${ctx.report.pools.find((p) => p.name === pair.pool)?.file ?? pair.pool}:${pair.line}, ${editText(pair)})`;
+}
+
+/** Expect lines that do not hold: matched by their text, so they stay put while the spec is edited around them. */
+function expectationFindings(ctx: AuditContext): Problem[] {
+  const expects = ctx.decl.items.filter((i) => i.kind === 'expect-metric' || i.kind === 'expect-minimal');
+  const seen = new Map<string, number>();
+  return ctx.report.expectations.flatMap((expectation): Problem[] => {
+    const occurrence = seen.get(expectation.text) ?? 0;
+    seen.set(expectation.text, occurrence + 1);
+    if (expectation.passed) return [];
+    const item = expects.filter((e) => folded(ctx.text.slice(e.span.start, e.span.end)) === folded(expectation.text))[occurrence];
+    return [{
+      code: auditIssueCodes.expectFailed, severity: 'error', span: item?.span ?? ctx.anchor,
+      message: `expectation fails in audit ${ctx.report.name}: \`${folded(expectation.text)}\`: ${expectation.actual}`,
+      key: [ctx.report.name, folded(expectation.text), String(occurrence)],
+    }];
+  });
+}
+
+/** The oracle-worst results above zero under one reward, one per attack. */
+function winningAttacks(report: AuditReport, reward: string) {
+  return report.attacks.flatMap((a) => a.results.filter((r) => r.reward === reward && r.selection === 'oracle_worst' && (r.estimate.asr ?? 0) > 0).map((r) => ({ attack: a.name, r })));
+}
+
+/**
+ * Attacks that beat the audited reward, on the audit's `reward` line with the minimal repair as data
+ * for the quick fix (each detector with a λ that the finite-set certificate backs); attacks that beat
+ * a compared reward, on its name in the `compare` line.
+ */
+function attackFindings(ctx: AuditContext): Problem[] {
+  const { report, decl } = ctx;
   const problems: Problem[] = [];
-
-  // Expect lines: matched by their text, so they stay put while the spec is edited around them.
-  const expects = decl.items.filter((i) => i.kind === 'expect-metric' || i.kind === 'expect-minimal');
-  for (const expectation of report.expectations) {
-    if (expectation.passed) continue;
-    const item = expects.find((e) => folded(text.slice(e.span.start, e.span.end)) === folded(expectation.text));
-    problems.push({
-      code: auditIssueCodes.expectFailed, severity: 'error', span: item?.span ?? anchor,
-      message: `expectation fails: ${expectation.actual}`,
-    });
-  }
-
-  // Attacks that beat the audited reward: on the audit's `reward` line, with the minimal repair as data
-  // for the quick fix (each detector with a λ that the finite-set certificate backs).
   const rewardItem = decl.items.find((i) => i.kind === 'audit-reward');
-  const winning = report.attacks.flatMap((a) => a.results.filter((r) => r.reward === report.reward.name && r.selection === 'oracle_worst' && (r.estimate.asr ?? 0) > 0).map((r) => ({ attack: a.name, r })));
+  const winning = winningAttacks(report, report.reward.name);
   if (winning.length > 0) {
     const repair = report.lattice.minimal[0];
     const terms = (repair ?? []).map((detector) => {
@@ -68,113 +93,111 @@ function auditFindings(report: AuditReport, model: SpecModel, text: string): Pro
       return { detector, lambda: certifiedLambda(lambda, certificate?.maxGain ?? null), maxGain: certificate?.maxGain ?? null };
     });
     problems.push({
-      code: auditIssueCodes.attackSucceeds, severity: 'warning', span: rewardItem?.span ?? anchor,
+      code: auditIssueCodes.attackSucceeds, severity: 'warning', span: rewardItem?.span ?? ctx.anchor,
       message: `${winning.map((w) => `${w.attack} beats ${report.reward.name}: ${percent(w.r.estimate.asr)} of isolated-eligible clusters (oracle-worst, ${w.r.label})`).join('; ')}` +
         (repair === undefined ? '; no subset of the lattice stops every attack' : `; observed minimal repair {${repair.join(', ')}}`),
       data: { reward: report.reward.name, repair: terms },
+      key: [report.name, report.reward.name],
     });
   }
+  const compareNames = decl.items.flatMap((i) => (i.kind === 'audit-compare' ? i.rewards : []));
+  for (const compared of report.compared) {
+    const beaten = winningAttacks(report, compared.name);
+    if (beaten.length === 0) continue;
+    problems.push({
+      code: auditIssueCodes.attackSucceeds, severity: 'warning', span: compareNames.find((n) => n.text === compared.name)?.span ?? ctx.anchor,
+      message: `${beaten.map((w) => `${w.attack} beats ${compared.name}: ${percent(w.r.estimate.asr)} of isolated-eligible clusters (oracle-worst, ${w.r.label})`).join('; ')}`,
+      key: [report.name, compared.name],
+    });
+  }
+  return problems;
+}
 
-  // Cancellation: on the larger reward's term whose active penalty the attack switches off.
+/** Cancellation, on the larger reward's term whose active penalty the attack switches off: one per term and attack. */
+function cancellationFindings(ctx: AuditContext): Problem[] {
+  const { report, model } = ctx;
+  const problems: Problem[] = [];
   const seen = new Set<string>();
   for (const finding of report.cancellation) {
-    const key = `${finding.larger}\u0000${finding.term}\u0000${finding.attack}`;
-    if (seen.has(key)) continue;
-    seen.add(key);
-    const both = report.cancellation.filter((f) => `${f.larger}\u0000${f.term}\u0000${f.attack}` === key);
+    const id = [finding.larger, finding.term, finding.attack];
+    if (seen.has(id.join('\u0000'))) continue;
+    seen.add(id.join('\u0000'));
+    const both = report.cancellation.filter((f) => f.larger === finding.larger && f.term === finding.term && f.attack === finding.attack);
     const term = findTerm(model, finding.larger, finding.term);
     const rewardName = model.globals.get(finding.larger)?.decl.name?.span;
     const pair = finding.example;
-    const margins = Object.entries(pair.margins).map(([reward, m]) => `${reward} ${margin(m)}`).join(' → ');
     const strata = both.map((f) => `${f.selection}: ${percent(f.strata.active.asr)} with ${f.term} active vs ${percent(f.strata.inactive.asr)} without`).join('; ');
     problems.push({
-      code: auditIssueCodes.penaltyCancellation, severity: 'warning', span: term?.span ?? rewardName ?? anchor,
+      code: auditIssueCodes.penaltyCancellation, severity: 'warning', span: term?.span ?? rewardName ?? ctx.anchor,
       message:
-        `penalty cancellation: ${finding.count} ${finding.attack} edit${finding.count === 1 ? '' : 's'} in ${finding.clusters} cluster${finding.clusters === 1 ? '' : 's'} ` +
+        `penalty cancellation: ${plural(finding.count, `${finding.attack} edit`)} in ${plural(finding.clusters, 'cluster')} ` +
         `lose under ${finding.smaller} but win under ${finding.larger}, because the edit switches off '${finding.term}' (${finding.termWeight}), ` +
-        `already active on the original. ${strata}. Worked pair ${pair.trajectory} (${report.pools.find((p) => p.name === pair.pool)?.file ?? pair.pool}:${pair.line}` +
-        `${pair.replacement === null ? '' : `, citation ${pair.position} → ${pair.replacement}`}): ${margins}`,
+        `already active on the original. ${strata}. Worked pair ${pairText(ctx, pair)}: ${marginChain(pair)}`,
       data: { larger: finding.larger, smaller: finding.smaller, term: finding.term, attack: finding.attack },
+      rows: [pairRow(ctx, pair, `worked pair: ${marginChain(pair)}`)],
+      key: [report.name, ...id],
     });
   }
+  return problems;
+}
 
-  // Redundant lattice detectors: fade them, as an editor fades unused code.
-  if (report.lattice.minimal.length > 0) {
-    const needed = new Set(report.lattice.minimal.flat());
-    const entries = decl.items.flatMap((i) => (i.kind === 'lattice' ? i.entries : []));
-    for (const detector of report.lattice.detectors) {
-      if (needed.has(detector.name)) continue;
-      const entry = entries.find((e) => e.detector.text === detector.name);
-      problems.push({
-        code: auditIssueCodes.redundantDetector, severity: 'information', span: entry?.span ?? anchor, unnecessary: true,
-        message: `${detector.name} is in no observed minimal repair (${report.lattice.minimal.map((m) => `{${m.join(', ')}}`).join(', ')}): its penalty is not needed against the attacks this audit runs`,
-      });
-    }
-  }
+/** The lattice entry of a detector, or the audit's name. */
+function latticeEntrySpan(ctx: AuditContext, detector: string): Span {
+  const entries = ctx.decl.items.flatMap((i) => (i.kind === 'lattice' ? i.entries : []));
+  return entries.find((e) => e.detector.text === detector)?.span ?? ctx.anchor;
+}
 
-  // Attacks whose isolated-eligible set is too small for a zero to mean much.
-  const attackItems = decl.items.filter((i) => i.kind === 'attack');
-  for (const attack of report.attacks) {
+/** Redundant lattice detectors: faded, as an editor fades unused code. */
+function redundantFindings(ctx: AuditContext): Problem[] {
+  const { lattice } = ctx.report;
+  if (lattice.minimal.length === 0) return [];
+  const needed = new Set(lattice.minimal.flat());
+  return lattice.detectors.filter((d) => !needed.has(d.name)).map((d): Problem => ({
+    code: auditIssueCodes.redundantDetector, severity: 'information', span: latticeEntrySpan(ctx, d.name), unnecessary: true,
+    message: `${d.name} is in no observed minimal repair (${lattice.minimal.map(detectorSet).join(', ')}): its penalty is not needed against the attacks this audit runs`,
+    key: [ctx.report.name, d.name],
+  }));
+}
+
+/** Lattice penalties that do not reject every audited edit that triggers their detector. */
+function certificateFindings(ctx: AuditContext): Problem[] {
+  return ctx.report.certificate.filter((c) => !c.certified).map((c): Problem => ({
+    code: auditIssueCodes.certificateFails, severity: 'warning', span: latticeEntrySpan(ctx, c.detector),
+    message: `certificate fails: ${certificateSentence(c)} over ${plural(c.edits, 'audited edit')} that trigger ${c.detector}, so ` +
+      `${ctx.report.reward.name} − ${shortNumber(c.lambda)}·${c.detector} does not reject every one of them` +
+      (c.example === null ? '' : `; largest gain ${pairText(ctx, c.example)}`) +
+      (c.maxGain === null ? '' : `. A penalty above ${margin(c.maxGain)} (e.g. ${shortNumber(certifiedLambda(c.lambda, c.maxGain))}) would`),
+    rows: c.example === null ? undefined : [pairRow(ctx, c.example, `largest gain under ${ctx.report.reward.name}: ${marginChain(c.example)}`)],
+    data: { detector: c.detector, lambda: c.lambda, maxGain: c.maxGain },
+    key: [ctx.report.name, c.detector],
+  }));
+}
+
+/** Attacks whose isolated-eligible set is too small for a zero to mean much. */
+function smallSampleFindings(ctx: AuditContext): Problem[] {
+  const attackItems = ctx.decl.items.filter((i) => i.kind === 'attack');
+  return ctx.report.attacks.flatMap((attack): Problem[] => {
     const clusters = attack.counts.clusters.isolatedEligible;
-    if (clusters >= smallSampleClusters) continue;
+    if (clusters >= smallSampleClusters) return [];
     const item = attackItems.find((i) => i.kind === 'attack' && i.name?.text === attack.name);
-    problems.push({
-      code: auditIssueCodes.smallSample, severity: 'warning', span: item?.span ?? anchor,
+    return [{
+      code: auditIssueCodes.smallSample, severity: 'warning', span: item?.span ?? ctx.anchor,
       message: clusters === 0
         ? `no trajectory admits an isolated-eligible ${attack.name} edit: this attack tests nothing on these pools`
-        : `only ${clusters} isolated-eligible cluster${clusters === 1 ? '' : 's'}: a zero ASR only bounds it at ≤ ${percent(zeroEventUpperBound(clusters))} (95%)`,
-    });
-  }
-  return problems;
+        : `only ${plural(clusters, 'isolated-eligible cluster')}: a zero ASR only bounds it at ≤ ${percent(zeroEventUpperBound(clusters))} (95%)`,
+      key: [ctx.report.name, attack.name],
+    }];
+  });
 }
 
-/**
- * Bad rows, on the `pool` (or `corpus`) declaration that links the file. Issues name files as they
- * were opened and links as the spec writes them: both are resolved against the spec's folder.
- */
-function rowFindings(issues: readonly RowIssue[], model: SpecModel, specDir: string): Problem[] {
-  const byFile = new Map<string, RowIssue[]>();
-  for (const issue of issues) {
-    const file = path.resolve(specDir, issue.file);
-    byFile.set(file, [...(byFile.get(file) ?? []), issue]);
-  }
-  const problems: Problem[] = [];
-  for (const [file, rows] of byFile) {
-    const decl = [...model.globals.values()].find((s) => (s.decl.kind === 'pool' || s.decl.kind === 'corpus') && s.decl.path !== undefined && path.resolve(specDir, s.decl.path.value) === file);
-    if (decl === undefined) continue;
-    const shown = rows.slice(0, 5).map((r) => `${path.relative(specDir, file).split(path.sep).join('/')}:${r.line}: ${r.reason}`).join('; ');
-    problems.push({
-      code: auditIssueCodes.badRows, severity: 'error', span: decl.decl.span,
-      message: `${rows.length} row${rows.length === 1 ? '' : 's'} skipped: ${shown}${rows.length > 5 ? `; and ${rows.length - 5} more` : ''}`,
-    });
-  }
-  return problems;
+/** Everything one audit found, anchored by name (audit, expect text, reward, term, lattice entry, attack). */
+export function auditFindings(report: AuditReport, model: SpecModel, text: string, specDir: string): Problem[] {
+  const decl = model.globals.get(report.name)?.decl;
+  if (decl?.kind !== 'audit') return [];
+  const ctx: AuditContext = { report, decl, model, text, specDir, anchor: decl.name?.span ?? decl.span };
+  return [
+    ...expectationFindings(ctx), ...attackFindings(ctx), ...cancellationFindings(ctx),
+    ...redundantFindings(ctx), ...certificateFindings(ctx), ...smallSampleFindings(ctx),
+  ];
 }
 
-/**
- * What an audit found, as problems on the current spec. Everything is anchored by name (audit,
- * expect text, reward term, lattice entry, attack, pool), so findings stay on the right line while
- * the user edits after the audit ran.
- */
-export function auditProblems(
-  report: Report | undefined,
-  dataIssues: readonly RowIssue[],
-  failures: readonly AuditFailure[],
-  model: SpecModel,
-  text: string,
-  specDir: string,
-): Problem[] {
-  const problems = rowFindings(dataIssues, model, specDir);
-  if (report === undefined) {
-    const failed = dataIssues.filter((i) => i.line === 0);
-    for (const decl of model.spec.decls) {
-      if (decl.kind !== 'audit' || decl.name === undefined) continue;
-      const reasons = [...failed.map((f) => f.reason), ...failures.filter((f) => f.audit === decl.name?.text).map((f) => f.reason)];
-      if (reasons.length === 0) continue;
-      problems.push({ code: auditIssueCodes.auditFailed, severity: 'error', span: decl.name.span, message: `the audit could not run: ${reasons.join('; ')}` });
-    }
-    return problems;
-  }
-  for (const audit of report.audits) problems.push(...auditFindings(audit, model, text));
-  return problems;
-}

@@ -1,6 +1,6 @@
 import type { SignalReport } from '../report/schema.js';
 import type { SpecModel } from '../semantics/check.js';
-import type { RewardDecl, Term } from '../syntax/ast.js';
+import type { Term } from '../syntax/ast.js';
 import type { Span } from '../problems/span.js';
 import { auditIssueCodes } from '../problems/issue-codes.js';
 import type { Problem } from '../problems/problem.js';
@@ -10,7 +10,7 @@ function detectorTerm(model: SpecModel, rewardName: string, detector: string, se
   const decl = model.globals.get(rewardName)?.decl;
   if (decl?.kind !== 'reward' || seen.has(rewardName)) return undefined;
   seen.add(rewardName);
-  const own = (decl as RewardDecl).terms.find((t) => t.body?.kind === 'name' && t.body.name.text === detector);
+  const own = decl.terms.find((t) => t.body?.kind === 'name' && t.body.name.text === detector);
   return own ?? (decl.base === undefined ? undefined : detectorTerm(model, decl.base.text, detector, seen));
 }
 
@@ -19,7 +19,7 @@ function detectorTerm(model: SpecModel, rewardName: string, detector: string, se
  * advantages in fewer groups than its training block asks for: on the penalty term, where a user
  * would act (raise λ, or fix what makes every sample of a group fire together).
  */
-export function signalProblems(reports: readonly SignalReport[], model: SpecModel): Problem[] {
+export function signalFindings(reports: readonly SignalReport[], model: SpecModel): Problem[] {
   const problems: Problem[] = [];
   for (const report of reports) {
     const block = model.globals.get(report.name)?.decl;
@@ -34,6 +34,7 @@ export function signalProblems(reports: readonly SignalReport[], model: SpecMode
           + `it fires on ${d.firingRows} of ${report.rows} rows in ${d.firingGroups} groups; ${d.allFiringGroups} fire on every sample and ${d.cancelledGroups} are exactly cancelled by group normalisation`,
         related: term === undefined ? undefined : [{ span: anchor, message: `training '${report.name}' (min_groups ${report.minGroups})` }],
         data: { detector: d.name, changedGroups: d.changedGroups, minGroups: report.minGroups },
+        key: [report.name, d.name],
       });
     }
   }

@@ -1,5 +1,7 @@
 import * as fs from 'node:fs';
-import type { FileStatus } from '../semantics/check.js';
+
+/** `untrusted`: outside the folders of a workspace the user has not trusted, so not read at all. */
+export type FileStatus = 'ok' | 'missing' | 'unreadable' | 'untrusted';
 
 /** The real file system's answer to "can this linked file be read?". */
 export function probeFile(absolutePath: string): FileStatus {

@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import type { FileStatus } from '../semantics/check.js';
+import type { FileStatus } from './file-probe.js';
 import type { WorkspaceTrust } from './trust.js';
 
 /**

@@ -8,7 +8,22 @@ import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type { RankingStore, Remembered } from '../edits/generators/ranker.js';
+
+/** The generators whose rankings are kept. */
+export type RankedGenerator = 'lexical' | 'bm25';
+
+/** A ranking kept for one query text: its first ids, or all of them. */
+export interface Remembered {
+  readonly ids: readonly string[];
+  /** True when `ids` is the whole ranking, not a prefix of it. */
+  readonly complete: boolean;
+}
+
+/** Where a ranker keeps and finds rankings beyond its own memory. */
+export interface RankingStore {
+  get(text: string): Remembered | undefined;
+  set(text: string, ranked: Remembered): void;
+}
 
 /** Bumped whenever a generator's ranking for the same corpus and text could change. */
 const cacheVersion = 'rankings-v1';

@@ -1,51 +1,49 @@
 import * as path from 'node:path';
-import { loadCorpus, loadPool } from './loaders.js';
-import type { RowIssue } from '../pool/types.js';
-import type { LoadedPool } from './analysis-inputs.js';
-import type { AnalysisInputs } from './analysis-inputs.js';
-import type { SpecModel } from '../semantics/check.js';
+import type { Spec, StringLit } from '../syntax/ast.js';
+import { baselineFileOf } from './baseline-file.js';
+import { resolveLink } from './paths.js';
 
-/** A log to read: the pool name the spec gives it and the file (absolute). */
-export interface LogSource {
-  readonly name: string;
-  readonly file: string;
-}
+// The one list of the files a spec reads. The checker probes it, the trust rule filters it, the
+// analyses load from it and the CLI refuses to write over it: a kind of file added here is checked,
+// trusted and protected everywhere at once.
 
-export type LoadedInputs =
-  | { readonly ok: true; readonly inputs: AnalysisInputs; readonly issues: readonly RowIssue[] }
-  | { readonly ok: false; readonly issues: readonly RowIssue[] };
+export type SpecInputKind = 'corpus' | 'pool' | 'candidates' | 'baseline';
 
-/** The file a spec links to a corpus or pool name, resolved against the spec's folder. */
-export function linkedFile(model: SpecModel, specDir: string, name: string): string {
-  const decl = model.globals.get(name)?.decl;
-  const link = decl?.kind === 'corpus' || decl?.kind === 'pool' ? decl.path?.value : undefined;
-  return path.resolve(specDir, link ?? '');
-}
-
-/** A log named on the command line: named after its file (`train-R_L.jsonl` → `train-R_L`). */
-export function logFromFile(file: string): LogSource {
-  return { name: path.basename(file).replace(/\.jsonl$/, ''), file: path.resolve(file) };
+export interface SpecInput {
+  readonly kind: SpecInputKind;
+  /** The declared name of a corpus or pool (training and evaluation logs are pools). */
+  readonly name?: string;
+  /** The string in the spec that links it; the baseline beside the spec has none. */
+  readonly link?: StringLit;
+  /** Absolute path. */
+  readonly path: string;
 }
 
 /**
- * Loads a corpus and logs with the pool loaders. Reports name files relative to the spec's folder,
- * as audits do; skipped rows are issues and the analysis goes on without them.
+ * Every file a spec reads, in spec order: corpora and pools (audit pools, training and evaluation
+ * logs), candidate files of attacks in audits and comparisons, and the baseline beside the spec
+ * when the spec has an audit. Links resolve against the spec's folder.
  */
-export async function loadInputs(specDir: string, corpusName: string, corpusFile: string, logs: readonly LogSource[]): Promise<LoadedInputs> {
-  const relative = (file: string): string => path.relative(specDir, file).split(path.sep).join('/');
-  const corpus = await loadCorpus(corpusFile);
-  const loaded = await Promise.all(logs.map(async (log) => ({ log, loaded: await loadPool(log.file, log.name) })));
-  const issues: RowIssue[] = [];
-  for (const l of [corpus, ...loaded.map((x) => x.loaded)]) {
-    issues.push(...l.issues);
-    if (l.fileError !== undefined) issues.push({ file: '', line: 0, reason: l.fileError });
+export function specInputs(spec: Spec, specFile: string): SpecInput[] {
+  const specDir = path.dirname(specFile);
+  const inputs: SpecInput[] = [];
+  for (const decl of spec.decls) {
+    if ((decl.kind === 'corpus' || decl.kind === 'pool') && decl.path !== undefined) {
+      inputs.push({ kind: decl.kind, ...(decl.name === undefined ? {} : { name: decl.name.text }), link: decl.path, path: resolveLink(specDir, decl.path.value) });
+    }
+    if (decl.kind !== 'audit' && decl.kind !== 'comparison') continue;
+    for (const item of decl.items) {
+      if (item.kind !== 'attack') continue;
+      for (const generator of item.generators) {
+        if (generator.kind === 'candidates-file' && generator.path !== undefined) inputs.push({ kind: 'candidates', link: generator.path, path: resolveLink(specDir, generator.path.value) });
+      }
+    }
   }
-  if (corpus.fileError !== undefined || loaded.some((x) => x.loaded.fileError !== undefined)) return { ok: false, issues };
-  const relativeIssues = (list: readonly RowIssue[]): RowIssue[] => list.map((i) => ({ ...i, file: relative(i.file) }));
-  const pools: LoadedPool[] = loaded.map(({ log, loaded: l }) => ({ name: log.name, file: relative(log.file), rows: l.items, issues: relativeIssues(l.issues) }));
-  return {
-    ok: true,
-    issues,
-    inputs: { corpusName, corpus: { ...corpus.corpus, file: relative(corpus.corpus.file) }, corpusIssues: relativeIssues(corpus.issues), pools },
-  };
+  if (spec.decls.some((d) => d.kind === 'audit')) inputs.push({ kind: 'baseline', path: baselineFileOf(specFile) });
+  return inputs;
+}
+
+/** The file a corpus or pool name links, resolved; undefined for a name that links none. */
+export function linkedPath(inputs: readonly SpecInput[], name: string): string | undefined {
+  return inputs.find((i) => (i.kind === 'corpus' || i.kind === 'pool') && i.name === name)?.path;
 }

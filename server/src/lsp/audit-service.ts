@@ -1,9 +1,10 @@
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Connection } from 'vscode-languageserver/node';
-import { baselineFileOf, baselineProblems, makeBaseline, readBaseline, writeBaseline, type BaselineRead } from '../audit/baseline.js';
+import { makeBaseline } from '../audit/baseline.js';
+import { specFindings } from '../findings/spec-findings.js';
+import { baselineFileOf, readBaseline, writeBaseline, type BaselineRead } from '../inputs/baseline-file.js';
 import type { AuditFailure } from '../audit/audit-spec.js';
-import { auditProblems } from '../findings/audit-findings.js';
 import type { RowIssue } from '../pool/types.js';
 import type { Report } from '../report/schema.js';
 import type { Problem } from '../problems/problem.js';
@@ -100,10 +101,10 @@ export class AuditService {
     if (done === undefined || analysis.analyzed.problems.some((p) => p.severity === 'error')) return [];
     const specDir = path.dirname(fileURLToPath(analysis.uri));
     const model = analysis.analyzed.model;
-    return [
-      ...auditProblems(done.report, done.dataIssues, done.failures, model, analysis.text, specDir),
-      ...baselineProblems(done.baseline, done.baselineFile, done.report, model),
-    ];
+    return specFindings({
+      model, text: analysis.text, specDir, report: done.report, dataIssues: done.dataIssues, failures: done.failures,
+      baseline: { read: done.baseline, file: done.baselineFile },
+    });
   }
 
   /** Writes the latest audit's figures as the spec's baseline, so its regressions are accepted. */

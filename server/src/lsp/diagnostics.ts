@@ -36,12 +36,15 @@ export function toDiagnostic(problem: Problem, analysis: DocumentAnalysis, docsU
     codeDescription: { href: codeDescriptionHref(docsUri, problem.code) },
     message: problem.message,
   };
-  if (problem.related !== undefined && problem.related.length > 0) {
-    diagnostic.relatedInformation = problem.related.map((r) => ({
-      location: { uri: analysis.uri, range: analysis.lines.range(r.span) },
-      message: r.message,
-    }));
-  }
+  // Spans of the spec first, then the data rows the finding is about, each opening its file at its line.
+  const related = [
+    ...(problem.related ?? []).map((r) => ({ location: { uri: analysis.uri, range: analysis.lines.range(r.span) }, message: r.message })),
+    ...(problem.rows ?? []).map((row) => {
+      const line = Math.max(0, row.line - 1);
+      return { location: { uri: pathToFileURL(row.file).href, range: { start: { line, character: 0 }, end: { line, character: 0 } } }, message: row.message };
+    }),
+  ];
+  if (related.length > 0) diagnostic.relatedInformation = related;
   if (problem.unnecessary === true) diagnostic.tags = [DiagnosticTag.Unnecessary];
   if (problem.data !== undefined) diagnostic.data = problem.data;
   return diagnostic;

@@ -1,4 +1,3 @@
-import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { analyze, type Analyzed } from '../semantics/analyze.js';
@@ -21,11 +20,11 @@ export interface DocumentAnalysis {
   readonly resultId: string;
 }
 
-/** Linked paths resolve against the spec's folder; an unsaved (untitled) spec has none. */
-export function specDirOf(uri: string): string | undefined {
+/** The spec's path, against whose folder its links resolve; an unsaved (untitled) spec has none. */
+export function specFileOf(uri: string): string | undefined {
   if (!uri.startsWith('file:')) return undefined;
   try {
-    return path.dirname(fileURLToPath(uri));
+    return fileURLToPath(uri);
   } catch {
     return undefined;
   }
@@ -46,7 +45,7 @@ export class AnalysisCache {
     if (cached !== undefined && cached.resultId === resultId) return cached;
     const text = document.getText();
     const analyzed = analyze(text, {
-      specDir: specDirOf(document.uri),
+      specFile: specFileOf(document.uri),
       probeFile: settings.checkLinkedFiles ? this.probe.status : this.probe.trustOnly,
       reportUnused: settings.unusedDeclarations,
     });

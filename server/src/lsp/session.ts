@@ -1,10 +1,9 @@
-import * as path from 'node:path';
 import { TextDocuments } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import { linkedFiles } from '../semantics/check.js';
+import { specInputs } from '../inputs/spec-inputs.js';
 import { probeFile } from '../inputs/file-probe.js';
 import { clientFeatures, type ClientFeatures } from './capabilities.js';
-import { AnalysisCache, specDirOf, type DocumentAnalysis } from './document-analysis.js';
+import { AnalysisCache, specFileOf, type DocumentAnalysis } from './document-analysis.js';
 import { LinkedFileProbe } from '../inputs/linked-file-probe.js';
 import { SettingsStore } from './settings.js';
 import { WorkspaceTrust } from '../inputs/trust.js';
@@ -28,11 +27,11 @@ export class Session {
     return document === undefined ? undefined : this.analyses.get(document, settings);
   }
 
-  /** The linked files, resolved, that the workspace trust rules out: an audit must not run while there are any. */
+  /** The files the spec reads that the workspace trust rules out: no analysis may run while there are any. */
   untrustedLinks(analysis: DocumentAnalysis): string[] {
-    const dir = specDirOf(analysis.uri);
-    if (this.trust.trusted || dir === undefined) return [];
-    return linkedFiles(analysis.analyzed.model.spec).map((link) => path.resolve(dir, link.value)).filter((p) => !this.trust.allows(p));
+    const specFile = specFileOf(analysis.uri);
+    if (this.trust.trusted || specFile === undefined) return [];
+    return specInputs(analysis.analyzed.model.spec, specFile).map((input) => input.path).filter((p) => !this.trust.allows(p));
   }
 
   closed(uri: string): void {

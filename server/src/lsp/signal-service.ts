@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url';
 import type { Connection } from 'vscode-languageserver/node';
 import { compareSpec } from '../compare/compare-spec.js';
 import type { ComparisonReport, SignalReport } from '../report/schema.js';
-import { signalProblems } from '../findings/signal-findings.js';
+import { signalFindings } from '../findings/signal-findings.js';
 import { signalSpec } from '../signal/signal-spec.js';
 import type { Problem } from '../problems/problem.js';
 import type { DocumentAnalysis } from './document-analysis.js';
@@ -78,7 +78,7 @@ export class SignalService {
   problems(analysis: DocumentAnalysis): Problem[] {
     const done = this.finished.get(analysis.uri);
     if (done === undefined || analysis.analyzed.problems.some((p) => p.severity === 'error')) return [];
-    return signalProblems(done.reports, analysis.analyzed.model);
+    return signalFindings(done.reports, analysis.analyzed.model);
   }
 
   private async status(params: TrainingSignalStatusParams): Promise<void> {

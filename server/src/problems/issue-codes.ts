@@ -1,6 +1,6 @@
 /**
- * Every diagnostic's stable code. Codes are part of the product's interface (quick fixes, CI
- * filters, SARIF rule ids switch on them): add codes, never rename or reuse one.
+ * Every diagnostic's stable code. Codes are part of the product's interface: quick fixes switch on
+ * them, CI filters on them, and they are SARIF's rule ids. Add codes, never rename or reuse one.
  */
 export const issueCodes = {
   // syntax
@@ -50,6 +50,7 @@ export const auditIssueCodes = {
   attackSucceeds: 'attack-succeeds',
   penaltyCancellation: 'penalty-cancellation',
   redundantDetector: 'redundant-detector',
+  certificateFails: 'certificate-fails',
   smallSample: 'small-sample',
   badRows: 'bad-rows',
   auditFailed: 'audit-failed',
@@ -99,6 +100,7 @@ export const issueCodeDocs: Record<IssueCode, string> = {
   'attack-succeeds': 'An audited attack keeps or raises the audited reward on some isolated-eligible edits (oracle-worst ASR above zero); the quick fix applies the observed minimal repair.',
   'penalty-cancellation': 'A larger reward loses to an attack that a smaller one rejects, because the edit switches off one of its penalties that was already active on the original (M_T = M_S + C_{T∖S}).',
   'redundant-detector': 'A lattice detector that no observed inclusion-minimal repair needs for the attacks that were run.',
+  'certificate-fails': "A lattice penalty λ_d that does not exceed the largest base-reward gain among the audited edits that trigger d: R − λ_d·d does not reject every one of them (the finite-set certificate fails).",
   'small-sample': 'Too few isolated-eligible question clusters for a zero attack success rate to mean much: the exact bound is wide.',
   'bad-rows': 'Rows of a linked pool, corpus or candidate file failed validation and were skipped.',
   'audit-failed': 'The audit could not run: a linked file could not be read.',

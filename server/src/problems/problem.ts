@@ -8,6 +8,15 @@ export interface RelatedProblemInfo {
   readonly message: string;
 }
 
+/** A row of a data file a finding is about (a skipped row, a worked pair's trajectory). */
+export interface RowLocation {
+  /** Absolute, as the file was opened. */
+  readonly file: string;
+  /** One-based line in the JSONL file; 0 for the file as a whole. */
+  readonly line: number;
+  readonly message: string;
+}
+
 /**
  * A problem found in a spec, before any editor or terminal formats it. Stages return problems as
  * values; the language server turns them into LSP diagnostics and the CLI into lines.
@@ -22,4 +31,11 @@ export interface Problem {
   readonly unnecessary?: boolean;
   /** What a quick fix needs: e.g. the suggested name for `unknown-name`. */
   readonly data?: Readonly<Record<string, unknown>>;
+  /** Rows of data files the problem is about; editors link them, SARIF lists them as related locations. */
+  readonly rows?: readonly RowLocation[];
+  /**
+   * What identifies an audit finding across runs (SARIF's fingerprint): names and spec text only,
+   * never a figure that a new seed or data could move.
+   */
+  readonly key?: readonly string[];
 }

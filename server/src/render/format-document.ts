@@ -1,8 +1,9 @@
 import { cell, check, heading, paragraph, rateBar, rateTone, text, type Block, type Cell } from './format-blocks.js';
-import { decimal5, detectorSet, margin, minus, plural, rateWithBound, rateWithUpper, shortLabel, shortNumber, vacuousLattice } from '../report/format-numbers.js';
+import { detectorSet, margin, minus, plural, rateWithBound, rateWithUpper, shortLabel, shortNumber, vacuousLattice } from '../report/format-numbers.js';
 import { perPoolBlocks, retentionBlocks, sweepBlocks, utilityBlocks } from './format-side-stats.js';
 import { describeComparison, describeSignal } from './format-training.js';
-import type { AttackReport, AuditReport, CancellationFinding, CertificateEntry, Report, WorkedPair } from '../report/schema.js';
+import type { AttackReport, AuditReport, Report, WorkedPair } from '../report/schema.js';
+import { cancellationSentence, certificateSentence, editText, marginChain } from '../findings/wording.js';
 
 // What an audit summary says, section by section, as blocks that the text table and the HTML page
 // both render (see format-blocks.ts).
@@ -202,26 +203,12 @@ function poolFile(audit: AuditReport, pool: string): string {
   return audit.pools.find((p) => p.name === pool)?.file ?? pool;
 }
 
-export function editText(pair: WorkedPair): string {
-  if (pair.position !== null && pair.replacement !== null) return `citation ${pair.position} → ${pair.replacement}`;
-  if (pair.position !== null) return `citation ${pair.position}`;
-  return `${pair.attack} edit`;
-}
 
-/** `R0 +0.81375 → R_L −0.38625 → R_full +0.41375`: one edit's paired margin under each reward. */
-export function marginChain(pair: WorkedPair): string {
-  return Object.entries(pair.margins).map(([reward, m]) => `${reward} ${margin(m)}`).join(' → ');
-}
 
 function pairLine(audit: AuditReport, pair: WorkedPair): string {
   return `${pair.trajectory} (${poolFile(audit, pair.pool)}:${pair.line}, ${editText(pair)}): ${marginChain(pair)}`;
 }
 
-export function cancellationSentence(f: CancellationFinding): string {
-  return `${f.attack}, ${f.selection}: ${plural(f.count, 'edit')} in ${plural(f.clusters, 'cluster')} ${f.count === 1 ? 'loses' : 'lose'} under ${f.smaller} ` +
-    `but ${f.count === 1 ? 'wins' : 'win'} under ${f.larger}, because the edit switches off ${f.term} (weight ${shortNumber(f.termWeight)}), ` +
-    `a penalty already active on the original: the larger bundle is weaker here.`;
-}
 
 function cancellationBlocks(audit: AuditReport): Block[] {
   const blocks: Block[] = [heading('penalty cancellation')];
@@ -240,11 +227,6 @@ function cancellationBlocks(audit: AuditReport): Block[] {
   return blocks;
 }
 
-export function certificateSentence(c: CertificateEntry): string {
-  const lambda = `λ_${c.detector} = ${shortNumber(c.lambda)}`;
-  if (c.maxGain === null) return `${lambda}: no audited edit triggers ${c.detector} (vacuous)`;
-  return `${lambda} ${c.certified ? '>' : '≤'} max gain ${decimal5(c.maxGain)}`;
-}
 
 function certificateBlocks(audit: AuditReport): Block[] {
   if (audit.certificate.length === 0) return [];

@@ -1,5 +1,6 @@
-import * as path from 'node:path';
-import type { Decl, DetectorDecl, RewardDecl, Spec, StringLit, Term } from '../syntax/ast.js';
+import type { FileStatus } from '../inputs/file-probe.js';
+import { specInputs } from '../inputs/spec-inputs.js';
+import type { Decl, DetectorDecl, RewardDecl, Spec, Term } from '../syntax/ast.js';
 import type { Span } from '../problems/span.js';
 import { issueCodes } from '../problems/issue-codes.js';
 import type { Problem } from '../problems/problem.js';
@@ -10,12 +11,9 @@ import { Inference } from './infer.js';
 import { weightMass } from './weights.js';
 import { isDeclSymbol, type DeclInfo, type DeclSymbol, type Occurrence } from './symbols.js';
 
-/** `untrusted`: outside the folders of a workspace the user has not trusted, so not read at all. */
-export type FileStatus = 'ok' | 'missing' | 'unreadable' | 'untrusted';
-
 export interface CheckOptions {
-  /** The folder linked paths are relative to; without it (an unsaved spec) links are not checked. */
-  readonly specDir?: string | undefined;
+  /** The spec's path: linked paths are relative to its folder; without it (an unsaved spec) links are not checked. */
+  readonly specFile?: string | undefined;
   /** Says whether a linked file can be read. Injected so the checker itself does no I/O. */
   readonly probeFile?: ((absolutePath: string) => FileStatus) | undefined;
   readonly reportUnused?: boolean | undefined;
@@ -86,24 +84,12 @@ function checkWeightsFinite(a: Analysis, reward: RewardDecl): void {
     `the weights of '${reward.name.text}' add up to more than a double holds: its values and margins would be Infinity or NaN`);
 }
 
-/** The files a spec links: corpora, pools and candidate files, as written. */
-export function linkedFiles(spec: Spec): StringLit[] {
-  const links: StringLit[] = [];
-  for (const decl of spec.decls) {
-    if ((decl.kind === 'corpus' || decl.kind === 'pool') && decl.path !== undefined) links.push(decl.path);
-    if (decl.kind !== 'audit') continue;
-    for (const item of decl.items) {
-      if (item.kind !== 'attack') continue;
-      for (const generator of item.generators) if (generator.kind === 'candidates-file' && generator.path !== undefined) links.push(generator.path);
-    }
-  }
-  return links;
-}
-
-function checkLinkedFiles(a: Analysis, specDir: string, probeFile: (absolutePath: string) => FileStatus): void {
-  for (const link of linkedFiles(a.spec)) {
-    const resolved = path.resolve(specDir, link.value);
-    const status = probeFile(resolved);
+function checkLinkedFiles(a: Analysis, specFile: string, probeFile: (absolutePath: string) => FileStatus): void {
+  for (const input of specInputs(a.spec, specFile)) {
+    const link = input.link;
+    if (link === undefined) continue;
+    const status = probeFile(input.path);
+    const resolved = input.path;
     if (status === 'missing') report(a, issueCodes.missingFile, 'error', link.span, `cannot find '${link.value}' (looked for ${resolved})`, { data: { path: resolved } });
     else if (status === 'unreadable') report(a, issueCodes.unreadableFile, 'error', link.span, `cannot read '${link.value}' at ${resolved}: it is a folder or not readable`, { data: { path: resolved } });
     else if (status === 'untrusted') {
@@ -147,7 +133,7 @@ export function check(spec: Spec, options: CheckOptions = {}): SpecModel {
       checkComparison(a, decl);
     }
   }
-  if (options.specDir !== undefined && options.probeFile !== undefined) checkLinkedFiles(a, options.specDir, options.probeFile);
+  if (options.specFile !== undefined && options.probeFile !== undefined) checkLinkedFiles(a, options.specFile, options.probeFile);
   if (options.reportUnused ?? true) checkUnused(a);
   return { spec, globals: a.globals, occurrences: a.occurrences, declInfo: a.declInfo, termInfo: a.termInfo, problems: a.problems };
 }

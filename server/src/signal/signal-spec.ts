@@ -10,7 +10,9 @@ import { LineIndex } from '../problems/line-index.js';
 import type { Problem } from '../problems/problem.js';
 import { planTraining, type TrainingPlan } from './plan.js';
 import { runSignal } from './run-signal.js';
-import { linkedFile, loadInputs, logFromFile, type LogSource } from '../inputs/spec-inputs.js';
+import { InputCache } from '../inputs/input-cache.js';
+import { IssueLog, loadInputs, logFromFile, type NamedFile } from '../inputs/load-inputs.js';
+import { linkedPath, specInputs } from '../inputs/spec-inputs.js';
 
 export interface SignalOutcome {
   readonly problems: readonly Problem[];
@@ -31,6 +33,8 @@ export interface SignalRequest {
   readonly corpus?: string | undefined;
   readonly normalization?: 'std' | 'mean' | undefined;
   readonly minGroups?: number | undefined;
+  /** Loaded files kept from earlier runs (the editor's worker keeps one); a fresh one otherwise. */
+  readonly cache?: InputCache | undefined;
 }
 
 /** The plans to run: the spec's training blocks, or one described by the request. */
@@ -61,26 +65,26 @@ function plansOf(model: SpecModel, request: SignalRequest): TrainingPlan[] | str
 /** Checks a spec and runs its training-signal audits: what `herald signal` and the editor share. */
 export async function signalSpec(text: string, specFile: string, request: SignalRequest = {}): Promise<SignalOutcome> {
   const specDir = path.dirname(specFile);
-  const { model, problems } = analyze(text, { specDir, probeFile });
+  const { model, problems } = analyze(text, { specFile, probeFile });
   if (problems.some((p) => p.severity === 'error')) return { problems, dataIssues: [], reports: undefined, model };
   const plans = plansOf(model, request);
   if (typeof plans === 'string') return { problems, dataIssues: [], reports: undefined, runError: plans, model };
   const lines = new LineIndex(text);
-  const dataIssues: RowIssue[] = [];
+  const inputs = specInputs(model.spec, specFile);
+  const named = (name: string): NamedFile => ({ name, file: linkedPath(inputs, name) ?? specDir });
+  const cache = request.cache ?? new InputCache();
+  const issues = new IssueLog();
   const reports: SignalReport[] = [];
   for (const plan of plans) {
-    const logs: LogSource[] = request.logFiles !== undefined && request.logFiles.length > 0
-      ? request.logFiles.map(logFromFile)
-      : plan.logs.map((name) => ({ name, file: linkedFile(model, specDir, name) }));
-    const loaded = await loadInputs(specDir, plan.corpus, linkedFile(model, specDir, plan.corpus), logs);
-    dataIssues.push(...loaded.issues);
-    if (!loaded.ok) return { problems, dataIssues, reports: undefined, model };
+    const logs = request.logFiles !== undefined && request.logFiles.length > 0 ? request.logFiles.map(logFromFile) : plan.logs.map(named);
+    const loaded = await loadInputs(specDir, { corpus: named(plan.corpus), pools: logs }, cache, issues);
+    if (!loaded.ok) return { problems, dataIssues: issues.issues, reports: undefined, model };
     try {
       reports.push(runSignal(model, { ...plan, logs: logs.map((l) => l.name) }, loaded.inputs, lines));
     } catch (error) {
       if (!(error instanceof AuditError)) throw error;
-      return { problems, dataIssues, reports: undefined, runError: `training block '${plan.name}' could not run: ${error.message}`, model };
+      return { problems, dataIssues: issues.issues, reports: undefined, runError: `training block '${plan.name}' could not run: ${error.message}`, model };
     }
   }
-  return { problems, dataIssues, reports, model };
+  return { problems, dataIssues: issues.issues, reports, model };
 }

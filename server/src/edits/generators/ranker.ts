@@ -4,6 +4,8 @@
 // K ∈ {1, 2, 4, 8, 16}, samples with the same question and answer), and a BM25 query costs
 // milliseconds, so the memo is what keeps an audit of a large pool in seconds.
 
+import type { RankingStore, Remembered } from '../../inputs/ranking-cache.js';
+
 export interface Ranker {
   /** The first `limit` ids of the ranking for `text` that are not in `exclude`. */
   top(text: string, exclude: ReadonlySet<string>, limit: number): string[];
@@ -18,16 +20,6 @@ export interface RankerOptions {
   readonly store?: RankingStore;
 }
 
-export interface Remembered {
-  readonly ids: readonly string[];
-  /** True when `ids` is the whole ranking, not a prefix of it. */
-  readonly complete: boolean;
-}
-
-export interface RankingStore {
-  get(text: string): Remembered | undefined;
-  set(text: string, ranked: Remembered): void;
-}
 
 /**
  * Wraps a pure ranking function (text → every matching id, best first) with a bounded memo. The

@@ -1,0 +1,42 @@
+import type { AuditFailure } from '../audit/audit-spec.js';
+import type { BaselineRead } from '../inputs/baseline-file.js';
+import type { Problem } from '../problems/problem.js';
+import type { RowIssue } from '../pool/types.js';
+import type { Report } from '../report/schema.js';
+import type { SpecModel } from '../semantics/check.js';
+import { auditFindings } from './audit-findings.js';
+import { baselineFindings } from './baseline-findings.js';
+import { failureFindings, rowFindings } from './data-findings.js';
+import { signalFindings } from './signal-findings.js';
+
+/** Everything the analyses of one spec produced, as the editor, the CLI and SARIF all receive it. */
+export interface SpecResults {
+  /** The checked spec the analyses ran on, and its text (findings anchor on both). */
+  readonly model: SpecModel;
+  readonly text: string;
+  readonly specDir: string;
+  /** Audits, training signals and comparisons; undefined when the audits did not run. */
+  readonly report: Report | undefined;
+  /** Rows skipped in any file read, and files that could not be read (line 0). */
+  readonly dataIssues: readonly RowIssue[];
+  /** Audits that could not produce finite figures. */
+  readonly failures: readonly AuditFailure[];
+  readonly baseline?: { readonly read: BaselineRead; readonly file: string } | undefined;
+}
+
+/**
+ * The one place a finding is worded: every problem the analyses found, anchored on the spec where
+ * a user acts (the expect line, the reward line, the cancelling term, the lattice entry, the pool
+ * declaration…), with a stable `key` for fingerprints and the data rows it is about.
+ */
+export function specFindings(results: SpecResults): Problem[] {
+  const { model, text, specDir, report } = results;
+  const audits = report?.audits ?? [];
+  return [
+    ...rowFindings(results.dataIssues, model, specDir),
+    ...(report === undefined ? failureFindings(results.dataIssues, results.failures, model) : []),
+    ...audits.flatMap((audit) => auditFindings(audit, model, text, specDir)),
+    ...signalFindings(report?.signals ?? [], model),
+    ...(results.baseline === undefined ? [] : baselineFindings(results.baseline.read, results.baseline.file, report, model)),
+  ];
+}

@@ -1,0 +1,30 @@
+import { decimal5, margin, plural, shortNumber } from '../report/format-numbers.js';
+import type { CancellationFinding, CertificateEntry, WorkedPair } from '../report/schema.js';
+
+// Sentences that a finding and the report's own views say alike: one wording, so the editor, SARIF,
+// the CLI and the table agree to the word.
+
+/** What an edit did: `citation 0 → w:2552`, or `same_final edit`. */
+export function editText(pair: WorkedPair): string {
+  if (pair.position !== null && pair.replacement !== null) return `citation ${pair.position} → ${pair.replacement}`;
+  if (pair.position !== null) return `citation ${pair.position}`;
+  return `${pair.attack} edit`;
+}
+
+/** `R0 +0.81375 → R_L −0.38625 → R_full +0.41375`: one edit's paired margin under each reward. */
+export function marginChain(pair: WorkedPair): string {
+  return Object.entries(pair.margins).map(([reward, m]) => `${reward} ${margin(m)}`).join(' → ');
+}
+
+export function cancellationSentence(f: CancellationFinding): string {
+  return `${f.attack}, ${f.selection}: ${plural(f.count, 'edit')} in ${plural(f.clusters, 'cluster')} ${f.count === 1 ? 'loses' : 'lose'} under ${f.smaller} ` +
+    `but ${f.count === 1 ? 'wins' : 'win'} under ${f.larger}, because the edit switches off ${f.term} (weight ${shortNumber(f.termWeight)}), ` +
+    `a penalty already active on the original: the larger bundle is weaker here.`;
+}
+
+/** `λ_L = 1.2 > max gain 0.45714`, or why there is nothing to certify. */
+export function certificateSentence(c: CertificateEntry): string {
+  const lambda = `λ_${c.detector} = ${shortNumber(c.lambda)}`;
+  if (c.maxGain === null) return `${lambda}: no audited edit triggers ${c.detector} (vacuous)`;
+  return `${lambda} ${c.certified ? '>' : '≤'} max gain ${decimal5(c.maxGain)}`;
+}
