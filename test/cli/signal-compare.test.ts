@@ -36,7 +36,7 @@ describe('herald signal on the sample training log', () => {
     assert.equal(table.code, 1, table.stderr);
     assert.match(table.stdout, /detector exposure/);
     assert.match(table.stdout, /exposure per training step/);
-    assert.match(table.stderr, /sparse training signal: exposure: L changes the advantages in \d+ of 128 groups \(< 10\)/);
+    assert.match(table.stderr, /^\S*training\.reward:\d+:\d+: warning sparse-training-signal L's penalty reaches the optimizer in \d+ of 128 training groups \(training 'exposure' asks for 10\)/m);
   });
 
   it('counts firing rows, groups, mixed and all-firing groups as the raw log says', () => {

@@ -3,7 +3,8 @@ import { signalSpec } from '../signal/signal-spec.js';
 import { LineIndex } from '../problems/line-index.js';
 import { newReport } from '../report/schema.js';
 import { isAnalysisFormat, writeReport } from './analysis-output.js';
-import { parseCommandArgs, printRunProblems, readSpec, type CommandOutput } from './check-command.js';
+import { signalFindings } from '../findings/signal-findings.js';
+import { parseCommandArgs, printFindings, printRunProblems, readSpec, type CommandOutput } from './check-command.js';
 
 export const signalUsage = `herald signal <spec.reward> [--log FILE…] [--training NAME] [--reward R --corpus C] [--normalize std|mean]
               [--min-groups N] [--format table|json|html] [--out FILE]
@@ -40,7 +41,10 @@ export async function runSignalCommand(args: readonly string[], io: CommandOutpu
   if (outcome.runError !== undefined) io.err(`herald signal: ${outcome.runError}`);
   if (outcome.reports === undefined) return 2;
   writeReport(newReport(path.basename(specFile), { audits: [], signals: [...outcome.reports] }), values.format, values.out, io);
-  const sparse = outcome.reports.flatMap((r) => r.detectors.filter((d) => !d.reachesOptimizer).map((d) => `${r.name}: ${d.name} changes the advantages in ${d.changedGroups} of ${r.groups} groups (< ${r.minGroups})`));
-  for (const line of sparse) io.err(`herald: sparse training signal: ${line}`);
-  return sparse.length > 0 ? 1 : 0;
+  // A block named on the command line (--reward) is not in the spec: its detectors are named here.
+  const findings = signalFindings(outcome.reports, outcome.model);
+  printFindings(specFile, lines, findings, io);
+  const unplaced = outcome.reports.filter((r) => r.range === null).flatMap((r) => r.detectors.filter((d) => !d.reachesOptimizer).map((d) => `${r.name}: ${d.name} changes the advantages in ${d.changedGroups} of ${r.groups} groups (< ${r.minGroups})`));
+  for (const line of unplaced) io.err(`herald: sparse training signal: ${line}`);
+  return findings.length > 0 || unplaced.length > 0 ? 1 : 0;
 }

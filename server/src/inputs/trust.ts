@@ -1,11 +1,17 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { InitializeParams } from 'vscode-languageserver/node';
 
 /** What the VS Code client sends in `initializationOptions`; other clients send nothing and are trusted. */
 export interface HeraldInitializationOptions {
   readonly workspaceTrusted?: boolean;
+}
+
+/** The part of LSP's `initialize` parameters the trust rule reads (kept structural: inputs/ knows no LSP). */
+export interface TrustParams {
+  readonly initializationOptions?: unknown;
+  readonly workspaceFolders?: readonly { readonly uri: string }[] | null;
+  readonly rootUri?: string | null;
 }
 
 /** A path with symbolic links resolved, so a link inside the workspace cannot reach outside it. */
@@ -35,10 +41,11 @@ export class WorkspaceTrust {
 
   static readonly everything = new WorkspaceTrust(true, []);
 
-  static from(params: InitializeParams): WorkspaceTrust {
-    const options = (params.initializationOptions ?? {}) as HeraldInitializationOptions;
-    if (options.workspaceTrusted !== false) return WorkspaceTrust.everything;
-    const uris = params.workspaceFolders?.map((f) => f.uri) ?? (params.rootUri === null ? [] : [params.rootUri]);
+  static from(params: TrustParams): WorkspaceTrust {
+    const options = params.initializationOptions;
+    const untrusted = typeof options === 'object' && options !== null && 'workspaceTrusted' in options && options.workspaceTrusted === false;
+    if (!untrusted) return WorkspaceTrust.everything;
+    const uris = params.workspaceFolders?.map((f) => f.uri) ?? (typeof params.rootUri === 'string' ? [params.rootUri] : []);
     return new WorkspaceTrust(false, uris.filter((u) => u.startsWith('file:')).map((u) => fileURLToPath(u)));
   }
 
