@@ -110,6 +110,8 @@ const cases: Case[] = [
   { code: issueCodes.penaltySign, title: 'a negative lattice penalty', bad: variant('lattice L = 1.2', 'lattice L = ⟦-1.2⟧') },
   { code: issueCodes.penaltySign, title: 'a reward term that pays for a detector', bad: variant('cost -0.1 * rate', 'cost -0.1 * rate\n  fakes ⟦0.5⟧ * F') },
   { code: issueCodes.missingFile, title: 'a pool that does not exist', bad: variant('"p.jsonl"', '⟦"missing.jsonl"⟧'), data: { path: '/specs/missing.jsonl' } },
+  { code: issueCodes.missingFile, title: "a comparison's candidate file that does not exist", bad: variant('using lexical(8)\n  margin', 'using lexical(8), candidates ⟦"missing.jsonl"⟧\n  margin', cleanBlocks), good: cleanBlocks, data: { path: '/specs/missing.jsonl' } },
+  { code: issueCodes.untrustedFile, title: "a comparison's candidate file outside an untrusted workspace", bad: variant('using lexical(8)\n  margin', 'using lexical(8), candidates ⟦"../elsewhere/p.jsonl"⟧\n  margin', cleanBlocks), good: cleanBlocks, data: { path: '/elsewhere/p.jsonl' } },
   { code: issueCodes.unreadableFile, title: 'a corpus path that is a folder', bad: variant('"c.jsonl"', '⟦"folder.jsonl"⟧') },
   { code: issueCodes.untrustedFile, title: 'a pool outside an untrusted workspace', bad: variant('"p.jsonl"', '⟦"../elsewhere/p.jsonl"⟧'), data: { path: '/elsewhere/p.jsonl' } },
   { code: issueCodes.incompleteAudit, title: 'an audit without a corpus', bad: variant('audit a {', 'audit ⟦a⟧ {').replace('  corpus wiki\n', '') },
