@@ -1,6 +1,56 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
+// The stages of server/src, lowest first (docs/architecture.md draws them). A stage may import the
+// stages below it and never one above; the three analyses are siblings and never import each other.
+// Each entry: the folder and the folders it must not import.
+const above = (...folders) => folders;
+const walls = {
+  problems: above('stats', 'report', 'syntax', 'pool', 'inputs', 'language', 'semantics', 'format', 'reward', 'edits', 'audit', 'signal', 'compare', 'findings', 'render', 'lsp', 'cli'),
+  stats: above('problems', 'report', 'syntax', 'pool', 'inputs', 'language', 'semantics', 'format', 'reward', 'edits', 'audit', 'signal', 'compare', 'findings', 'render', 'lsp', 'cli'),
+  report: above('syntax', 'pool', 'inputs', 'language', 'semantics', 'format', 'reward', 'edits', 'audit', 'signal', 'compare', 'findings', 'render', 'lsp', 'cli'),
+  language: above('syntax', 'pool', 'inputs', 'semantics', 'format', 'reward', 'edits', 'audit', 'signal', 'compare', 'findings', 'render', 'lsp', 'cli'),
+  syntax: above('pool', 'inputs', 'semantics', 'format', 'reward', 'edits', 'audit', 'signal', 'compare', 'findings', 'render', 'lsp', 'cli'),
+  pool: above('syntax', 'inputs', 'semantics', 'format', 'reward', 'edits', 'audit', 'signal', 'compare', 'findings', 'render', 'lsp', 'cli'),
+  inputs: above('semantics', 'format', 'reward', 'edits', 'audit', 'signal', 'compare', 'findings', 'render', 'lsp', 'cli'),
+  semantics: above('format', 'reward', 'edits', 'audit', 'signal', 'compare', 'findings', 'render', 'lsp', 'cli'),
+  format: above('inputs', 'reward', 'edits', 'audit', 'signal', 'compare', 'findings', 'render', 'lsp', 'cli'),
+  reward: above('format', 'edits', 'audit', 'signal', 'compare', 'findings', 'render', 'lsp', 'cli'),
+  edits: above('format', 'audit', 'signal', 'compare', 'findings', 'render', 'lsp', 'cli'),
+  audit: above('format', 'signal', 'compare', 'findings', 'render', 'lsp', 'cli'),
+  signal: above('format', 'audit', 'compare', 'findings', 'render', 'lsp', 'cli'),
+  compare: above('format', 'audit', 'signal', 'findings', 'render', 'lsp', 'cli'),
+  findings: above('format', 'render', 'lsp', 'cli'),
+  render: above('format', 'lsp', 'cli'),
+  cli: above('lsp'),
+  lsp: above('cli'),
+};
+
+/** A relative import that reaches a stage folder of server/src (`../lsp/x.js`, `../../lsp/x.js`). */
+const stageImport = (folder) => `^(\\.\\./)+${folder}/`;
+
+// Only these read or write files: inputs/ (everything a spec reads, and the caches), the CLI (the
+// spec it is given, the --out file), and the report page's script loader (the product's own bundle).
+const fileSystem = ['fs', 'node:fs', 'fs/promises', 'node:fs/promises'];
+const opensFiles = new Set(['inputs', 'cli']);
+const reportViewScript = 'server/src/render/report-page/report-view-script.ts';
+
+const wallRule = (folder, forbidden, mayOpenFiles) => ({
+  'no-restricted-imports': ['error', {
+    paths: [
+      ...(mayOpenFiles ? [] : fileSystem.map((name) => ({ name, message: 'Only inputs/ (and the CLI) open files: ask inputs/ for what a spec reads.' }))),
+      ...(folder === 'lsp' ? [] : ['vscode-languageserver', 'vscode-languageserver/node', 'vscode-languageserver-textdocument'].map((name) => ({ name, message: 'Only lsp/ talks LSP.' }))),
+      { name: 'vscode', message: 'Only client/ imports vscode.' },
+    ],
+    patterns: forbidden.map((f) => ({ regex: stageImport(f), message: `${folder}/ must not import ${f}/: see the stage drawing in docs/architecture.md.` })),
+  }],
+});
+
+const stageRules = [
+  ...Object.entries(walls).map(([folder, forbidden]) => ({ files: [`server/src/${folder}/**/*.ts`], rules: wallRule(folder, forbidden, opensFiles.has(folder)) })),
+  { files: [reportViewScript], rules: wallRule('render', walls.render, true) },
+];
+
 export default tseslint.config(
   { ignores: ['dist/**', 'out/**', 'node_modules/**', '**/node_modules/**', 'test/real-clients/.code-server/**', 'samples/pools/**', 'test-output/**'] },
   js.configs.recommended,
@@ -13,6 +63,19 @@ export default tseslint.config(
       eqeqeq: ['error', 'always'],
     },
   },
+  {
+    // Type-aware: a promise nobody awaits or handles loses its errors and its ordering.
+    files: ['server/src/**/*.ts', 'client/src/**/*.ts', 'client/webview/**/*.ts', 'test/**/*.ts'],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      '@typescript-eslint/no-floating-promises': ['error', {
+        // node:test's describe/it/before/after return promises the runner itself awaits.
+        allowForKnownSafeCalls: [{ from: 'package', package: 'node:test', name: ['describe', 'it', 'test', 'before', 'after', 'beforeEach', 'afterEach', 'suite'] }],
+      }],
+      '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: false }],
+    },
+  },
+  ...stageRules,
   {
     files: ['**/*.mjs', '**/*.js'],
     languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly' } },
