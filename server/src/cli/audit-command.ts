@@ -3,6 +3,7 @@ import * as path from 'node:path';
 import { auditSpec } from '../audit/audit-spec.js';
 import { makeBaseline } from '../audit/baseline.js';
 import { specFindings } from '../findings/spec-findings.js';
+import { specRelative } from '../inputs/paths.js';
 import { baselineFileOf, readBaseline, writeBaseline } from '../inputs/baseline-file.js';
 import { auditIssueCodes } from '../problems/issue-codes.js';
 import { LineIndex } from '../problems/line-index.js';
@@ -43,7 +44,7 @@ function render(report: Report, format: Format, ctx: RenderContext): string {
     case 'sarif':
       return formatSarif({
         findings: ctx.findings, lines: ctx.lines, report, toolVersion: report.tool.version, specDir: path.dirname(ctx.specPath),
-        specUri: path.relative(process.cwd(), ctx.specPath).split(path.sep).join('/'),
+        specUri: specRelative(process.cwd(), ctx.specPath),
       });
     case 'html':
       return formatHtml(report);
@@ -92,7 +93,7 @@ export async function runAuditCommand(args: readonly string[], io: CommandOutput
   }
   if (values['update-baseline']) {
     writeBaseline(baselineFile, makeBaseline(outcome.report, outcome.model));
-    if (!values.quiet) io.err(`herald: wrote the baseline ${path.relative(process.cwd(), baselineFile)}`);
+    if (!values.quiet) io.err(`herald: wrote the baseline ${specRelative(process.cwd(), baselineFile)}`);
   }
   if (baseline?.read.kind === 'invalid') return 2;
   const failed = findings.some((f) => f.code === auditIssueCodes.expectFailed || f.code === auditIssueCodes.asrRegression);

@@ -1,6 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { specRelative } from '../inputs/paths.js';
 import { analyze } from '../semantics/analyze.js';
 import { probeFile } from '../inputs/file-probe.js';
 import { LineIndex } from '../problems/line-index.js';
@@ -52,7 +53,7 @@ export function printRunProblems(file: string, lines: LineIndex, run: { problems
 export function printFindings(file: string, lines: LineIndex, findings: readonly Problem[], io: CommandOutput): void {
   for (const finding of findings) {
     io.err(formatProblem(file, lines, finding));
-    for (const row of finding.rows ?? []) io.err(`  ${path.relative(process.cwd(), row.file)}:${row.line}: ${row.message}`);
+    for (const row of finding.rows ?? []) io.err(`  ${specRelative(process.cwd(), row.file)}:${row.line}: ${row.message}`);
   }
 }
 
