@@ -1,7 +1,7 @@
 import type { IRecognitionException, IToken } from 'chevrotain';
 import type { Comment, Spec } from './ast.js';
 import type { Span } from '../problems/span.js';
-import { astBuilder } from './build-ast.js';
+import { buildDecls } from './build-ast.js';
 import { issueCodes } from '../problems/issue-codes.js';
 import { rewardParser } from './parser.js';
 import type { Problem } from '../problems/problem.js';
@@ -105,6 +105,6 @@ export function parse(text: string): ParseResult {
     text: t.image,
     span: { start: t.startOffset, end: (t.endOffset ?? t.startOffset) + 1 },
   }));
-  const decls = cst === undefined ? [] : astBuilder.visit(cst);
+  const decls = cst === undefined ? [] : buildDecls(cst);
   return { spec: { kind: 'spec', decls, comments, span: { start: 0, end: text.length } }, tokens, problems };
 }
