@@ -1,8 +1,9 @@
 import type { CstNode } from 'chevrotain';
+import { settingWords } from '../problems/vocabulary.js';
 import type * as A from './ast.js';
 import { comparisonOperator, expression, postfixExpression } from './build-expression.js';
 import type * as C from './cst-types.js';
-import { cover, each, nameOf, numberOf, one, pick, read, readAll, stringOf, tokenSpan, type Children } from './cst-read.js';
+import { cover, each, nameOf, numberOf, one, read, readAll, stringOf, tokenSpan, type Children } from './cst-read.js';
 
 // The CST → AST step: one function per grammar rule, each taking its node's children as typed by
 // cst-types.d.ts (generated from the grammar) and tolerating children a recovered node lacks
@@ -220,8 +221,9 @@ function expectItem(c: Children<C.ExpectItemCstNode>): A.ExpectMetricItem | A.Ex
 }
 
 function settingItem(c: Children<C.SettingItemCstNode>): A.SettingItem | undefined {
-  const key = pick<A.SettingKey>([[c.Seed, 'seed'], [c.Bootstrap, 'bootstrap'], [c.Sweep, 'sweep']]);
-  if (key === undefined) return undefined;
+  const token = read(c.setting);
+  const key = settingWords.find((w) => w === token?.image);
+  if (token === undefined || key === undefined) return undefined;
   const values = readAll(c.NumberLiteral).map((t): A.NumberLit => ({ kind: 'number', value: Number(t.image), span: tokenSpan(t) }));
-  return { kind: 'setting', key: key.value, keySpan: tokenSpan(key.token), values, span: cover(key.token, ...values) };
+  return { kind: 'setting', key, keySpan: tokenSpan(token), values, span: cover(token, ...values) };
 }

@@ -1,5 +1,6 @@
 import type { IToken } from 'chevrotain';
 import type { Span } from '../problems/span.js';
+import { quantifierWords } from '../problems/vocabulary.js';
 import type * as A from './ast.js';
 import type * as C from './cst-types.js';
 import { cover, each, nameOf, numberOf, one, pick, read, readAll, stringOf, tokenSpan, type Children } from './cst-read.js';
@@ -98,14 +99,15 @@ function primary(c: Children<C.PrimaryCstNode>): A.Expr | undefined {
 }
 
 function quantifier(c: Children<C.QuantifierCstNode>): A.QuantifierExpr | undefined {
-  const keyword = pick<A.Quantifier>([[c.Any, 'any'], [c.All, 'all'], [c.Count, 'count']]);
-  if (keyword === undefined) return undefined;
+  const token = read(c.quantifier);
+  const word = quantifierWords.find((w) => w === token?.image);
+  if (token === undefined || word === undefined) return undefined;
   const variable = nameOf(read(c.Identifier));
   const collection = one(c.postfixExpression, postfixExpression);
   const body = one(c.expression, expression);
   return {
-    kind: 'quantifier', quantifier: keyword.value, variable, collection, body,
-    span: cover(keyword.token, variable, read(c.In), collection, read(c.Colon), body),
+    kind: 'quantifier', quantifier: word, variable, collection, body,
+    span: cover(token, variable, read(c.In), collection, read(c.Colon), body),
   };
 }
 

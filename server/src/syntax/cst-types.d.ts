@@ -350,9 +350,7 @@ export interface SettingItemCstNode extends CstNode {
 }
 
 export type SettingItemCstChildren = {
-  Seed?: IToken[];
-  Bootstrap?: IToken[];
-  Sweep?: IToken[];
+  setting?: (IToken)[];
   NumberLiteral: IToken[];
   Comma?: IToken[];
 };
@@ -453,9 +451,7 @@ export interface QuantifierCstNode extends CstNode {
 }
 
 export type QuantifierCstChildren = {
-  Any?: IToken[];
-  All?: IToken[];
-  Count?: IToken[];
+  quantifier?: (IToken)[];
   Identifier: IToken[];
   In: IToken[];
   postfixExpression: PostfixExpressionCstNode[];
