@@ -30,6 +30,11 @@ describe('vocabulary', () => {
   });
 });
 
+it('docs/language.md lists the reserved words', () => {
+  const listed = /Keywords \(reserved\):\s*`([^`]*)`/.exec(readFileSync('docs/language.md', 'utf8'))?.[1];
+  assert.deepEqual(sorted(listed?.split(/\s+/) ?? []), sorted(keywords));
+});
+
 // The TextMate grammar cannot import the vocabulary, so this test holds its word lists to it.
 describe('the TextMate grammar lists the vocabulary\'s words', () => {
   const grammar = readFileSync('syntaxes/reward.tmLanguage.json', 'utf8');

@@ -261,6 +261,7 @@ export class RewardParser extends CstParser {
     ]);
   });
 
+  // One alternative per setting keyword of the vocabulary, each read as the `setting` child.
   private settingItem = this.RULE('settingItem', () => {
     this.OR(T.settingTokens.map((token) => ({ ALT: () => this.CONSUME(token, { LABEL: 'setting' }) })));
     this.AT_LEAST_ONE_SEP({ SEP: T.Comma, DEF: () => this.CONSUME(T.NumberLiteral) });
@@ -347,6 +348,7 @@ export class RewardParser extends CstParser {
     ]);
   });
 
+  // One alternative per quantifier keyword of the vocabulary, each read as the `quantifier` child.
   private quantifier = this.RULE('quantifier', () => {
     this.OR(T.quantifierTokens.map((token) => ({ ALT: () => this.CONSUME(token, { LABEL: 'quantifier' }) })));
     this.CONSUME(T.Identifier);
