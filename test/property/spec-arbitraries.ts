@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { keywords } from '../../server/src/syntax/tokens.js';
+import { keywords } from '../../server/src/problems/vocabulary.js';
 
 /**
  * Generators of .reward text. `wellFormedSpec` follows the grammar of server/src/syntax/parser.ts

@@ -3,6 +3,7 @@
 // (problems/line-index.ts). Parts a recovering parser could not read are left undefined.
 
 import type { Span } from '../problems/span.js';
+import type { QuantifierWord, SettingWord } from '../problems/vocabulary.js';
 
 export interface Name {
   readonly text: string;
@@ -69,7 +70,8 @@ export interface BinaryExpr {
   readonly span: Span;
 }
 
-export type Quantifier = 'any' | 'all' | 'count';
+/** The quantifier keywords (problems/vocabulary.ts). */
+export type Quantifier = QuantifierWord;
 export interface QuantifierExpr {
   readonly kind: 'quantifier';
   readonly quantifier: Quantifier;
@@ -213,7 +215,8 @@ export interface ExpectMinimalItem {
   readonly span: Span;
 }
 
-export type SettingKey = 'seed' | 'bootstrap' | 'sweep';
+/** The audit settings' keywords (problems/vocabulary.ts). */
+export type SettingKey = SettingWord;
 export interface SettingItem {
   readonly kind: 'setting';
   readonly key: SettingKey;

@@ -1,7 +1,9 @@
-import type { IRecognitionException, IToken } from 'chevrotain';
+import type { ICstVisitor, IRecognitionException, IToken } from 'chevrotain';
+import { auditItemWords, declarationWords, quantifierWords, settingWords, wordList } from '../problems/vocabulary.js';
 import type { Comment, Spec } from './ast.js';
 import type { Span } from '../problems/span.js';
-import { astBuilder } from './build-ast.js';
+import { buildDecls } from './build-ast.js';
+import type { RewardCstVisitor } from './cst-types.js';
 import { issueCodes } from '../problems/issue-codes.js';
 import { rewardParser } from './parser.js';
 import type { Problem } from '../problems/problem.js';
@@ -13,26 +15,33 @@ export interface ParseResult {
   readonly problems: readonly Problem[];
 }
 
+/** The grammar's rules by name (from the generated visitor interface), so a renamed rule breaks this table. */
+type RuleName = Exclude<keyof RewardCstVisitor<unknown, unknown>, keyof ICstVisitor<unknown, unknown>>;
+
+const aDeclaration = `a declaration (${wordList(declarationWords)})`;
+
 /** What a rule stands for, for messages like "expected an expression". */
-const ruleDescriptions: Record<string, string> = {
-  spec: 'a declaration (corpus, pool, signal, detector, reward or audit)',
-  declaration: 'a declaration (corpus, pool, signal, detector, reward or audit)',
+const ruleDescriptions: Partial<Record<RuleName, string>> = {
+  spec: aDeclaration,
+  declaration: aDeclaration,
   rewardDecl: "'{' with terms, or '=' and a base reward",
   term: 'a term: a name, a weight, \'*\' and an expression',
-  auditItem: 'an audit item (reward, compare, corpus, pools, attack, lattice, expect, seed, bootstrap or sweep)',
+  auditItem: `an audit item (${wordList(auditItemWords)})`,
+  // The generators are built-ins (semantics/builtins.ts), which the syntax stage does not read.
   generator: "a generator: lexical(K), bm25(K) or candidates \"file.jsonl\"",
   expectItem: 'a number or a {set} of detectors',
   comparisonOperator: 'a comparison (==, !=, <, <=, >, >=)',
-  settingItem: 'seed, bootstrap or sweep',
+  settingItem: wordList(settingWords),
   prefixedOperand: 'an expression',
   unary: 'an expression',
   primary: 'an expression',
-  quantifier: 'any, all or count',
+  quantifier: wordList(quantifierWords),
   signedNumber: 'a number',
   nameList: 'a name',
   latticeEntry: 'a detector and its penalty (L = 1.2)',
   argumentList: "'('",
 };
+const descriptionOf = new Map<string, string | undefined>(Object.entries(ruleDescriptions));
 
 const describeToken = (t: IToken): string => (t.tokenType.name === 'EOF' ? 'the end of the file' : `'${t.image}'`);
 
@@ -42,13 +51,13 @@ function messageFor(e: IRecognitionException): string {
   switch (e.name) {
     case 'MismatchedTokenException': {
       const expected = /--> (.*?) <--/.exec(e.message)?.[1];
-      if (expected === 'EOF') return `unexpected ${found}: expected ${ruleDescriptions['declaration']}`;
+      if (expected === 'EOF') return `unexpected ${found}: expected ${aDeclaration}`;
       return `expected ${expected ?? 'something else'} but found ${found}`;
     }
     case 'NotAllInputParsedException':
-      return `unexpected ${found}: expected ${ruleDescriptions['declaration']}`;
+      return `unexpected ${found}: expected ${aDeclaration}`;
     default:
-      return `expected ${ruleDescriptions[rule] ?? 'more input'} but found ${found}`;
+      return `expected ${descriptionOf.get(rule) ?? 'more input'} but found ${found}`;
   }
 }
 
@@ -105,6 +114,6 @@ export function parse(text: string): ParseResult {
     text: t.image,
     span: { start: t.startOffset, end: (t.endOffset ?? t.startOffset) + 1 },
   }));
-  const decls = cst === undefined ? [] : astBuilder.visit(cst);
+  const decls = cst === undefined ? [] : buildDecls(cst);
   return { spec: { kind: 'spec', decls, comments, span: { start: 0, end: text.length } }, tokens, problems };
 }

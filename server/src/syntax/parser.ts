@@ -261,12 +261,9 @@ export class RewardParser extends CstParser {
     ]);
   });
 
+  // One alternative per setting keyword of the vocabulary, each read as the `setting` child.
   private settingItem = this.RULE('settingItem', () => {
-    this.OR([
-      { ALT: () => this.CONSUME(T.Seed) },
-      { ALT: () => this.CONSUME(T.Bootstrap) },
-      { ALT: () => this.CONSUME(T.Sweep) },
-    ]);
+    this.OR(T.settingTokens.map((token) => ({ ALT: () => this.CONSUME(token, { LABEL: 'setting' }) })));
     this.AT_LEAST_ONE_SEP({ SEP: T.Comma, DEF: () => this.CONSUME(T.NumberLiteral) });
   });
 
@@ -351,12 +348,9 @@ export class RewardParser extends CstParser {
     ]);
   });
 
+  // One alternative per quantifier keyword of the vocabulary, each read as the `quantifier` child.
   private quantifier = this.RULE('quantifier', () => {
-    this.OR([
-      { ALT: () => this.CONSUME(T.Any) },
-      { ALT: () => this.CONSUME(T.All) },
-      { ALT: () => this.CONSUME(T.Count) },
-    ]);
+    this.OR(T.quantifierTokens.map((token) => ({ ALT: () => this.CONSUME(token, { LABEL: 'quantifier' }) })));
     this.CONSUME(T.Identifier);
     this.CONSUME(T.In);
     this.SUBRULE(this.postfixExpression);

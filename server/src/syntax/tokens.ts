@@ -1,41 +1,58 @@
 import { createToken, Lexer, type TokenType } from 'chevrotain';
+import { keywordDefs, quantifierWords, settingWords, type Keyword, type KeywordDef } from '../problems/vocabulary.js';
 
 // Keywords are matched as identifiers first and then recategorised (longer_alt), so `corpus_ids`
 // stays one identifier while `corpus` is the keyword.
 export const Identifier = createToken({ name: 'Identifier', label: 'a name', pattern: /[A-Za-z_][A-Za-z0-9_]*/ });
 
-function keyword(word: string): TokenType {
-  return createToken({ name: word[0]!.toUpperCase() + word.slice(1), label: `'${word}'`, pattern: new RegExp(word), longer_alt: Identifier });
+function keywordToken(k: KeywordDef): TokenType {
+  return createToken({ name: k.word[0]!.toUpperCase() + k.word.slice(1), label: `'${k.word}'`, pattern: new RegExp(k.word), longer_alt: Identifier });
 }
 
-export const Corpus = keyword('corpus');
-export const Pools = keyword('pools');
-export const Pool = keyword('pool');
-export const Signal = keyword('signal');
-export const Detector = keyword('detector');
-export const Reward = keyword('reward');
-export const Audit = keyword('audit');
-export const Training = keyword('training');
-export const Comparison = keyword('comparison');
-export const Compare = keyword('compare');
-export const Attack = keyword('attack');
-export const Targets = keyword('targets');
-export const Using = keyword('using');
-export const Candidates = keyword('candidates');
-export const Lattice = keyword('lattice');
-export const Expect = keyword('expect');
-export const Seed = keyword('seed');
-export const Bootstrap = keyword('bootstrap');
-export const Sweep = keyword('sweep');
-export const Any = keyword('any');
-export const All = keyword('all');
-export const Count = keyword('count');
-export const In = keyword('in');
-export const Not = keyword('not');
-export const And = keyword('and');
-export const Or = keyword('or');
-export const True = keyword('true');
-export const False = keyword('false');
+const tokenOfWord = new Map<string, TokenType>(keywordDefs.map((k) => [k.word, keywordToken(k)]));
+
+/** The lexer's token for a keyword; every word of the vocabulary has one. */
+function tokenOf(word: Keyword): TokenType {
+  return tokenOfWord.get(word)!;
+}
+
+/** Every keyword's token, in the vocabulary's order. */
+export const keywordTokens: readonly TokenType[] = [...tokenOfWord.values()];
+
+// The families of keywords the grammar takes one of, so a new setting or quantifier needs only its
+// line in the vocabulary.
+export const settingTokens: readonly TokenType[] = settingWords.map(tokenOf);
+export const quantifierTokens: readonly TokenType[] = quantifierWords.map(tokenOf);
+
+// The tokens the grammar and the editor features name one by one.
+export const Corpus = tokenOf('corpus');
+export const Pools = tokenOf('pools');
+export const Pool = tokenOf('pool');
+export const Signal = tokenOf('signal');
+export const Detector = tokenOf('detector');
+export const Reward = tokenOf('reward');
+export const Audit = tokenOf('audit');
+export const Training = tokenOf('training');
+export const Comparison = tokenOf('comparison');
+export const Compare = tokenOf('compare');
+export const Attack = tokenOf('attack');
+export const Targets = tokenOf('targets');
+export const Using = tokenOf('using');
+export const Candidates = tokenOf('candidates');
+export const Lattice = tokenOf('lattice');
+export const Expect = tokenOf('expect');
+export const Seed = tokenOf('seed');
+export const Bootstrap = tokenOf('bootstrap');
+export const Sweep = tokenOf('sweep');
+export const Any = tokenOf('any');
+export const All = tokenOf('all');
+export const Count = tokenOf('count');
+export const In = tokenOf('in');
+export const Not = tokenOf('not');
+export const And = tokenOf('and');
+export const Or = tokenOf('or');
+export const True = tokenOf('true');
+export const False = tokenOf('false');
 
 export const NumberLiteral = createToken({ name: 'NumberLiteral', label: 'a number', pattern: /\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/ });
 export const StringLiteral = createToken({ name: 'StringLiteral', label: 'a string', pattern: /"(?:[^"\\\r\n]|\\.)*"/ });
@@ -65,17 +82,10 @@ export const Dot = createToken({ name: 'Dot', label: "'.'", pattern: /\./ });
 export const Comment = createToken({ name: 'Comment', pattern: /#[^\r\n]*/, group: 'comments' });
 export const WhiteSpace = createToken({ name: 'WhiteSpace', pattern: /[ \t\r\n\f\uFEFF]+/, group: Lexer.SKIPPED });
 
-export const keywordTokens: TokenType[] = [
-  Corpus, Pools, Pool, Signal, Detector, Reward, Audit, Training, Comparison, Compare, Attack, Targets, Using, Candidates,
-  Lattice, Expect, Seed, Bootstrap, Sweep, Any, All, Count, In, Not, And, Or, True, False,
-];
-
-export const keywords: string[] = keywordTokens.map((t) => String(t.PATTERN).slice(1, -1));
-
 export const allTokens: TokenType[] = [
   WhiteSpace, Comment,
-  // `pools` before `pool`, so the longer keyword wins.
-  ...keywordTokens,
+  // Longer keywords first: before `pools`, `pool` would match and give way to the longer identifier (longer_alt).
+  ...[...keywordTokens].sort((a, b) => String(b.PATTERN).length - String(a.PATTERN).length),
   Identifier, NumberLiteral, StringLiteral, UnterminatedString,
   EqEq, NotEq, LessEq, GreaterEq, Less, Greater, Equals,
   Plus, Minus, Star, Slash, Percent, LParen, RParen, LBrace, RBrace, Comma, Colon, Dot,
