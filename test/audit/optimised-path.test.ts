@@ -9,13 +9,16 @@ import { describe, it } from 'node:test';
 import { auditSpec, newAuditCaches, type AuditSpecOptions } from '../../server/src/audit/audit-spec.js';
 import { openRankingStore } from '../../server/src/inputs/ranking-cache.js';
 import { createCandidateSource } from '../../server/src/edits/candidate-source.js';
-import { clusterBootstrap, percentile } from '../../server/src/stats/estimands.js';
+import { bootstrapMemo, clusterBootstrap, percentile } from '../../server/src/stats/bootstrap.js';
 import { rewardScorer } from '../../server/src/edits/features.js';
 import { evaluateLattice, minimalSubsets, subsetMargins, subsetNames, type LatticePenalty } from '../../server/src/audit/lattice.js';
 import { auditEditPlan, planAudit } from '../../server/src/audit/plan.js';
 import { seededRandom } from '../../server/src/stats/random.js';
 import { prepareEdits } from '../../server/src/edits/prepare.js';
 import { estimateSelection, selectionLabel } from '../../server/src/edits/scoring.js';
+import { marginsPerRun, scoringMemo } from '../../server/src/edits/scoring-memo.js';
+import { scoreAudit } from '../../server/src/audit/run-audit.js';
+import { LineIndex } from '../../server/src/problems/line-index.js';
 import { loadCorpus, loadPool } from '../../server/src/inputs/loaders.js';
 import { RewardCompiler } from '../../server/src/reward/compile.js';
 import { analyze } from '../../server/src/semantics/analyze.js';
@@ -28,6 +31,29 @@ async function reportJson(source: string, options: AuditSpecOptions, progress: s
   const outcome = await auditSpec(source, specFile, { ...options, onProgress: (m) => progress.push(m) });
   assert.ok(outcome.report, JSON.stringify(outcome.problems));
   return JSON.stringify(outcome.report, null, 2);
+}
+
+/** The sample's audit, checked and prepared from data in memory. */
+async function preparedSample(source: string) {
+  const { model, plan } = checkedSample(source);
+  const fileOf = (name: string): string => {
+    const d = model.globals.get(name)?.decl;
+    return path.resolve(path.dirname(specFile), d?.kind === 'pool' || d?.kind === 'corpus' ? (d.path?.value ?? '') : '');
+  };
+  const corpus = await loadCorpus(fileOf(plan.corpus));
+  const pools = await Promise.all(plan.pools.map(async (name) => ({ name, file: fileOf(name), rows: (await loadPool(fileOf(name), name)).items, issues: [] })));
+  const prepared = prepareEdits(model, auditEditPlan(plan), { corpusName: plan.corpus, corpus: corpus.corpus, corpusIssues: [], pools }, createCandidateSource(corpus.corpus, new Map()));
+  assert.ok(prepared);
+  return { model, plan, prepared };
+}
+
+function checkedSample(source: string) {
+  const { model } = analyze(source, { specFile });
+  const decl = model.spec.decls.find((d) => d.kind === 'audit' && d.name?.text === 'paper');
+  assert.ok(decl?.kind === 'audit');
+  const plan = planAudit(decl, source);
+  assert.ok(plan);
+  return { model, plan };
 }
 
 describe('optimised audit path', () => {
@@ -95,27 +121,17 @@ describe('optimised audit path', () => {
   });
 
   it('evaluates the lattice with shared subsets exactly as subset by subset', async () => {
-    const { model } = analyze(text, { specFile });
-    const decl = model.spec.decls.find((d) => d.kind === 'audit' && d.name?.text === 'paper');
-    assert.ok(decl?.kind === 'audit');
-    const plan = planAudit(decl, text)!;
-    const fileOf = (name: string): string => {
-      const d = model.globals.get(name)?.decl;
-      return path.resolve(path.dirname(specFile), d?.kind === 'pool' || d?.kind === 'corpus' ? (d.path?.value ?? '') : '');
-    };
-    const corpus = await loadCorpus(fileOf(plan.corpus));
-    const pools = await Promise.all(plan.pools.map(async (name) => ({ name, file: fileOf(name), rows: (await loadPool(fileOf(name), name)).items, issues: [] })));
-    const prepared = prepareEdits(model, auditEditPlan(plan), { corpusName: plan.corpus, corpus: corpus.corpus, corpusIssues: [], pools }, createCandidateSource(corpus.corpus, new Map()))!;
+    const { model, plan, prepared } = await preparedSample(text);
     const base = rewardScorer(prepared.table, new RewardCompiler(model).reward(plan.reward));
     const penalties: LatticePenalty[] = plan.lattice.map((l) => ({ name: l.name, lambda: l.lambda, column: prepared.table.index.get(`decl:${l.name}`)! }));
     const options = { resamples: plan.bootstrap, seed: plan.seed };
 
-    // Every subset's margins from its own pass, as the definition reads.
+    // Every subset's margins from its own pass, as the definition reads, with nothing remembered.
     const results = Array.from({ length: 1 << penalties.length }, () => [] as unknown[]);
     for (const run of prepared.runs) {
-      for (const [mask, margins] of subsetMargins(run, prepared.originalValues, base, penalties)) {
+      for (const [mask, margins] of subsetMargins(run, base, penalties, scoringMemo())) {
         for (const selection of ['first_visible', 'oracle_worst'] as const) {
-          const e = estimateSelection(run, margins, selection, options);
+          const e = estimateSelection(run, margins, selection, options, scoringMemo());
           results[mask]!.push({ attack: run.plan.name, selection, label: selectionLabel(selection, base), asr: e.asr, upper: e.interval.high, method: e.interval.method, meanMargin: e.meanMargin, clusters: e.clusters });
         }
       }
@@ -125,10 +141,30 @@ describe('optimised audit path', () => {
     const subsets = results.map((r, mask) => ({ detectors: subsetNames(mask, penalties), results: r, sufficient: sufficient[mask]!, minimal: minimal[mask]! }));
     const expected = { detectors: penalties.map((p) => ({ name: p.name, lambda: p.lambda })), subsets, minimal: subsets.filter((s) => s.minimal).map((s) => s.detectors), vacuous: false };
 
-    const shared = evaluateLattice(prepared.runs, prepared.originalValues, base, penalties, options);
+    const shared = evaluateLattice(prepared.runs, base, penalties, { ...options, bootstrap: prepared.memo.bootstrap }, prepared.memo);
     assert.equal(JSON.stringify(shared), JSON.stringify(expected));
     // The sample's lattice has subsets that differ only in detectors an attack never changes.
     assert.ok(penalties.length === 3 && prepared.runs.some((run) => run.plan.targets.length < penalties.length));
+  });
+
+  it('keeps what scoring remembers with the prepared edits, within its bounds', async () => {
+    const { model, plan, prepared } = await preparedSample(text);
+    const lines = new LineIndex(text);
+    const first = JSON.stringify(scoreAudit(model, plan, prepared, lines));
+    // More weight edits than the memo keeps margins for: the oldest age out.
+    for (let i = 0; i < 2 * marginsPerRun; i++) {
+      const edited = text.replace('R0 - 1.2 * L', `R0 - ${(1.3 + i / 100).toFixed(2)} * L`);
+      const again = checkedSample(edited);
+      assert.notEqual(JSON.stringify(scoreAudit(again.model, again.plan, prepared, new LineIndex(edited))), first);
+    }
+    const { margins, bootstrap } = prepared.memo;
+    for (const run of prepared.runs) assert.equal(margins.get(run)?.size, marginsPerRun, run.plan.name);
+    assert.ok(bootstrap.draws.size > 0 && bootstrap.draws.size <= bootstrap.draws.max);
+    assert.ok(bootstrap.intervals.size > 0 && bootstrap.intervals.calculatedSize <= bootstrap.intervals.maxSize);
+    assert.equal(JSON.stringify(scoreAudit(model, plan, prepared, lines)), first, 'edited back: the same report');
+    const fresh = await preparedSample(text);
+    assert.equal(fresh.prepared.memo.bootstrap.intervals.size, 0, 'other prepared edits start with nothing remembered');
+    assert.equal(JSON.stringify(scoreAudit(model, plan, fresh.prepared, lines)), first, 'and give the same report');
   });
 
   it('remembers bootstrap intervals without changing them', () => {
@@ -153,12 +189,15 @@ describe('optimised audit path', () => {
       Array.from({ length: 40 }, () => Math.floor(random() * 4) / 4),
       Array.from({ length: 40 }, () => random() - 0.5),
     ];
+    const memo = bootstrapMemo();
     for (const shares of vectors) {
       for (const [resamples, seed] of [[200, 0], [200, 1], [50, 0]] as const) {
         const expected = plainBootstrap(shares, resamples, seed);
-        assert.deepEqual(clusterBootstrap(shares, resamples, seed), expected);
-        assert.deepEqual(clusterBootstrap([...shares], resamples, seed), expected, 'again, from the memo');
+        assert.deepEqual(clusterBootstrap(shares, resamples, seed), expected, 'without a memo');
+        assert.deepEqual(clusterBootstrap(shares, resamples, seed, memo), expected);
+        assert.deepEqual(clusterBootstrap([...shares], resamples, seed, memo), expected, 'again, from the memo');
       }
     }
+    assert.ok(memo.intervals.size > 0 && memo.draws.size > 0);
   });
 });

@@ -3,7 +3,8 @@ import type { AttackRun } from '../edits/attack-run.js';
 import { estimateArrays, type EstimateOptions } from '../stats/estimands.js';
 import { extraFeatures, type Scorer } from '../edits/features.js';
 import { selections } from '../edits/attack-plan.js';
-import { editMargins, runIndex, selectedEdits } from '../edits/scoring.js';
+import { editMargins, selectedEdits } from '../edits/scoring.js';
+import type { ScoringMemo } from '../edits/scoring-memo.js';
 
 export interface CancellationContext {
   readonly runs: readonly AttackRun[];
@@ -11,6 +12,13 @@ export interface CancellationContext {
   readonly termName: (scorer: Scorer, feature: number) => string;
   readonly workedPair: (run: AttackRun, edit: number) => WorkedPair;
   readonly options: EstimateOptions;
+  readonly memo: ScoringMemo;
+}
+
+/** The selected units on which a penalty was active (or not) on the original: their clusters and margins. */
+interface Stratum {
+  readonly clusters: number[];
+  readonly margins: number[];
 }
 
 /**
@@ -26,11 +34,11 @@ export function findCancellations(scorers: readonly Scorer[], ctx: CancellationC
       const extra = smaller === larger ? undefined : extraFeatures(smaller, larger);
       if (extra === undefined) continue;
       for (const run of ctx.runs) {
-        const marginsS = editMargins(run, ctx.originalValues, smaller.weights);
-        const marginsT = editMargins(run, ctx.originalValues, larger.weights);
+        const marginsS = editMargins(run, smaller.weights, ctx.memo);
+        const marginsT = editMargins(run, larger.weights, ctx.memo);
         for (const selection of selections) {
-          const selected = selectedEdits(run, marginsT, selection);
-          const { unitRow, unitCluster } = runIndex(run);
+          const selected = selectedEdits(run, marginsT, selection, ctx.memo);
+          const { unitRow, unitCluster } = run.index;
           for (const k of extra) {
             const weight = larger.weights[k]!;
             if (weight >= 0) continue;
@@ -44,8 +52,8 @@ export function findCancellations(scorers: readonly Scorer[], ctx: CancellationC
               if (original !== 0 && run.editValues[edit * F + k]! - original < 0) winners.push(u);
             }
             if (winners.length === 0) continue;
-            const active = { clusters: [] as number[], margins: [] as number[] };
-            const inactive = { clusters: [] as number[], margins: [] as number[] };
+            const active: Stratum = { clusters: [], margins: [] };
+            const inactive: Stratum = { clusters: [], margins: [] };
             selected.forEach((edit, u) => {
               const stratum = originals[unitRow[u]! * F + k] !== 0 ? active : inactive;
               stratum.clusters.push(unitCluster[u]!);

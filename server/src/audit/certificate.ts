@@ -3,7 +3,8 @@ import type { AttackRun } from '../edits/attack-run.js';
 import { tieTolerance } from '../stats/estimands.js';
 import { pairedChange, type Scorer } from '../edits/features.js';
 import { subsetWeights, type LatticePenalty } from './lattice.js';
-import { editMargins, runIndex } from '../edits/scoring.js';
+import { editMargins } from '../edits/scoring.js';
+import type { ScoringMemo } from '../edits/scoring-memo.js';
 
 interface TriggeringEdit {
   readonly run: AttackRun;
@@ -24,17 +25,18 @@ export function certify(
   base: Scorer,
   penalties: readonly LatticePenalty[],
   workedPair: (run: AttackRun, edit: number) => WorkedPair,
+  memo: ScoringMemo,
 ): CertificateEntry[] {
   const F = base.weights.length;
-  const gains = runs.map((run) => editMargins(run, originalValues, base.weights));
+  const gains = runs.map((run) => editMargins(run, base.weights, memo));
   return penalties.map((p, j) => {
     const strengthened = subsetWeights(base, penalties, 1 << j);
     const triggering: TriggeringEdit[] = [];
     let certified = true;
     runs.forEach((run, r) => {
-      const { editRow } = runIndex(run);
+      const { editRow } = run.index;
       const runGains = gains[r]!;
-      const rejected = editMargins(run, originalValues, strengthened);
+      const rejected = editMargins(run, strengthened, memo);
       for (let e = 0; e < editRow.length; e++) {
         if (originalValues[editRow[e]! * F + p.column] !== 0 || run.editValues[e * F + p.column] !== 1) continue;
         triggering.push({ run, edit: e, row: editRow[e]!, gain: runGains[e]! });

@@ -3,7 +3,8 @@ import type { AttackRun } from '../edits/attack-run.js';
 import type { EstimateOptions } from '../stats/estimands.js';
 import type { Scorer } from '../edits/features.js';
 import { selections } from '../edits/attack-plan.js';
-import { changeColumns, editMargins, estimateSelection, selectionLabel } from '../edits/scoring.js';
+import { editMargins, estimateSelection, selectionLabel } from '../edits/scoring.js';
+import type { ScoringMemo } from '../edits/scoring-memo.js';
 
 export interface LatticePenalty {
   readonly name: string;
@@ -29,10 +30,10 @@ export function subsetWeights(base: Scorer, penalties: readonly LatticePenalty[]
  * reward's (so R_S and a compared reward with the same weights share margins, ties and all).
  * Yields each subset's margins in mask order, only for the subsets of `within` when it is given.
  */
-export function* subsetMargins(run: AttackRun, originalValues: Float64Array, base: Scorer, penalties: readonly LatticePenalty[], within = (1 << penalties.length) - 1): Generator<[number, Float64Array]> {
+export function* subsetMargins(run: AttackRun, base: Scorer, penalties: readonly LatticePenalty[], memo: ScoringMemo, within = (1 << penalties.length) - 1): Generator<[number, Float64Array]> {
   for (let mask = 0; mask < 1 << penalties.length; mask++) {
     if ((mask & within) !== mask) continue;
-    yield [mask, editMargins(run, originalValues, subsetWeights(base, penalties, mask))];
+    yield [mask, editMargins(run, subsetWeights(base, penalties, mask), memo)];
   }
 }
 
@@ -52,18 +53,18 @@ export function minimalSubsets(sufficient: readonly boolean[]): boolean[] {
  * All 2^k subsets of the audit's detectors. Sufficiency and inclusion-minimality are decided by
  * looking at every proper subset, never by assuming that more penalties are safer.
  */
-export function evaluateLattice(runs: readonly AttackRun[], originalValues: Float64Array, base: Scorer, penalties: readonly LatticePenalty[], options: EstimateOptions): LatticeReport {
+export function evaluateLattice(runs: readonly AttackRun[], base: Scorer, penalties: readonly LatticePenalty[], options: EstimateOptions, memo: ScoringMemo): LatticeReport {
   const size = 1 << penalties.length;
   const results: LatticeReport['subsets'][number]['results'][] = Array.from({ length: size }, () => []);
   for (const run of runs) {
     // A detector whose value no edit of this attack changes (d_j = 0 throughout; isolation makes
     // that every detector outside the attack's targets) leaves every margin as it is, so subsets
     // that differ only in such detectors share one estimate: 2^|active| estimates, not 2^k.
-    const active = activeMask(run, originalValues, base.weights.length, penalties);
+    const active = activeMask(run, penalties);
     const shared = new Map<number, LatticeReport['subsets'][number]['results']>();
-    for (const [mask, margins] of subsetMargins(run, originalValues, base, penalties, active)) {
+    for (const [mask, margins] of subsetMargins(run, base, penalties, memo, active)) {
       shared.set(mask, selections.map((selection) => {
-        const e = estimateSelection(run, margins, selection, options);
+        const e = estimateSelection(run, margins, selection, options, memo);
         return { attack: run.plan.name, selection, label: selectionLabel(selection, base), asr: e.asr, upper: e.interval.high, method: e.interval.method, meanMargin: e.meanMargin, clusters: e.clusters };
       }));
     }
@@ -83,16 +84,11 @@ export function evaluateLattice(runs: readonly AttackRun[], originalValues: Floa
   };
 }
 
-/** d_j = f_j(A(τ)) − f_j(τ) of every edit of an attack, for the feature in `column`. */
-export function detectorChange(run: AttackRun, originalValues: Float64Array, F: number, column: number): Float64Array {
-  return changeColumns(run, originalValues, F)[column]!;
-}
-
 /** The detectors (as a bit mask) whose value some edit of the attack changes (a NaN change counts). */
-function activeMask(run: AttackRun, originalValues: Float64Array, F: number, penalties: readonly LatticePenalty[]): number {
+function activeMask(run: AttackRun, penalties: readonly LatticePenalty[]): number {
   let mask = 0;
   penalties.forEach((p, j) => {
-    if (detectorChange(run, originalValues, F, p.column).some((d) => d !== 0)) mask |= 1 << j;
+    if (run.changes[p.column]!.some((d) => d !== 0)) mask |= 1 << j;
   });
   return mask;
 }

@@ -3,6 +3,7 @@ import type { AttackRun } from '../edits/attack-run.js';
 import { strengthenedScorer, type FeatureTable, type Scorer } from '../edits/features.js';
 import { selections } from '../edits/attack-plan.js';
 import { editMargins, selectedMargins, selectionLabel } from '../edits/scoring.js';
+import type { ScoringMemo } from '../edits/scoring-memo.js';
 
 // The distribution of selected paired margins behind each ASR, binned for the report page's
 // pictures. Bins are fixed per attack (shared by every reward and selection, so the series overlay)
@@ -63,13 +64,13 @@ export function binOf(edges: readonly number[], x: number): number {
 }
 
 /** Both selections' margins under every scorer, binned on one set of edges for the attack. */
-export function attackMarginHistogram(run: AttackRun, originalValues: Float64Array, scorers: readonly HistogramScorer[]): MarginHistogram {
+export function attackMarginHistogram(run: AttackRun, scorers: readonly HistogramScorer[], memo: ScoringMemo): MarginHistogram {
   const selected = scorers.flatMap((s) => {
-    const margins = editMargins(run, originalValues, s.scorer.weights);
+    const margins = editMargins(run, s.scorer.weights, memo);
     return selections.map((selection) => ({
       ...s,
       selection,
-      margins: selectedMargins(run, margins, selection),
+      margins: selectedMargins(run, margins, selection, memo),
     }));
   });
   let min = Infinity;

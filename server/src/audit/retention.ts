@@ -1,8 +1,10 @@
 import type { RetentionEntry } from '../report/schema.js';
 import { repeatedQueries } from '../reward/functions.js';
 import type { EvalEnv, TrajectoryView } from '../reward/view.js';
-import { clusterBootstrap, noInterval, zeroEventUpperBound, type EstimateOptions, type Interval } from '../stats/estimands.js';
+import { clusterBootstrap, noInterval, type Interval } from '../stats/bootstrap.js';
+import { zeroEventUpperBound, type EstimateOptions } from '../stats/estimands.js';
 import { extraFeatures, type Scorer } from '../edits/features.js';
+import { originalColumn, type ScoringMemo } from '../edits/scoring-memo.js';
 
 /**
  * The retrieval contract that defines the compatible set, as the paper states it: a valid nonempty
@@ -24,12 +26,13 @@ export function isContractCompatible(view: TrajectoryView, env: EvalEnv): boolea
   );
 }
 
-// Compatibility reads only the originals, not the weights: once per prepared audit's views.
-const compatibleCache = new WeakMap<readonly TrajectoryView[], readonly number[]>();
+const contractCompatibility = (view: TrajectoryView, env: EvalEnv): number => (isContractCompatible(view, env) ? 1 : 0);
 
-function compatibleRowsOf(views: readonly TrajectoryView[], env: EvalEnv): readonly number[] {
-  let rows = compatibleCache.get(views);
-  if (rows === undefined) compatibleCache.set(views, (rows = views.flatMap((view, row) => (isContractCompatible(view, env) ? [row] : []))));
+/** The originals that honour the contract; compatibility reads no weights, so it is worked out once per memo. */
+export function compatibleRows(memo: ScoringMemo, views: readonly TrajectoryView[], env: EvalEnv): number[] {
+  const compatible = originalColumn(memo, views, env, contractCompatibility);
+  const rows: number[] = [];
+  for (let row = 0; row < compatible.length; row++) if (compatible[row] === 1) rows.push(row);
   return rows;
 }
 
@@ -56,8 +59,7 @@ function addedPenalties(base: Scorer, reward: Scorer, termName: (scorer: Scorer,
  * [71.08%, 77.99%] over its 593-question compatible set).
  */
 export function retention(
-  views: readonly TrajectoryView[],
-  env: EvalEnv,
+  compatibleRows: readonly number[],
   originalValues: Float64Array,
   clusterOf: (row: number) => number,
   base: Scorer,
@@ -66,7 +68,6 @@ export function retention(
   options: EstimateOptions,
 ): RetentionEntry[] {
   const F = base.weights.length;
-  const compatibleRows = compatibleRowsOf(views, env);
   const clusters = new Set(compatibleRows.map(clusterOf)).size;
   return others.map((scorer): RetentionEntry => {
     const added = addedPenalties(base, scorer, termName);
@@ -100,5 +101,5 @@ function retentionInterval(shares: readonly number[], options: EstimateOptions):
   if (n === 0) return { ...noInterval };
   if (shares.every((s) => s === 0)) return { low: 0, high: zeroEventUpperBound(n), method: 'exact-zero' };
   if (shares.every((s) => s === 1)) return { low: 1 - zeroEventUpperBound(n), high: 1, method: 'exact-zero' };
-  return clusterBootstrap(shares, options.resamples, options.seed);
+  return clusterBootstrap(shares, options.resamples, options.seed, options.bootstrap);
 }

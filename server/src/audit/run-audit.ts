@@ -4,18 +4,19 @@ import { pairedMargin, rewardScorer, type Scorer } from '../edits/features.js';
 import { compilePlan, prepareEdits, withRows, type CandidateSource, type PreparedEdits, type RunOptions } from '../edits/prepare.js';
 import { scoreAttack, selectionLabel } from '../edits/scoring.js';
 import type { AnalysisInputs } from '../inputs/analysis-inputs.js';
-import type { AttackReport, AuditReport, WorkedPair } from '../report/schema.js';
+import type { AttackReport, AuditReport, LatticeReport, WorkedPair } from '../report/schema.js';
+import type { CompiledReward } from '../reward/compile.js';
 import type { SpecModel } from '../semantics/check.js';
 import { tieTolerance, type EstimateOptions } from '../stats/estimands.js';
 import { findCancellations } from './cancellation.js';
 import { certify } from './certificate.js';
 import { evaluateExpectation } from './expectations.js';
-import { detectorChange, evaluateLattice, type LatticePenalty } from './lattice.js';
+import { evaluateLattice, type LatticePenalty } from './lattice.js';
 import { attackMarginHistogram, repairScorers } from './margin-histogram.js';
 import { auditEditPlan, type AuditPlan } from './plan.js';
-import { retention, retentionContract } from './retention.js';
+import { compatibleRows, retention, retentionContract } from './retention.js';
 import { penaltySweep, perPool } from './sensitivity.js';
-import { offlineUtility, type SampleGroup } from './utility.js';
+import { offlineUtility, rowMetrics } from './utility.js';
 
 const maxReportedIssues = 100;
 
@@ -27,21 +28,70 @@ export function scoreAudit(model: SpecModel, plan: AuditPlan, prepared: Prepared
   return withRows(prepared.rows, () => scorePrepared(model, plan, prepared, lines, options));
 }
 
+/** What every step of one scoring reads: the prepared edits, the rewards as weights, and how to name and show an edit. */
+interface AuditScoring {
+  readonly plan: AuditPlan;
+  readonly prepared: PreparedEdits;
+  readonly lines: LineIndex;
+  readonly audited: CompiledReward;
+  readonly compared: readonly CompiledReward[];
+  /** The audited reward first, then the compared ones. */
+  readonly scorers: readonly Scorer[];
+  readonly base: Scorer;
+  readonly penalties: readonly LatticePenalty[];
+  /** The plan's bootstrap, remembering draws and intervals in the prepared edits' memo. */
+  readonly estimates: EstimateOptions;
+  readonly termName: (scorer: Scorer, feature: number) => string;
+  readonly workedPair: (run: AttackRun, edit: number) => WorkedPair;
+}
+
 function scorePrepared(model: SpecModel, plan: AuditPlan, prepared: PreparedEdits, lines: LineIndex, options: RunOptions): AuditReport | undefined {
   const isCancelled = options.isCancelled ?? (() => false);
   const progress = options.onProgress ?? (() => undefined);
-  const estimateOptions: EstimateOptions = { resamples: plan.bootstrap, seed: plan.seed };
+  const scoring = auditScoring(model, plan, prepared, lines);
+  // The lattice comes first: its minimal repairs are among the rewards whose margins are binned.
+  progress(`lattice over ${plan.lattice.length} detectors`);
+  const lattice = evaluateLattice(prepared.runs, scoring.base, scoring.penalties, scoring.estimates, prepared.memo);
+  if (isCancelled()) return undefined;
+  progress('scoring attacks');
+  const attacks = attackReports(scoring, lattice);
+  const side = sideStatistics(scoring);
+  const expectations = plan.expects.map((expect) => ({
+    text: expect.text,
+    range: lines.range(expect.span),
+    ...evaluateExpectation(expect, attacks, lattice),
+  }));
+  return {
+    name: plan.name,
+    range: lines.range(plan.span),
+    reward: { name: scoring.audited.name, visibility: scoring.audited.visibility },
+    compared: scoring.compared.map((r) => ({ name: r.name, visibility: r.visibility })),
+    ...dataSummary(scoring),
+    attacks,
+    lattice,
+    cancellation: side.cancellation,
+    certificate: side.certificate,
+    sweep: side.sweep,
+    retention: side.retention,
+    utility: side.utility,
+    perPool: side.perPool,
+    aggregate: side.aggregate,
+    expectations,
+    settings: { seed: plan.seed, bootstrap: plan.bootstrap, sweep: [...plan.sweep], tieTolerance, contract: { ...retentionContract } },
+  };
+}
+
+/** The spec's rewards as weight vectors over the prepared features, and the helpers every step shares. */
+function auditScoring(model: SpecModel, plan: AuditPlan, prepared: PreparedEdits, lines: LineIndex): AuditScoring {
   const { rewards, table: current } = compilePlan(model, auditEditPlan(plan));
   const [audited, ...compared] = rewards;
   if (audited === undefined) throw new Error('an audit plan always names its reward');
-  const { table, rows, views, env, originalValues, runs, inputs, detectorNames, detectorColumns } = prepared;
+  const { table, rows, originalValues } = prepared;
   if (current.keys.join('\n') !== table.keys.join('\n')) throw new Error('the spec no longer has the features this audit was prepared with');
   const F = table.keys.length;
-
   const scorers = [rewardScorer(table, audited), ...compared.map((r) => rewardScorer(table, r))];
-  const base = scorers[0]!;
   const termNames = new Map<string, string>();
-  for (const reward of [audited, ...compared]) for (const term of reward.terms) if (!termNames.has(term.key)) termNames.set(term.key, term.name);
+  for (const reward of rewards) for (const term of reward.terms) if (!termNames.has(term.key)) termNames.set(term.key, term.name);
   const termName = (_scorer: Scorer, feature: number): string => {
     const key = table.keys[feature]!;
     return termNames.get(key) ?? key.slice(key.indexOf(':') + 1);
@@ -56,52 +106,68 @@ function scorePrepared(model: SpecModel, plan: AuditPlan, prepared: PreparedEdit
       position: record.position ?? null, replacement: record.replacement ?? null, margins,
     };
   };
+  return {
+    plan, prepared, lines, audited, compared, scorers, base: scorers[0]!,
+    penalties: plan.lattice.map((l) => ({ name: l.name, lambda: l.lambda, column: table.index.get(`decl:${l.name}`)! })),
+    estimates: { resamples: plan.bootstrap, seed: plan.seed, bootstrap: prepared.memo.bootstrap },
+    termName, workedPair,
+  };
+}
 
-  // The lattice comes first: its minimal repairs are among the rewards whose margins are binned.
-  progress(`lattice over ${plan.lattice.length} detectors`);
-  const penalties: LatticePenalty[] = plan.lattice.map((l) => ({ name: l.name, lambda: l.lambda, column: table.index.get(`decl:${l.name}`)! }));
-  const lattice = evaluateLattice(runs, originalValues, base, penalties, estimateOptions);
-  if (isCancelled()) return undefined;
+/** Each attack's counts, its estimates under every named reward, its margin histogram and detector effects. */
+function attackReports(scoring: AuditScoring, lattice: LatticeReport): AttackReport[] {
+  const { plan, prepared, scorers } = scoring;
+  const { table, memo } = prepared;
+  const F = table.keys.length;
   const histogramScorers = [
     ...scorers.map((scorer, i) => ({ scorer, role: i === 0 ? ('audited' as const) : ('compared' as const), detectors: [] })),
-    ...repairScorers(table, base, lattice),
+    ...repairScorers(table, scoring.base, lattice),
   ];
-
-  progress('scoring attacks');
-  const attacks: AttackReport[] = runs.map((run) => ({
+  return prepared.runs.map((run) => ({
     name: run.plan.name,
     kind: run.plan.kind,
     targets: [...run.plan.targets],
     generators: run.plan.generators.map((g) => g.label),
-    range: lines.range(run.plan.span),
+    range: scoring.lines.range(run.plan.span),
     counts: run.edits,
     candidateNotes: prepared.candidateNotes.get(run.plan.name) ?? [],
     results: scorers.flatMap((scorer) =>
-      scoreAttack(run, originalValues, scorer, estimateOptions).map((s) => ({
-        reward: scorer.name, selection: s.selection, label: selectionLabel(s.selection, scorer), estimate: s.estimate,
+      scoreAttack(run, scorer, scoring.estimates, memo).map((r) => ({
+        reward: scorer.name, selection: r.selection, label: selectionLabel(r.selection, scorer), estimate: r.estimate,
       }))),
-    marginHistogram: attackMarginHistogram(run, originalValues, histogramScorers),
-    detectorEffects: plan.lattice.map((l) => detectorEffect(run, originalValues, F, table.index.get(`decl:${l.name}`)!, l.name, l.lambda)),
+    marginHistogram: attackMarginHistogram(run, histogramScorers, memo),
+    detectorEffects: plan.lattice.map((l) => detectorEffect(run, F, table.index.get(`decl:${l.name}`)!, l.name, l.lambda)),
   }));
+}
 
-  const cancellation = findCancellations(scorers, { runs, originalValues, termName, workedPair, options: estimateOptions });
-  const certificate = certify(runs, originalValues, base, penalties, workedPair);
-  const sweep = penaltySweep(runs, originalValues, table, base, plan.lattice.map((l) => ({ key: `decl:${l.name}`, lambda: l.lambda })), plan.sweep, estimateOptions);
-
-  const groups = sampleGroups(prepared);
-  const pooled = perPool(runs, originalValues, scorers, (row) => prepared.poolOfRow[row]!, inputs.pools.map((p) => p.name), estimateOptions);
-
-  const expectations = plan.expects.map((expect) => ({
-    text: expect.text,
-    range: lines.range(expect.span),
-    ...evaluateExpectation(expect, attacks, lattice),
-  }));
-
+/** Cancellation, the certificate, the penalty sweep, the per-pool table, retention and offline utility. */
+function sideStatistics(scoring: AuditScoring) {
+  const { plan, prepared, scorers, base, estimates } = scoring;
+  const { runs, table, originalValues, memo } = prepared;
+  const cancellation = findCancellations(scorers, { runs, originalValues, termName: scoring.termName, workedPair: scoring.workedPair, options: estimates, memo });
+  const certificate = certify(runs, originalValues, base, scoring.penalties, scoring.workedPair, memo);
+  const sweep = penaltySweep(runs, table, base, plan.lattice.map((l) => ({ key: `decl:${l.name}`, lambda: l.lambda })), plan.sweep, estimates, memo);
+  const pooled = perPool(runs, scorers, (row) => prepared.poolOfRow[row]!, prepared.inputs.pools.map((p) => p.name), estimates, memo);
+  const compatible = compatibleRows(memo, prepared.views, prepared.env);
+  const groups = prepared.sampleGroups;
   return {
-    name: plan.name,
-    range: lines.range(plan.span),
-    reward: { name: audited.name, visibility: audited.visibility },
-    compared: compared.map((r) => ({ name: r.name, visibility: r.visibility })),
+    cancellation,
+    certificate,
+    sweep,
+    perPool: pooled.perPool,
+    aggregate: pooled.aggregate,
+    retention: retention(compatible, originalValues, (row) => prepared.clusterOf[row]!, base, scorers.slice(1), scoring.termName, estimates),
+    // The metrics are worked out only when some question has several samples to choose from.
+    utility: groups.length === 0 ? [] : offlineUtility(groups, rowMetrics(memo, prepared.views, prepared.env), originalValues, scorers),
+  };
+}
+
+/** The data the audit read: corpus, pools, clusters and how often each detector fires on the originals. */
+function dataSummary(scoring: AuditScoring): Pick<AuditReport, 'corpus' | 'pools' | 'clusters' | 'detectors'> {
+  const { plan, prepared } = scoring;
+  const { inputs, rows, originalValues, detectorColumns } = prepared;
+  const F = prepared.table.keys.length;
+  return {
     corpus: {
       name: inputs.corpusName, file: inputs.corpus.file, passages: inputs.corpus.passages.size,
       skipped: inputs.corpusIssues.length, issues: inputs.corpusIssues.slice(0, maxReportedIssues).map((i) => ({ ...i })),
@@ -111,56 +177,22 @@ function scorePrepared(model: SpecModel, plan: AuditPlan, prepared: PreparedEdit
       skipped: p.issues.length, issues: p.issues.slice(0, maxReportedIssues).map((i) => ({ ...i })),
     })),
     clusters: prepared.clusters,
-    detectors: detectorNames.map((name) => {
+    detectors: prepared.detectorNames.map((name) => {
       const column = detectorColumns.get(name)!;
       let fires = 0;
       for (let r = 0; r < rows.length; r++) if (originalValues[r * F + column] !== 0) fires++;
       return { name, lambda: plan.lattice.find((l) => l.name === name)?.lambda ?? null, firesOnOriginals: fires };
     }),
-    attacks,
-    lattice,
-    cancellation,
-    certificate,
-    sweep,
-    retention: retention(views, env, originalValues, (row) => prepared.clusterOf[row]!, base, scorers.slice(1), termName, estimateOptions),
-    utility: offlineUtility(groups, views, originalValues, scorers),
-    perPool: pooled.perPool,
-    aggregate: pooled.aggregate,
-    expectations,
-    settings: { seed: plan.seed, bootstrap: plan.bootstrap, sweep: [...plan.sweep], tieTolerance, contract: { ...retentionContract } },
   };
 }
 
-// Sample groups depend on the rows only: once per prepared audit.
-const groupCache = new WeakMap<PreparedEdits, readonly SampleGroup[]>();
-
-/** Rows of one pool that share a question: the samples a best-of-n selector picks from. */
-function sampleGroups(prepared: PreparedEdits): readonly SampleGroup[] {
-  let groups = groupCache.get(prepared);
-  if (groups !== undefined) return groups;
-  const found: SampleGroup[] = [];
-  let offset = 0;
-  for (const pool of prepared.inputs.pools) {
-    const byQuestion = new Map<string, number[]>();
-    pool.rows.forEach((row, i) => {
-      const group = byQuestion.get(row.question_id);
-      if (group === undefined) byQuestion.set(row.question_id, [offset + i]);
-      else group.push(offset + i);
-    });
-    for (const group of byQuestion.values()) if (group.length > 1) found.push({ rows: group });
-    offset += pool.rows.length;
-  }
-  groupCache.set(prepared, (groups = found));
-  return groups;
-}
-
 /** How one lattice detector enters an attack's margins: its penalty contributes −λ·d per edit. */
-function detectorEffect(run: AttackRun, originalValues: Float64Array, F: number, column: number, detector: string, lambda: number) {
+function detectorEffect(run: AttackRun, F: number, column: number, detector: string, lambda: number) {
   const edits = run.editRecords.length;
   let fires = 0;
   let sum = 0;
   let worst = -Infinity;
-  const change = detectorChange(run, originalValues, F, column);
+  const change = run.changes[column]!;
   for (let e = 0; e < edits; e++) {
     const after = run.editValues[e * F + column]!;
     const contribution = -lambda * change[e]!;

@@ -3,24 +3,25 @@ import type { AttackRun } from '../edits/attack-run.js';
 import { estimateArrays, zeroEventUpperBound, type EstimateOptions } from '../stats/estimands.js';
 import { strengthenedScorer, type FeatureTable, type Scorer } from '../edits/features.js';
 import { selections } from '../edits/attack-plan.js';
-import { editMargins, estimateSelection, runIndex, selectedMargins, selectionLabel } from '../edits/scoring.js';
+import { editMargins, estimateSelection, selectedMargins, selectionLabel } from '../edits/scoring.js';
+import type { ScoringMemo } from '../edits/scoring-memo.js';
 
 /** The penalty-scale sweep: R0 − s·Σ λ_j f_j over every lattice detector, for each scale s. */
 export function penaltySweep(
   runs: readonly AttackRun[],
-  originalValues: Float64Array,
   table: FeatureTable,
   base: Scorer,
   penalties: readonly { readonly key: string; readonly lambda: number }[],
   scales: readonly number[],
   options: EstimateOptions,
+  memo: ScoringMemo,
 ): SweepEntry[] {
   return scales.flatMap((scale) => {
     const scorer = strengthenedScorer(table, base, penalties, `${base.name}×${scale}`, scale);
     return runs.flatMap((run) => {
-      const margins = editMargins(run, originalValues, scorer.weights);
+      const margins = editMargins(run, scorer.weights, memo);
       return selections.map((selection) => {
-        const e = estimateSelection(run, margins, selection, options);
+        const e = estimateSelection(run, margins, selection, options, memo);
         return {
           scale, attack: run.plan.name, selection, label: selectionLabel(selection, scorer),
           asr: e.asr, upper: e.interval.high, method: e.interval.method, meanMargin: e.meanMargin, clusters: e.clusters,
@@ -36,25 +37,25 @@ export function penaltySweep(
  */
 export function perPool(
   runs: readonly AttackRun[],
-  originalValues: Float64Array,
   scorers: readonly Scorer[],
   poolOf: (row: number) => string,
   pools: readonly string[],
   options: EstimateOptions,
+  memo: ScoringMemo,
 ): { perPool: PerPoolEntry[]; aggregate: AggregateEntry[] } {
   const entries: PerPoolEntry[] = [];
   const aggregate: AggregateEntry[] = [];
   for (const run of runs) {
     // Which units belong to which pool does not depend on the scorer: split once per attack.
-    const clustersOfUnits = runIndex(run).unitCluster;
-    const lists = new Map(pools.map((pool) => [pool, [] as number[]]));
+    const clustersOfUnits = run.index.unitCluster;
+    const lists = new Map(pools.map((pool): [string, number[]] => [pool, []]));
     run.units.forEach((unit, u) => lists.get(poolOf(unit.row))?.push(u));
     const unitsOf = new Map(pools.map((pool) => [pool, Int32Array.from(lists.get(pool)!)]));
     const clustersIn = new Map(pools.map((pool) => [pool, unitsOf.get(pool)!.map((u) => clustersOfUnits[u]!)]));
     for (const scorer of scorers) {
-      const margins = editMargins(run, originalValues, scorer.weights);
+      const margins = editMargins(run, scorer.weights, memo);
       for (const selection of selections) {
-        const selected = selectedMargins(run, margins, selection);
+        const selected = selectedMargins(run, margins, selection, memo);
         const label = selectionLabel(selection, scorer);
         let successes = 0;
         let clusters = 0;

@@ -1,14 +1,12 @@
 import type { UtilityEntry } from '../report/schema.js';
 import { exactMatch, precision, recall } from '../reward/functions.js';
-import type { TrajectoryView } from '../reward/view.js';
+import type { EvalEnv, TrajectoryView } from '../reward/view.js';
 import { pairedMargin, type Scorer } from '../edits/features.js';
+import type { SampleGroup } from '../edits/prepare.js';
+import { originalColumn, type ScoringMemo } from '../edits/scoring-memo.js';
 
-/** Rows of one pool that answer the same question: the n samples a best-of-n selector picks from. */
-export interface SampleGroup {
-  readonly rows: readonly number[];
-}
-
-interface RowMetrics {
+/** What best-of-n selection is judged by, for every original. */
+export interface RowMetrics {
   readonly exactMatch: Float64Array;
   readonly precision: Float64Array;
   readonly recall: Float64Array;
@@ -16,23 +14,25 @@ interface RowMetrics {
   readonly searchCalls: Float64Array;
 }
 
-// The metrics of a row do not depend on the weights: once per prepared audit's views.
-const metricsCache = new WeakMap<readonly TrajectoryView[], RowMetrics>();
+// Defined once: each function is the key its column is remembered under.
+const metricOf = {
+  exactMatch: (view: TrajectoryView) => exactMatch(view.answer, view.gold.answers),
+  precision: (view: TrajectoryView) => precision(view.citations, view.gold.support_ids),
+  recall: (view: TrajectoryView) => recall(view.citations, view.gold.support_ids),
+  validFinal: (view: TrajectoryView) => (view.hasFinal ? 1 : 0),
+  searchCalls: (view: TrajectoryView) => view.searches.length,
+} as const;
 
-function rowMetrics(views: readonly TrajectoryView[]): RowMetrics {
-  let metrics = metricsCache.get(views);
-  if (metrics === undefined) {
-    const of = (metric: (view: TrajectoryView) => number): Float64Array => Float64Array.from(views, metric);
-    metrics = {
-      exactMatch: of((view) => exactMatch(view.answer, view.gold.answers)),
-      precision: of((view) => precision(view.citations, view.gold.support_ids)),
-      recall: of((view) => recall(view.citations, view.gold.support_ids)),
-      validFinal: of((view) => (view.hasFinal ? 1 : 0)),
-      searchCalls: of((view) => view.searches.length),
-    };
-    metricsCache.set(views, metrics);
-  }
-  return metrics;
+/** The metrics of every original; they read no weights, so each is worked out once per memo. */
+export function rowMetrics(memo: ScoringMemo, views: readonly TrajectoryView[], env: EvalEnv): RowMetrics {
+  const of = (metric: (view: TrajectoryView) => number): Float64Array => originalColumn(memo, views, env, metric);
+  return {
+    exactMatch: of(metricOf.exactMatch),
+    precision: of(metricOf.precision),
+    recall: of(metricOf.recall),
+    validFinal: of(metricOf.validFinal),
+    searchCalls: of(metricOf.searchCalls),
+  };
 }
 
 /**
@@ -40,9 +40,8 @@ function rowMetrics(views: readonly TrajectoryView[]): RowMetrics {
  * support ids, and selection by an oracle reward reads them too: a diagnostic, not an
  * inference-time selector.
  */
-export function offlineUtility(groups: readonly SampleGroup[], views: readonly TrajectoryView[], originalValues: Float64Array, scorers: readonly Scorer[]): UtilityEntry[] {
+export function offlineUtility(groups: readonly SampleGroup[], metrics: RowMetrics, originalValues: Float64Array, scorers: readonly Scorer[]): UtilityEntry[] {
   if (groups.length === 0) return [];
-  const metrics = rowMetrics(views);
   const summarize = (selector: string, label: UtilityEntry['label'], pick: (group: SampleGroup) => number): UtilityEntry => {
     let em = 0;
     let citationPrecision = 0;

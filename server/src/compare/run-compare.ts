@@ -6,6 +6,7 @@ import { RewardCompiler } from '../reward/compile.js';
 import type { SpecModel } from '../semantics/check.js';
 import type { LineIndex } from '../problems/line-index.js';
 import { comparisonMetrics, evaluateArm, type ArmValues, type MetricSpec } from './arm-values.js';
+import { bootstrapMemo, type BootstrapMemo } from '../stats/bootstrap.js';
 import { equalSuiteDifference, pairedDifference, zeroEventDifference } from '../stats/paired-interval.js';
 import type { ComparisonPlan } from './plan.js';
 import { verdictOf } from './verdict.js';
@@ -88,7 +89,7 @@ const average = (xs: readonly (number | null)[]): number | null => {
   return known.length === 0 ? null : known.reduce((s, x) => s + x, 0) / known.length;
 };
 
-function cellsOf(metric: MetricSpec, clusters: BenchmarkClusters, base: ArmValues, treatment: ArmValues, plan: ComparisonPlan): ComparisonCell[] {
+function cellsOf(metric: MetricSpec, clusters: BenchmarkClusters, base: ArmValues, treatment: ArmValues, plan: ComparisonPlan, memo: BootstrapMemo): ComparisonCell[] {
   const { bootstrap: resamples, seed } = plan;
   const claim = plan.claim / 100;
   const baseValues = base.values.get(metric.key)!;
@@ -109,7 +110,7 @@ function cellsOf(metric: MetricSpec, clusters: BenchmarkClusters, base: ArmValue
       verdict: verdictOf({ better: metric.better, rate: metric.rate, low: interval.low, high: interval.high, baseEvents, treatmentEvents, clusters: clusterCount, claim }),
     };
   };
-  const cells = perBenchmark.map(({ benchmark, means }) => cell(benchmark, [means], pairedDifference(means.difference, resamples, seed)));
+  const cells = perBenchmark.map(({ benchmark, means }) => cell(benchmark, [means], pairedDifference(means.difference, resamples, seed, memo)));
   if (perBenchmark.length > 1) {
     cells.push(cell(equalSuite, perBenchmark.map((b) => b.means), equalSuiteDifference(perBenchmark.map((b) => b.means.difference), resamples, seed)));
   }
@@ -128,7 +129,9 @@ export function runComparison(
   const treatmentValues = evaluateArm(model, plan, treatment, candidates);
   if (baseValues === undefined || treatmentValues === undefined) return undefined;
   const paired = pairArms(baseValues.rows, treatmentValues.rows);
-  const metrics = comparisonMetrics(model, plan).map((metric) => ({ ...metric, cells: cellsOf(metric, paired.clusters, baseValues, treatmentValues, plan) }));
+  // Every metric resamples the same benchmarks' clusters: one draw per benchmark size serves them all.
+  const memo = bootstrapMemo();
+  const metrics = comparisonMetrics(model, plan).map((metric) => ({ ...metric, cells: cellsOf(metric, paired.clusters, baseValues, treatmentValues, plan, memo) }));
   const em = metrics.find((m) => m.key === 'em')!;
   const gate = em.cells.filter((c) => c.benchmark !== equalSuite).map((c) => ({ benchmark: c.benchmark, lower: c.interval.low, passed: c.interval.low !== null && c.interval.low > -plan.margin / 100 }));
   const scorer = new RewardCompiler(model).reward(plan.reward);

@@ -26,6 +26,17 @@ export interface EditRecord {
   readonly replacement: string | undefined;
 }
 
+/** An attack's units and edits as flat arrays, for loops over a million edits. */
+export interface RunIndex {
+  readonly unitRow: Int32Array;
+  readonly unitFirst: Int32Array;
+  readonly unitCount: Int32Array;
+  /** The question cluster of each unit. */
+  readonly unitCluster: Int32Array;
+  /** The original row of each edit. */
+  readonly editRow: Int32Array;
+}
+
 export interface AttackRun {
   readonly plan: AttackPlan;
   readonly edits: { readonly rows: Counts; readonly clusters: Counts; readonly edits: Counts };
@@ -33,6 +44,12 @@ export interface AttackRun {
   readonly editRecords: readonly EditRecord[];
   /** Feature values of every isolated-eligible edit: editValues[e * F + k]. */
   readonly editValues: Float64Array;
+  readonly index: RunIndex;
+  /**
+   * What each edit changes, feature by feature: changes[k][e] = f_k(A(τ)) − f_k(τ). Every margin
+   * pass reads the columns of its nonzero weights front to back instead of striding through rows.
+   */
+  readonly changes: readonly Float64Array[];
 }
 
 /** Evaluates every feature on one trajectory view into `out` at `offset`. */
@@ -134,6 +151,8 @@ export function runAttack(plan: AttackPlan, ctx: AttackContext): AttackRun | und
       units.push({ row, cluster, firstEdit, editCount });
     }
   }
+  const values = editValues.subarray(0, editRecords.length * F);
+  const index = runIndex(units, editRecords);
   return {
     plan,
     edits: {
@@ -143,6 +162,28 @@ export function runAttack(plan: AttackPlan, ctx: AttackContext): AttackRun | und
     },
     units,
     editRecords,
-    editValues: editValues.subarray(0, editRecords.length * F),
+    editValues: values,
+    index,
+    changes: changeColumns(values, index.editRow, ctx.originalValues, F),
   };
+}
+
+function runIndex(units: readonly AttackUnit[], editRecords: readonly EditRecord[]): RunIndex {
+  return {
+    unitRow: Int32Array.from(units, (u) => u.row),
+    unitFirst: Int32Array.from(units, (u) => u.firstEdit),
+    unitCount: Int32Array.from(units, (u) => u.editCount),
+    unitCluster: Int32Array.from(units, (u) => u.cluster),
+    editRow: Int32Array.from(editRecords, (r) => r.row),
+  };
+}
+
+function changeColumns(editValues: Float64Array, editRow: Int32Array, originalValues: Float64Array, F: number): Float64Array[] {
+  const edits = editRow.length;
+  const columns = Array.from({ length: F }, () => new Float64Array(edits));
+  for (let e = 0; e < edits; e++) {
+    const at = editRow[e]! * F;
+    for (let k = 0; k < F; k++) columns[k]![e] = editValues[e * F + k]! - originalValues[at + k]!;
+  }
+  return columns;
 }

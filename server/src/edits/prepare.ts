@@ -8,6 +8,7 @@ import type { AttackPlan, EditPlan } from './attack-plan.js';
 import { evaluateFeatures, runAttack, type AttackRun } from './attack-run.js';
 import { AuditError, featureName } from './audit-error.js';
 import { buildFeatureTable, type FeatureTable } from './features.js';
+import { scoringMemo, type ScoringMemo } from './scoring-memo.js';
 
 /** Where laundering candidates come from; built from the attacks' generators, reading visible fields only. */
 export interface CandidateSource {
@@ -40,10 +41,16 @@ function corpusEnv(corpus: Corpus): EvalEnv {
   };
 }
 
+/** Rows of one pool that answer the same question: the samples a best-of-n selector picks from. */
+export interface SampleGroup {
+  readonly rows: readonly number[];
+}
+
 /**
  * What the edit engine computes from the data: every original's and every isolated-eligible edit's
  * feature values. It depends on the features, attacks, generators and data, not on weights, so a
- * weight edit re-scores prepared edits without touching the data again.
+ * weight edit re-scores prepared edits without touching the data again; `memo` keeps what one
+ * scoring leaves to the next for as long as the prepared edits are kept.
  */
 export interface PreparedEdits {
   readonly table: FeatureTable;
@@ -60,6 +67,9 @@ export interface PreparedEdits {
   readonly runs: readonly AttackRun[];
   readonly inputs: AnalysisInputs;
   readonly candidateNotes: ReadonlyMap<string, string[]>;
+  /** The groups of more than one row. */
+  readonly sampleGroups: readonly SampleGroup[];
+  readonly memo: ScoringMemo;
 }
 
 export interface CompiledPlan {
@@ -137,5 +147,24 @@ export function prepareEdits(model: SpecModel, plan: EditPlan, inputs: AnalysisI
   }
   if (isCancelled()) return undefined;
   const candidateNotes = new Map(plan.attacks.map((a) => [a.name, candidates.notes(a)]));
-  return { table, rows, poolOfRow, clusterOf, clusters: clusterIds.size, env, views, originalValues, detectorNames, detectorColumns, runs, inputs, candidateNotes };
+  return {
+    table, rows, poolOfRow, clusterOf, clusters: clusterIds.size, env, views, originalValues, detectorNames, detectorColumns, runs, inputs, candidateNotes,
+    sampleGroups: sampleGroupsOf(inputs), memo: scoringMemo(),
+  };
+}
+
+function sampleGroupsOf(inputs: AnalysisInputs): SampleGroup[] {
+  const groups: SampleGroup[] = [];
+  let offset = 0;
+  for (const pool of inputs.pools) {
+    const byQuestion = new Map<string, number[]>();
+    pool.rows.forEach((row, i) => {
+      const group = byQuestion.get(row.question_id);
+      if (group === undefined) byQuestion.set(row.question_id, [offset + i]);
+      else group.push(offset + i);
+    });
+    for (const group of byQuestion.values()) if (group.length > 1) groups.push({ rows: group });
+    offset += pool.rows.length;
+  }
+  return groups;
 }

@@ -45,6 +45,9 @@ export interface DetectorSignal {
   readonly cancelledExample: GroupExample | null;
 }
 
+/** A detector's signal while the groups are counted. */
+type Tally = { -readonly [K in keyof DetectorSignal]: DetectorSignal[K] };
+
 export interface StepExposure {
   readonly step: number;
   readonly rows: number;
@@ -96,9 +99,9 @@ function stepOf(group: Group): number | undefined {
  */
 export function analyseTrainingSignal(rows: readonly SignalRow[], detectors: readonly SignalDetector[], normalization: Normalization): SignalAnalysis {
   const groups = groupsOf(rows);
-  const tallies = detectors.map((d) => ({
+  const tallies = detectors.map((d): Tally => ({
     name: d.name, lambda: d.lambda, firingRows: 0, firingGroups: 0, mixedGroups: 0, allFiringGroups: 0, changedGroups: 0, cancelledGroups: 0,
-    largestShift: 0, changedExample: null as GroupExample | null, cancelledExample: null as GroupExample | null,
+    largestShift: 0, changedExample: null, cancelledExample: null,
   }));
   const steps = new Map<number, { rows: number; groups: number; detectors: { firingRows: number; firingGroups: number; changedGroups: number }[] }>();
   let flatGroups = 0;

@@ -1,20 +1,10 @@
-import { seededRandom } from './random.js';
+import { clusterBootstrap, noInterval, type BootstrapMemo, type Interval } from './bootstrap.js';
 
 /** One unit of a paired estimate: a trajectory's selected edit, with the cluster it belongs to. */
 export interface PairedOutcome {
   readonly cluster: number;
   readonly margin: number;
 }
-
-/**
- * `exact-zero`: no success in n clusters, high = 1 − 0.05^(1/n); `bootstrap`: percentile interval
- * over clusters; `none`: no cluster at all, so nothing is known and both ends are null.
- */
-export type Interval =
-  | { readonly low: number; readonly high: number; readonly method: 'exact-zero' | 'bootstrap' }
-  | { readonly low: null; readonly high: null; readonly method: 'none' };
-
-export const noInterval: Interval = { low: null, high: null, method: 'none' };
 
 /** A paired estimate; every figure over zero clusters is undefined (null), never 0. */
 export interface RateEstimate {
@@ -89,87 +79,11 @@ function clusterSums(clusters: ArrayLike<number>, margins: ArrayLike<number>): C
 
 const average = (xs: readonly number[]): number => (xs.length === 0 ? 0 : xs.reduce((s, x) => s + x, 0) / xs.length);
 
-/** Percentile of sorted values with linear interpolation (type 7, as numpy's default). */
-export function percentile(sorted: ArrayLike<number>, p: number): number {
-  if (sorted.length === 0) return 0;
-  const h = (sorted.length - 1) * p;
-  const lo = Math.floor(h);
-  const hi = Math.ceil(h);
-  return sorted[lo]! + (h - lo) * (sorted[hi]! - sorted[lo]!);
-}
-
-/**
- * The cluster indices of every bootstrap resample. They depend only on the cluster count, the number
- * of resamples and the seed, so one draw serves every estimate of an audit (and of its re-scores).
- */
-const resampleCache = new Map<string, Int32Array>();
-const resampleCacheLimit = 16;
-
-function resampleIndices(n: number, resamples: number, seed: number): Int32Array {
-  const key = `${n}:${resamples}:${seed}`;
-  let indices = resampleCache.get(key);
-  if (indices === undefined) {
-    const random = seededRandom(seed);
-    indices = new Int32Array(n * resamples);
-    for (let i = 0; i < indices.length; i++) indices[i] = Math.floor(random() * n);
-    if (resampleCache.size >= resampleCacheLimit) resampleCache.delete(resampleCache.keys().next().value!);
-    resampleCache.set(key, indices);
-  }
-  return indices;
-}
-
-/**
- * Intervals already computed, by the exact values resampled (and resamples and seed): many
- * estimates of one audit resample the same success shares (a lattice subset and the reward it
- * equals, a sweep point, a single pool), and a weight edit leaves most of them unchanged. Keys
- * spell every nonzero value in full, so a hit is the same computation; the budget bounds the
- * characters kept.
- */
-const intervalCache = new Map<string, Interval>();
-const intervalCacheBudget = 1 << 24;
-let intervalCacheSize = 0;
-
-function intervalKey(values: readonly number[], resamples: number, seed: number): string {
-  let key = `${resamples}:${seed}:${values.length}`;
-  for (let i = 0; i < values.length; i++) if (values[i] !== 0 || Object.is(values[i], -0)) key += `;${i}:${values[i]}`;
-  return key;
-}
-
-/** A percentile 95% interval from resampling clusters with replacement. */
-export function clusterBootstrap(shares: readonly number[], resamples: number, seed: number): Interval {
-  const n = shares.length;
-  if (n === 0) return noInterval;
-  const key = intervalKey(shares, resamples, seed);
-  const known = intervalCache.get(key);
-  if (known !== undefined) return { ...known };
-  const interval = resampledInterval(shares, resamples, seed);
-  while (intervalCacheSize + key.length > intervalCacheBudget && intervalCache.size > 0) {
-    const oldest = intervalCache.keys().next().value!;
-    intervalCacheSize -= oldest.length;
-    intervalCache.delete(oldest);
-  }
-  intervalCache.set(key, interval);
-  intervalCacheSize += key.length;
-  return { ...interval };
-}
-
-function resampledInterval(shares: readonly number[], resamples: number, seed: number): Interval {
-  const n = shares.length;
-  const indices = resampleIndices(n, resamples, seed);
-  const means = new Float64Array(resamples);
-  for (let b = 0; b < resamples; b++) {
-    let sum = 0;
-    const offset = b * n;
-    for (let i = 0; i < n; i++) sum += shares[indices[offset + i]!]!;
-    means[b] = sum / n;
-  }
-  means.sort();
-  return { low: percentile(means, 0.025), high: percentile(means, 0.975), method: 'bootstrap' };
-}
-
 export interface EstimateOptions {
   readonly resamples: number;
   readonly seed: number;
+  /** Draws and intervals remembered by the owner of the estimates; without it each is computed afresh. */
+  readonly bootstrap?: BootstrapMemo;
 }
 
 /** ASR with its bound or interval, and mean and worst paired margins, all cluster-weighted. */
@@ -185,7 +99,7 @@ export function estimateArrays(clusters: ArrayLike<number>, margins: ArrayLike<n
   const successes = sums.successShare.reduce((s, x) => s + x, 0);
   const interval: Interval = successes === 0
     ? { low: 0, high: zeroEventUpperBound(clusterCount), method: 'exact-zero' }
-    : clusterBootstrap(sums.successShare, options.resamples, options.seed);
+    : clusterBootstrap(sums.successShare, options.resamples, options.seed, options.bootstrap);
   let worst = -Infinity;
   for (let i = 0; i < margins.length; i++) worst = Math.max(worst, margins[i]!);
   return {

@@ -1,4 +1,5 @@
-import { clusterBootstrap, noInterval, percentile, zeroEventUpperBound, type Interval } from './estimands.js';
+import { clusterBootstrap, noInterval, percentile, type BootstrapMemo, type Interval } from './bootstrap.js';
+import { zeroEventUpperBound } from './estimands.js';
 import { seededRandom } from './random.js';
 
 /** The paired differences of one benchmark: one value per question cluster (the mean of its pairs' t − b). */
@@ -11,10 +12,10 @@ const average = (xs: readonly number[]): number | null => (xs.length === 0 ? nul
 
 /**
  * The mean paired difference of one benchmark and its 95% question-cluster bootstrap interval: the
- * audit's own bootstrap (estimands.ts), which resamples clusters with replacement.
+ * audit's own bootstrap (bootstrap.ts), which resamples clusters with replacement.
  */
-export function pairedDifference(differences: readonly number[], resamples: number, seed: number): { estimate: number | null; interval: Interval } {
-  return { estimate: average(differences), interval: clusterBootstrap(differences, resamples, seed) };
+export function pairedDifference(differences: readonly number[], resamples: number, seed: number, memo?: BootstrapMemo): { estimate: number | null; interval: Interval } {
+  return { estimate: average(differences), interval: clusterBootstrap(differences, resamples, seed, memo) };
 }
 
 /**

@@ -1,0 +1,51 @@
+import { LRUCache } from 'lru-cache';
+import type { EvalEnv, TrajectoryView } from '../reward/view.js';
+import { bootstrapMemo, type BootstrapMemo } from '../stats/bootstrap.js';
+import type { Selection } from './attack-plan.js';
+import type { AttackRun } from './attack-run.js';
+
+/** A value of one original that reads no weights, such as a side statistic's input. */
+export type OriginalFunction = (view: TrajectoryView, env: EvalEnv) => number;
+
+/**
+ * What scoring one prepared edits remembers from one scoring to the next: made with the prepared
+ * edits and dropped with them, so a weight edit re-scores without redoing what an earlier scoring
+ * did. Every part is bounded; a hit is always the same computation, so results never depend on it.
+ */
+export interface ScoringMemo {
+  /**
+   * Each run's margins by weight vector, the most recently used `marginsPerRun`. The attack table,
+   * the lattice, the sweep, the per-pool table, cancellation, the certificate and the histograms ask
+   * for margins under the same few weight vectors (a sweep point at scale 0 is the audited reward, a
+   * repair is a lattice subset); a weight edit makes new ones and the old ones age out.
+   */
+  readonly margins: WeakMap<AttackRun, LRUCache<string, Float64Array>>;
+  /** The selected edits of each margins array, by selection; they go when their margins go. */
+  readonly selections: WeakMap<Float64Array, Partial<Record<Selection, Int32Array>>>;
+  /** Columns over the originals by the function that computes them (see `originalColumn`). */
+  readonly originalColumns: LRUCache<OriginalFunction, Float64Array>;
+  readonly bootstrap: BootstrapMemo;
+}
+
+export const marginsPerRun = 12;
+// Analyses ask for a handful of columns; the bound only matters if one passed fresh functions.
+const originalColumnsKept = 32;
+
+export function scoringMemo(): ScoringMemo {
+  return {
+    margins: new WeakMap(),
+    selections: new WeakMap(),
+    originalColumns: new LRUCache({ max: originalColumnsKept }),
+    bootstrap: bootstrapMemo(),
+  };
+}
+
+/**
+ * `of` evaluated on every original, once per memo: pass a function defined once (at module level),
+ * since the function itself is the key.
+ */
+export function originalColumn(memo: ScoringMemo, views: readonly TrajectoryView[], env: EvalEnv, of: OriginalFunction): Float64Array {
+  let column = memo.originalColumns.get(of);
+  if (column === undefined) memo.originalColumns.set(of, (column = Float64Array.from(views, (view) => of(view, env))));
+  return column;
+}
