@@ -1,6 +1,6 @@
 import type { UtilityEntry } from '../report/schema.js';
-import { exactMatch, precision, recall } from '../reward/functions.js';
-import type { TrajectoryView } from '../reward/view.js';
+import { exactMatch, precision, recall } from '../language/functions.js';
+import type { TrajectoryView } from '../language/view.js';
 import { pairedMargin, type Scorer } from '../edits/features.js';
 
 /** Rows of one pool that answer the same question: the n samples a best-of-n selector picks from. */
