@@ -8,6 +8,7 @@ import { kinds, type TypedEval, type ValueType } from '../../server/src/language
 import type { TrajectoryView } from '../../server/src/language/view.js';
 import { RewardCompiler } from '../../server/src/reward/compile.js';
 import { analyze } from '../../server/src/semantics/analyze.js';
+import { marked } from '../helpers/marked.js';
 
 const step = { type: 'search', query: 'eiffel tower height', results: ['w:1', 'w:2'] } as const;
 
@@ -92,5 +93,47 @@ describe('built-in registry', () => {
     assert.equal(evaluate('count q in searches: q.query == "eiffel tower height"'), 1);
     assert.equal(evaluate('any c in citations: c in corpus and c not in retrieved'), 0);
     assert.equal(evaluate('all a in gold.answers: token_f1(a, answer) > 0'), 1);
+  });
+});
+
+describe('contains(text, part)', () => {
+  const problems = (spec: string) => {
+    const { text, spans } = marked(spec);
+    return { found: analyze(text).problems.map((p) => [p.code, p.span]), spans };
+  };
+  const typeOf = (spec: string, name: string) => {
+    const { model } = analyze(spec);
+    const info = model.declInfo.get(model.globals.get(name)!.decl);
+    return `${info?.type}/${info?.visibility}`;
+  };
+
+  it('is a boolean, visible when both texts are, so a detector may use it', () => {
+    const spec = 'detector D "hedges" = contains(final_text, "I do not know")\nreward R { x -1 * D }\n';
+    assert.deepEqual(analyze(spec).problems, []);
+    assert.equal(typeOf(spec, 'D'), 'boolean/visible');
+  });
+
+  it('is oracle when a text is, and a detector may not use it then', () => {
+    assert.equal(typeOf('signal S = any a in gold.answers: contains(answer, a)\nreward R { x 1 * S }\n', 'S'), 'boolean/oracle');
+    const { found, spans } = problems('detector D "d" = any a in ⟦gold⟧.answers: contains(answer, a)\nreward R { x -1 * D }\n');
+    assert.deepEqual(found, [['oracle-detector', spans[0]]]);
+  });
+
+  it('takes two texts: not a text set, not one argument', () => {
+    const set = problems('signal S = contains(answer, ⟦gold.answers⟧)\nreward R { x 1 * S }\n');
+    assert.deepEqual(set.found, [['type-mismatch', set.spans[0]]]);
+    const one = problems('signal S = ⟦contains(answer)⟧\nreward R { x 1 * S }\n');
+    assert.deepEqual(one.found, [['wrong-arity', one.spans[0]]]);
+  });
+
+  it('tests the normalised texts as a substring, never with an empty part', () => {
+    assert.equal(evaluate('contains("Paris, the capital of France", "CAPITAL of france.")'), 1);
+    assert.equal(evaluate('contains(final_text, answer)'), 1, '<answer>Paris</answer> normalises to answerparisanswer');
+    assert.equal(evaluate('contains("snow", "no")'), 1, 'not whole words');
+    assert.equal(evaluate('contains("Paris", "Paris, France")'), 0);
+    assert.equal(evaluate('contains("self taught", "self-taught")'), 0, 'the hyphen is deleted, not a space');
+    assert.equal(evaluate('contains(question, "The")'), 0, 'nothing left after normalisation');
+    assert.equal(evaluate('contains(question, answer)', { ...view, answer: '' }), 0);
+    assert.equal(evaluate('any a in gold.answers: contains(answer, a)', { ...view, answer: 'It is the city of Paris.' }), 1);
   });
 });

@@ -167,6 +167,12 @@ export const builtinFunctions: readonly BuiltinFunction[] = [
   variadic('mean', numeric('value'), kinds.number, 'The mean of numbers or 0/1 indicators (a violation rate).', fns.mean),
   variadic('min', numeric('value'), kinds.number, 'The smallest of the values.', (values) => Math.min(...values)),
   variadic('max', numeric('value'), kinds.number, 'The largest of the values.', (values) => Math.max(...values)),
+  binary('contains', [text('text'), text('part')], kinds.boolean,
+    '`part` is a substring of `text` once both are normalised (SQuAD normalisation; Search-R1\'s sub-EM with a gold answer as `part`): not whole words, so "no" is in "snow"; false when `part` has no words after normalisation.',
+    (t, part, env) => {
+      const wanted = env.normalizer.normalize(part);
+      return wanted.length > 0 && env.normalizer.normalize(t).includes(wanted);
+    }),
 ];
 
 export const builtinFieldsByName = new Map(builtinFields.map((f) => [f.name, f]));
