@@ -3,6 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import {
   CompletionItemKind, CompletionRequest, InsertTextFormat, type CompletionItem, type CompletionList,
 } from 'vscode-languageserver-protocol/node';
+import { builtinFields, builtinFunctions, functionSignature } from '../../server/src/language/builtins.js';
 import { LineIndex } from '../../server/src/problems/line-index.js';
 import { paperSpec, pullClientCapabilities, pushClientCapabilities, tempFolder, TestClient } from './lsp-test-client.js';
 
@@ -96,6 +97,20 @@ describe('completion', () => {
     assert.equal(item(items, 'L').kind, CompletionItemKind.Event);
     assert.equal(item(items, 'citations').kind, CompletionItemKind.Field);
     assert.equal(item(items, 'any', CompletionItemKind.Keyword).insertText, 'any ${1:c} in ${2:citations}: $0');
+  });
+
+  test('inside an expression: every built-in function with its signature, every visible built-in field', async () => {
+    const items = await complete(`${paperSpec}\ndetector D "d" = ${cursor}`);
+    for (const fn of builtinFunctions) {
+      const offered = item(items, fn.name, CompletionItemKind.Function);
+      assert.equal(offered.detail, functionSignature(fn));
+      const doc = offered.documentation;
+      assert.ok((typeof doc === 'string' ? doc : doc?.value)?.includes(fn.doc), fn.name);
+    }
+    for (const field of builtinFields) {
+      const offered = items.some((i) => i.label === field.name && i.kind === CompletionItemKind.Field);
+      assert.equal(offered, field.visibility === 'visible', field.name);
+    }
   });
 
   test('in a signal, oracle values are offered', async () => {

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { HoverRequest, type Hover, type MarkupContent, type Position } from 'vscode-languageserver-protocol/node';
+import { builtinFunctions, functionSignature } from '../../server/src/language/builtins.js';
 import { paperSpec, positionIn, pullClientCapabilities, pushClientCapabilities, rangeOf, tempFolder, TestClient } from './lsp-test-client.js';
 
 describe('hover', () => {
@@ -43,6 +44,20 @@ describe('hover', () => {
     const { text } = await hoverAt(positionIn(paperSpec, 'token_f1(', 3));
     assert.ok(text.includes('token_f1(text: text, answers: texts | text) → number'), text);
     assert.ok(text.includes('best token-level F1'), text);
+  });
+
+  test('every built-in function: its signature and doc', async () => {
+    const calls = builtinFunctions.map((fn, i) => `signal s${i} = ${fn.name}()`).join('\n');
+    const other = folder.uri('functions.reward');
+    await client.open(other, calls);
+    for (const fn of builtinFunctions) {
+      const position = positionIn(calls, `= ${fn.name}(`, 2);
+      const hover = await client.connection.sendRequest(HoverRequest.type, { textDocument: { uri: other }, position });
+      const text = (hover?.contents as MarkupContent | undefined)?.value ?? '';
+      assert.ok(text.startsWith(`\`\`\`reward\n${functionSignature(fn)}\n\`\`\``), text);
+      assert.ok(text.includes(fn.doc), text);
+    }
+    await client.close(other);
   });
 
   test('gold and its fields are oracle', async () => {

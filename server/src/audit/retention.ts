@@ -1,6 +1,7 @@
 import type { RetentionEntry } from '../report/schema.js';
-import { repeatedQueries } from '../reward/functions.js';
-import type { EvalEnv, TrajectoryView } from '../reward/view.js';
+import { repeatedQueries } from '../language/functions.js';
+import type { EvalEnv } from '../language/eval-env.js';
+import type { TrajectoryView } from '../language/view.js';
 import { clusterBootstrap, noInterval, type Interval } from '../stats/bootstrap.js';
 import { zeroEventUpperBound, type EstimateOptions } from '../stats/estimands.js';
 import { extraFeatures, type Scorer } from '../edits/features.js';

@@ -1,6 +1,7 @@
 import type { UtilityEntry } from '../report/schema.js';
-import { exactMatch, precision, recall } from '../reward/functions.js';
-import type { EvalEnv, TrajectoryView } from '../reward/view.js';
+import { exactMatch, precision, recall } from '../language/functions.js';
+import type { EvalEnv } from '../language/eval-env.js';
+import type { TrajectoryView } from '../language/view.js';
 import { pairedMargin, type Scorer } from '../edits/features.js';
 import type { SampleGroup } from '../edits/prepare.js';
 import { originalColumn, type ScoringMemo } from '../edits/scoring-memo.js';

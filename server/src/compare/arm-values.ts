@@ -5,9 +5,9 @@ import { prepareEdits } from '../edits/prepare.js';
 import type { CandidateSource } from '../edits/prepare.js';
 import type { Trajectory } from '../pool/types.js';
 import { RewardCompiler } from '../reward/compile.js';
-import { exactMatch, precision, recall, tokenF1 } from '../reward/functions.js';
+import { exactMatch, precision, recall, tokenF1 } from '../language/functions.js';
 import type { SpecModel } from '../semantics/check.js';
-import type { Visibility } from '../semantics/types.js';
+import type { Visibility } from '../language/types.js';
 import { comparisonEditPlan, type ComparisonPlan } from './plan.js';
 
 /** One compared quantity: a value per trajectory, and which direction is better. */

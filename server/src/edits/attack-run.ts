@@ -1,5 +1,6 @@
 import type { Trajectory } from '../pool/types.js';
-import type { EvalEnv, TrajectoryView } from '../reward/view.js';
+import type { EvalEnv } from '../language/eval-env.js';
+import type { TrajectoryView } from '../language/view.js';
 import { AuditError, featureName } from './audit-error.js';
 import type { FeatureTable } from './features.js';
 import { fakeIdEdits, launderEdits, sameFinalEdit, type Edit } from './operators.js';

@@ -1,5 +1,5 @@
 import type { CompiledDetector, CompiledReward, Feature } from '../reward/compile.js';
-import type { Visibility } from '../semantics/types.js';
+import type { Visibility } from '../language/types.js';
 import { AuditError } from './audit-error.js';
 import { snapTie } from '../stats/estimands.js';
 

@@ -1,4 +1,4 @@
-import type { TrajectoryView } from '../reward/view.js';
+import type { TrajectoryView } from '../language/view.js';
 
 /** One exact edit A(τ) of a trajectory, as the reward sees it. */
 export interface Edit {

@@ -1,8 +1,8 @@
 import type { AnalysisInputs } from '../inputs/analysis-inputs.js';
-import type { Corpus, Trajectory } from '../pool/types.js';
+import { corpusEnv, type EvalEnv } from '../language/eval-env.js';
+import { viewOf, type TrajectoryView } from '../language/view.js';
+import type { Trajectory } from '../pool/types.js';
 import { RewardCompiler, type CompiledReward } from '../reward/compile.js';
-import { normalizeAnswer } from '../reward/text.js';
-import { viewOf, type EvalEnv, type TrajectoryView } from '../reward/view.js';
 import type { SpecModel } from '../semantics/check.js';
 import type { AttackPlan, EditPlan } from './attack-plan.js';
 import { evaluateFeatures, runAttack, type AttackRun } from './attack-run.js';
@@ -24,23 +24,6 @@ export interface RunOptions {
   readonly onProgress?: (message: string) => void;
 }
 
-function corpusEnv(corpus: Corpus): EvalEnv {
-  const corpusIds = new Set(corpus.passages.keys());
-  const normalized = new Map<string, string>();
-  return {
-    corpusIds,
-    normalizedPassage(id) {
-      const known = normalized.get(id);
-      if (known !== undefined) return known;
-      const passage = corpus.passages.get(id);
-      if (passage === undefined) return undefined;
-      const text = normalizeAnswer(`${passage.title} ${passage.text}`);
-      normalized.set(id, text);
-      return text;
-    },
-  };
-}
-
 /** Rows of one pool that answer the same question: the samples a best-of-n selector picks from. */
 export interface SampleGroup {
   readonly rows: readonly number[];
@@ -59,6 +42,7 @@ export interface PreparedEdits {
   /** The question cluster of each row. */
   readonly clusterOf: readonly number[];
   readonly clusters: number;
+  /** The corpus and the evaluation caches, which live as long as these prepared edits. */
   readonly env: EvalEnv;
   readonly views: readonly TrajectoryView[];
   readonly originalValues: Float64Array;

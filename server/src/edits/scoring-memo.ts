@@ -1,5 +1,6 @@
 import { LRUCache } from 'lru-cache';
-import type { EvalEnv, TrajectoryView } from '../reward/view.js';
+import type { EvalEnv } from '../language/eval-env.js';
+import type { TrajectoryView } from '../language/view.js';
 import { bootstrapMemo, type BootstrapMemo } from '../stats/bootstrap.js';
 import type { Selection } from './attack-plan.js';
 import type { AttackRun } from './attack-run.js';

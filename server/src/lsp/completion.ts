@@ -1,10 +1,9 @@
 import type { IToken } from 'chevrotain';
 import { CompletionItemKind, InsertTextFormat, MarkupKind, type CompletionItem, type MarkupContent } from 'vscode-languageserver/node';
-import {
-  attackKinds, builtinFields, builtinFieldsByName, builtinFunctions, builtinMembers, functionSignature, generatorKinds, metricKinds, selectionKinds,
-} from '../semantics/builtins.js';
+import { builtinFields, builtinFieldsByName, builtinFunctions, functionSignature, membersOf } from '../language/builtins.js';
+import { elementTypes, typeNames, type Type, type Visibility } from '../language/types.js';
+import { attackKinds, generatorKinds, metricKinds, selectionKinds } from '../semantics/builtins.js';
 import type { AuditWordCategory, DeclSymbol, SymbolInfo } from '../semantics/symbols.js';
-import { elementTypes, typeNames, type Type, type Visibility } from '../semantics/types.js';
 import { optionDocs } from '../semantics/check-blocks.js';
 import type { AuditDecl, Decl } from '../syntax/ast.js';
 import { Corpus, Identifier } from '../syntax/tokens.js';
@@ -131,7 +130,7 @@ function chainType(analysis: DocumentAnalysis, chain: readonly IToken[], scope: 
     typed = index >= 0 ? variableType(analysis, scope, index) : builtinFieldsByName.get(first.image);
   }
   for (let i = 2; i < chain.length && typed !== undefined; i += 2) {
-    const member = builtinMembers[typed.type]?.find((m) => m.name === chain[i]!.image);
+    const member = membersOf(typed.type).find((m) => m.name === chain[i]!.image);
     typed = member === undefined ? undefined : { type: member.type, visibility: typed.visibility };
   }
   return typed;
@@ -219,7 +218,7 @@ function addWant(b: ItemBuilder, analysis: DocumentAnalysis, want: Want): void {
       return;
     case 'members': {
       const owner = chainType(analysis, want.object, want.scope);
-      for (const member of owner === undefined ? [] : (builtinMembers[owner.type] ?? [])) {
+      for (const member of owner === undefined ? [] : membersOf(owner.type)) {
         b.add(member.name, CompletionItemKind.Field, rank.field, `${typeNames[member.type]}, ${owner!.visibility}`, member.doc);
       }
       return;

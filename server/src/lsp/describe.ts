@@ -1,6 +1,6 @@
-import { builtinFields, type BuiltinField, type BuiltinFunction, type BuiltinMember } from '../semantics/builtins.js';
+import { builtinFields, type BuiltinField, type BuiltinFunction, type BuiltinMember } from '../language/builtins.js';
+import { typeNames, type Type, type Visibility } from '../language/types.js';
 import type { AttackSymbol, AuditWordCategory, DeclSymbol, VariableSymbol } from '../semantics/symbols.js';
-import { typeNames, type Type, type Visibility } from '../semantics/types.js';
 import type { Decl, Expr, Generator, RewardDecl, Term } from '../syntax/ast.js';
 import type { Span } from '../problems/span.js';
 import type { DocumentAnalysis } from './document-analysis.js';

@@ -1,5 +1,6 @@
 import { MarkupKind, type Hover } from 'vscode-languageserver/node';
-import { attackKinds, functionSignature } from '../semantics/builtins.js';
+import { functionSignature } from '../language/builtins.js';
+import { attackKinds } from '../semantics/builtins.js';
 import { keywordTokens } from '../syntax/tokens.js';
 import type { DeclSymbol, SymbolInfo } from '../semantics/symbols.js';
 import {

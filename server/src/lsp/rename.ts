@@ -1,5 +1,5 @@
 import { ErrorCodes, ResponseError, type Range, type TextEdit, type WorkspaceEdit } from 'vscode-languageserver/node';
-import { builtinFieldsByName, builtinFunctionsByName } from '../semantics/builtins.js';
+import { builtinFieldsByName, builtinFunctionsByName } from '../language/builtins.js';
 import { keywords } from '../problems/vocabulary.js';
 import type { DocumentAnalysis } from './document-analysis.js';
 import { isNavigable, occurrenceAt, occurrencesOf, type NavigableSymbol } from './occurrences.js';

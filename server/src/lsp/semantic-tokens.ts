@@ -2,7 +2,7 @@ import { SemanticTokensBuilder, type SemanticTokens, type SemanticTokensLegend }
 import type { Decl } from '../syntax/ast.js';
 import type { Span } from '../problems/span.js';
 import type { Occurrence, SymbolInfo } from '../semantics/symbols.js';
-import type { Visibility } from '../semantics/types.js';
+import type { Visibility } from '../language/types.js';
 import { memberVisibility } from './describe.js';
 import type { DocumentAnalysis } from './document-analysis.js';
 

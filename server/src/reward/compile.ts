@@ -1,14 +1,10 @@
-import type { SearchStep } from '../pool/types.js';
-import type { DetectorDecl, Expr, RewardDecl, SignalDecl, Term } from '../syntax/ast.js';
+import { builtinFieldsByName, builtinFunctionsByName, membersOf } from '../language/builtins.js';
+import type { EvalEnv } from '../language/eval-env.js';
+import type { Visibility } from '../language/types.js';
+import { asNumber, kinds, type Eval, type Ids, type TypedEval } from '../language/values.js';
+import type { TrajectoryView } from '../language/view.js';
+import type { BinaryExpr, DetectorDecl, Expr, Quantifier, QuantifierExpr, RewardDecl, SignalDecl, Term } from '../syntax/ast.js';
 import type { SpecModel } from '../semantics/check.js';
-import type { Visibility } from '../semantics/types.js';
-import * as fns from './functions.js';
-import type { EvalEnv, TrajectoryView } from './view.js';
-
-/** A runtime value: the type checker guarantees each expression yields the type it declared. */
-export type Value = number | boolean | string | readonly string[] | ReadonlySet<string> | readonly SearchStep[] | SearchStep | TrajectoryView['gold'];
-
-export type Evaluator = (view: TrajectoryView, env: EvalEnv, locals: Value[]) => Value;
 
 /** A number-valued function of a trajectory; booleans count as 0/1. */
 export type Feature = (view: TrajectoryView, env: EvalEnv) => number;
@@ -37,34 +33,36 @@ export interface CompiledDetector {
   readonly feature: Feature;
 }
 
-const toNumber = (v: Value): number => (typeof v === 'boolean' ? (v ? 1 : 0) : (v as number));
-
-function contains(collection: Value, element: Value): boolean {
-  if (collection instanceof Set) return collection.has(element as string);
-  return (collection as readonly Value[]).includes(element);
-}
-
-function iterate(collection: Value): Iterable<Value> {
-  return collection as Iterable<Value>;
-}
+/** Names in scope: the variables of the quantifiers around an expression. */
+type Scope = ReadonlyMap<string, TypedEval>;
 
 /** An expression the checker rejected cannot run: the audit refuses specs with errors before compiling. */
 class UncompilableSpec extends Error {}
 
+function expect<T>(run: Eval<T> | undefined, what: string): Eval<T> {
+  if (run === undefined) throw new UncompilableSpec(`${what} has the wrong type`);
+  return run;
+}
+
+function has(collection: Ids | readonly string[], element: string): boolean {
+  return 'has' in collection ? collection.has(element) : collection.includes(element);
+}
+
 /**
- * Compiles the declarations of a checked spec into closures. Signals and detectors are compiled
- * once and shared; a quantifier's variable lives in a slot of the `locals` array.
+ * Compiles the declarations of a checked spec into closures. Each expression compiles to an
+ * evaluator tagged with its type (language/values.ts), read back by type where it is used, so
+ * nothing here casts a value. Signals and detectors are compiled once and shared.
  */
 export class RewardCompiler {
-  private readonly declared = new Map<SignalDecl | DetectorDecl, Evaluator>();
+  private readonly declared = new Map<SignalDecl | DetectorDecl, TypedEval>();
+  private readonly compiling = new Set<SignalDecl | DetectorDecl>();
 
   constructor(private readonly model: SpecModel) {}
 
   detector(name: string): CompiledDetector {
     const symbol = this.model.globals.get(name);
     if (symbol?.decl.kind !== 'detector') throw new UncompilableSpec(`'${name}' is not a detector`);
-    const evaluate = this.declaration(symbol.decl);
-    return { name, key: `decl:${name}`, feature: (view, env) => toNumber(evaluate(view, env, [])) };
+    return { name, key: `decl:${name}`, feature: expect(asNumber(this.declaration(symbol.decl)), `detector '${name}'`) };
   }
 
   reward(name: string): CompiledReward {
@@ -95,207 +93,189 @@ export class RewardCompiler {
     // A term that weighs a named signal or detector shares its values with every other use of it.
     const target = body.kind === 'name' ? this.model.globals.get(body.name.text) : undefined;
     const key = target !== undefined && (target.kind === 'signal' || target.kind === 'detector') ? `decl:${target.name}` : `term:${rewardName}.${term.name.text}`;
-    const evaluate = this.expr(body, new Map());
+    const feature = expect(asNumber(this.expr(body, new Map())), `term '${term.name.text}'`);
     const visibility = this.model.termInfo.get(term)?.visibility ?? 'visible';
-    return {
-      key, name: term.name.text, weight: term.weight, visibility, declaredIn: rewardName, term,
-      feature: (view, env) => toNumber(evaluate(view, env, [])),
-    };
+    return { key, name: term.name.text, weight: term.weight, visibility, declaredIn: rewardName, term, feature };
   }
 
-  private declaration(decl: SignalDecl | DetectorDecl): Evaluator {
+  /** A declaration's evaluator, compiled on first use wherever it is declared. */
+  private declaration(decl: SignalDecl | DetectorDecl): TypedEval {
     const known = this.declared.get(decl);
     if (known !== undefined) return known;
     if (decl.body === undefined) throw new UncompilableSpec(`'${decl.name?.text}' has no body`);
-    // Compile lazily through a trampoline so declarations can refer to ones declared later.
-    let compiled: Evaluator | undefined;
-    const body = decl.body;
-    const evaluate: Evaluator = (view, env) => {
-      compiled ??= this.expr(body, new Map());
-      return compiled(view, env, []);
-    };
-    this.declared.set(decl, evaluate);
-    return evaluate;
+    if (this.compiling.has(decl)) throw new UncompilableSpec(`'${decl.name?.text}' depends on itself`);
+    this.compiling.add(decl);
+    const compiled = this.expr(decl.body, new Map());
+    this.compiling.delete(decl);
+    this.declared.set(decl, compiled);
+    return compiled;
   }
 
-  private expr(e: Expr, slots: ReadonlyMap<string, number>): Evaluator {
+  private expr(e: Expr, scope: Scope): TypedEval {
     switch (e.kind) {
-      case 'number':
-      case 'string':
+      case 'number': {
+        const value = e.value;
+        return { type: 'number', run: () => value };
+      }
+      case 'string': {
+        const value = e.value;
+        return { type: 'text', run: () => value };
+      }
       case 'bool': {
         const value = e.value;
-        return () => value;
+        return { type: 'boolean', run: () => value };
       }
       case 'name':
-        return this.name(e.name.text, slots);
+        return this.name(e.name.text, scope);
       case 'member': {
-        const object = this.expr(e.object, slots);
+        const record = this.expr(e.object, scope);
         const property = e.property?.text;
-        switch (property) {
-          case 'answers':
-            return (v, env, l) => (object(v, env, l) as TrajectoryView['gold']).answers;
-          case 'support':
-            return (v, env, l) => (object(v, env, l) as TrajectoryView['gold']).support_ids;
-          case 'query':
-            return (v, env, l) => (object(v, env, l) as SearchStep).query;
-          case 'results':
-            return (v, env, l) => (object(v, env, l) as SearchStep).results;
-          default:
-            throw new UncompilableSpec(`unknown member '${property}'`);
-        }
+        const compiled = membersOf(record.type).find((m) => m.name === property)?.compile(record);
+        if (compiled === undefined) throw new UncompilableSpec(`unknown member '${property}'`);
+        return compiled;
       }
-      case 'call':
-        return this.call(e.callee.text, e.args.map((a) => this.expr(a, slots)));
+      case 'call': {
+        const compiled = builtinFunctionsByName.get(e.callee.text)?.compile(e.args.map((a) => this.expr(a, scope)));
+        if (compiled === undefined) throw new UncompilableSpec(`'${e.callee.text}' is not a function of these arguments`);
+        return compiled;
+      }
       case 'unary': {
         if (e.operand === undefined) throw new UncompilableSpec('incomplete expression');
-        const operand = this.expr(e.operand, slots);
-        return e.op === 'not' ? (v, env, l) => !operand(v, env, l) : (v, env, l) => -toNumber(operand(v, env, l));
+        const operand = this.expr(e.operand, scope);
+        if (e.op === 'not') {
+          const run = expect(kinds.boolean.read(operand), "the operand of 'not'");
+          return { type: 'boolean', run: (v, env) => !run(v, env) };
+        }
+        const run = expect(asNumber(operand), "the operand of '-'");
+        return { type: 'number', run: (v, env) => -run(v, env) };
       }
       case 'binary':
-        return this.binary(e, slots);
-      case 'quantifier': {
-        if (e.collection === undefined || e.body === undefined || e.variable === undefined) throw new UncompilableSpec('incomplete quantifier');
-        const collection = this.expr(e.collection, slots);
-        const slot = slots.size;
-        const body = this.expr(e.body, new Map([...slots, [e.variable.text, slot]]));
-        const test = (v: TrajectoryView, env: EvalEnv, l: Value[], x: Value): boolean => {
-          l[slot] = x;
-          return body(v, env, l) as boolean;
-        };
-        if (e.quantifier === 'any') {
-          return (v, env, l) => {
-            for (const x of iterate(collection(v, env, l))) if (test(v, env, l, x)) return true;
-            return false;
-          };
-        }
-        if (e.quantifier === 'all') {
-          return (v, env, l) => {
-            for (const x of iterate(collection(v, env, l))) if (!test(v, env, l, x)) return false;
-            return true;
-          };
-        }
-        return (v, env, l) => {
-          let n = 0;
-          for (const x of iterate(collection(v, env, l))) if (test(v, env, l, x)) n++;
-          return n;
-        };
-      }
+        return this.binary(e, scope);
+      case 'quantifier':
+        return this.quantifier(e, scope);
     }
   }
 
-  private name(name: string, slots: ReadonlyMap<string, number>): Evaluator {
-    const slot = slots.get(name);
-    if (slot !== undefined) return (_v, _env, l) => l[slot]!;
+  private name(name: string, scope: Scope): TypedEval {
+    const variable = scope.get(name);
+    if (variable !== undefined) return variable;
     const symbol = this.model.globals.get(name);
     if (symbol !== undefined) {
       if (symbol.decl.kind !== 'signal' && symbol.decl.kind !== 'detector') throw new UncompilableSpec(`'${name}' has no value`);
       return this.declaration(symbol.decl);
     }
-    switch (name) {
-      case 'question':
-        return (v) => v.question;
-      case 'answer':
-        return (v) => v.answer;
-      case 'final_text':
-        return (v) => v.finalText;
-      case 'citations':
-        return (v) => v.citations;
-      case 'retrieved':
-        return (v) => v.retrieved;
-      case 'searches':
-        return (v) => v.searches;
-      case 'corpus':
-        return (_v, env) => env.corpusIds;
-      case 'has_final':
-        return (v) => v.hasFinal;
-      case 'search_calls':
-        return (v) => v.searches.length;
-      case 'invalid_actions':
-        return (v) => v.invalidActions;
-      case 'gold':
-        return (v) => v.gold;
+    const field = builtinFieldsByName.get(name);
+    if (field === undefined) throw new UncompilableSpec(`unknown name '${name}'`);
+    return field.evaluator;
+  }
+
+  private quantifier(e: QuantifierExpr, scope: Scope): TypedEval {
+    const { variable, body } = e;
+    if (e.collection === undefined || body === undefined || variable === undefined) throw new UncompilableSpec('incomplete quantifier');
+    const collection = this.expr(e.collection, scope);
+    const bind = (element: TypedEval): Scope => new Map(scope).set(variable.text, element);
+    switch (collection.type) {
+      case 'ids':
+        return this.quantify(e.quantifier, collection.run, (read) => bind({ type: 'id', run: read }), body);
+      case 'texts':
+        return this.quantify(e.quantifier, collection.run, (read) => bind({ type: 'text', run: read }), body);
+      case 'steps':
+        return this.quantify(e.quantifier, collection.run, (read) => bind({ type: 'step', run: read }), body);
       default:
-        throw new UncompilableSpec(`unknown name '${name}'`);
+        throw new UncompilableSpec(`'${e.quantifier}' over ${collection.type}`);
     }
   }
 
-  private call(name: string, args: readonly Evaluator[]): Evaluator {
-    const [a, b] = args;
-    const all = (v: TrajectoryView, env: EvalEnv, l: Value[]): number[] => args.map((x) => toNumber(x(v, env, l)));
-    switch (name) {
-      case 'exact_match':
-        return (v, env, l) => fns.exactMatch(a!(v, env, l) as string, b!(v, env, l) as string | readonly string[]);
-      case 'token_f1':
-        return (v, env, l) => fns.tokenF1(a!(v, env, l) as string, b!(v, env, l) as string | readonly string[]);
-      case 'grounding':
-        return (v, env, l) => fns.grounding(a!(v, env, l) as readonly string[], b!(v, env, l) as string | readonly string[], env);
-      case 'tokens':
-        return (v, env, l) => fns.tokens(a!(v, env, l) as string);
+  /** `bind` puts the reader of the element being tested in scope, tagged with the element type. */
+  private quantify<T>(quantifier: Quantifier, collection: Eval<Iterable<T>>, bind: (read: Eval<T>) => Scope, bodyExpr: Expr): TypedEval {
+    // The element being tested. One cell per quantifier is enough: a body never re-enters its own
+    // quantifier (the checker rejects declarations that depend on themselves).
+    let current: T | undefined;
+    const body = expect(kinds.boolean.read(this.expr(bodyExpr, bind(() => current!))), `the body of '${quantifier}'`);
+    const test = (v: TrajectoryView, env: EvalEnv, x: T): boolean => {
+      current = x;
+      return body(v, env);
+    };
+    switch (quantifier) {
+      case 'any':
+        return { type: 'boolean', run: (v, env) => {
+          for (const x of collection(v, env)) if (test(v, env, x)) return true;
+          return false;
+        } };
+      case 'all':
+        return { type: 'boolean', run: (v, env) => {
+          for (const x of collection(v, env)) if (!test(v, env, x)) return false;
+          return true;
+        } };
       case 'count':
-        return (v, env, l) => fns.count(a!(v, env, l) as fns.Collection);
-      case 'repeated_queries':
-        return a === undefined ? (v) => fns.repeatedQueries(v.searches) : (v, env, l) => fns.repeatedQueries(v.searches, a(v, env, l) as number);
-      case 'recall':
-        return (v, env, l) => fns.recall(a!(v, env, l) as readonly string[], b!(v, env, l) as readonly string[]);
-      case 'precision':
-        return (v, env, l) => fns.precision(a!(v, env, l) as readonly string[], b!(v, env, l) as readonly string[]);
-      case 'misses':
-        return (v, env, l) => fns.misses(a!(v, env, l) as readonly string[], b!(v, env, l) as readonly string[]);
-      case 'mean':
-        return (v, env, l) => fns.mean(all(v, env, l));
-      case 'min':
-        return (v, env, l) => Math.min(...all(v, env, l));
-      case 'max':
-        return (v, env, l) => Math.max(...all(v, env, l));
-      default:
-        throw new UncompilableSpec(`unknown function '${name}'`);
+        return { type: 'number', run: (v, env) => {
+          let n = 0;
+          for (const x of collection(v, env)) if (test(v, env, x)) n++;
+          return n;
+        } };
     }
   }
 
-  private binary(e: Extract<Expr, { kind: 'binary' }>, slots: ReadonlyMap<string, number>): Evaluator {
+  private binary(e: BinaryExpr, scope: Scope): TypedEval {
     if (e.right === undefined) throw new UncompilableSpec('incomplete expression');
-    const left = this.expr(e.left, slots);
-    const right = this.expr(e.right, slots);
-    const num = (f: Evaluator) => (v: TrajectoryView, env: EvalEnv, l: Value[]) => toNumber(f(v, env, l));
-    const x = num(left);
-    const y = num(right);
+    const left = this.expr(e.left, scope);
+    const right = this.expr(e.right, scope);
     switch (e.op) {
       case 'and':
-        return (v, env, l) => (left(v, env, l) as boolean) && (right(v, env, l) as boolean);
-      case 'or':
-        return (v, env, l) => (left(v, env, l) as boolean) || (right(v, env, l) as boolean);
-      case '+':
-        return (v, env, l) => x(v, env, l) + y(v, env, l);
-      case '-':
-        return (v, env, l) => x(v, env, l) - y(v, env, l);
-      case '*':
-        return (v, env, l) => x(v, env, l) * y(v, env, l);
-      case '/':
-        return (v, env, l) => {
-          const d = y(v, env, l);
-          return d === 0 ? 0 : x(v, env, l) / d;
-        };
-      case '<':
-        return (v, env, l) => x(v, env, l) < y(v, env, l);
-      case '<=':
-        return (v, env, l) => x(v, env, l) <= y(v, env, l);
-      case '>':
-        return (v, env, l) => x(v, env, l) > y(v, env, l);
-      case '>=':
-        return (v, env, l) => x(v, env, l) >= y(v, env, l);
+      case 'or': {
+        const p = expect(kinds.boolean.read(left), `the left side of '${e.op}'`);
+        const q = expect(kinds.boolean.read(right), `the right side of '${e.op}'`);
+        return { type: 'boolean', run: e.op === 'and' ? (v, env) => p(v, env) && q(v, env) : (v, env) => p(v, env) || q(v, env) };
+      }
       case '==':
       case '!=': {
-        const equal = (v: TrajectoryView, env: EvalEnv, l: Value[]): boolean => {
-          const p = left(v, env, l);
-          const q = right(v, env, l);
-          return typeof p === 'boolean' || typeof q === 'boolean' ? toNumber(p) === toNumber(q) : p === q;
-        };
-        return e.op === '==' ? equal : (v, env, l) => !equal(v, env, l);
+        const equal = equality(left, right);
+        return { type: 'boolean', run: e.op === '==' ? equal : (v, env) => !equal(v, env) };
       }
       case 'in':
-        return (v, env, l) => contains(right(v, env, l), left(v, env, l));
-      case 'not in':
-        return (v, env, l) => !contains(right(v, env, l), left(v, env, l));
+      case 'not in': {
+        const element = expect(kinds.id.read(left) ?? kinds.text.read(left), `the left side of '${e.op}'`);
+        const collection = expect(kinds.ids.read(right) ?? kinds.texts.read(right), `the right side of '${e.op}'`);
+        const member: Eval<boolean> = (v, env) => has(collection(v, env), element(v, env));
+        return { type: 'boolean', run: e.op === 'in' ? member : (v, env) => !member(v, env) };
+      }
+      default:
+        return arithmetic(e.op, expect(asNumber(left), `the left side of '${e.op}'`), expect(asNumber(right), `the right side of '${e.op}'`));
     }
+  }
+}
+
+/** `==`: numbers and 0/1 indicators by value; other values of one type by identity (texts, ids). */
+function equality(left: TypedEval, right: TypedEval): Eval<boolean> {
+  const x = asNumber(left);
+  const y = asNumber(right);
+  if (x !== undefined && y !== undefined) return (v, env) => x(v, env) === y(v, env);
+  const p: Eval<unknown> = left.run;
+  const q: Eval<unknown> = right.run;
+  return (v, env) => p(v, env) === q(v, env);
+}
+
+function arithmetic(op: '+' | '-' | '*' | '/' | '<' | '<=' | '>' | '>=', x: Eval<number>, y: Eval<number>): TypedEval {
+  switch (op) {
+    case '+':
+      return { type: 'number', run: (v, env) => x(v, env) + y(v, env) };
+    case '-':
+      return { type: 'number', run: (v, env) => x(v, env) - y(v, env) };
+    case '*':
+      return { type: 'number', run: (v, env) => x(v, env) * y(v, env) };
+    case '/':
+      // Dividing by zero gives 0, so a rate over an empty set is 0 rather than NaN.
+      return { type: 'number', run: (v, env) => {
+        const d = y(v, env);
+        return d === 0 ? 0 : x(v, env) / d;
+      } };
+    case '<':
+      return { type: 'boolean', run: (v, env) => x(v, env) < y(v, env) };
+    case '<=':
+      return { type: 'boolean', run: (v, env) => x(v, env) <= y(v, env) };
+    case '>':
+      return { type: 'boolean', run: (v, env) => x(v, env) > y(v, env) };
+    case '>=':
+      return { type: 'boolean', run: (v, env) => x(v, env) >= y(v, env) };
   }
 }

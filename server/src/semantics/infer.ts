@@ -2,10 +2,10 @@ import type { Decl, DetectorDecl, Expr, Name, RewardDecl, SignalDecl } from '../
 import type { Span } from '../problems/span.js';
 import { issueCodes } from '../problems/issue-codes.js';
 import { report, type Analysis } from './analysis.js';
-import { builtinFieldsByName, builtinFunctionsByName, builtinMembers, type BuiltinFunction } from './builtins.js';
+import { builtinFieldsByName, builtinFunctionsByName, membersOf, type BuiltinFunction } from '../language/builtins.js';
+import { elementTypes, isNumeric, joinVisibility, typeNames, type Type, type Visibility } from '../language/types.js';
 import { suggestName } from './did-you-mean.js';
 import { declKindNames, type DeclInfo, type VariableSymbol } from './symbols.js';
-import { elementTypes, isNumeric, joinVisibility, typeNames, type Type, type Visibility } from './types.js';
 
 /** An expression's type and visibility, and where its oracle taint (if any) comes from. */
 export interface Inferred {
@@ -193,7 +193,7 @@ export class Inference {
   private member(objectExpr: Expr, property: Name | undefined, scope: Scope): Inferred {
     const object = this.expr(objectExpr, scope);
     if (property === undefined || object.type === 'error') return unknown;
-    const members = builtinMembers[object.type] ?? [];
+    const members = membersOf(object.type);
     const member = members.find((m) => m.name === property.text);
     if (member === undefined) {
       const suggestion = suggestName(property.text, members.map((m) => m.name));

@@ -1,7 +1,7 @@
 import type { AttackItem, AuditDecl, ComparisonDecl, Decl } from '../syntax/ast.js';
 import type { Span } from '../problems/span.js';
-import type { BuiltinField, BuiltinFunction, BuiltinMember } from './builtins.js';
-import type { Type, Typed, Visibility } from './types.js';
+import type { BuiltinField, BuiltinFunction, BuiltinMember } from '../language/builtins.js';
+import type { Type, Typed, Visibility } from '../language/types.js';
 
 /** A top-level declaration. One object per declaration, so occurrences can be compared by identity. */
 export interface DeclSymbol {

@@ -8,7 +8,7 @@
 // passages that was 180 ms a query, against under 1 ms without them (docs/performance.md).
 import MiniSearch from 'minisearch';
 import type { Corpus } from '../../pool/types.js';
-import { contentWords } from '../../reward/text.js';
+import { contentWords } from '../../language/text.js';
 import { budgetCount, visibleQueryText, type CandidateGenerator, type CandidateRequest } from './generator.js';
 import { createRanker, type Ranker, type RankerOptions } from './ranker.js';
 

@@ -2,7 +2,7 @@
 // the visible question and answer they contain. An inverted index, built once per corpus, lets a
 // query touch only the passages that share a word with it.
 import type { Corpus } from '../../pool/types.js';
-import { contentWords } from '../../reward/text.js';
+import { contentWords } from '../../language/text.js';
 import { budgetCount, visibleQueryText, type CandidateGenerator, type CandidateRequest } from './generator.js';
 import { createRanker, type Ranker, type RankerOptions } from './ranker.js';
 

@@ -1,22 +1,5 @@
-// Text normalisation shared by the answer metrics and the candidate generators.
-
-// An audit normalises the same short texts (an answer, a gold answer, a query) once per edit of
-// a trajectory, and a training pool has a million edits: short texts are remembered, and the
-// memo is emptied when full rather than tracking use, which is enough for texts that repeat nearby.
-const memoLimit = 1 << 16;
-const memoTextLength = 256;
-const normalizedMemo = new Map<string, string>();
-const tokensMemo = new Map<string, readonly string[]>();
-
-function remember<T>(memo: Map<string, T>, text: string, compute: (text: string) => T): T {
-  if (text.length > memoTextLength) return compute(text);
-  let value = memo.get(text);
-  if (value === undefined) {
-    if (memo.size >= memoLimit) memo.clear();
-    memo.set(text, (value = compute(text)));
-  }
-  return value;
-}
+// Text normalisation shared by the answer metrics and the candidate generators: pure functions;
+// the caching normaliser an evaluation owns is in normalizer.ts.
 
 // SQuAD's normalize_answer, step for step: lower case; delete every character of Python's
 // string.punctuation (ASCII only: "self-taught" → "selftaught"); replace the articles a, an, the
@@ -27,7 +10,8 @@ const article = /(?<![\p{L}\p{N}_])(?:a|an|the)(?![\p{L}\p{N}_])/gu;
 // eslint-disable-next-line no-control-regex -- Python counts the separators U+001C–U+001F as whitespace
 const pythonWhitespace = /[\t\n\v\f\r\x1c-\x1f \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+/;
 
-function normalize(text: string): string {
+/** SQuAD's answer normalisation (its `normalize_answer`): lower case, ASCII punctuation deleted, articles dropped, whitespace folded. */
+export function normalizeAnswer(text: string): string {
   return text
     .toLowerCase()
     .replace(asciiPunctuation, '')
@@ -37,17 +21,10 @@ function normalize(text: string): string {
     .join(' ');
 }
 
-/** SQuAD's answer normalisation (its `normalize_answer`): lower case, ASCII punctuation deleted, articles dropped, whitespace folded. */
-export function normalizeAnswer(text: string): string {
-  return remember(normalizedMemo, text, normalize);
-}
-
-/** The normalised tokens of a text (SQuAD normalisation, split on spaces); shared, never to be changed. */
-export function answerTokens(text: string): readonly string[] {
-  return remember(tokensMemo, text, (t) => {
-    const normalized = normalizeAnswer(t);
-    return normalized.length === 0 ? [] : normalized.split(' ');
-  });
+/** The normalised words of a text (SQuAD normalisation, split on spaces). */
+export function answerTokens(text: string): string[] {
+  const normalized = normalizeAnswer(text);
+  return normalized.length === 0 ? [] : normalized.split(' ');
 }
 
 /** Words that carry no topic, left out when ranking passages by overlap. */

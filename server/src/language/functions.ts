@@ -1,18 +1,20 @@
 import type { SearchStep } from '../pool/types.js';
-import { answerTokens, normalizeAnswer } from './text.js';
-import type { EvalEnv } from './view.js';
+import { plainNormalizer, type Normalizer } from './normalizer.js';
+import type { Ids } from './values.js';
 
-// The built-in functions of the language (semantics/builtins.ts declares their types and docs).
+// The implementations behind the built-in functions (builtins.ts declares their signatures and docs
+// and wires them), pure and reusable by the analyses' own metrics. Functions that normalise text
+// take the normaliser to use: an evaluation passes its caching one.
 
-export type Collection = readonly string[] | ReadonlySet<string> | readonly SearchStep[];
+export type Collection = Ids | readonly SearchStep[];
 
 function answersOf(value: string | readonly string[]): readonly string[] {
   return typeof value === 'string' ? [value] : value;
 }
 
-export function exactMatch(text: string, answers: string | readonly string[]): number {
-  const normalized = normalizeAnswer(text);
-  return answersOf(answers).some((a) => normalizeAnswer(a) === normalized) ? 1 : 0;
+export function exactMatch(text: string, answers: string | readonly string[], normalizer: Normalizer = plainNormalizer): number {
+  const normalized = normalizer.normalize(text);
+  return answersOf(answers).some((a) => normalizer.normalize(a) === normalized) ? 1 : 0;
 }
 
 function f1(prediction: readonly string[], truth: readonly string[]): number {
@@ -33,15 +35,15 @@ function f1(prediction: readonly string[], truth: readonly string[]): number {
   return (2 * precision * recall) / (precision + recall);
 }
 
-export function tokenF1(text: string, answers: string | readonly string[]): number {
-  const prediction = answerTokens(text);
+export function tokenF1(text: string, answers: string | readonly string[], normalizer: Normalizer = plainNormalizer): number {
+  const prediction = normalizer.tokens(text);
   let best = 0;
-  for (const answer of answersOf(answers)) best = Math.max(best, f1(prediction, answerTokens(answer)));
+  for (const answer of answersOf(answers)) best = Math.max(best, f1(prediction, normalizer.tokens(answer)));
   return best;
 }
 
-/** Whether `needle` occurs in `haystack` as whole words (both already normalised). */
-function containsWords(haystack: string, needle: string): boolean {
+/** Whether `needle` occurs in `haystack` as whole words (both already normalised); never an empty needle. */
+export function containsWords(haystack: string, needle: string): boolean {
   if (needle.length === 0) return false;
   let from = 0;
   for (;;) {
@@ -54,14 +56,15 @@ function containsWords(haystack: string, needle: string): boolean {
   }
 }
 
-export function grounding(ids: readonly string[] | ReadonlySet<string>, answers: string | readonly string[], env: EvalEnv): number {
+/** `passage` gives a passage's normalised title and text, undefined for an id outside the corpus. */
+export function grounding(ids: Ids, answers: string | readonly string[], passage: (id: string) => string | undefined, normalizer: Normalizer = plainNormalizer): number {
   const list = [...ids];
   if (list.length === 0) return 0;
-  const wanted = answersOf(answers).map(normalizeAnswer).filter((a) => a.length > 0);
+  const wanted = answersOf(answers).map((a) => normalizer.normalize(a)).filter((a) => a.length > 0);
   let grounded = 0;
   for (const id of list) {
-    const passage = env.normalizedPassage(id);
-    if (passage !== undefined && wanted.some((a) => containsWords(passage, a))) grounded++;
+    const text = passage(id);
+    if (text !== undefined && wanted.some((a) => containsWords(text, a))) grounded++;
   }
   return grounded / list.length;
 }
@@ -82,48 +85,37 @@ function jaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
   return shared / (a.size + b.size - shared);
 }
 
-// An edit that keeps the searches keeps the very same array, so its count is looked up.
-const repeatedMemo = new WeakMap<readonly SearchStep[], Map<number, number>>();
-
-export function repeatedQueries(searches: readonly SearchStep[], threshold = 1): number {
-  let byThreshold = repeatedMemo.get(searches);
-  if (byThreshold === undefined) repeatedMemo.set(searches, (byThreshold = new Map()));
-  let repeats = byThreshold.get(threshold);
-  if (repeats === undefined) byThreshold.set(threshold, (repeats = countRepeats(searches, threshold)));
-  return repeats;
-}
-
-function countRepeats(searches: readonly SearchStep[], threshold: number): number {
+export function repeatedQueries(searches: readonly SearchStep[], threshold = 1, normalizer: Normalizer = plainNormalizer): number {
   const seen: ReadonlySet<string>[] = [];
   let repeats = 0;
   for (const step of searches) {
-    const words = new Set(answerTokens(step.query));
+    const words = new Set(normalizer.tokens(step.query));
     if (seen.some((earlier) => jaccard(earlier, words) >= threshold)) repeats++;
     seen.push(words);
   }
   return repeats;
 }
 
-function asSet(ids: readonly string[] | ReadonlySet<string>): ReadonlySet<string> {
+function asSet(ids: Ids): ReadonlySet<string> {
   return 'has' in ids ? ids : new Set(ids);
 }
 
-function shareIn(from: readonly string[] | ReadonlySet<string>, into: readonly string[] | ReadonlySet<string>): number {
+function shareIn(from: Ids, into: Ids): number {
   const list = [...asSet(from)];
   if (list.length === 0) return 0;
   const target = asSet(into);
   return list.filter((id) => target.has(id)).length / list.length;
 }
 
-export function recall(found: readonly string[] | ReadonlySet<string>, wanted: readonly string[] | ReadonlySet<string>): number {
+export function recall(found: Ids, wanted: Ids): number {
   return shareIn(wanted, found);
 }
 
-export function precision(found: readonly string[] | ReadonlySet<string>, wanted: readonly string[] | ReadonlySet<string>): number {
+export function precision(found: Ids, wanted: Ids): number {
   return shareIn(found, wanted);
 }
 
-export function misses(found: readonly string[] | ReadonlySet<string>, wanted: readonly string[] | ReadonlySet<string>): boolean {
+export function misses(found: Ids, wanted: Ids): boolean {
   const target = asSet(wanted);
   if (target.size === 0) return false;
   for (const id of asSet(found)) if (target.has(id)) return false;

@@ -3,8 +3,9 @@
 // Python (`normalize_answer`, `compute_f1`) and pasted here: the test needs no Python to run.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { exactMatch, tokenF1 } from '../../server/src/reward/functions.js';
-import { normalizeAnswer } from '../../server/src/reward/text.js';
+import { exactMatch, tokenF1 } from '../../server/src/language/functions.js';
+import { cachingNormalizer } from '../../server/src/language/normalizer.js';
+import { answerTokens, normalizeAnswer } from '../../server/src/language/text.js';
 
 const normalised: readonly [string, string][] = [
   ['self-taught', 'selftaught'], ['The Cat', 'cat'], ['  A  B.C.  ', 'bc'], ['U.S.A.', 'usa'], ['an apple', 'apple'],
@@ -25,6 +26,17 @@ const scored: readonly [string, string, number, number][] = [
 describe('SQuAD answer normalisation', () => {
   it('is normalize_answer exactly: ASCII punctuation deleted, whole-word articles dropped, Python whitespace folded', () => {
     for (const [text, expected] of normalised) assert.equal(normalizeAnswer(text), expected, JSON.stringify(text));
+  });
+
+  it('the caching normaliser an evaluation owns gives the same words, from its cache too', () => {
+    const normalizer = cachingNormalizer();
+    const long = `${'The word '.repeat(40)}end`;
+    for (const text of [...normalised.map(([t]) => t), long]) {
+      for (let round = 0; round < 2; round++) {
+        assert.equal(normalizer.normalize(text), normalizeAnswer(text), JSON.stringify(text));
+        assert.deepEqual(normalizer.tokens(text), answerTokens(text), JSON.stringify(text));
+      }
+    }
   });
 
   it('scores exact_match and token_f1 as SQuAD 2.0 does, empty answers included', () => {

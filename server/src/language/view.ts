@@ -32,10 +32,3 @@ export function viewOf(trajectory: Trajectory): TrajectoryView {
     gold: trajectory.gold,
   };
 }
-
-/** What expressions read besides the trajectory: the audited corpus. */
-export interface EvalEnv {
-  readonly corpusIds: ReadonlySet<string>;
-  /** The passage's text, normalised for answer matching; undefined for ids outside the corpus. */
-  normalizedPassage(id: string): string | undefined;
-}

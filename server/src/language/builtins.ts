@@ -1,0 +1,185 @@
+import type { EvalEnv } from './eval-env.js';
+import * as fns from './functions.js';
+import type { Type, Visibility } from './types.js';
+import { kinds, params, type Eval, type Kind, type Param, type TypedEval } from './values.js';
+import type { TrajectoryView } from './view.js';
+
+// The one registry of built-in fields, record fields and functions. Each entry holds everything
+// about its built-in: name, type or signature, visibility, doc and evaluation. The checker reads
+// types, arity and visibility from it, the compiler its evaluators, completion and hover its docs.
+
+/** A trajectory field. It has a visibility of its own: only `gold` is oracle. */
+export interface BuiltinField {
+  readonly name: string;
+  readonly type: Type;
+  readonly visibility: Visibility;
+  readonly doc: string;
+  readonly evaluator: TypedEval;
+}
+
+/** A field of a record-typed value (`gold.answers`, `s.query`): as visible as the record. */
+export interface BuiltinMember {
+  readonly name: string;
+  readonly owner: Type;
+  readonly type: Type;
+  readonly doc: string;
+  /** The member's evaluator from its record's; undefined for a record of another type. */
+  compile(record: TypedEval): TypedEval | undefined;
+}
+
+export interface BuiltinParameter {
+  readonly name: string;
+  readonly types: readonly Type[];
+}
+
+/** A function. It never reads gold on its own: a call is oracle exactly when one of its arguments is. */
+export interface BuiltinFunction {
+  readonly name: string;
+  readonly parameters: readonly BuiltinParameter[];
+  /** Parameters from this index on are optional. */
+  readonly required: number;
+  /** The last parameter repeats (mean, min, max); at least one argument. */
+  readonly variadic: boolean;
+  readonly result: Type;
+  readonly doc: string;
+  /** The call's evaluator from its arguments'; undefined when they do not fit the signature. */
+  compile(args: readonly TypedEval[]): TypedEval | undefined;
+}
+
+function field<T>(name: string, kind: Kind<T>, visibility: Visibility, doc: string, evaluate: Eval<T>): BuiltinField {
+  return { name, type: kind.type, visibility, doc, evaluator: kind.wrap(evaluate) };
+}
+
+function member<R, T>(owner: Kind<R>, name: string, kind: Kind<T>, doc: string, evaluate: (record: R) => T): BuiltinMember {
+  return {
+    name, owner: owner.type, type: kind.type, doc,
+    compile(record) {
+      const run = owner.read(record);
+      return run === undefined ? undefined : kind.wrap((view, env) => evaluate(run(view, env)));
+    },
+  };
+}
+
+// One helper per shape of signature, so each entry's `evaluate` takes its arguments typed and the
+// compiler never casts. Every `evaluate` also gets the environment and the trajectory (for
+// functions that read the corpus, a cache or, like `repeated_queries`, visible fields implicitly).
+type Context = [env: EvalEnv, view: TrajectoryView];
+
+function readArg<A>(p: Param<A>, arg: TypedEval | undefined): Eval<A> | undefined {
+  return arg === undefined ? undefined : p.read(arg);
+}
+
+function unary<A, R>(name: string, p: [Param<A>], result: Kind<R>, doc: string, evaluate: (a: A, ...at: Context) => R): BuiltinFunction {
+  return {
+    name, parameters: p, required: 1, variadic: false, result: result.type, doc,
+    compile(args) {
+      const a = args.length === 1 ? readArg(p[0], args[0]) : undefined;
+      return a === undefined ? undefined : result.wrap((view, env) => evaluate(a(view, env), env, view));
+    },
+  };
+}
+
+function binary<A, B, R>(name: string, p: [Param<A>, Param<B>], result: Kind<R>, doc: string, evaluate: (a: A, b: B, ...at: Context) => R): BuiltinFunction {
+  return {
+    name, parameters: p, required: 2, variadic: false, result: result.type, doc,
+    compile(args) {
+      const a = args.length === 2 ? readArg(p[0], args[0]) : undefined;
+      const b = readArg(p[1], args[1]);
+      return a === undefined || b === undefined ? undefined : result.wrap((view, env) => evaluate(a(view, env), b(view, env), env, view));
+    },
+  };
+}
+
+/** One optional parameter: `evaluate` gets undefined when the call leaves it out. */
+function optional<A, R>(name: string, p: [Param<A>], result: Kind<R>, doc: string, evaluate: (a: A | undefined, ...at: Context) => R): BuiltinFunction {
+  return {
+    name, parameters: p, required: 0, variadic: false, result: result.type, doc,
+    compile(args) {
+      if (args.length === 0) return result.wrap((view, env) => evaluate(undefined, env, view));
+      const a = args.length === 1 ? readArg(p[0], args[0]) : undefined;
+      return a === undefined ? undefined : result.wrap((view, env) => evaluate(a(view, env), env, view));
+    },
+  };
+}
+
+function variadic<A, R>(name: string, p: Param<A>, result: Kind<R>, doc: string, evaluate: (values: A[], ...at: Context) => R): BuiltinFunction {
+  return {
+    name, parameters: [p], required: 1, variadic: true, result: result.type, doc,
+    compile(args) {
+      const runs = args.map((arg) => p.read(arg));
+      if (runs.length === 0 || runs.some((run) => run === undefined)) return undefined;
+      const ready = runs.filter((run): run is Eval<A> => run !== undefined);
+      return result.wrap((view, env) => evaluate(ready.map((run) => run(view, env)), env, view));
+    },
+  };
+}
+
+/** The trajectory view every expression can read. Only `gold` is oracle. */
+export const builtinFields: readonly BuiltinField[] = [
+  field('question', kinds.text, 'visible', 'The question text.', (v) => v.question),
+  field('answer', kinds.text, 'visible', 'The final answer; `""` when the trajectory has no valid final.', (v) => v.answer),
+  field('final_text', kinds.text, 'visible', 'The raw final output, citations included.', (v) => v.finalText),
+  field('citations', kinds.ids, 'visible', "The final's citation ids in order: C(τ).", (v) => v.citations),
+  field('retrieved', kinds.ids, 'visible', 'Every passage id a search returned to the agent: E(τ).', (v) => v.retrieved),
+  field('searches', kinds.steps, 'visible', 'The search actions in order; each has `.query` (text) and `.results` (id set).', (v) => v.searches),
+  field('corpus', kinds.ids, 'visible', "The ids of the audit's corpus: P.", (_v, env) => env.corpusIds),
+  field('has_final', kinds.boolean, 'visible', 'The trajectory ends with a valid final answer.', (v) => v.hasFinal),
+  field('search_calls', kinds.number, 'visible', 'The number of search actions.', (v) => v.searches.length),
+  field('invalid_actions', kinds.number, 'visible', 'The number of invalid actions.', (v) => v.invalidActions),
+  field('gold', kinds.gold, 'oracle', 'Gold labels (oracle): `gold.answers` (text set) and `gold.support` (id set).', (v) => v.gold),
+];
+
+export const builtinMembers: readonly BuiltinMember[] = [
+  member(kinds.gold, 'answers', kinds.texts, 'The gold answers (oracle).', (g) => g.answers),
+  member(kinds.gold, 'support', kinds.ids, 'The gold support passage ids (oracle).', (g) => g.support_ids),
+  member(kinds.step, 'query', kinds.text, "The search step's query.", (s) => s.query),
+  member(kinds.step, 'results', kinds.ids, 'The passage ids the search returned.', (s) => s.results),
+];
+
+/** The fields of a record type (none for the other types). */
+export function membersOf(owner: Type): readonly BuiltinMember[] {
+  return builtinMembers.filter((m) => m.owner === owner);
+}
+
+const { text, ids, number, numeric, answers, collection } = params;
+
+export const builtinFunctions: readonly BuiltinFunction[] = [
+  binary('exact_match', [text('text'), answers('answers')], kinds.number,
+    '1 when the normalised text equals one of the normalised answers (SQuAD normalisation), else 0.',
+    (t, a, env) => fns.exactMatch(t, a, env.normalizer)),
+  binary('token_f1', [text('text'), answers('answers')], kinds.number,
+    'The best token-level F1 of the text against any of the answers (normalised tokens).',
+    (t, a, env) => fns.tokenF1(t, a, env.normalizer)),
+  binary('grounding', [ids('ids'), answers('answers')], kinds.number,
+    'The share of the cited passages whose text contains one of the answers (normalised); 0 without citations.',
+    (cited, a, env) => fns.grounding(cited, a, (id) => env.normalizedPassage(id), env.normalizer)),
+  unary('tokens', [text('text')], kinds.number, 'The number of whitespace-separated tokens in the text.', fns.tokens),
+  unary('count', [collection('collection')], kinds.number, 'The number of elements of an id set, text set or search steps.', fns.count),
+  optional('repeated_queries', [number('threshold')], kinds.number,
+    'The number of searches whose query repeats an earlier one: token Jaccard similarity at or above the threshold (default 1: identical after normalisation).',
+    (threshold, env, view) => env.repeatedQueries(view.searches, threshold ?? 1)),
+  binary('recall', [ids('found'), ids('wanted')], kinds.number,
+    'The share of `wanted` ids that appear in `found`; 0 when `wanted` is empty.', fns.recall),
+  binary('precision', [ids('found'), ids('wanted')], kinds.number,
+    'The share of `found` ids that appear in `wanted`; 0 when `found` is empty.', fns.precision),
+  binary('misses', [ids('found'), ids('wanted')], kinds.boolean,
+    '`wanted` is nonempty and shares no id with `found` (e.g. citations that miss every gold support passage).', fns.misses),
+  variadic('mean', numeric('value'), kinds.number, 'The mean of numbers or 0/1 indicators (a violation rate).', fns.mean),
+  variadic('min', numeric('value'), kinds.number, 'The smallest of the values.', (values) => Math.min(...values)),
+  variadic('max', numeric('value'), kinds.number, 'The largest of the values.', (values) => Math.max(...values)),
+  binary('contains', [text('text'), text('part')], kinds.boolean,
+    '`part` is a substring of `text` once both are normalised (SQuAD normalisation; Search-R1\'s sub-EM with a gold answer as `part`): not whole words, so "no" is in "snow"; false when `part` has no words after normalisation.',
+    (t, part, env) => {
+      const wanted = env.normalizer.normalize(part);
+      return wanted.length > 0 && env.normalizer.normalize(t).includes(wanted);
+    }),
+];
+
+export const builtinFieldsByName = new Map(builtinFields.map((f) => [f.name, f]));
+export const builtinFunctionsByName = new Map(builtinFunctions.map((f) => [f.name, f]));
+
+/** `token_f1(text: text, answers: texts | text) → number`: the signature completion and hover show. */
+export function functionSignature(f: BuiltinFunction): string {
+  const shown = f.parameters.map((p, i) => `${p.name}${i >= f.required ? '?' : ''}: ${p.types.join(' | ')}`);
+  return `${f.name}(${shown.join(', ')}${f.variadic ? ', …' : ''}) → ${f.result}`;
+}

@@ -1,0 +1,47 @@
+import type { Corpus, SearchStep } from '../pool/types.js';
+import { repeatedQueries } from './functions.js';
+import { cachingNormalizer, type Normalizer } from './normalizer.js';
+
+/**
+ * What expressions read besides the trajectory (the audited corpus), and the caches of one
+ * evaluation: they live exactly as long as the environment (one prepared analysis) and no longer.
+ */
+export interface EvalEnv {
+  readonly corpusIds: ReadonlySet<string>;
+  /** SQuAD normalisation that remembers recent short texts. */
+  readonly normalizer: Normalizer;
+  /** The passage's title and text, normalised for answer matching; undefined for ids outside the corpus. */
+  normalizedPassage(id: string): string | undefined;
+  /** `repeated_queries` of a trajectory's searches, counted once per searches array and threshold. */
+  repeatedQueries(searches: readonly SearchStep[], threshold: number): number;
+}
+
+/** The environment of analyses over `corpus`. */
+export function corpusEnv(corpus: Corpus): EvalEnv {
+  const normalizer = cachingNormalizer();
+  // One entry per corpus passage at most: bounded by the corpus this environment holds anyway.
+  const passages = new Map<string, string>();
+  // Keyed weakly by the searches array: an edit that keeps the searches keeps the very same array,
+  // and an entry goes when its trajectories do.
+  const repeats = new WeakMap<readonly SearchStep[], Map<number, number>>();
+  return {
+    corpusIds: new Set(corpus.passages.keys()),
+    normalizer,
+    normalizedPassage(id) {
+      const known = passages.get(id);
+      if (known !== undefined) return known;
+      const passage = corpus.passages.get(id);
+      if (passage === undefined) return undefined;
+      const text = normalizer.normalize(`${passage.title} ${passage.text}`);
+      passages.set(id, text);
+      return text;
+    },
+    repeatedQueries(searches, threshold) {
+      let byThreshold = repeats.get(searches);
+      if (byThreshold === undefined) repeats.set(searches, (byThreshold = new Map()));
+      let count = byThreshold.get(threshold);
+      if (count === undefined) byThreshold.set(threshold, (count = repeatedQueries(searches, threshold, normalizer)));
+      return count;
+    },
+  };
+}

@@ -1,0 +1,139 @@
+// The registry of built-ins: what the checker accepts, the compiler can run, and a call computes.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { builtinFields, builtinFunctions, builtinMembers } from '../../server/src/language/builtins.js';
+import { corpusEnv } from '../../server/src/language/eval-env.js';
+import type { Type } from '../../server/src/language/types.js';
+import { kinds, type TypedEval, type ValueType } from '../../server/src/language/values.js';
+import type { TrajectoryView } from '../../server/src/language/view.js';
+import { RewardCompiler } from '../../server/src/reward/compile.js';
+import { analyze } from '../../server/src/semantics/analyze.js';
+import { marked } from '../helpers/marked.js';
+
+const step = { type: 'search', query: 'eiffel tower height', results: ['w:1', 'w:2'] } as const;
+
+/** One constant evaluator of each type. */
+const sample: Record<ValueType, TypedEval> = {
+  number: kinds.number.wrap(() => 2),
+  boolean: kinds.boolean.wrap(() => true),
+  id: kinds.id.wrap(() => 'w:1'),
+  ids: kinds.ids.wrap(() => ['w:1']),
+  text: kinds.text.wrap(() => 'the Eiffel Tower'),
+  texts: kinds.texts.wrap(() => ['Eiffel Tower']),
+  step: kinds.step.wrap(() => step),
+  steps: kinds.steps.wrap(() => [step]),
+  gold: kinds.gold.wrap(() => ({ answers: ['Eiffel Tower'], support_ids: ['w:1'] })),
+};
+const valueTypes: readonly ValueType[] = ['number', 'boolean', 'id', 'ids', 'text', 'texts', 'step', 'steps', 'gold'];
+const accepting = (types: readonly Type[]): TypedEval => sample[valueTypes.find((t) => types.includes(t))!];
+
+const view: TrajectoryView = {
+  question: 'Where is the Eiffel Tower?',
+  answer: 'Paris',
+  finalText: '<answer>Paris</answer> [w:1]',
+  hasFinal: true,
+  citations: ['w:1', 'w:9'],
+  retrieved: new Set(['w:1', 'w:2']),
+  searches: [step, { ...step, query: 'Eiffel  tower height?' }],
+  invalidActions: 1,
+  gold: { answers: ['Paris', 'City of Paris'], support_ids: ['w:1', 'w:3'] },
+};
+const corpus = { file: 'corpus.jsonl', passages: new Map([['w:1', { id: 'w:1', title: 'Paris', text: 'The capital of France.' }]]) };
+
+/** The value of `expr` on `view`, through the checker and the compiler, as a term computes it (booleans as 0/1). */
+function evaluate(expr: string, on: TrajectoryView = view): number {
+  const { model, problems } = analyze(`signal s = ${expr}\nreward R { x 1 * s }\n`);
+  assert.deepEqual(problems, [], expr);
+  return new RewardCompiler(model).reward('R').terms[0]!.feature(on, corpusEnv(corpus));
+}
+
+describe('built-in registry', () => {
+  it('each function compiles exactly the argument types its signature declares, to its result type', () => {
+    for (const fn of builtinFunctions) {
+      const full = fn.parameters.map((p) => accepting(p.types));
+      assert.equal(fn.compile(full)?.type, fn.result, fn.name);
+      fn.parameters.forEach((parameter, i) => {
+        for (const type of valueTypes) {
+          const args = full.map((arg, j) => (j === i ? sample[type] : arg));
+          assert.equal(fn.compile(args) !== undefined, parameter.types.includes(type), `${fn.name} argument ${i + 1} of type ${type}`);
+        }
+      });
+    }
+  });
+
+  it('each function refuses the argument counts the checker reports', () => {
+    for (const fn of builtinFunctions) {
+      const full = fn.parameters.map((p) => accepting(p.types));
+      const extra = [...full, full[full.length - 1]!];
+      assert.equal(fn.compile(extra) !== undefined, fn.variadic, `${fn.name} with one argument more`);
+      assert.equal(fn.compile(full.slice(0, fn.required)) !== undefined, true, `${fn.name} with its required arguments`);
+      if (fn.required > 0) assert.equal(fn.compile(full.slice(0, fn.required - 1)), undefined, `${fn.name} with one argument less`);
+    }
+  });
+
+  it('fields and record fields evaluate to their declared types', () => {
+    for (const field of builtinFields) assert.equal(field.evaluator.type, field.type, field.name);
+    for (const member of builtinMembers) {
+      for (const type of valueTypes) assert.equal(member.compile(sample[type])?.type, type === member.owner ? member.type : undefined, `${member.owner}.${member.name} on ${type}`);
+    }
+  });
+
+  it('calls compute what the language reference says', () => {
+    assert.equal(evaluate('count(citations)'), 2);
+    assert.equal(evaluate('recall(citations, gold.support)'), 0.5);
+    assert.equal(evaluate('precision(citations, retrieved)'), 0.5);
+    assert.equal(evaluate('misses(citations, gold.support)'), 0);
+    assert.equal(evaluate('exact_match(answer, gold.answers)'), 1);
+    assert.equal(evaluate('grounding(citations, gold.answers)'), 0.5);
+    assert.equal(evaluate('repeated_queries()'), 1);
+    assert.equal(evaluate('repeated_queries(0.5) + tokens(final_text)'), 3);
+    assert.equal(evaluate('mean(has_final, search_calls > 2, 4)'), 5 / 3);
+    assert.equal(evaluate('max(invalid_actions, -1) - min(2, 3)'), -1);
+    assert.equal(evaluate('count s in searches: count(s.results) == 2'), 2);
+    assert.equal(evaluate('count q in searches: q.query == "eiffel tower height"'), 1);
+    assert.equal(evaluate('any c in citations: c in corpus and c not in retrieved'), 0);
+    assert.equal(evaluate('all a in gold.answers: token_f1(a, answer) > 0'), 1);
+  });
+});
+
+describe('contains(text, part)', () => {
+  const problems = (spec: string) => {
+    const { text, spans } = marked(spec);
+    return { found: analyze(text).problems.map((p) => [p.code, p.span]), spans };
+  };
+  const typeOf = (spec: string, name: string) => {
+    const { model } = analyze(spec);
+    const info = model.declInfo.get(model.globals.get(name)!.decl);
+    return `${info?.type}/${info?.visibility}`;
+  };
+
+  it('is a boolean, visible when both texts are, so a detector may use it', () => {
+    const spec = 'detector D "hedges" = contains(final_text, "I do not know")\nreward R { x -1 * D }\n';
+    assert.deepEqual(analyze(spec).problems, []);
+    assert.equal(typeOf(spec, 'D'), 'boolean/visible');
+  });
+
+  it('is oracle when a text is, and a detector may not use it then', () => {
+    assert.equal(typeOf('signal S = any a in gold.answers: contains(answer, a)\nreward R { x 1 * S }\n', 'S'), 'boolean/oracle');
+    const { found, spans } = problems('detector D "d" = any a in ⟦gold⟧.answers: contains(answer, a)\nreward R { x -1 * D }\n');
+    assert.deepEqual(found, [['oracle-detector', spans[0]]]);
+  });
+
+  it('takes two texts: not a text set, not one argument', () => {
+    const set = problems('signal S = contains(answer, ⟦gold.answers⟧)\nreward R { x 1 * S }\n');
+    assert.deepEqual(set.found, [['type-mismatch', set.spans[0]]]);
+    const one = problems('signal S = ⟦contains(answer)⟧\nreward R { x 1 * S }\n');
+    assert.deepEqual(one.found, [['wrong-arity', one.spans[0]]]);
+  });
+
+  it('tests the normalised texts as a substring, never with an empty part', () => {
+    assert.equal(evaluate('contains("Paris, the capital of France", "CAPITAL of france.")'), 1);
+    assert.equal(evaluate('contains(final_text, answer)'), 1, '<answer>Paris</answer> normalises to answerparisanswer');
+    assert.equal(evaluate('contains("snow", "no")'), 1, 'not whole words');
+    assert.equal(evaluate('contains("Paris", "Paris, France")'), 0);
+    assert.equal(evaluate('contains("self taught", "self-taught")'), 0, 'the hyphen is deleted, not a space');
+    assert.equal(evaluate('contains(question, "The")'), 0, 'nothing left after normalisation');
+    assert.equal(evaluate('contains(question, answer)', { ...view, answer: '' }), 0);
+    assert.equal(evaluate('any a in gold.answers: contains(answer, a)', { ...view, answer: 'It is the city of Paris.' }), 1);
+  });
+});
