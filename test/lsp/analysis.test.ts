@@ -5,7 +5,7 @@ import { after, before, describe, it } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import { DidSaveTextDocumentNotification, DocumentDiagnosticRequest, FileChangeType, HoverRequest, type FullDocumentDiagnosticReport } from 'vscode-languageserver-protocol/node';
 import {
-  auditStatusNotification, reportRequest, trainingSignalStatusNotification, type AuditStatusParams, type TrainingSignalStatusParams,
+  auditStatusNotification, reportRequest, runAuditRequest, trainingSignalStatusNotification, type AuditStatusParams, type TrainingSignalStatusParams,
 } from '../../server/src/lsp/protocol.js';
 import { pullClientCapabilities, rangeOf, repoRoot, tempFolder, TestClient } from './lsp-test-client.js';
 
@@ -45,7 +45,7 @@ training exposure {
 
 const finishedAudit = new Set(['passed', 'failed', 'error', 'cancelled']);
 
-describe('one analysis service for audits and training signals (stdio)', () => {
+describe('one analysis service for audits and training signals (stdio)', { timeout: 120_000 }, () => {
   const folder = tempFolder();
   const uri = folder.uri('both.reward');
   let client: TestClient;
@@ -144,5 +144,63 @@ describe('one analysis service for audits and training signals (stdio)', () => {
     assert.equal(finishedAudits().length, auditsBefore);
     assert.equal(trainings.length, trainingsBefore);
     assert.equal(await client.connection.sendRequest(reportRequest, { uri }), null);
+  });
+});
+
+describe('herald.audit.run decides when the analyses run (stdio)', { timeout: 120_000 }, () => {
+  const folder = tempFolder();
+
+  after(() => folder.remove());
+
+  it('manual: the Run Audit request runs every analysis and answers with the report of all of them', async () => {
+    const uri = folder.uri('manual.reward');
+    fs.writeFileSync(path.join(folder.dir, 'manual.reward'), spec);
+    const client = await TestClient.start({ capabilities: pullClientCapabilities, settings: { audit: { run: 'manual' } } });
+    await client.open(uri, spec);
+    const result = await client.connection.sendRequest(runAuditRequest, { uri });
+    assert.deepEqual(result?.report.audits.map((a) => a.name), ['quick']);
+    assert.deepEqual(result?.report.signals?.map((s) => s.name), ['exposure']);
+    await client.stop();
+  });
+
+  it('onType: a typing pause re-runs the audits only; training logs are read on open and save', async () => {
+    const uri = folder.uri('typed.reward');
+    fs.writeFileSync(path.join(folder.dir, 'typed.reward'), spec);
+    const client = await TestClient.start({ capabilities: { ...pullClientCapabilities, window: { workDoneProgress: true } }, settings: { audit: { run: 'onType' } } });
+    const events: string[] = [];
+    let notify: (() => void) | undefined;
+    const until = (done: () => boolean): Promise<void> =>
+      new Promise((resolve) => {
+        const check = (): void => {
+          if (done()) resolve();
+          else notify = check;
+        };
+        check();
+      });
+    const seen = (event: string, from = 0): boolean => events.slice(from).includes(event);
+    client.connection.onNotification(auditStatusNotification, (p) => {
+      if (finishedAudit.has(p.state)) events.push(`audit ${p.state}`);
+      notify?.();
+    });
+    client.connection.onNotification(trainingSignalStatusNotification, (p) => {
+      events.push(`training ${p.state}`);
+      notify?.();
+    });
+    client.connection.onNotification('$/progress', (p: { value: { kind: string; message?: string } }) => {
+      events.push(p.value.kind === 'report' ? `progress ${p.value.message ?? ''}` : `progress ${p.value.kind}`);
+      notify?.();
+    });
+
+    await client.open(uri, spec);
+    await until(() => seen('audit passed') && seen('training done') && seen('progress end'));
+    const typedAt = events.length;
+    await client.replace(uri, spec.replace('lexical(4)', 'lexical(4) '), 2);
+    await until(() => seen('audit passed', typedAt) && seen('progress end', typedAt));
+    await client.connection.sendRequest(reportRequest, { uri });
+    const typingRun = events.slice(typedAt);
+    assert.ok(!typingRun.includes('training done'), typingRun.join(', '));
+    assert.ok(!typingRun.includes('progress training-signal audits'), typingRun.join(', '));
+    assert.equal((await client.connection.sendRequest(reportRequest, { uri }))?.version, 2);
+    await client.stop();
   });
 });

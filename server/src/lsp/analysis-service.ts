@@ -28,9 +28,16 @@ interface RunContext {
   readonly isLatest: () => boolean;
 }
 
-/** The analyses a spec's blocks call for; undefined when it has none. */
-function requestOf(analysis: DocumentAnalysis): AnalysisRequest | undefined {
-  const has = (kind: 'audit' | 'training' | 'comparison'): boolean => analysis.analyzed.model.spec.decls.some((d) => d.kind === kind);
+/**
+ * Which analyses a run covers: every one on open, save and request; only the audits after a typing
+ * pause (on-type mode), as the setting says, so typing never queues long training-log reads.
+ */
+type RunScope = 'all' | 'audits';
+
+/** The analyses a spec's blocks call for within the scope; undefined when there are none. */
+function requestOf(analysis: DocumentAnalysis, scope: RunScope): AnalysisRequest | undefined {
+  const has = (kind: 'audit' | 'training' | 'comparison'): boolean =>
+    (kind === 'audit' || scope === 'all') && analysis.analyzed.model.spec.decls.some((d) => d.kind === kind);
   const request = { text: analysis.text, specFile: fileURLToPath(analysis.uri), audits: has('audit'), signals: has('training'), comparisons: has('comparison') };
   return request.audits || request.signals || request.comparisons ? request : undefined;
 }
@@ -47,6 +54,8 @@ export class AnalysisService {
   /** The latest run asked for, per document: a run holding an older ticket is stale. */
   private readonly tickets = new Map<string, number>();
   private readonly typingTimers = new Map<string, ReturnType<typeof setTimeout>>();
+  /** Documents whose open is not yet followed by an edit: TextDocuments reports an open as a change too. */
+  private readonly justOpened = new Set<string>();
   private lastTicket = 0;
   private generation = 0;
 
@@ -59,6 +68,7 @@ export class AnalysisService {
   ) {}
 
   async opened(uri: string): Promise<void> {
+    this.justOpened.add(uri);
     if ((await this.session.settings.for(uri)).runAudit !== 'manual') await this.start(uri);
   }
 
@@ -68,11 +78,13 @@ export class AnalysisService {
 
   /** An edit makes a running analysis stale; in on-type mode it also schedules a new one. */
   async changed(uri: string): Promise<void> {
+    // The open itself: its run is starting, and no typing pause should replace it.
+    if (this.justOpened.delete(uri)) return;
     this.supersede(uri);
     if ((await this.session.settings.for(uri)).runAudit !== 'onType') return;
     this.typingTimers.set(uri, setTimeout(() => {
       this.typingTimers.delete(uri);
-      this.start(uri).catch((error: unknown) => this.log.error(`analysis of ${uri} failed: ${String(error)}`));
+      this.start(uri, 'audits').catch((error: unknown) => this.log.error(`analysis of ${uri} failed: ${String(error)}`));
     }, typingPauseMs));
   }
 
@@ -83,6 +95,7 @@ export class AnalysisService {
   }
 
   closed(uri: string): void {
+    this.justOpened.delete(uri);
     this.supersede(uri);
     this.results.delete(uri);
     this.tickets.delete(uri);
@@ -141,13 +154,13 @@ export class AnalysisService {
     return () => this.tickets.get(uri) === ticket;
   }
 
-  private async start(uri: string): Promise<void> {
+  private async start(uri: string, scope: RunScope = 'all'): Promise<void> {
     const isLatest = this.supersede(uri);
     if (!uri.startsWith('file:')) return;
     const analysis = await this.session.analysisFor(uri);
     // A spec with errors cannot be analysed; the keystroke diagnostics already say why.
     if (analysis === undefined || !isLatest() || analysis.analyzed.problems.some((p) => p.severity === 'error')) return;
-    const request = requestOf(analysis);
+    const request = requestOf(analysis, scope);
     if (request === undefined) return;
     const untrusted = this.session.untrustedLinks(analysis).length;
     // The untrusted-file warnings on the links say which files and why.
