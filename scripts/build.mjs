@@ -33,8 +33,9 @@ await Promise.all([
     ...shared, entryPoints: ['server/src/cli/main.ts'], outfile: 'dist/herald.js', banner: { js: '#!/usr/bin/env node' },
     define: { __HERALD_REPORT_VIEW__: JSON.stringify(reportView) },
   }),
-  // The language server runs audits in this worker thread, off the thread that answers requests.
-  esbuild.build({ ...shared, entryPoints: ['server/src/audit/audit-worker.ts'], outfile: 'dist/audit-worker.js' }),
+  // The language server runs audits, training signals and comparisons in this worker thread, off
+  // the thread that answers requests.
+  esbuild.build({ ...shared, entryPoints: ['server/src/lsp/analysis-worker.ts'], outfile: 'dist/analysis-worker.js' }),
 ]);
 await chmod('dist/server.js', 0o755);
 await chmod('dist/herald.js', 0o755);

@@ -1,7 +1,7 @@
 import { StatusBarAlignment, ThemeColor, window, type Disposable, type StatusBarItem } from 'vscode';
-import type { AuditStatusParams, TrainingSignalStatusParams } from '../../server/src/lsp/protocol';
+import { showReportCommand, type AuditState, type AuditStatusParams, type TrainingSignalState, type TrainingSignalStatusParams } from '../../server/src/lsp/protocol';
 
-const icons: Record<AuditStatusParams['state'], string> = {
+const icons: Record<AuditState, string> = {
   running: '$(sync~spin)',
   passed: '$(pass)',
   failed: '$(error)',
@@ -10,7 +10,7 @@ const icons: Record<AuditStatusParams['state'], string> = {
   skipped: '$(workspace-untrusted)',
 };
 
-const trainingIcons: Record<TrainingSignalStatusParams['state'], string> = {
+const trainingIcons: Record<TrainingSignalState, string> = {
   done: '$(graph-line)',
   error: '$(warning)',
   skipped: '$(workspace-untrusted)',
@@ -28,7 +28,7 @@ export class AuditStatusBar implements Disposable {
 
   constructor() {
     this.item.name = 'HERALD audit';
-    this.item.command = 'herald.showReport';
+    this.item.command = showReportCommand;
     this.subscriptions.push(window.onDidChangeActiveTextEditor(() => this.render()));
   }
 

@@ -3,7 +3,7 @@ import { LanguageClient } from 'vscode-languageclient/node';
 import { createClientOptions } from './client-options';
 import { AuditStatusBar } from './audit-status-bar';
 import { ReportPanels } from './report-panel';
-import { runAuditRequest } from '../../server/src/lsp/protocol';
+import { runAuditRequest, showReportCommand } from '../../server/src/lsp/protocol';
 import { createServerOptions } from './server-options';
 import { ServerSession } from './server-session';
 
@@ -48,7 +48,7 @@ export async function activate(context: ExtensionContext): Promise<void> {
       if (uri === undefined || client === undefined) return;
       await client.sendRequest(runAuditRequest, { uri: uri.toString() });
     }),
-    commands.registerCommand('herald.showReport', async (resource?: unknown) => {
+    commands.registerCommand(showReportCommand, async (resource?: unknown) => {
       const uri = specUri(resource);
       if (uri === undefined) {
         await window.showInformationMessage('Open a .reward spec to see its audit report.');

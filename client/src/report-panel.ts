@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import * as path from 'node:path';
 import { Uri, ViewColumn, window, type Disposable, type WebviewPanel } from 'vscode';
-import { reportRequest, type AuditState, type ReportParams, type ReportResult } from '../../server/src/lsp/protocol';
+import { reportRequest, type AuditState, type ReportResult } from '../../server/src/lsp/protocol';
 import { renderNoticePage, renderReportPage } from '../../server/src/render/report-page/render-page';
 import type { ServerSession } from './server-session';
 
 // "HERALD: Show Audit Report": one webview per spec with the report page of its last finished
-// audit, asked of the server (`herald/report`) and redrawn when the server says an audit of that
+// analyses, asked of the server (`reportRequest`) and redrawn when the server says an audit of that
 // spec finished. The page runs only dist/report-view.js (nonce'd, fresh per rendering), loads
 // nothing else, and the panel keeps no state of its own: hidden, it is rebuilt from the server.
 
@@ -79,8 +79,7 @@ export class ReportPanels implements Disposable {
     if (client === undefined) return notice('The HERALD language server is not running. Run "HERALD: Restart Language Server", then show the report again.');
     let result: ReportResult | null;
     try {
-      const params: ReportParams = { uri: client.code2ProtocolConverter.asUri(entry.uri) };
-      result = await client.sendRequest<ReportResult | null>(reportRequest, params);
+      result = await client.sendRequest(reportRequest, { uri: client.code2ProtocolConverter.asUri(entry.uri) });
     } catch (error) {
       return notice(`The server could not send the report: ${error instanceof Error ? error.message : String(error)}`);
     }

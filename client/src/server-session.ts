@@ -23,15 +23,15 @@ export class ServerSession {
   }
 
   /**
-   * Every `herald/auditStatus` notification, whichever client is running. A connection keeps one
-   * handler per method, so the session registers one on each client and fans it out.
+   * Every audit status notification, whichever client is running. A connection keeps one handler
+   * per method, so the session registers one on each client and fans it out.
    */
   onAuditStatus(listener: (params: AuditStatusParams) => void): { dispose(): void } {
     this.statusListeners.add(listener);
     return { dispose: () => this.statusListeners.delete(listener) };
   }
 
-  /** Every `herald/trainingSignalStatus` notification (training and comparison blocks), fanned out likewise. */
+  /** Every training-signal status notification (training and comparison blocks), fanned out likewise. */
   onTrainingStatus(listener: (params: TrainingSignalStatusParams) => void): { dispose(): void } {
     this.trainingListeners.add(listener);
     return { dispose: () => this.trainingListeners.delete(listener) };
@@ -65,10 +65,10 @@ export class ServerSession {
   private async startClient(): Promise<boolean> {
     const client = this.createClient();
     this.client = client;
-    client.onNotification(auditStatusNotification, (params: AuditStatusParams) => {
+    client.onNotification(auditStatusNotification, (params) => {
       for (const listener of this.statusListeners) listener(params);
     });
-    client.onNotification(trainingSignalStatusNotification, (params: TrainingSignalStatusParams) => {
+    client.onNotification(trainingSignalStatusNotification, (params) => {
       for (const listener of this.trainingListeners) listener(params);
     });
     try {

@@ -105,6 +105,8 @@ export interface TestClientOptions {
   readonly transport?: 'stdio' | 'node-ipc';
   /** Workspace folders and initialization options, as a client with a workspace sends them. */
   readonly workspace?: Pick<InitializeParams, 'workspaceFolders' | 'initializationOptions'>;
+  /** Another build's server bundle (benchmarks compare builds); `serverPath` by default. */
+  readonly server?: string;
 }
 
 /** A minimal LSP client over stdio: enough protocol to drive the server the way an editor does. */
@@ -157,11 +159,12 @@ export class TestClient {
   static async start(options: TestClientOptions): Promise<TestClient> {
     let child: ChildProcess;
     let connection: ProtocolConnection;
+    const server = options.server ?? serverPath;
     if (options.transport === 'node-ipc') {
-      child = fork(serverPath, ['--node-ipc'], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+      child = fork(server, ['--node-ipc'], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
       connection = createProtocolConnection(new IPCMessageReader(child), new IPCMessageWriter(child));
     } else {
-      child = spawn(process.execPath, [serverPath, '--stdio'], { stdio: ['pipe', 'pipe', 'inherit'] });
+      child = spawn(process.execPath, [server, '--stdio'], { stdio: ['pipe', 'pipe', 'inherit'] });
       connection = createProtocolConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!));
     }
     const client = new TestClient(connection, child, options);

@@ -12,7 +12,7 @@ describe('the packaged extension', () => {
     const vsce = path.join(repoRoot, 'node_modules/.bin/vsce');
     const files = execFileSync(vsce, ['ls', '--no-dependencies'], { cwd: repoRoot, encoding: 'utf8' }).split('\n').filter((l) => l !== '').sort();
     assert.deepEqual(files, [
-      'LICENSE', 'README.md', 'dist/audit-worker.js', 'dist/client.js', 'dist/report-view.js', 'dist/server.js',
+      'LICENSE', 'README.md', 'dist/analysis-worker.js', 'dist/client.js', 'dist/report-view.js', 'dist/server.js',
       'docs/diagnostics.md', 'docs/language.md', 'images/icon.png', 'language-configuration.json', 'package.json', 'syntaxes/reward.tmLanguage.json',
     ]);
   });

@@ -10,14 +10,14 @@ import { failureFindings, rowFindings } from './data-findings.js';
 import { signalFindings } from './signal-findings.js';
 
 /** Everything the analyses of one spec produced, as the editor, the CLI and SARIF all receive it. */
-export interface SpecResults {
+export interface FindingsInput {
   /** The checked spec the analyses ran on, and its text (findings anchor on both). */
   readonly model: SpecModel;
   readonly text: string;
   readonly specDir: string;
-  /** Audits, training signals and comparisons; undefined when the audits did not run. */
+  /** Audits, training signals and comparisons; undefined when none ran. */
   readonly report: Report | undefined;
-  /** Rows skipped in any file read, and files that could not be read (line 0). */
+  /** Rows skipped in any file read, and files that could not be read (line 0: the audits could not run). */
   readonly dataIssues: readonly RowIssue[];
   /** Audits that could not produce finite figures. */
   readonly failures: readonly AuditFailure[];
@@ -29,12 +29,12 @@ export interface SpecResults {
  * a user acts (the expect line, the reward line, the cancelling term, the lattice entry, the pool
  * declaration…), with a stable `key` for fingerprints and the data rows it is about.
  */
-export function specFindings(results: SpecResults): Problem[] {
+export function specFindings(results: FindingsInput): Problem[] {
   const { model, text, specDir, report } = results;
   const audits = report?.audits ?? [];
   return [
     ...rowFindings(results.dataIssues, model, specDir),
-    ...(report === undefined ? failureFindings(results.dataIssues, results.failures, model) : []),
+    ...failureFindings(results.dataIssues, results.failures, model),
     ...audits.flatMap((audit) => auditFindings(audit, model, text, specDir)),
     ...signalFindings(report?.signals ?? [], model),
     ...(results.baseline === undefined ? [] : baselineFindings(results.baseline.read, results.baseline.file, report, model)),

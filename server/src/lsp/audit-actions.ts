@@ -1,20 +1,23 @@
+import { z } from 'zod';
 import { CodeActionKind, type CodeAction, type CodeLens, type Diagnostic, type TextEdit } from 'vscode-languageserver/node';
 import type { Report } from '../report/schema.js';
 import type { RewardDecl, Term } from '../syntax/ast.js';
 import { auditIssueCodes } from '../problems/issue-codes.js';
 import type { DocumentAnalysis } from './document-analysis.js';
 import { margin, percent } from '../report/format-numbers.js';
+import { showReportCommand } from './protocol.js';
 
 /** The server command behind "accept the current numbers as the baseline". */
 export const acceptBaselineCommand = 'herald.acceptBaseline';
-/** The client command that opens the report view (registered by the extension). */
-export const showReportCommand = 'herald.showReport';
 
-interface RepairTerm {
-  readonly detector: string;
-  readonly lambda: number;
-  readonly maxGain: number | null;
-}
+// The `data` the audit findings attach (findings/audit-findings.ts), as the client sends it back.
+const repairData = z.object({
+  reward: z.string(),
+  repair: z.array(z.object({ detector: z.string(), lambda: z.number(), maxGain: z.number().nullable() })),
+});
+const cancellationData = z.object({ larger: z.string(), term: z.string() });
+
+type RepairTerm = z.infer<typeof repairData>['repair'][number];
 
 function rewardDecl(analysis: DocumentAnalysis, name: string): RewardDecl | undefined {
   const decl = analysis.analyzed.model.globals.get(name)?.decl;
@@ -66,10 +69,11 @@ function findTerm(analysis: DocumentAnalysis, rewardName: string, termName: stri
 export function auditCodeActions(analysis: DocumentAnalysis, diagnostics: readonly Diagnostic[]): CodeAction[] {
   const actions: CodeAction[] = [];
   for (const diagnostic of diagnostics) {
-    const data = (diagnostic.data ?? {}) as Record<string, unknown>;
     if (diagnostic.code === auditIssueCodes.attackSucceeds) {
-      const reward = rewardDecl(analysis, String(data['reward']));
-      const terms = (data['repair'] ?? []) as RepairTerm[];
+      const data = repairData.safeParse(diagnostic.data);
+      if (!data.success) continue;
+      const terms = data.data.repair;
+      const reward = rewardDecl(analysis, data.data.reward);
       const edit = reward === undefined ? undefined : repairEdit(analysis, reward, terms);
       if (edit === undefined) continue;
       const certificate = terms.map((t) => (t.maxGain === null ? `no audited edit triggers ${t.detector}` : `max gain ${margin(t.maxGain)} < λ_${t.detector} = ${t.lambda}`)).join('; ');
@@ -79,10 +83,11 @@ export function auditCodeActions(analysis: DocumentAnalysis, diagnostics: readon
         edit: { changes: { [analysis.uri]: [edit] } },
       });
     } else if (diagnostic.code === auditIssueCodes.penaltyCancellation) {
-      const term = findTerm(analysis, String(data['larger']), String(data['term']));
-      if (term === undefined) continue;
+      const data = cancellationData.safeParse(diagnostic.data);
+      const term = data.success ? findTerm(analysis, data.data.larger, data.data.term) : undefined;
+      if (!data.success || term === undefined) continue;
       actions.push({
-        title: `Remove the cancelling term '${term.name.text}' from ${String(data['larger'])}`,
+        title: `Remove the cancelling term '${term.name.text}' from ${data.data.larger}`,
         kind: CodeActionKind.QuickFix, diagnostics: [diagnostic],
         edit: { changes: { [analysis.uri]: [termRemoval(analysis, term)] } },
       });

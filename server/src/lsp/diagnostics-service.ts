@@ -27,12 +27,12 @@ export class DiagnosticsService {
     private readonly session: Session,
     private readonly docsUri: string,
     private readonly log: ErrorLog,
-    /** Findings of the latest audit, and a key that changes when they do. */
-    private readonly audit: { problems(analysis: DocumentAnalysis): Problem[]; resultKey(uri: string): string },
+    /** Findings of the latest analyses (audits, training signals, comparisons), and a key that changes when they do. */
+    private readonly findings: { problems(analysis: DocumentAnalysis): Problem[]; resultKey(uri: string): string },
   ) {}
 
   private items(analysis: DocumentAnalysis) {
-    return [...diagnosticsOf(analysis, this.docsUri), ...this.audit.problems(analysis).map((p) => toDiagnostic(p, analysis, this.docsUri))];
+    return [...diagnosticsOf(analysis, this.docsUri), ...this.findings.problems(analysis).map((p) => toDiagnostic(p, analysis, this.docsUri))];
   }
 
   private get pushing(): boolean {
@@ -58,7 +58,7 @@ export class DiagnosticsService {
   async pull(params: DocumentDiagnosticParams): Promise<DocumentDiagnosticReport> {
     const analysis = await this.session.analysisFor(params.textDocument.uri);
     if (analysis === undefined) return { kind: DocumentDiagnosticReportKind.Full, items: [] };
-    const resultId = `${analysis.resultId}.${this.audit.resultKey(analysis.uri)}`;
+    const resultId = `${analysis.resultId}.${this.findings.resultKey(analysis.uri)}`;
     if (params.previousResultId === resultId) return { kind: DocumentDiagnosticReportKind.Unchanged, resultId };
     return { kind: DocumentDiagnosticReportKind.Full, resultId, items: this.items(analysis) };
   }

@@ -4,8 +4,8 @@ import {
   type InitializeResult, type Position,
 } from 'vscode-languageserver/node';
 import { acceptBaselineCommand, auditCodeActions, auditCodeLenses } from './audit-actions.js';
-import { AuditRunner } from './audit-runner.js';
-import { AuditService } from './audit-service.js';
+import { AnalysisRunner } from './analysis-runner.js';
+import { AnalysisService } from './analysis-service.js';
 import { clientFeatures, serverCapabilities } from './capabilities.js';
 import { completion } from './completion.js';
 import { diagnosticsDocumentUri } from './diagnostics.js';
@@ -18,33 +18,26 @@ import { hover } from './hover.js';
 import { changedPaths, linkedFilesGlob } from './linked-files.js';
 import { definition, documentHighlights, references } from './navigation.js';
 import { prepareRename, rename } from './rename.js';
-import { reportRequest, runAuditRequest, type ReportParams, type ReportResult, type RunAuditParams } from './protocol.js';
+import { reportRequest, runAuditRequest } from './protocol.js';
 import { guardNotification, guardRequest } from './safe-handler.js';
 import { semanticTokens } from './semantic-tokens.js';
 import { Session } from './session.js';
-import { SignalService } from './signal-service.js';
 import { WorkspaceTrust } from '../inputs/trust.js';
-import { withTrainingResults } from './report-result.js';
 import { settingsSection, SettingsStore } from './settings.js';
 
 // Started as `node dist/server.js --stdio` (or `--node-ipc` by VS Code); the transport comes from argv.
 const connection = createConnection(ProposedFeatures.all);
 const log = connection.console;
 const session = new Session();
-// The bundle is dist/server.js, so the package root (where docs/ lives) is one folder up.
-const runner = new AuditRunner();
-// The audit service tells diagnostics when findings change; diagnostics read the findings back.
-const audits: AuditService = new AuditService(connection, session, runner, log, async () => {
+const runner = new AnalysisRunner();
+// The analysis service tells diagnostics when findings change; diagnostics read the findings back.
+// Code lenses show audit figures only, so only new audit results refresh them.
+const analyses: AnalysisService = new AnalysisService(connection, session, runner, log, async (_uri, part) => {
   await diagnostics.inputsChanged();
-  if (session.features.codeLensRefresh) await connection.sendRequest(CodeLensRefreshRequest.type);
+  if (part === 'audits' && session.features.codeLensRefresh) await connection.sendRequest(CodeLensRefreshRequest.type);
 });
-const signals: SignalService = new SignalService(connection, session, log, () => diagnostics.inputsChanged());
-// Diagnostics read the findings of both: the audits' and the training-signal audits'.
-const findings = {
-  problems: (a: DocumentAnalysis) => [...audits.problems(a), ...signals.problems(a)],
-  resultKey: (uri: string) => `${audits.resultKey(uri)}.${signals.resultKey(uri)}`,
-};
-const diagnostics = new DiagnosticsService(connection, session, diagnosticsDocumentUri(path.resolve(__dirname, '..')), log, findings);
+// The bundle is dist/server.js, so the package root (where docs/ lives) is one folder up.
+const diagnostics = new DiagnosticsService(connection, session, diagnosticsDocumentUri(path.resolve(__dirname, '..')), log, analyses);
 
 connection.onInitialize((params): InitializeResult => {
   session.features = clientFeatures(params.capabilities);
@@ -66,19 +59,18 @@ connection.onInitialized(guardNotification(log, 'initialized', async () => {
 
 session.documents.onDidOpen(guardNotification(log, 'didOpen', async (e) => {
   diagnostics.opened(e.document.uri);
-  await Promise.all([audits.opened(e.document.uri), signals.opened(e.document.uri)]);
+  await analyses.opened(e.document.uri);
 }));
 session.documents.onDidChangeContent(guardNotification(log, 'didChange', async (e) => {
   diagnostics.changed(e.document.uri);
-  await audits.changed(e.document.uri);
+  await analyses.changed(e.document.uri);
 }));
 session.documents.onDidSave(guardNotification(log, 'didSave', async (e) => {
-  await Promise.all([audits.saved(e.document.uri), signals.saved(e.document.uri)]);
+  await analyses.saved(e.document.uri);
 }));
 session.documents.onDidClose(guardNotification(log, 'didClose', async (e) => {
   session.closed(e.document.uri);
-  audits.closed(e.document.uri);
-  signals.closed(e.document.uri);
+  analyses.closed(e.document.uri);
   await diagnostics.closed(e.document.uri);
 }));
 
@@ -90,7 +82,7 @@ connection.onDidChangeConfiguration(guardNotification(log, 'didChangeConfigurati
 connection.onDidChangeWatchedFiles(guardNotification(log, 'didChangeWatchedFiles', async (params) => {
   const paths = changedPaths(params.changes);
   session.probe.invalidate(paths);
-  audits.dataChanged(paths);
+  analyses.dataChanged(paths);
   await diagnostics.inputsChanged();
 }));
 
@@ -101,7 +93,7 @@ const offset = (a: DocumentAnalysis, position: Position): number => a.lines.offs
 
 connection.onHover((p) =>
   request('hover', p.textDocument.uri, null, (a) =>
-    hover(a, offset(a, p.position), session.features.markdownHover, audits.report(p.textDocument.uri)?.report, signals.reports(p.textDocument.uri))),
+    hover(a, offset(a, p.position), session.features.markdownHover, analyses.auditReport(p.textDocument.uri), analyses.signalReports(p.textDocument.uri))),
 );
 connection.onCompletion((p) =>
   request('completion', p.textDocument.uri, [], (a) =>
@@ -120,15 +112,12 @@ connection.onDocumentFormatting((p) => request('formatting', p.textDocument.uri,
 connection.languages.semanticTokens.on((p) => request('semanticTokens', p.textDocument.uri, { data: [] }, semanticTokens));
 
 connection.onCodeAction((p) => request('codeAction', p.textDocument.uri, [], (a) => auditCodeActions(a, p.context.diagnostics)));
-connection.onCodeLens((p) => request('codeLens', p.textDocument.uri, [], (a) => auditCodeLenses(a, audits.report(p.textDocument.uri)?.report)));
+connection.onCodeLens((p) => request('codeLens', p.textDocument.uri, [], (a) => auditCodeLenses(a, analyses.auditReport(p.textDocument.uri))));
 connection.onExecuteCommand(guardRequest(log, 'executeCommand', false, async (p) =>
-  p.command === acceptBaselineCommand && typeof p.arguments?.[0] === 'string' ? audits.acceptBaseline(p.arguments[0]) : false,
+  p.command === acceptBaselineCommand && typeof p.arguments?.[0] === 'string' ? analyses.acceptBaseline(p.arguments[0]) : false,
 ));
-connection.onRequest(reportRequest, guardRequest(log, 'report', null, (p: ReportParams): ReportResult | null => withTrainingResults(p.uri, audits.report(p.uri), signals.results(p.uri))));
-connection.onRequest(runAuditRequest, guardRequest(log, 'runAudit', null, async (p: RunAuditParams) => {
-  const [result] = await Promise.all([audits.requested(p.uri), signals.requested(p.uri)]);
-  return result;
-}));
+connection.onRequest(reportRequest, guardRequest(log, 'report', null, (p) => analyses.report(p.uri)));
+connection.onRequest(runAuditRequest, guardRequest(log, 'runAudit', null, (p) => analyses.requested(p.uri)));
 connection.onShutdown(() => runner.dispose());
 
 session.documents.listen(connection);

@@ -1,28 +1,32 @@
-// Every custom message between the HERALD client and server, typed once. Plain types only (no
-// vscode or LSP imports), so the client can import this file too.
+// Every custom message between the HERALD client and server, typed once: the server registers and
+// sends these objects, and the client (client/src) imports this file and sends or listens to the
+// same objects, so a method string or a params type is never written twice. Only the protocol's
+// message types are imported (no vscode, no server code), so the client bundle stays small.
+import { NotificationType, RequestType } from 'vscode-languageserver-protocol';
 import type { Report } from '../report/schema.js';
 
-/** Client → server request: the last finished audit of a spec, or null when none has finished. */
-export const reportRequest = 'herald/report';
-export interface ReportParams {
+export interface DocumentParams {
   readonly uri: string;
 }
+
 export interface ReportResult {
+  /** The spec's audits, with its training-signal audits and paired comparisons beside them. */
   readonly report: Report;
-  /** The document version the audit ran on. */
+  /** The document version the analyses ran on. */
   readonly version: number;
-  /** ISO time the audit finished. */
+  /** ISO time the analyses finished. */
   readonly finishedAt: string;
 }
 
-/** Client → server request: run the spec's audits now (the "Run Audit" command and manual mode). */
-export const runAuditRequest = 'herald/runAudit';
-export interface RunAuditParams {
-  readonly uri: string;
-}
+/** Client → server: the spec's last finished analyses, or null when none has finished. */
+export const reportRequest = new RequestType<DocumentParams, ReportResult | null, void>('herald/report');
 
-/** Server → client notification: an audit's state changed (for the status bar and the report view). */
-export const auditStatusNotification = 'herald/auditStatus';
+/**
+ * Client → server: analyse the spec now, whatever `herald.audit.run` says (the "Run Audit"
+ * command); answers when the run ended, with what `reportRequest` would answer then.
+ */
+export const runAuditRequest = new RequestType<DocumentParams, ReportResult | null, void>('herald/runAudit');
+
 /** `skipped`: the audit did not run because it would read files the workspace trust rules out. */
 export type AuditState = 'running' | 'passed' | 'failed' | 'error' | 'cancelled' | 'skipped';
 export interface AuditStatusParams {
@@ -34,14 +38,22 @@ export interface AuditStatusParams {
   readonly durationMs?: number;
 }
 
-/**
- * Server → client notification: a spec's training-signal audits finished (or could not run). Sent
- * after each run on open and save, so a client (and the tests) knows the diagnostics are current.
- */
-export const trainingSignalStatusNotification = 'herald/trainingSignalStatus';
+/** Server → client: a spec's audits changed state (for the status bar and the report view). */
+export const auditStatusNotification = new NotificationType<AuditStatusParams>('herald/auditStatus');
+
+export type TrainingSignalState = 'done' | 'skipped' | 'error';
 export interface TrainingSignalStatusParams {
   readonly uri: string;
-  readonly state: 'done' | 'skipped' | 'error';
+  readonly state: TrainingSignalState;
   /** One line, e.g. "L reaches the optimizer in 9 of 128 groups". */
   readonly message: string;
 }
+
+/**
+ * Server → client: a spec's training-signal audits and comparisons finished (or could not run).
+ * Sent after each run, so a client (and the tests) knows the diagnostics are current.
+ */
+export const trainingSignalStatusNotification = new NotificationType<TrainingSignalStatusParams>('herald/trainingSignalStatus');
+
+/** The client command that opens a spec's report view; code lenses pass the spec's URI as its argument. */
+export const showReportCommand = 'herald.showReport';

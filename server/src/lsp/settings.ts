@@ -1,11 +1,13 @@
+import { z } from 'zod';
+
 /** The `herald.*` settings the server reads (declared in the root package.json). */
-export type AuditMode = 'onSave' | 'onType' | 'manual';
-const auditModes: readonly AuditMode[] = ['onSave', 'onType', 'manual'];
+const auditModes = ['onSave', 'onType', 'manual'] as const;
+export type AuditMode = (typeof auditModes)[number];
 
 export interface HeraldSettings {
   readonly checkLinkedFiles: boolean;
   readonly unusedDeclarations: boolean;
-  /** When audits run: on save (and open), after typing pauses, or only on request. */
+  /** When analyses run: on save (and open), after typing pauses, or only on request. */
   readonly runAudit: AuditMode;
 }
 
@@ -13,14 +15,19 @@ export const settingsSection = 'herald';
 
 export const defaultSettings: HeraldSettings = { checkLinkedFiles: true, unusedDeclarations: true, runAudit: 'onSave' };
 
+// Whatever a client sent: each setting that is missing or mistyped keeps its default.
+const sectionSchema = z.object({
+  checkLinkedFiles: z.boolean().catch(defaultSettings.checkLinkedFiles),
+  unusedDeclarations: z.boolean().catch(defaultSettings.unusedDeclarations),
+  audit: z.object({ run: z.enum(auditModes).catch(defaultSettings.runAudit) }).catch({ run: defaultSettings.runAudit }),
+});
+const payloadSchema = z.object({ [settingsSection]: z.unknown() });
+
 /** Reads settings from whatever a client sent, keeping defaults for anything missing or mistyped. */
 export function toSettings(value: unknown): HeraldSettings {
-  const raw = typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
-  const flag = (key: 'checkLinkedFiles' | 'unusedDeclarations'): boolean => (typeof raw[key] === 'boolean' ? (raw[key] as boolean) : defaultSettings[key]);
-  const audit = raw['audit'];
-  const run = typeof audit === 'object' && audit !== null ? (audit as Record<string, unknown>)['run'] : undefined;
-  const runAudit = auditModes.find((m) => m === run) ?? defaultSettings.runAudit;
-  return { checkLinkedFiles: flag('checkLinkedFiles'), unusedDeclarations: flag('unusedDeclarations'), runAudit };
+  const parsed = sectionSchema.safeParse(value);
+  if (!parsed.success) return defaultSettings;
+  return { checkLinkedFiles: parsed.data.checkLinkedFiles, unusedDeclarations: parsed.data.unusedDeclarations, runAudit: parsed.data.audit.run };
 }
 
 /** A short stable key, so cached analyses know which settings they were computed with. */
@@ -53,8 +60,8 @@ export class SettingsStore {
   /** `workspace/didChangeConfiguration`: forget what was asked; keep a pushed payload if any. */
   changed(payload: unknown): void {
     this.perDocument.clear();
-    const section = typeof payload === 'object' && payload !== null ? (payload as Record<string, unknown>)[settingsSection] : undefined;
-    if (section !== undefined) this.pushed = toSettings(section);
+    const section = payloadSchema.safeParse(payload);
+    if (section.success && section.data[settingsSection] !== undefined) this.pushed = toSettings(section.data[settingsSection]);
   }
 
   forget(uri: string): void {

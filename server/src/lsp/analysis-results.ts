@@ -1,0 +1,90 @@
+import * as path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { specFindings } from '../findings/spec-findings.js';
+import type { BaselineRead } from '../inputs/baseline-file.js';
+import type { Problem } from '../problems/problem.js';
+import { newReport, type ComparisonReport, type Report, type SignalReport } from '../report/schema.js';
+import type { AuditResults } from './analysis-run.js';
+import type { DocumentAnalysis } from './document-analysis.js';
+import type { AuditStatusParams, ReportResult, TrainingSignalStatusParams } from './protocol.js';
+
+// What a spec's finished analyses leave behind, and what the editor features read from it: the
+// problems, the report view's report, the status lines. Plain data and pure functions.
+
+interface Finished {
+  /** The document version the analysis ran on. */
+  readonly version: number;
+  /** ISO time it finished. */
+  readonly finishedAt: string;
+}
+
+export interface FinishedAudits extends Finished, AuditResults {
+  readonly baseline: BaselineRead;
+  readonly baselineFile: string;
+}
+
+export interface FinishedTraining extends Finished {
+  readonly signals: readonly SignalReport[];
+  readonly comparisons: readonly ComparisonReport[];
+}
+
+/** The newest finished result of each analysis of one spec. */
+export interface SpecResults {
+  readonly audits?: FinishedAudits | undefined;
+  readonly training?: FinishedTraining | undefined;
+  /** Changes whenever either does, so pull clients are told the diagnostics changed. */
+  readonly generation: number;
+}
+
+/** The findings of the spec's latest analyses, anchored on the current text: the one place that turns results into problems. */
+export function problemsOf(results: SpecResults | undefined, analysis: DocumentAnalysis): Problem[] {
+  // A spec with errors has no model to anchor findings on; the keystroke diagnostics say why.
+  if (results === undefined || analysis.analyzed.problems.some((p) => p.severity === 'error')) return [];
+  const { audits } = results;
+  return specFindings({
+    model: analysis.analyzed.model, text: analysis.text, specDir: path.dirname(fileURLToPath(analysis.uri)),
+    report: reportOf(analysis.uri, results)?.report, dataIssues: audits?.dataIssues ?? [], failures: audits?.failures ?? [],
+    baseline: audits === undefined ? undefined : { read: audits.baseline, file: audits.baselineFile },
+  });
+}
+
+/**
+ * One report for the report view: the spec's audits with its training-signal audits and paired
+ * comparisons beside them, as `herald audit`, `signal` and `compare` would write them. A spec with
+ * only training or comparison blocks gets a report with no audits.
+ */
+export function reportOf(uri: string, results: SpecResults | undefined): ReportResult | null {
+  const audits = results?.audits;
+  const audited = audits?.report === undefined ? null : { report: audits.report, version: audits.version, finishedAt: audits.finishedAt };
+  const training = results?.training;
+  if (training === undefined || (training.signals.length === 0 && training.comparisons.length === 0)) return audited;
+  const extra: Pick<Report, 'signals' | 'comparisons'> = {
+    ...(training.signals.length > 0 ? { signals: [...training.signals] } : {}),
+    ...(training.comparisons.length > 0 ? { comparisons: [...training.comparisons] } : {}),
+  };
+  if (audited !== null) return { ...audited, report: { ...audited.report, ...extra } };
+  const report: Report = newReport(path.basename(fileURLToPath(uri)), { audits: [], ...extra });
+  return { report, version: training.version, finishedAt: training.finishedAt };
+}
+
+/** The status line of a finished audit run. */
+export function auditStatusOf(uri: string, audits: AuditResults, durationMs: number): AuditStatusParams {
+  const expectations = audits.report?.audits.flatMap((a) => a.expectations) ?? [];
+  const failed = expectations.filter((e) => !e.passed).length;
+  return {
+    uri,
+    state: audits.report === undefined ? 'error' : failed > 0 ? 'failed' : 'passed',
+    message: audits.failures.length > 0 ? `the audit could not run: ${audits.failures[0]!.reason}`
+      : audits.report === undefined ? 'the audit could not read its data' : `${expectations.length - failed}/${expectations.length} expectations hold`,
+    durationMs,
+  };
+}
+
+/** The status line of finished training-signal audits and comparisons. */
+export function trainingStatusOf(uri: string, training: Pick<FinishedTraining, 'signals' | 'comparisons'>): TrainingSignalStatusParams {
+  const summary = [
+    ...training.signals.flatMap((r) => r.detectors.map((d) => `${d.name} reaches the optimizer in ${d.changedGroups} of ${r.groups} groups`)),
+    ...training.comparisons.map((c) => `${c.name}: EM non-inferiority ${c.nonInferiority.passed ? 'holds' : 'fails'}`),
+  ];
+  return { uri, state: 'done', message: summary.join('; ') || 'no detector terms' };
+}

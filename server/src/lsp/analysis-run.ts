@@ -1,0 +1,108 @@
+// One run of a spec's analyses as the analysis worker executes it, and the messages that cross
+// between the server thread and the worker. Everything here is plain data that survives the copy
+// between threads (no models: they hold functions).
+import { auditSpec, type AuditFailure } from '../audit/audit-spec.js';
+import { compareSpec } from '../compare/compare-spec.js';
+import type { AuditCaches } from '../audit/audit-spec.js';
+import type { RowIssue } from '../pool/types.js';
+import type { ComparisonReport, Report, SignalReport } from '../report/schema.js';
+import { signalSpec } from '../signal/signal-spec.js';
+
+/** What one run analyses: the spec's text as the editor holds it, and which of its blocks to run. */
+export interface AnalysisRequest {
+  readonly text: string;
+  readonly specFile: string;
+  readonly audits: boolean;
+  readonly signals: boolean;
+  readonly comparisons: boolean;
+}
+
+export interface AuditResults {
+  /** Undefined when data could not be read or an audit could not produce honest figures. */
+  readonly report: Report | undefined;
+  readonly dataIssues: readonly RowIssue[];
+  readonly failures: readonly AuditFailure[];
+}
+
+/** The training-signal audits and paired comparisons, which the editor shows together. */
+export type TrainingResults =
+  | { readonly ok: true; readonly signals: readonly SignalReport[]; readonly comparisons: readonly ComparisonReport[] }
+  /** A file could not be read, or the request made no sense (`runError` says why when known). */
+  | { readonly ok: false; readonly runError: string | undefined };
+
+/** How one part of a run ended. A cancelled part is a normal outcome, not an error. */
+export type Outcome<T> =
+  | { readonly state: 'done'; readonly results: T }
+  | { readonly state: 'cancelled' }
+  | { readonly state: 'failed'; readonly error: string };
+
+export type WorkerRequest =
+  | { readonly kind: 'run'; readonly id: number; readonly request: AnalysisRequest; readonly cancel: SharedArrayBuffer }
+  /** Linked files changed on disk: forget what was loaded or prepared from them. */
+  | { readonly kind: 'invalidate'; readonly paths: readonly string[] };
+
+/** Per run: progress lines, then exactly one `audits` reply if it asked for audits and one `training` reply if it asked for either of the others. */
+export type WorkerReply =
+  | { readonly kind: 'progress'; readonly id: number; readonly message: string }
+  | { readonly kind: 'audits'; readonly id: number; readonly outcome: Outcome<AuditResults> }
+  | { readonly kind: 'training'; readonly id: number; readonly outcome: Outcome<TrainingResults> };
+
+export type PartReply = Extract<WorkerReply, { kind: 'audits' | 'training' }>;
+
+export interface RunContext {
+  /** Kept by the worker between runs. */
+  readonly cache: AuditCaches;
+  readonly isCancelled: () => boolean;
+  readonly onProgress: (message: string) => void;
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? (error.stack ?? error.message) : String(error);
+}
+
+async function runAudits(request: AnalysisRequest, ctx: RunContext): Promise<Outcome<AuditResults>> {
+  if (ctx.isCancelled()) return { state: 'cancelled' };
+  const { cache, isCancelled, onProgress } = ctx;
+  const outcome = await auditSpec(request.text, request.specFile, { cache, isCancelled, onProgress });
+  if (isCancelled()) return { state: 'cancelled' };
+  return { state: 'done', results: { report: outcome.report, dataIssues: outcome.dataIssues, failures: outcome.failures } };
+}
+
+// The training analyses poll no flag themselves: a cancelled run stops between them.
+async function runTraining(request: AnalysisRequest, ctx: RunContext): Promise<Outcome<TrainingResults>> {
+  if (ctx.isCancelled()) return { state: 'cancelled' };
+  if (request.signals) ctx.onProgress('training-signal audits');
+  const signal = request.signals ? await signalSpec(request.text, request.specFile, { cache: ctx.cache.inputs }) : { reports: [], runError: undefined };
+  if (signal.reports === undefined) return { state: 'done', results: { ok: false, runError: signal.runError } };
+  if (ctx.isCancelled()) return { state: 'cancelled' };
+  if (request.comparisons) ctx.onProgress('paired comparisons');
+  const compared = request.comparisons ? await compareSpec(request.text, request.specFile, { cache: ctx.cache.inputs }) : { reports: [], runError: undefined };
+  if (compared.reports === undefined) return { state: 'done', results: { ok: false, runError: compared.runError } };
+  if (ctx.isCancelled()) return { state: 'cancelled' };
+  return { state: 'done', results: { ok: true, signals: signal.reports, comparisons: compared.reports } };
+}
+
+async function settle<T>(run: () => Promise<Outcome<T>>): Promise<Outcome<T>> {
+  try {
+    return await run();
+  } catch (error) {
+    return { state: 'failed', error: describe(error) };
+  }
+}
+
+/**
+ * Runs what the request asks for, audits first, and hands each part's outcome to `send` as soon as
+ * it is known. A part that throws fails alone and the other still runs, so this never rejects.
+ */
+export async function runAnalyses(id: number, request: AnalysisRequest, ctx: RunContext, send: (reply: PartReply) => void): Promise<void> {
+  const deliver = (reply: PartReply): void => {
+    try {
+      send(reply);
+    } catch (error) {
+      // Results that cannot be copied to the server thread: the part failed, and the error says why.
+      send({ ...reply, outcome: { state: 'failed', error: describe(error) } });
+    }
+  };
+  if (request.audits) deliver({ kind: 'audits', id, outcome: await settle(() => runAudits(request, ctx)) });
+  if (request.signals || request.comparisons) deliver({ kind: 'training', id, outcome: await settle(() => runTraining(request, ctx)) });
+}

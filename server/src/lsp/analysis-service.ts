@@ -1,0 +1,252 @@
+import { fileURLToPath } from 'node:url';
+import type { Connection, WorkDoneProgressServerReporter } from 'vscode-languageserver/node';
+import { makeBaseline } from '../audit/baseline.js';
+import { baselineFileOf, readBaseline, writeBaseline } from '../inputs/baseline-file.js';
+import type { Problem } from '../problems/problem.js';
+import type { Report, SignalReport } from '../report/schema.js';
+import { auditStatusOf, problemsOf, reportOf, trainingStatusOf, type SpecResults } from './analysis-results.js';
+import type { AnalysisRequest, AuditResults, Outcome, TrainingResults } from './analysis-run.js';
+import type { AnalysisJob, AnalysisRunner } from './analysis-runner.js';
+import type { DocumentAnalysis } from './document-analysis.js';
+import {
+  auditStatusNotification, trainingSignalStatusNotification, type AuditStatusParams, type ReportResult, type TrainingSignalStatusParams,
+} from './protocol.js';
+import type { ErrorLog } from './safe-handler.js';
+import type { Session } from './session.js';
+
+/** In on-type mode, a run starts after typing pauses this long. */
+const typingPauseMs = 800;
+
+/** The part of a run whose new results the editor should show. */
+export type FinishedPart = 'audits' | 'training';
+
+/** One run's bookkeeping on the server thread. */
+interface RunContext {
+  readonly uri: string;
+  readonly version: number;
+  readonly started: number;
+  /** False once a newer save, edit, request or close made this run stale. */
+  readonly isLatest: () => boolean;
+}
+
+/**
+ * Which analyses a run covers: every one on open, save and request; only the audits after a typing
+ * pause (on-type mode), as the setting says, so typing never queues long training-log reads.
+ */
+type RunScope = 'all' | 'audits';
+
+/** The analyses a spec's blocks call for within the scope; undefined when there are none. */
+function requestOf(analysis: DocumentAnalysis, scope: RunScope): AnalysisRequest | undefined {
+  const has = (kind: 'audit' | 'training' | 'comparison'): boolean =>
+    (kind === 'audit' || scope === 'all') && analysis.analyzed.model.spec.decls.some((d) => d.kind === kind);
+  const request = { text: analysis.text, specFile: fileURLToPath(analysis.uri), audits: has('audit'), signals: has('training'), comparisons: has('comparison') };
+  return request.audits || request.signals || request.comparisons ? request : undefined;
+}
+
+/**
+ * Runs each open spec's audits, training-signal audits and comparisons in the analysis worker when
+ * `herald.audit.run` says so (on open and save, after typing pauses, or only on request), shows
+ * work-done progress, cancels a run that a newer save, edit or close makes stale, and keeps the
+ * newest finished results for diagnostics, hovers, code lenses and the report view.
+ */
+export class AnalysisService {
+  private readonly results = new Map<string, SpecResults>();
+  private readonly running = new Map<string, AnalysisJob>();
+  /** The latest run asked for, per document: a run holding an older ticket is stale. */
+  private readonly tickets = new Map<string, number>();
+  private readonly typingTimers = new Map<string, ReturnType<typeof setTimeout>>();
+  /** Documents whose open is not yet followed by an edit: TextDocuments reports an open as a change too. */
+  private readonly justOpened = new Set<string>();
+  private lastTicket = 0;
+  private generation = 0;
+
+  constructor(
+    private readonly connection: Connection,
+    private readonly session: Session,
+    private readonly runner: AnalysisRunner,
+    private readonly log: ErrorLog,
+    private readonly onFinished: (uri: string, part: FinishedPart) => Promise<void>,
+  ) {}
+
+  async opened(uri: string): Promise<void> {
+    this.justOpened.add(uri);
+    if ((await this.session.settings.for(uri)).runAudit !== 'manual') await this.start(uri);
+  }
+
+  async saved(uri: string): Promise<void> {
+    if ((await this.session.settings.for(uri)).runAudit !== 'manual') await this.start(uri);
+  }
+
+  /** An edit makes a running analysis stale; in on-type mode it also schedules a new one. */
+  async changed(uri: string): Promise<void> {
+    // The open itself: its run is starting, and no typing pause should replace it.
+    if (this.justOpened.delete(uri)) return;
+    this.supersede(uri);
+    if ((await this.session.settings.for(uri)).runAudit !== 'onType') return;
+    this.typingTimers.set(uri, setTimeout(() => {
+      this.typingTimers.delete(uri);
+      this.start(uri, 'audits').catch((error: unknown) => this.log.error(`analysis of ${uri} failed: ${String(error)}`));
+    }, typingPauseMs));
+  }
+
+  /** The "Run Audit" command: runs whatever the mode, and resolves when the run ended. */
+  async requested(uri: string): Promise<ReportResult | null> {
+    await this.start(uri);
+    return this.report(uri);
+  }
+
+  closed(uri: string): void {
+    this.justOpened.delete(uri);
+    this.supersede(uri);
+    this.results.delete(uri);
+    this.tickets.delete(uri);
+  }
+
+  /** Linked data changed on disk: the worker drops what it loaded or prepared from those files. */
+  dataChanged(paths: readonly string[]): void {
+    this.runner.invalidate(paths);
+  }
+
+  report(uri: string): ReportResult | null {
+    return reportOf(uri, this.results.get(uri));
+  }
+
+  auditReport(uri: string): Report | undefined {
+    return this.results.get(uri)?.audits?.report;
+  }
+
+  signalReports(uri: string): readonly SignalReport[] | undefined {
+    return this.results.get(uri)?.training?.signals;
+  }
+
+  /** A key that changes whenever the findings for the document do (for pull `resultId`s). */
+  resultKey(uri: string): string {
+    return `r${this.results.get(uri)?.generation ?? 0}`;
+  }
+
+  problems(analysis: DocumentAnalysis): Problem[] {
+    return problemsOf(this.results.get(analysis.uri), analysis);
+  }
+
+  /** Writes the latest audit's figures as the spec's baseline, so its regressions are accepted. */
+  async acceptBaseline(uri: string): Promise<boolean> {
+    const audits = this.results.get(uri)?.audits;
+    const analysis = await this.session.analysisFor(uri);
+    if (audits?.report === undefined || analysis === undefined) return false;
+    writeBaseline(audits.baselineFile, makeBaseline(audits.report, analysis.analyzed.model));
+    this.record(uri, { audits: { ...audits, baseline: readBaseline(audits.baselineFile) } });
+    await this.onFinished(uri, 'audits');
+    return true;
+  }
+
+  private record(uri: string, change: Omit<SpecResults, 'generation'>): void {
+    this.results.set(uri, { ...this.results.get(uri), ...change, generation: ++this.generation });
+  }
+
+  /** Makes every earlier run of the document stale (and cancels it); returns the check for a run started now. */
+  private supersede(uri: string): () => boolean {
+    const ticket = ++this.lastTicket;
+    this.tickets.set(uri, ticket);
+    this.running.get(uri)?.cancel();
+    this.running.delete(uri);
+    const timer = this.typingTimers.get(uri);
+    if (timer !== undefined) clearTimeout(timer);
+    this.typingTimers.delete(uri);
+    return () => this.tickets.get(uri) === ticket;
+  }
+
+  private async start(uri: string, scope: RunScope = 'all'): Promise<void> {
+    const isLatest = this.supersede(uri);
+    if (!uri.startsWith('file:')) return;
+    const analysis = await this.session.analysisFor(uri);
+    // A spec with errors cannot be analysed; the keystroke diagnostics already say why.
+    if (analysis === undefined || !isLatest() || analysis.analyzed.problems.some((p) => p.severity === 'error')) return;
+    const request = requestOf(analysis, scope);
+    if (request === undefined) return;
+    const untrusted = this.session.untrustedLinks(analysis).length;
+    // The untrusted-file warnings on the links say which files and why.
+    if (untrusted > 0) return this.skipped(uri, request, untrusted);
+
+    const progress = this.session.features.workDoneProgress ? await this.connection.window.createWorkDoneProgress() : undefined;
+    if (!isLatest()) {
+      progress?.done();
+      return;
+    }
+    progress?.begin(request.audits ? 'HERALD audit' : 'HERALD training signal', undefined, 'starting', true);
+    const job = this.runner.run(request, (message) => progress?.report(message));
+    progress?.token.onCancellationRequested(() => job.cancel());
+    this.running.set(uri, job);
+    const run: RunContext = { uri, version: analysis.version, started: Date.now(), isLatest };
+    if (request.audits) await this.auditStatus({ uri, state: 'running', message: 'auditing…' });
+    const arrived = this.lastPartEnds(uri, job, progress);
+    await Promise.all([
+      job.audits?.then(arrived).then((outcome) => this.auditsEnded(run, outcome)),
+      job.training?.then(arrived).then((outcome) => this.trainingEnded(run, outcome)),
+    ]);
+  }
+
+  /** Passes each part's outcome on; the last one to arrive ends the run's progress first. */
+  private lastPartEnds(uri: string, job: AnalysisJob, progress: WorkDoneProgressServerReporter | undefined): <T>(outcome: T) => T {
+    let open = (job.audits === undefined ? 0 : 1) + (job.training === undefined ? 0 : 1);
+    return (outcome) => {
+      if (--open > 0) return outcome;
+      progress?.done();
+      if (this.running.get(uri) === job) this.running.delete(uri);
+      return outcome;
+    };
+  }
+
+  private async skipped(uri: string, request: AnalysisRequest, untrusted: number): Promise<void> {
+    if (request.audits) {
+      await this.auditStatus({ uri, state: 'skipped', message: `not audited: ${untrusted} linked file${untrusted === 1 ? ' is' : 's are'} outside this untrusted workspace` });
+    }
+    if (request.signals || request.comparisons) {
+      this.record(uri, { training: undefined });
+      await this.trainingStatus({ uri, state: 'skipped', message: 'not run: a linked file is outside this untrusted workspace' });
+    }
+  }
+
+  private async auditsEnded(run: RunContext, outcome: Outcome<AuditResults>): Promise<void> {
+    const { uri, isLatest } = run;
+    const durationMs = Date.now() - run.started;
+    if (outcome.state === 'failed') {
+      this.log.error(`audit of ${uri} failed: ${outcome.error}`);
+      if (isLatest()) await this.auditStatus({ uri, state: 'error', message: 'the audit failed: see the HERALD output', durationMs });
+      return;
+    }
+    if (outcome.state === 'cancelled' || !isLatest()) {
+      if (isLatest()) await this.auditStatus({ uri, state: 'cancelled', message: 'audit cancelled', durationMs });
+      return;
+    }
+    const baselineFile = baselineFileOf(fileURLToPath(uri));
+    this.record(uri, { audits: { ...outcome.results, version: run.version, finishedAt: new Date().toISOString(), baseline: readBaseline(baselineFile), baselineFile } });
+    await this.auditStatus(auditStatusOf(uri, outcome.results, durationMs));
+    await this.onFinished(uri, 'audits');
+  }
+
+  private async trainingEnded(run: RunContext, outcome: Outcome<TrainingResults>): Promise<void> {
+    const { uri, isLatest } = run;
+    if (outcome.state === 'failed') {
+      this.log.error(`training-signal audit or comparison of ${uri} failed: ${outcome.error}`);
+      if (isLatest()) await this.trainingStatus({ uri, state: 'error', message: 'the training-signal audit or comparison failed: see the HERALD output' });
+      return;
+    }
+    if (outcome.state === 'cancelled' || !isLatest()) return;
+    const results = outcome.results;
+    if (!results.ok) {
+      await this.trainingStatus({ uri, state: 'error', message: results.runError ?? 'the training-signal audit or comparison could not read its data' });
+      return;
+    }
+    this.record(uri, { training: { signals: results.signals, comparisons: results.comparisons, version: run.version, finishedAt: new Date().toISOString() } });
+    await this.trainingStatus(trainingStatusOf(uri, results));
+    await this.onFinished(uri, 'training');
+  }
+
+  private async auditStatus(params: AuditStatusParams): Promise<void> {
+    await this.connection.sendNotification(auditStatusNotification, params);
+  }
+
+  private async trainingStatus(params: TrainingSignalStatusParams): Promise<void> {
+    await this.connection.sendNotification(trainingSignalStatusNotification, params);
+  }
+}
