@@ -74,7 +74,7 @@ describe('the workbench, used like a person (code-server + Chromium)', () => {
     // The re-audit after the save: the minimal-repair expectation now fails (R0 needs no further detector).
     await page.locator('.statusbar-item', { hasText: /HERALD \d+\/\d+ expectations hold/ }).waitFor({ timeout: 150_000 });
     await actions.toggleProblems();
-    await page.locator('.markers-panel .monaco-list-row', { hasText: 'expectation fails: observed inclusion-minimal: {}' }).waitFor();
+    await page.locator('.markers-panel .monaco-list-row', { hasText: 'observed inclusion-minimal: {}' }).waitFor();
     const rows = await actions.problemRows();
     assert.ok(!rows.some((r) => /launder beats R0/.test(r)), rows.join('\n'));
     await shot(page, '05-after-repair');
