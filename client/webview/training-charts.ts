@@ -1,6 +1,7 @@
 import type { ChartConfiguration, Plugin, TooltipItem } from 'chart.js';
 import { exposureView, forestRows, type ForestRow } from '../../server/src/render/report-page/training-chart-data.js';
-import type { ComparisonReport, SignalReport } from '../../server/src/report/schema.js';
+import type { SignalReport } from '../../server/src/report/training-schema.js';
+import type { ComparisonReport } from '../../server/src/report/training-schema.js';
 import { thresholdLine } from './chart-plugins.js';
 import { withAlpha, type Theme } from './theme.js';
 

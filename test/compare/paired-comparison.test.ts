@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { compareSpec } from '../../server/src/compare/compare-spec.js';
 import { verdictOf } from '../../server/src/compare/verdict.js';
-import type { ComparisonReport } from '../../server/src/report/schema.js';
+import type { ComparisonReport } from '../../server/src/report/training-schema.js';
 
 // A reference bootstrap written independently of the engine: mulberry32 draws, clusters resampled
 // with replacement (resample-major), means sorted, type-7 percentiles.

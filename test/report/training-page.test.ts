@@ -5,7 +5,9 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
 import { forestRows, exposureView } from '../../server/src/render/report-page/training-chart-data.js';
-import { report as reportSchema, type ComparisonReport, type SignalReport } from '../../server/src/report/schema.js';
+import { report as reportSchema } from '../../server/src/report/schema.js';
+import type { SignalReport } from '../../server/src/report/training-schema.js';
+import type { ComparisonReport } from '../../server/src/report/training-schema.js';
 import { runPage } from './page-runner.js';
 
 // The report page of `herald signal` and `herald compare`: the exposure curve and the forest plot,

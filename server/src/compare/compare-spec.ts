@@ -2,7 +2,7 @@ import * as path from 'node:path';
 import { AuditError } from '../edits/audit-error.js';
 import { createCandidateSource } from '../edits/candidate-source.js';
 import type { RowIssue } from '../pool/types.js';
-import type { ComparisonReport } from '../report/schema.js';
+import type { ComparisonReport } from '../report/training-schema.js';
 import { analyze } from '../semantics/analyze.js';
 import type { SpecModel } from '../semantics/check.js';
 import { probeFile } from '../inputs/file-probe.js';

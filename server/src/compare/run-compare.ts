@@ -1,7 +1,8 @@
 import type { AnalysisInputs } from '../inputs/analysis-inputs.js';
 import type { CandidateSource } from '../edits/prepare.js';
 import type { Trajectory } from '../pool/types.js';
-import type { ComparisonCell, ComparisonReport } from '../report/schema.js';
+import type { ComparisonReport } from '../report/training-schema.js';
+import type { ComparisonCell } from '../report/training-schema.js';
 import { RewardCompiler } from '../reward/compile.js';
 import type { SpecModel } from '../semantics/check.js';
 import type { LineIndex } from '../problems/line-index.js';

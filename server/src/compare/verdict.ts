@@ -1,5 +1,5 @@
 import { zeroEventUpperBound } from '../stats/estimands.js';
-import type { ComparisonCell } from '../report/schema.js';
+import type { ComparisonCell } from '../report/training-schema.js';
 
 /** Below this many events in the two arms together a rate difference is a rare-event result. */
 export const rareEvents = 10;

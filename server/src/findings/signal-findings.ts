@@ -1,4 +1,4 @@
-import type { SignalReport } from '../report/schema.js';
+import type { SignalReport } from '../report/training-schema.js';
 import type { SpecModel } from '../semantics/check.js';
 import type { Term } from '../syntax/ast.js';
 import type { Span } from '../problems/span.js';

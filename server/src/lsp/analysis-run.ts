@@ -5,7 +5,9 @@ import { auditSpec, type AuditFailure } from '../audit/audit-spec.js';
 import { compareSpec } from '../compare/compare-spec.js';
 import type { AuditCaches } from '../audit/audit-spec.js';
 import type { RowIssue } from '../pool/types.js';
-import type { ComparisonReport, Report, SignalReport } from '../report/schema.js';
+import type { Report } from '../report/schema.js';
+import type { SignalReport } from '../report/training-schema.js';
+import type { ComparisonReport } from '../report/training-schema.js';
 import { signalSpec } from '../signal/signal-spec.js';
 
 /** What one run analyses: the spec's text as the editor holds it, and which of its blocks to run. */

@@ -3,7 +3,8 @@ import type { Connection, WorkDoneProgressServerReporter } from 'vscode-language
 import { makeBaseline } from '../audit/baseline.js';
 import { baselineFileOf, readBaseline, writeBaseline } from '../inputs/baseline-file.js';
 import type { Problem } from '../problems/problem.js';
-import type { Report, SignalReport } from '../report/schema.js';
+import type { Report } from '../report/schema.js';
+import type { SignalReport } from '../report/training-schema.js';
 import { auditStatusOf, problemsOf, reportOf, trainingStatusOf, type SpecResults } from './analysis-results.js';
 import type { AnalysisRequest, AuditResults, Outcome, TrainingResults } from './analysis-run.js';
 import type { AnalysisJob, AnalysisRunner } from './analysis-runner.js';

@@ -11,7 +11,8 @@ import type { DocumentAnalysis } from './document-analysis.js';
 import { auditKeywordDocs, keywordDocs } from './keyword-docs.js';
 import { occurrenceAt, tokenAt, tokenSpan } from './occurrences.js';
 import { auditHoverLines } from './audit-hover.js';
-import type { Report, SignalReport } from '../report/schema.js';
+import type { Report } from '../report/schema.js';
+import type { SignalReport } from '../report/training-schema.js';
 import { signalHoverLines } from './signal-hover.js';
 
 const keywordTypes = new Set(keywordTokens);

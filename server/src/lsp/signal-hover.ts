@@ -1,4 +1,4 @@
-import type { SignalReport } from '../report/schema.js';
+import type { SignalReport } from '../report/training-schema.js';
 import { normalizationIdentity } from '../render/format-training.js';
 import { isDeclSymbol, type SymbolInfo } from '../semantics/symbols.js';
 

@@ -1,6 +1,8 @@
 import { cell, check, heading, paragraph, text, type Block, type Cell, type Tone } from './format-blocks.js';
 import { minus, notAvailable, percent, plural, shortNumber } from '../report/format-numbers.js';
-import type { ComparisonCell, ComparisonReport, SignalReport } from '../report/schema.js';
+import type { SignalReport } from '../report/training-schema.js';
+import type { ComparisonReport } from '../report/training-schema.js';
+import type { ComparisonCell } from '../report/training-schema.js';
 
 // The training-signal audit and the paired policy comparison, as blocks for the text table and the
 // HTML page (format-document.ts appends them after the audits).

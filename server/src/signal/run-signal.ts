@@ -1,7 +1,7 @@
 import { dot, rewardScorer } from '../edits/features.js';
 import type { AnalysisInputs } from '../inputs/analysis-inputs.js';
 import { noCandidates, prepareEdits } from '../edits/prepare.js';
-import type { SignalReport } from '../report/schema.js';
+import type { SignalReport } from '../report/training-schema.js';
 import { RewardCompiler } from '../reward/compile.js';
 import type { SpecModel } from '../semantics/check.js';
 import type { LineIndex } from '../problems/line-index.js';

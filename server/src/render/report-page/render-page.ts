@@ -1,6 +1,8 @@
 import { describeReport } from '../format-document.js';
 import { detectorSet, percent, plural, shortNumber } from '../../report/format-numbers.js';
-import type { AttackReport, AuditReport, ComparisonReport, Report, SignalReport } from '../../report/schema.js';
+import type { AttackReport, AuditReport, Report } from '../../report/schema.js';
+import type { SignalReport } from '../../report/training-schema.js';
+import type { ComparisonReport } from '../../report/training-schema.js';
 import { normalizationIdentity, points } from '../format-training.js';
 import { exposureView, forestRows } from './training-chart-data.js';
 import { asrSteps } from './asr-scale.js';

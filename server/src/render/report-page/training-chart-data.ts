@@ -1,4 +1,6 @@
-import type { ComparisonCell, ComparisonReport, SignalReport } from '../../report/schema.js';
+import type { SignalReport } from '../../report/training-schema.js';
+import type { ComparisonReport } from '../../report/training-schema.js';
+import type { ComparisonCell } from '../../report/training-schema.js';
 
 // What the exposure curve and the forest plot draw, from the report alone (no DOM, no chart
 // library), so the page's captions and the browser's charts agree and tests can check them.

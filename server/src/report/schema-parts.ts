@@ -1,0 +1,42 @@
+import { z } from 'zod';
+
+// The pieces every section of the report shares: positions in the spec, labels, selections,
+// visibility, intervals, rate estimates and skipped rows.
+
+const position = z
+  .object({ line: z.number().int(), character: z.number().int() })
+  .describe('zero-based line and UTF-16 column in the spec, as in LSP');
+export const specRange = z.object({ start: position, end: position });
+
+export const label = z.enum(['label-free', 'oracle upper bound']).describe(
+  "'oracle upper bound' exactly when the figure's selection maximises a reward that reads gold",
+);
+export const selection = z.enum(['first_visible', 'oracle_worst']);
+export const visibility = z.enum(['visible', 'oracle']);
+
+// A figure over zero clusters (or zero edits, groups, originals) is undefined: null, never 0.
+export const undefinedWhenEmpty = 'null when there is nothing to average over (zero clusters)';
+export const intervalMethod = z.enum(['exact-zero', 'bootstrap', 'none']).describe('exact-zero: high = 1 − 0.05^(1/n) after no success in n clusters; bootstrap: 95% percentile interval over clusters; none: zero clusters, the rate is undefined');
+
+export const interval = z.object({
+  low: z.number().nullable().describe('null when method is none'),
+  high: z.number().nullable().describe('null when method is none'),
+  method: intervalMethod,
+});
+
+export const rateEstimate = z.object({
+  clusters: z.number().int().describe('question clusters with an isolated-eligible edit'),
+  rows: z.number().int(),
+  asr: z.number().nullable().describe(`mean over clusters of the within-cluster success share (margin ≥ 0 after the tie rule); ${undefinedWhenEmpty}`),
+  successes: z.number().describe('asr × clusters: cluster-weighted successes'),
+  interval,
+  meanMargin: z.number().nullable().describe(`cluster-weighted mean paired margin R(A(τ)) − R(τ); ${undefinedWhenEmpty}`),
+  worstMargin: z.number().nullable().describe(`the largest paired margin; ${undefinedWhenEmpty}`),
+});
+
+export const rowIssue = z.object({
+  file: z.string().describe("relative to the spec's folder"),
+  line: z.number().int().describe('one-based JSONL line; 0 when the whole file is at fault'),
+  reason: z.string(),
+});
+
