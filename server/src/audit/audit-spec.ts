@@ -1,13 +1,13 @@
 import * as path from 'node:path';
 import { AuditError } from '../edits/audit-error.js';
 import { createCandidateSource } from '../edits/candidate-source.js';
+import { candidateLinks } from '../edits/attack-plan.js';
 import { prepareEdits, type RunOptions } from '../edits/prepare.js';
 import { probeFile } from '../inputs/file-probe.js';
 import { InputCache } from '../inputs/input-cache.js';
-import { IssueLog, loadInputs, type NamedFile } from '../inputs/load-inputs.js';
-import { resolveLink } from '../inputs/paths.js';
+import { IssueLog, loadInputs } from '../inputs/load-inputs.js';
 import { defaultCacheDir } from '../inputs/ranking-cache.js';
-import { linkedPath, specInputs, type SpecInput } from '../inputs/spec-inputs.js';
+import { specFiles, type SpecFiles } from '../inputs/spec-inputs.js';
 import { LineIndex } from '../problems/line-index.js';
 import type { Problem } from '../problems/problem.js';
 import type { Span } from '../problems/span.js';
@@ -65,7 +65,7 @@ interface AuditContext {
   readonly model: SpecModel;
   readonly text: string;
   readonly specDir: string;
-  readonly inputs: readonly SpecInput[];
+  readonly files: SpecFiles;
   readonly caches: AuditCaches;
   readonly lines: LineIndex;
   readonly issues: IssueLog;
@@ -75,9 +75,8 @@ interface AuditContext {
 async function auditOne(ctx: AuditContext, decl: AuditDecl, plan: AuditPlan, options: RunOptions): Promise<AuditReport | undefined | 'unreadable'> {
   const { model, specDir, caches } = ctx;
   const progress = options.onProgress ?? (() => undefined);
-  // The checker made sure every name links a file; the spec's folder stands in for none (and fails to load as one).
-  const named = (name: string): NamedFile => ({ name, file: linkedPath(ctx.inputs, name) ?? specDir });
-  const candidates = plan.attacks.flatMap((a) => a.generators.flatMap((g) => (g.kind === 'file' ? [{ link: g.path, file: resolveLink(specDir, g.path) }] : [])));
+  const { named, linked } = ctx.files;
+  const candidates = candidateLinks(plan.attacks).map(linked);
   const load = await loadInputs(specDir, { corpus: named(plan.corpus), pools: plan.pools.map(named), candidates }, caches.inputs, ctx.issues, (m) => progress(`audit ${plan.name}: ${m}`));
   if (!load.ok) return 'unreadable';
   const key = `${structuralFingerprint(ctx.text, decl, ctx.weightSpans)}\u0000${caches.inputs.stamps(load.files)}`;
@@ -109,7 +108,7 @@ export async function auditSpec(text: string, specFile: string, options: AuditSp
   const issues = new IssueLog();
   const weightSpans = model.spec.decls.flatMap((d) => (d.kind === 'reward' ? d.terms.flatMap((t) => (t.weightSpan === undefined ? [] : [t.weightSpan])) : []));
   const ctx: AuditContext = {
-    model, text, specDir, inputs: specInputs(model.spec, specFile), caches: options.cache ?? newAuditCaches(), lines: new LineIndex(text), issues, weightSpans,
+    model, text, specDir, files: specFiles(model.spec, specFile), caches: options.cache ?? newAuditCaches(), lines: new LineIndex(text), issues, weightSpans,
     candidateCache: options.candidateCache ?? defaultCacheDir(),
   };
   const audits: AuditReport[] = [];

@@ -1,4 +1,5 @@
 import * as path from 'node:path';
+import { candidateLinks } from '../edits/attack-plan.js';
 import { AuditError } from '../edits/audit-error.js';
 import { createCandidateSource } from '../edits/candidate-source.js';
 import type { RowIssue } from '../pool/types.js';
@@ -11,8 +12,7 @@ import { LineIndex } from '../problems/line-index.js';
 import type { Problem } from '../problems/problem.js';
 import { InputCache } from '../inputs/input-cache.js';
 import { IssueLog, loadInputs, logFromFile, type NamedFile } from '../inputs/load-inputs.js';
-import { resolveLink } from '../inputs/paths.js';
-import { linkedPath, specInputs } from '../inputs/spec-inputs.js';
+import { specFiles } from '../inputs/spec-inputs.js';
 import { planComparison } from './plan.js';
 import { runComparison } from './run-compare.js';
 
@@ -49,8 +49,7 @@ export async function compareSpec(text: string, specFile: string, request: Compa
   const blocks = blocksOf(model, request);
   if (typeof blocks === 'string') return { problems, dataIssues: [], reports: undefined, runError: blocks, model };
   const lines = new LineIndex(text);
-  const inputs = specInputs(model.spec, specFile);
-  const named = (name: string): NamedFile => ({ name, file: linkedPath(inputs, name) ?? specDir });
+  const { named, linked } = specFiles(model.spec, specFile);
   const cache = request.cache ?? new InputCache();
   const issues = new IssueLog();
   const reports: ComparisonReport[] = [];
@@ -58,7 +57,7 @@ export async function compareSpec(text: string, specFile: string, request: Compa
     const plan = planComparison(block);
     if (plan === undefined) continue;
     const arm = (files: readonly string[] | undefined, names: readonly string[]): NamedFile[] => (files !== undefined && files.length > 0 ? files.map(logFromFile) : names.map(named));
-    const candidates = plan.attacks.flatMap((a) => a.generators.flatMap((g) => (g.kind === 'file' ? [{ link: g.path, file: resolveLink(specDir, g.path) }] : [])));
+    const candidates = candidateLinks(plan.attacks).map(linked);
     const base = await loadInputs(specDir, { corpus: named(plan.corpus), pools: arm(request.baseFiles, plan.base), candidates }, cache, issues);
     const treatment = await loadInputs(specDir, { corpus: named(plan.corpus), pools: arm(request.treatmentFiles, plan.treatment) }, cache, issues);
     if (!base.ok || !treatment.ok) return { problems, dataIssues: issues.issues, reports: undefined, model };

@@ -46,3 +46,8 @@ export function planAttack(item: AttackItem): AttackPlan | undefined {
     span: item.span,
   };
 }
+
+/** The candidate files the attacks link, as written, in attack and generator order. */
+export function candidateLinks(attacks: readonly AttackPlan[]): string[] {
+  return attacks.flatMap((a) => a.generators.flatMap((g) => (g.kind === 'file' ? [g.path] : [])));
+}

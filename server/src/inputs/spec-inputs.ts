@@ -1,6 +1,7 @@
 import * as path from 'node:path';
 import type { Spec, StringLit } from '../syntax/ast.js';
 import { baselineFileOf } from './baseline-file.js';
+import type { NamedFile } from './load-inputs.js';
 import { resolveLink } from './paths.js';
 
 // The one list of the files a spec reads. The checker probes it, the trust rule filters it, the
@@ -43,7 +44,22 @@ export function specInputs(spec: Spec, specFile: string): SpecInput[] {
   return inputs;
 }
 
-/** The file a corpus or pool name links, resolved; undefined for a name that links none. */
-export function linkedPath(inputs: readonly SpecInput[], name: string): string | undefined {
-  return inputs.find((i) => (i.kind === 'corpus' || i.kind === 'pool') && i.name === name)?.path;
+/** The files of one checked spec, by what its blocks call them. */
+export interface SpecFiles {
+  readonly inputs: readonly SpecInput[];
+  /** The corpus or pool of that name, with its file. */
+  named(name: string): NamedFile;
+  /** A candidate file as the spec links it, with its file. */
+  linked(link: string): { readonly link: string; readonly file: string };
+}
+
+export function specFiles(spec: Spec, specFile: string): SpecFiles {
+  const specDir = path.dirname(specFile);
+  const inputs = specInputs(spec, specFile);
+  return {
+    inputs,
+    // The checker made sure every name links a file; the spec's folder stands in for none (and fails to load as one).
+    named: (name) => ({ name, file: inputs.find((i) => (i.kind === 'corpus' || i.kind === 'pool') && i.name === name)?.path ?? specDir }),
+    linked: (link) => ({ link, file: resolveLink(specDir, link) }),
+  };
 }

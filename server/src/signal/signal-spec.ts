@@ -11,8 +11,8 @@ import type { Problem } from '../problems/problem.js';
 import { planTraining, type TrainingPlan } from './plan.js';
 import { runSignal } from './run-signal.js';
 import { InputCache } from '../inputs/input-cache.js';
-import { IssueLog, loadInputs, logFromFile, type NamedFile } from '../inputs/load-inputs.js';
-import { linkedPath, specInputs } from '../inputs/spec-inputs.js';
+import { IssueLog, loadInputs, logFromFile } from '../inputs/load-inputs.js';
+import { specFiles } from '../inputs/spec-inputs.js';
 
 export interface SignalOutcome {
   readonly problems: readonly Problem[];
@@ -70,8 +70,7 @@ export async function signalSpec(text: string, specFile: string, request: Signal
   const plans = plansOf(model, request);
   if (typeof plans === 'string') return { problems, dataIssues: [], reports: undefined, runError: plans, model };
   const lines = new LineIndex(text);
-  const inputs = specInputs(model.spec, specFile);
-  const named = (name: string): NamedFile => ({ name, file: linkedPath(inputs, name) ?? specDir });
+  const { named } = specFiles(model.spec, specFile);
   const cache = request.cache ?? new InputCache();
   const issues = new IssueLog();
   const reports: SignalReport[] = [];
