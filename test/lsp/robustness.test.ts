@@ -1,11 +1,13 @@
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import { after, before, describe, test } from 'node:test';
 import {
-  CompletionRequest, DefinitionRequest, DocumentDiagnosticRequest, DocumentHighlightRequest, DocumentSymbolRequest, HoverRequest, PrepareRenameRequest,
-  ReferencesRequest, SemanticTokensRequest, type FullDocumentDiagnosticReport, type MarkupContent, type Position,
+  CompletionRequest, createProtocolConnection, DefinitionRequest, DocumentDiagnosticRequest, DocumentHighlightRequest, DocumentSymbolRequest, ErrorCodes, ExitNotification,
+  HoverRequest, InitializedNotification, InitializeRequest, PrepareRenameRequest, ReferencesRequest, ResponseError, SemanticTokensRequest, ShutdownRequest, StreamMessageReader,
+  StreamMessageWriter, type FullDocumentDiagnosticReport, type MarkupContent, type Position, type ProtocolConnection,
 } from 'vscode-languageserver-protocol/node';
 import { LineIndex } from '../../server/src/problems/line-index.js';
-import { endOfText, paperSpec, positionIn, pullClientCapabilities, tempFolder, TestClient } from './lsp-test-client.js';
+import { endOfText, paperSpec, positionIn, pullClientCapabilities, serverPath, tempFolder, TestClient } from './lsp-test-client.js';
 
 /** A small seeded generator, so a failing input can be reproduced. */
 function mulberry32(seed: number): () => number {
@@ -127,5 +129,95 @@ describe('robustness: the server survives whatever is typed', () => {
     assert.equal(await client.connection.sendRequest(HoverRequest.type, { textDocument, position }), null);
     assert.deepEqual(await client.connection.sendRequest(CompletionRequest.type, { textDocument, position }), []);
     assert.deepEqual(await client.connection.sendRequest(DocumentDiagnosticRequest.type, { textDocument }), { kind: 'full', items: [] });
+  });
+});
+
+// The LSP lifecycle and malformed document notifications (issue 13, item 17).
+describe('robustness: protocol lifecycle, malformed opens and escaped messages', () => {
+  /** The bundled server over stdio with nothing sent yet (no initialize); `kill` ends it if a test fails midway. */
+  function rawServer(): { connection: ProtocolConnection; exited: Promise<number | null>; kill: () => void } {
+    const child = spawn(process.execPath, [serverPath, '--stdio'], { stdio: ['pipe', 'pipe', 'inherit'] });
+    const connection = createProtocolConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
+    connection.listen();
+    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+    return { connection, exited, kill: () => {
+      connection.dispose();
+      if (child.exitCode === null) child.kill();
+    } };
+  }
+
+  /** The JSON-RPC error code a request was answered with (it fails the test when it was answered with a result). */
+  async function errorCode(request: Promise<unknown>): Promise<number> {
+    let result: unknown;
+    try {
+      result = await request;
+    } catch (error) {
+      assert.ok(error instanceof ResponseError, String(error));
+      return error.code;
+    }
+    assert.fail(`answered with a result: ${JSON.stringify(result)}`);
+  }
+
+  test('a request before initialize is answered with ServerNotInitialized (−32002); after it, as usual', async () => {
+    const { connection, exited, kill } = rawServer();
+    try {
+      const textDocument = { uri: 'untitled:before-init' };
+      const position = { line: 0, character: 0 };
+      assert.equal(await errorCode(connection.sendRequest(HoverRequest.type, { textDocument, position })), ErrorCodes.ServerNotInitialized);
+      assert.equal(await errorCode(connection.sendRequest(CompletionRequest.type, { textDocument, position })), ErrorCodes.ServerNotInitialized);
+      assert.equal(await errorCode(connection.sendRequest(DocumentDiagnosticRequest.type, { textDocument })), ErrorCodes.ServerNotInitialized);
+      assert.equal(await errorCode(connection.sendRequest('textDocument/foldingRange', { textDocument })), ErrorCodes.ServerNotInitialized, 'a method the server has no handler for');
+
+      await connection.sendRequest(InitializeRequest.type, { processId: process.pid, rootUri: null, capabilities: pullClientCapabilities, workspaceFolders: null });
+      await connection.sendNotification(InitializedNotification.type, {});
+      assert.equal(await connection.sendRequest(HoverRequest.type, { textDocument, position }), null, 'a document that is not open: no hover');
+      assert.equal(await errorCode(connection.sendRequest('textDocument/foldingRange', { textDocument })), ErrorCodes.MethodNotFound);
+      await connection.sendRequest(ShutdownRequest.type);
+      await connection.sendNotification(ExitNotification.type);
+      assert.equal(await exited, 0);
+    } finally {
+      kill();
+    }
+  });
+
+  test('a didOpen whose uri is null is ignored: no workspace/configuration with scopeUri null, nothing logged, the server goes on', async () => {
+    const client = await TestClient.start({ capabilities: pullClientCapabilities });
+    try {
+      const text = 'signal s = has_final and nope\n';
+      for (const uri of [null, 42, { path: '/x.reward' }]) {
+        await client.connection.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'reward', version: 1, text } });
+      }
+      await client.connection.sendNotification('textDocument/didOpen', { textDocument: { uri: 'untitled:no-text', languageId: 'reward', version: 1, text: null } });
+      // A valid document after them: its pull asks for its settings, and the server writes its requests
+      // in order, so any request the malformed opens caused has reached the client by the time it answers.
+      const uri = 'untitled:after-null';
+      await client.open(uri, text);
+      const report = (await client.connection.sendRequest(DocumentDiagnosticRequest.type, { textDocument: { uri } })) as FullDocumentDiagnosticReport;
+      assert.deepEqual(report.items.map((d) => d.code), ['unused-declaration', 'unknown-name']);
+      assert.ok(client.configurationRequests.includes(uri));
+      assert.deepEqual(client.configurationRequests.filter((scope) => typeof scope !== 'string'), [], 'every workspace/configuration names a document');
+      assert.ok(!client.configurationRequests.includes('untitled:no-text'), 'an open without text is not kept either');
+      assert.equal(await client.connection.sendRequest('textDocument/hover', { textDocument: { uri: null }, position: { line: 0, character: 0 } }), null);
+      assert.deepEqual(client.loggedErrors, []);
+    } finally {
+      await client.stop();
+    }
+  });
+
+  test('diagnostic messages show control and bidi characters from the spec or the data as escapes (issue 13, item 15)', async () => {
+    const client = await TestClient.start({ capabilities: pullClientCapabilities });
+    const folder = tempFolder();
+    try {
+      const uri = folder.uri('escapes.reward');
+      await client.open(uri, 'pool p = "a\u001b[2J\u202eb\u2066.jsonl"\n');
+      const report = (await client.connection.sendRequest(DocumentDiagnosticRequest.type, { textDocument: { uri } })) as FullDocumentDiagnosticReport;
+      const messages = report.items.map((d) => (typeof d.message === 'string' ? d.message : d.message.value));
+      assert.ok(messages.some((m) => m.includes("'a\\u001b[2J\\u202eb\\u2066.jsonl'")), messages.join('\n'));
+      // eslint-disable-next-line no-control-regex -- finding control characters is the point
+      assert.deepEqual(messages.filter((m) => /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]/.test(m)), []);
+    } finally {
+      await client.stop();
+      folder.remove();
+    }
   });
 });

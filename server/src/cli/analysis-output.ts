@@ -1,8 +1,8 @@
-import * as fs from 'node:fs';
 import { formatHtml } from '../render/format-html.js';
 import { formatTable } from '../render/format-table.js';
 import type { Report } from '../report/schema.js';
 import type { CommandOutput } from './check-command.js';
+import { writeOutput, type OutputTarget } from './output-file.js';
 
 // What `herald signal` and `herald compare` share: their output formats and where output goes.
 
@@ -13,12 +13,8 @@ export function isAnalysisFormat(format: string | undefined): format is Analysis
   return analysisFormats.includes(format as AnalysisFormat);
 }
 
-export function writeReport(report: Report, format: AnalysisFormat, out: string | undefined, io: CommandOutput & { write: (text: string) => void }): void {
+/** The report where `outputTarget` said it may go; false when it could not be written. */
+export function writeReport(report: Report, format: AnalysisFormat, target: OutputTarget, io: CommandOutput & { write: (text: string) => void }): boolean {
   const rendered = format === 'table' ? formatTable(report) : format === 'json' ? `${JSON.stringify(report, null, 2)}\n` : formatHtml(report);
-  if (out === undefined) {
-    io.write(rendered);
-    return;
-  }
-  fs.writeFileSync(out, rendered);
-  io.err(`herald: wrote ${out}`);
+  return writeOutput(target, rendered, io);
 }

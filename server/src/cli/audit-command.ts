@@ -1,4 +1,3 @@
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { auditSpec } from '../audit/audit-spec.js';
 import { makeBaseline } from '../audit/baseline.js';
@@ -12,7 +11,9 @@ import { formatHtml } from '../render/format-html.js';
 import { formatSarif } from '../render/format-sarif.js';
 import { formatTable } from '../render/format-table.js';
 import type { Report } from '../report/schema.js';
+import { escapeControls } from '../report/escape-text.js';
 import { formatProblem, parseCommandArgs, printFindings, readSpec, type CommandOutput } from './check-command.js';
+import { filesRead, outputTarget, writeOutput } from './output-file.js';
 
 const formats = ['table', 'json', 'sarif', 'html'] as const;
 type Format = (typeof formats)[number];
@@ -67,8 +68,10 @@ export async function runAuditCommand(args: readonly string[], io: CommandOutput
   const specFile = positionals[0]!;
   const text = readSpec(specFile, io);
   if (text === undefined) return 2;
+  const target = outputTarget('audit', values.out, filesRead(specFile, text), io);
+  if (target === undefined) return 2;
 
-  const progress = values.quiet ? () => undefined : (message: string) => io.err(`herald: ${message}`);
+  const progress = values.quiet ? () => undefined : (message: string) => io.err(escapeControls(`herald: ${message}`));
   const candidateCache = values['no-cache'] ? false : values['cache-dir'];
   const specPath = path.resolve(specFile);
   const outcome = await auditSpec(text, specPath, { only: values.audit, onProgress: progress, candidateCache });
@@ -85,15 +88,10 @@ export async function runAuditCommand(args: readonly string[], io: CommandOutput
   if (outcome.report === undefined) return 2;
 
   const rendered = render(outcome.report, format, { findings, lines, specFile, specPath });
-  if (values.out !== undefined) {
-    fs.writeFileSync(values.out, rendered);
-    if (!values.quiet) io.err(`herald: wrote ${values.out}`);
-  } else {
-    io.write(rendered);
-  }
+  if (!writeOutput(target, rendered, io, values.quiet)) return 2;
   if (values['update-baseline']) {
     writeBaseline(baselineFile, makeBaseline(outcome.report, outcome.model));
-    if (!values.quiet) io.err(`herald: wrote the baseline ${specRelative(process.cwd(), baselineFile)}`);
+    if (!values.quiet) io.err(escapeControls(`herald: wrote the baseline ${specRelative(process.cwd(), baselineFile)}`));
   }
   if (baseline?.read.kind === 'invalid') return 2;
   const failed = findings.some((f) => f.code === auditIssueCodes.expectFailed || f.code === auditIssueCodes.asrRegression);

@@ -7,16 +7,20 @@ import { probeFile } from '../inputs/file-probe.js';
 import { LineIndex } from '../problems/line-index.js';
 import type { Problem } from '../problems/problem.js';
 import type { RowIssue } from '../pool/types.js';
+import { escapeControls } from '../report/escape-text.js';
 
 export interface CommandOutput {
   readonly out: (line: string) => void;
   readonly err: (line: string) => void;
 }
 
-/** `file:line:col: severity code message`, one-based like compilers print, for editors to jump to. */
+/**
+ * `file:line:col: severity code message`, one-based like compilers print, for editors to jump to.
+ * Always one line: a message quotes data (ids, reasons, file names), escaped here.
+ */
 export function formatProblem(file: string, index: LineIndex, problem: Problem): string {
   const { line, character } = index.position(problem.span.start);
-  return `${file}:${line + 1}:${character + 1}: ${problem.severity} ${problem.code} ${problem.message}`;
+  return escapeControls(`${file}:${line + 1}:${character + 1}: ${problem.severity} ${problem.code} ${problem.message}`);
 }
 
 /** A command's options and positionals, or undefined after printing the parse error and the usage. */
@@ -24,7 +28,7 @@ export function parseCommandArgs<O extends NonNullable<ParseArgsConfig['options'
   try {
     return parseArgs({ args: [...args], allowPositionals: true, options });
   } catch (error) {
-    io.err(`herald ${command}: ${(error as Error).message}\n${usage}`);
+    io.err(`${escapeControls(`herald ${command}: ${(error as Error).message}`)}\n${usage}`);
     return undefined;
   }
 }
@@ -34,7 +38,7 @@ export function readSpec(file: string, io: CommandOutput): string | undefined {
   try {
     return fs.readFileSync(file, 'utf8');
   } catch (error) {
-    io.err(`${file}: cannot read: ${(error as Error).message}`);
+    io.err(escapeControls(`${file}: cannot read: ${(error as Error).message}`));
     return undefined;
   }
 }
@@ -42,7 +46,7 @@ export function readSpec(file: string, io: CommandOutput): string | undefined {
 /** A run's spec problems at their line and column, then the data rows it skipped, on stderr. */
 export function printRunProblems(file: string, lines: LineIndex, run: { problems: readonly Problem[]; dataIssues: readonly RowIssue[] }, io: CommandOutput): void {
   for (const problem of run.problems) io.err(formatProblem(file, lines, problem));
-  for (const issue of run.dataIssues) io.err(`${issue.file}:${issue.line}: skipped row: ${issue.reason}`);
+  for (const issue of run.dataIssues) io.err(escapeControls(`${issue.file}:${issue.line}: skipped row: ${issue.reason}`));
 }
 
 /**
@@ -53,7 +57,7 @@ export function printRunProblems(file: string, lines: LineIndex, run: { problems
 export function printFindings(file: string, lines: LineIndex, findings: readonly Problem[], io: CommandOutput): void {
   for (const finding of findings) {
     io.err(formatProblem(file, lines, finding));
-    for (const row of finding.rows ?? []) io.err(`  ${specRelative(process.cwd(), row.file)}:${row.line}: ${row.message}`);
+    for (const row of finding.rows ?? []) io.err(escapeControls(`  ${specRelative(process.cwd(), row.file)}:${row.line}: ${row.message}`));
   }
 }
 

@@ -3,7 +3,9 @@ import { compareSpec } from '../compare/compare-spec.js';
 import { LineIndex } from '../problems/line-index.js';
 import { newReport } from '../report/schema.js';
 import { isAnalysisFormat, writeReport } from './analysis-output.js';
+import { escapeControls } from '../report/escape-text.js';
 import { parseCommandArgs, printRunProblems, readSpec, type CommandOutput } from './check-command.js';
+import { filesRead, outputTarget } from './output-file.js';
 
 export const compareUsage = `herald compare <spec.reward> [--base FILE… --treatment FILE…] [--comparison NAME] [--format table|json|html] [--out FILE]
   the paired policy comparison: two arms evaluated on the same question ids and samples (meta.sample),
@@ -29,13 +31,16 @@ export async function runCompareCommand(args: readonly string[], io: CommandOutp
   const specFile = positionals[0]!;
   const text = readSpec(specFile, io);
   if (text === undefined) return 2;
+  const logs = [...(values.base ?? []).map((file) => ({ file, what: 'an evaluation log named by --base' })), ...(values.treatment ?? []).map((file) => ({ file, what: 'an evaluation log named by --treatment' }))];
+  const target = outputTarget('compare', values.out, filesRead(specFile, text, logs), io);
+  if (target === undefined) return 2;
   const outcome = await compareSpec(text, path.resolve(specFile), { only: values.comparison, baseFiles: values.base, treatmentFiles: values.treatment });
   const lines = new LineIndex(text);
   printRunProblems(specFile, lines, outcome, io);
-  if (outcome.runError !== undefined) io.err(`herald compare: ${outcome.runError}`);
+  if (outcome.runError !== undefined) io.err(escapeControls(`herald compare: ${outcome.runError}`));
   if (outcome.reports === undefined) return 2;
-  writeReport(newReport(path.basename(specFile), { audits: [], comparisons: [...outcome.reports] }), values.format, values.out, io);
+  if (!writeReport(newReport(path.basename(specFile), { audits: [], comparisons: [...outcome.reports] }), values.format, target, io)) return 2;
   const failed = outcome.reports.filter((r) => !r.nonInferiority.passed);
-  for (const r of failed) io.err(`herald: ${r.name}: EM non-inferiority fails on ${r.nonInferiority.benchmarks.filter((b) => !b.passed).map((b) => b.benchmark).join(', ') || 'every benchmark (no pairs)'}`);
+  for (const r of failed) io.err(escapeControls(`herald: ${r.name}: EM non-inferiority fails on ${r.nonInferiority.benchmarks.filter((b) => !b.passed).map((b) => b.benchmark).join(', ') || 'every benchmark (no pairs)'}`));
   return failed.length > 0 ? 1 : 0;
 }

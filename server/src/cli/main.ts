@@ -2,6 +2,7 @@ import { auditUsage, runAuditCommand } from './audit-command.js';
 import { runCheck } from './check-command.js';
 import { compareUsage, runCompareCommand } from './compare-command.js';
 import { runSignalCommand, signalUsage } from './signal-command.js';
+import { escapeControls } from '../report/escape-text.js';
 
 const usage = `usage: herald <command> [options]
 
@@ -53,7 +54,7 @@ async function main(argv: readonly string[]): Promise<number> {
       io.out(usage);
       return 0;
     default:
-      io.err(command === undefined ? usage : `herald: unknown command '${command}'\n${usage}`);
+      io.err(command === undefined ? usage : `${escapeControls(`herald: unknown command '${command}'`)}\n${usage}`);
       return 2;
   }
 }

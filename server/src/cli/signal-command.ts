@@ -4,7 +4,9 @@ import { LineIndex } from '../problems/line-index.js';
 import { newReport } from '../report/schema.js';
 import { isAnalysisFormat, writeReport } from './analysis-output.js';
 import { signalFindings } from '../findings/signal-findings.js';
+import { escapeControls } from '../report/escape-text.js';
 import { parseCommandArgs, printFindings, printRunProblems, readSpec, type CommandOutput } from './check-command.js';
+import { filesRead, outputTarget } from './output-file.js';
 
 export const signalUsage = `herald signal <spec.reward> [--log FILE…] [--training NAME] [--reward R --corpus C] [--normalize std|mean]
               [--min-groups N] [--format table|json|html] [--out FILE]
@@ -33,18 +35,20 @@ export async function runSignalCommand(args: readonly string[], io: CommandOutpu
   const specFile = positionals[0]!;
   const text = readSpec(specFile, io);
   if (text === undefined) return 2;
+  const target = outputTarget('signal', values.out, filesRead(specFile, text, (values.log ?? []).map((file) => ({ file, what: 'a training log named by --log' }))), io);
+  if (target === undefined) return 2;
   const outcome = await signalSpec(text, path.resolve(specFile), {
     only: values.training, logFiles: values.log, reward: values.reward, corpus: values.corpus, normalization: normalize, minGroups,
   });
   const lines = new LineIndex(text);
   printRunProblems(specFile, lines, outcome, io);
-  if (outcome.runError !== undefined) io.err(`herald signal: ${outcome.runError}`);
+  if (outcome.runError !== undefined) io.err(escapeControls(`herald signal: ${outcome.runError}`));
   if (outcome.reports === undefined) return 2;
-  writeReport(newReport(path.basename(specFile), { audits: [], signals: [...outcome.reports] }), values.format, values.out, io);
+  if (!writeReport(newReport(path.basename(specFile), { audits: [], signals: [...outcome.reports] }), values.format, target, io)) return 2;
   // A block named on the command line (--reward) is not in the spec: its detectors are named here.
   const findings = signalFindings(outcome.reports, outcome.model);
   printFindings(specFile, lines, findings, io);
   const unplaced = outcome.reports.filter((r) => r.range === null).flatMap((r) => r.detectors.filter((d) => !d.reachesOptimizer).map((d) => `${r.name}: ${d.name} changes the advantages in ${d.changedGroups} of ${r.groups} groups (< ${r.minGroups})`));
-  for (const line of unplaced) io.err(`herald: sparse training signal: ${line}`);
+  for (const line of unplaced) io.err(escapeControls(`herald: sparse training signal: ${line}`));
   return findings.length > 0 || unplaced.length > 0 ? 1 : 0;
 }

@@ -3,6 +3,7 @@ import { pathToFileURL } from 'node:url';
 import { DiagnosticSeverity, DiagnosticTag, type Diagnostic } from 'vscode-languageserver/node';
 import type { IssueCode } from '../problems/issue-codes.js';
 import type { Problem, Severity } from '../problems/problem.js';
+import { escapeControls } from '../report/escape-text.js';
 import type { DocumentAnalysis } from './document-analysis.js';
 
 /**
@@ -27,6 +28,7 @@ export function codeDescriptionHref(docsUri: string, code: IssueCode): string {
   return `${docsUri}#${code}`;
 }
 
+/** A problem as a diagnostic; its messages quote data (ids, reasons, file names), so they are escaped (report/escape-text.ts). */
 export function toDiagnostic(problem: Problem, analysis: DocumentAnalysis, docsUri: string): Diagnostic {
   const diagnostic: Diagnostic = {
     range: analysis.lines.range(problem.span),
@@ -34,14 +36,14 @@ export function toDiagnostic(problem: Problem, analysis: DocumentAnalysis, docsU
     source: 'herald',
     code: problem.code,
     codeDescription: { href: codeDescriptionHref(docsUri, problem.code) },
-    message: problem.message,
+    message: escapeControls(problem.message),
   };
   // Spans of the spec first, then the data rows the finding is about, each opening its file at its line.
   const related = [
-    ...(problem.related ?? []).map((r) => ({ location: { uri: analysis.uri, range: analysis.lines.range(r.span) }, message: r.message })),
+    ...(problem.related ?? []).map((r) => ({ location: { uri: analysis.uri, range: analysis.lines.range(r.span) }, message: escapeControls(r.message) })),
     ...(problem.rows ?? []).map((row) => {
       const line = Math.max(0, row.line - 1);
-      return { location: { uri: pathToFileURL(row.file).href, range: { start: { line, character: 0 }, end: { line, character: 0 } } }, message: row.message };
+      return { location: { uri: pathToFileURL(row.file).href, range: { start: { line, character: 0 }, end: { line, character: 0 } } }, message: escapeControls(row.message) };
     }),
   ];
   if (related.length > 0) diagnostic.relatedInformation = related;

@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 import {
-  CodeLensRefreshRequest, createConnection, DidChangeConfigurationNotification, DidChangeWatchedFilesNotification, DocumentDiagnosticReportKind, ProposedFeatures,
-  type InitializeResult, type Position,
+  CodeLensRefreshRequest, createConnection, DidChangeConfigurationNotification, DidChangeWatchedFilesNotification, DocumentDiagnosticReportKind, ErrorCodes, ProposedFeatures,
+  ResponseError, type InitializeResult, type Position,
 } from 'vscode-languageserver/node';
 import { acceptBaselineCommand, auditCodeActions, auditCodeLenses } from './audit-actions.js';
 import { AnalysisRunner } from './analysis-runner.js';
@@ -19,7 +19,7 @@ import { changedPaths, linkedFilesGlob } from './linked-files.js';
 import { definition, documentHighlights, references } from './navigation.js';
 import { prepareRename, rename } from './rename.js';
 import { reportRequest, runAuditRequest } from './protocol.js';
-import { guardNotification, guardRequest } from './safe-handler.js';
+import { checkedDocumentSync, guardNotification, guardRequest, Lifecycle, type RequestContext } from './safe-handler.js';
 import { semanticTokens } from './semantic-tokens.js';
 import { Session } from './session.js';
 import { WorkspaceTrust } from '../inputs/trust.js';
@@ -28,6 +28,8 @@ import { settingsSection, SettingsStore } from './settings.js';
 // Started as `node dist/server.js --stdio` (or `--node-ipc` by VS Code); the transport comes from argv.
 const connection = createConnection(ProposedFeatures.all);
 const log = connection.console;
+const lifecycle = new Lifecycle();
+const guarded: RequestContext = { log, lifecycle };
 const session = new Session();
 const runner = new AnalysisRunner();
 // The analysis service tells diagnostics when findings change; diagnostics read the findings back.
@@ -40,6 +42,7 @@ const analyses: AnalysisService = new AnalysisService(connection, session, runne
 const diagnostics = new DiagnosticsService(connection, session, diagnosticsDocumentUri(path.resolve(__dirname, '..')), log, analyses);
 
 connection.onInitialize((params): InitializeResult => {
+  lifecycle.initialize();
   session.features = clientFeatures(params.capabilities);
   session.trust = WorkspaceTrust.from(params);
   if (session.features.configuration) {
@@ -86,9 +89,9 @@ connection.onDidChangeWatchedFiles(guardNotification(log, 'didChangeWatchedFiles
   await diagnostics.inputsChanged();
 }));
 
-connection.languages.diagnostics.on(guardRequest(log, 'diagnostics', { kind: DocumentDiagnosticReportKind.Full, items: [] }, (params) => diagnostics.pull(params)));
+connection.languages.diagnostics.on(guardRequest(guarded, 'diagnostics', { kind: DocumentDiagnosticReportKind.Full, items: [] }, (params) => diagnostics.pull(params)));
 
-const request = documentRequests(session, log);
+const request = documentRequests(session, guarded);
 const offset = (a: DocumentAnalysis, position: Position): number => a.lines.offset(position);
 
 connection.onHover((p) =>
@@ -113,12 +116,14 @@ connection.languages.semanticTokens.on((p) => request('semanticTokens', p.textDo
 
 connection.onCodeAction((p) => request('codeAction', p.textDocument.uri, [], (a) => auditCodeActions(a, p.context.diagnostics)));
 connection.onCodeLens((p) => request('codeLens', p.textDocument.uri, [], (a) => auditCodeLenses(a, analyses.auditReport(p.textDocument.uri))));
-connection.onExecuteCommand(guardRequest(log, 'executeCommand', false, async (p) =>
+connection.onExecuteCommand(guardRequest(guarded, 'executeCommand', false, async (p) =>
   p.command === acceptBaselineCommand && typeof p.arguments?.[0] === 'string' ? analyses.acceptBaseline(p.arguments[0]) : false,
 ));
-connection.onRequest(reportRequest, guardRequest(log, 'report', null, (p) => analyses.report(p.uri)));
-connection.onRequest(runAuditRequest, guardRequest(log, 'runAudit', null, (p) => analyses.requested(p.uri)));
-connection.onShutdown(() => runner.dispose());
+connection.onRequest(reportRequest, guardRequest(guarded, 'report', null, (p) => analyses.report(p.uri)));
+connection.onRequest(runAuditRequest, guardRequest(guarded, 'runAudit', null, (p) => analyses.requested(p.uri)));
+connection.onShutdown(() => lifecycle.refusal('shutdown') ?? runner.dispose());
+// Methods without a handler: ServerNotInitialized before initialize, as for every request, else what JSON-RPC answers.
+connection.onRequest((method) => lifecycle.refusal(method) ?? new ResponseError(ErrorCodes.MethodNotFound, `Unhandled method ${method}`));
 
-session.documents.listen(connection);
+session.documents.listen(checkedDocumentSync(connection, log));
 connection.listen();

@@ -43,3 +43,18 @@ export function rateBar(value: number | null, low?: number | null, high?: number
 }
 export const check = (ok: boolean): Cell => cell(ok ? '✓' : '✗', ok ? 'good' : 'bad');
 
+/** The block with `f` applied to every text in it: how a renderer escapes what the data put there. */
+export function mapBlockText(block: Block, f: (text: string) => string): Block {
+  const run = (c: Cell): Cell => ({ ...c, text: f(c.text) });
+  switch (block.kind) {
+    case 'heading':
+      return { ...block, text: f(block.text) };
+    case 'fields':
+      return { ...block, fields: block.fields.map((field) => ({ name: f(field.name), value: field.value.map(run) })) };
+    case 'table':
+      return { ...block, columns: block.columns.map((c) => ({ ...c, title: f(c.title) })), rows: block.rows.map((r) => r.map(run)) };
+    case 'paragraph':
+      return { ...block, runs: block.runs.map(run) };
+  }
+}
+

@@ -4,6 +4,7 @@ import { specRelative } from '../inputs/paths.js';
 import { issueCodeDocs, type IssueCode } from '../problems/issue-codes.js';
 import type { LineIndex } from '../problems/line-index.js';
 import type { Problem, RowLocation, Severity } from '../problems/problem.js';
+import { escapeControls } from '../report/escape-text.js';
 import type { Report } from '../report/schema.js';
 
 // The findings of a spec's analyses as SARIF 2.1.0, for code-scanning uploads and SARIF viewers:
@@ -56,9 +57,12 @@ export function sarifRegion(range: SpecRange): { startLine: number; startColumn:
   };
 }
 
-/** SARIF reads `[text](id)` in a message as a link: literal brackets next to one are escaped. */
-function escapeBrackets(text: string): string {
-  return text.replace(/[[\]\\]/g, (c) => `\\${c}`);
+/**
+ * A message as SARIF viewers show it: control and bidi characters from the data made visible, and
+ * brackets escaped, since SARIF reads `[text](id)` in a message as a link.
+ */
+function messageText(text: string): string {
+  return escapeControls(text).replace(/[[\]\\]/g, (c) => `\\${c}`);
 }
 
 function fingerprint(code: IssueCode, key: readonly string[]): string {
@@ -90,7 +94,7 @@ export interface SarifInput {
 
 function rowLocation(input: SarifInput, row: RowLocation, id: number): object {
   const uri = fileBesideSpec(input.specUri, specRelative(input.specDir, row.file));
-  return { id, physicalLocation: { artifactLocation: { uri }, ...(row.line >= 1 ? { region: { startLine: row.line } } : {}) }, message: { text: row.message } };
+  return { id, physicalLocation: { artifactLocation: { uri }, ...(row.line >= 1 ? { region: { startLine: row.line } } : {}) }, message: { text: escapeControls(row.message) } };
 }
 
 /** The findings as SARIF 2.1.0 JSON text. */
@@ -102,7 +106,7 @@ export function formatSarif(input: SarifInput): string {
     ruleId: f.code,
     ruleIndex: ruleIndex.get(f.code)!,
     level: levels[f.severity],
-    message: { text: escapeBrackets(f.message) },
+    message: { text: messageText(f.message) },
     locations: [{ physicalLocation: { artifactLocation: { uri: spec }, region: sarifRegion(input.lines.range(f.span)) } }],
     ...(f.rows === undefined || f.rows.length === 0 ? {} : { relatedLocations: f.rows.map((row, i) => rowLocation(input, row, i + 1)) }),
     partialFingerprints: { 'heraldFinding/v1': fingerprint(f.code, f.key ?? [f.message]) },

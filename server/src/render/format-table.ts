@@ -1,9 +1,11 @@
-import type { Block, Cell, Column, Tone } from './format-blocks.js';
+import { mapBlockText, type Block, type Cell, type Column, type Tone } from './format-blocks.js';
 import { describeReport } from './format-document.js';
+import { escapeControls } from '../report/escape-text.js';
 import type { Report } from '../report/schema.js';
 
 // The audit summary for a terminal or a CI log: aligned plain-text tables no wider than 120
-// columns, ANSI colour only when asked.
+// columns, ANSI colour only when asked. Text from the data (ids, file names, reasons) is escaped
+// before it is measured, so it can neither break a line nor send escapes of its own.
 
 export interface TableOptions {
   /** Colour headings, ✓/✗ and rates with ANSI escapes (for a terminal, not for a log file). */
@@ -37,10 +39,10 @@ export function formatTable(report: Report, options: TableOptions = {}): string 
   const doc = describeReport(report);
   const lines: string[] = [
     paint(truncate('HERALD audit report', maxWidth), 'heading'),
-    ...wrapRuns(doc.summary, 0, paint),
+    ...wrapRuns(doc.summary.map((c) => ({ ...c, text: escapeControls(c.text) })), 0, paint),
   ];
   for (const audit of doc.audits) {
-    for (const block of audit.blocks) lines.push(...renderBlock(block, paint));
+    for (const block of audit.blocks) lines.push(...renderBlock(mapBlockText(block, escapeControls), paint));
   }
   return `${lines.join('\n')}\n`;
 }

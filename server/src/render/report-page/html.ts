@@ -1,12 +1,17 @@
+import { escapeControls } from '../../report/escape-text.js';
+
 // A small HTML/SVG builder for the server-rendered page. Every string from a report goes in as text
 // or an attribute value and is escaped here; only markup built by `h` (or constant markup that the
 // caller vouches for with `trusted`) is ever inserted as is.
 
 const entities: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
-/** Escapes text for element content and quoted attribute values. */
+/**
+ * Escapes text for element content and quoted attribute values; control and bidi characters become
+ * visible escapes too, so an id cannot reorder the text around it.
+ */
 export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => entities[c]!);
+  return escapeControls(text).replace(/[&<>"']/g, (c) => entities[c]!);
 }
 
 declare const markupBrand: unique symbol;

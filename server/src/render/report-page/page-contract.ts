@@ -1,3 +1,5 @@
+import { invisibleCharacters, unicodeEscape } from '../../report/escape-text.js';
+
 // The names the server-rendered page and the browser view (client/webview/report-view.ts) agree on.
 
 /** The `<script type="application/json">` that holds the report. */
@@ -12,12 +14,12 @@ export type ChartKind = 'margins' | 'sweep-asr' | 'sweep-margin' | 'strata' | 'e
 /** `data-lattice` (audit index) on the lattice card; its nodes carry `data-subset` (index into `lattice.subsets`). */
 export const latticeDetailClass = 'subset-detail';
 
-/** Embeds JSON in a script element: no `<` (so no `</script>` or `<!--`), `>` or `&` survives as is. */
+/**
+ * Embeds JSON in a script element: no `<` (so no `</script>` or `<!--`), `>` or `&` survives as is,
+ * and neither do the controls and bidi characters that JSON leaves raw (DEL, C1, the line separators,
+ * bidi marks, embeddings, overrides and isolates), so the page's source reads as it is. The values
+ * decode unchanged.
+ */
 export function embedJson(value: unknown): string {
-  return JSON.stringify(value)
-    .replace(/</g, '\\u003c')
-    .replace(/>/g, '\\u003e')
-    .replace(/&/g, '\\u0026')
-    .replace(/\u2028/g, '\\u2028')
-    .replace(/\u2029/g, '\\u2029');
+  return JSON.stringify(value).replace(/[<>&]/g, unicodeEscape).replace(invisibleCharacters, unicodeEscape);
 }

@@ -1,0 +1,118 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { specInputs, type SpecInput } from '../inputs/spec-inputs.js';
+import { escapeControls } from '../report/escape-text.js';
+import { parse } from '../syntax/parse.js';
+import type { CommandOutput } from './check-command.js';
+
+// Where `--out` may write: never over the spec or a file the run reads (its pools, corpora,
+// candidate files, baseline, and the logs named on the command line). Files are compared as the
+// file system resolves them (real paths, and device and inode for hard links and case-insensitive
+// names), so `./pool.jsonl`, `sub/../pool.jsonl` or a symbolic link to the pool are the pool.
+
+/** A file the run reads, with the words that name it in the refusal. */
+export interface ReadFile {
+  readonly file: string;
+  readonly what: string;
+}
+
+function describeInput(input: SpecInput, spec: string): string {
+  switch (input.kind) {
+    case 'corpus':
+    case 'pool':
+      return `the ${input.kind} '${input.name ?? ''}' that ${spec} reads`;
+    case 'candidates':
+      return `a candidates file that ${spec} reads`;
+    case 'baseline':
+      return `the baseline of ${spec}`;
+  }
+}
+
+/** The spec itself, then every file it reads (`specInputs`: the one list), then `extra` (files named on the command line). */
+export function filesRead(specFile: string, text: string, extra: readonly ReadFile[] = []): ReadFile[] {
+  const specPath = path.resolve(specFile);
+  return [
+    { file: specPath, what: 'the spec itself' },
+    ...specInputs(parse(text).spec, specPath).map((input) => ({ file: input.path, what: describeInput(input, specFile) })),
+    ...extra.map((e) => ({ file: path.resolve(e.file), what: e.what })),
+  ];
+}
+
+/** Symbolic links followed at most this many times, as the kernel's own limit (ELOOP). */
+const maxLinks = 40;
+
+/**
+ * The file that writing to `file` would write: its real path, or for a file that does not exist yet,
+ * the target of a dangling link or the real path of its folder with its name.
+ */
+function realTarget(file: string, links = 0): string {
+  const absolute = path.resolve(file);
+  try {
+    return fs.realpathSync(absolute);
+  } catch {
+    // Not there (yet): see below.
+  }
+  if (links < maxLinks) {
+    try {
+      return realTarget(path.resolve(path.dirname(absolute), fs.readlinkSync(absolute)), links + 1);
+    } catch {
+      // Not a link.
+    }
+  }
+  const folder = path.dirname(absolute);
+  return folder === absolute ? absolute : path.join(realTarget(folder, links), path.basename(absolute));
+}
+
+/** The file as the file system knows it: where writing would go, and its device and inode when it exists. */
+interface FileIdentity {
+  readonly real: string;
+  readonly inode: string | undefined;
+}
+
+function identify(file: string): FileIdentity {
+  let inode: string | undefined;
+  try {
+    const stat = fs.statSync(file);
+    inode = `${stat.dev}:${stat.ino}`;
+  } catch {
+    inode = undefined;
+  }
+  return { real: realTarget(file), inode };
+}
+
+/** Same real path, or (hard links, case-insensitive names) the same device and inode. */
+function sameFile(a: FileIdentity, b: FileIdentity): boolean {
+  return a.real === b.real || (a.inode !== undefined && a.inode === b.inode);
+}
+
+/** Where a command's report goes: stdout, or a file checked against the files the run reads. */
+export type OutputTarget = { readonly kind: 'stdout' } | { readonly kind: 'file'; readonly file: string };
+
+/**
+ * Stdout when `out` is undefined, else the file, unless it is the spec or a file in `reads`: then
+ * undefined, after saying on stderr why (the command exits 2 before it runs, and writes nothing).
+ */
+export function outputTarget(command: string, out: string | undefined, reads: readonly ReadFile[], io: CommandOutput): OutputTarget | undefined {
+  if (out === undefined) return { kind: 'stdout' };
+  const target = identify(out);
+  const hit = reads.find((r) => sameFile(target, identify(r.file)));
+  if (hit === undefined) return { kind: 'file', file: out };
+  io.err(escapeControls(`herald ${command}: refusing to write the report to ${out}: it is ${hit.what}; nothing was written`));
+  return undefined;
+}
+
+/** Writes a rendered report where `outputTarget` said; false after saying on stderr why it could not. */
+export function writeOutput(target: OutputTarget, rendered: string, io: CommandOutput & { write: (text: string) => void }, quiet = false): boolean {
+  if (target.kind === 'stdout') {
+    io.write(rendered);
+    return true;
+  }
+  try {
+    fs.writeFileSync(target.file, rendered);
+  } catch (error) {
+    io.err(escapeControls(`herald: cannot write ${target.file}: ${error instanceof Error ? error.message : String(error)}`));
+    return false;
+  }
+  if (!quiet) io.err(escapeControls(`herald: wrote ${target.file}`));
+  return true;
+}
