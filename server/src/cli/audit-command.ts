@@ -92,7 +92,11 @@ export async function runAuditCommand(args: readonly string[], io: CommandOutput
     io.write(rendered);
   }
   if (values['update-baseline']) {
-    writeBaseline(baselineFile, makeBaseline(outcome.report, outcome.model));
+    const written = writeBaseline(baselineFile, makeBaseline(outcome.report, outcome.model));
+    if (!written.ok) {
+      io.err(`herald: the baseline was not written: ${written.reason}`);
+      return 2;
+    }
     if (!values.quiet) io.err(`herald: wrote the baseline ${specRelative(process.cwd(), baselineFile)}`);
   }
   if (baseline?.read.kind === 'invalid') return 2;
