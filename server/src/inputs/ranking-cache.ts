@@ -167,8 +167,9 @@ export function openRankingStore(dir: string, corpusHash: string, generator: str
       const lines = `${pending.join('\n')}\n`;
       pending = [];
       try {
+        // A folder that cannot be made is not a cache; prepareCacheFolder never loops.
+        if (prepareCacheFolder(dir) !== undefined) return;
         // One append per flush: a crash leaves at most one partial last line, which loading skips.
-        // The folder was made by prepareCacheFolder; a folder gone since is not made again here.
         appendRegular(file, lines);
       } catch {
         // A read-only or full disk only costs the next run the ranking time.
