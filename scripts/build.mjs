@@ -13,6 +13,8 @@ const shared = {
   sourcemap: !production,
   minify: production,
   logLevel: 'warning',
+  // jsonc-parser's main is a UMD build whose inner requires esbuild cannot follow: bundle its ES module build.
+  alias: { 'jsonc-parser': 'jsonc-parser/lib/esm/main.js' },
 };
 
 // The report page's script: loaded from dist/ by the editor's webview, and inlined into the CLI's

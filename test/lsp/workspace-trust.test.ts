@@ -3,8 +3,10 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { after, before, describe, it } from 'node:test';
-import { DocumentDiagnosticRequest, type FullDocumentDiagnosticReport } from 'vscode-languageserver-protocol/node';
-import { auditStatusNotification, type AuditStatusParams } from '../../server/src/lsp/protocol.js';
+import { DocumentDiagnosticRequest, ExecuteCommandRequest, type FullDocumentDiagnosticReport, type ShowMessageParams } from 'vscode-languageserver-protocol/node';
+import {
+  auditStatusNotification, trainingSignalStatusNotification, type AuditStatusParams, type TrainingSignalStatusParams,
+} from '../../server/src/lsp/protocol.js';
 import { pullClientCapabilities, rangeOf, repoRoot, tempFolder, TestClient } from './lsp-test-client.js';
 
 const pools = path.join(repoRoot, 'samples/pools');
@@ -30,6 +32,27 @@ audit quick {
 }
 `;
 
+/** A comparison over the workspace's pool whose launder attack reads the given candidates file. */
+const comparisonSpec = (candidates: string): string => `corpus wiki = "data/corpus.jsonl"
+pool base = "data/hotpot.jsonl"
+pool treated = "data/hotpot.jsonl"
+
+detector L "cites a real passage it never retrieved" = any c in citations: c in corpus and c not in retrieved
+
+reward R0 {
+  answer 1.0 * token_f1(answer, gold.answers)
+}
+
+comparison paired {
+  reward R0
+  corpus wiki
+  base base
+  treatment treated
+  detectors L
+  attack launder targets L using candidates "${candidates}"
+}
+`;
+
 describe('an untrusted workspace (stdio, as VS Code restricted mode starts the server)', () => {
   // The workspace is one folder; the sample pools in the repository are outside it.
   const root = tempFolder();
@@ -37,18 +60,21 @@ describe('an untrusted workspace (stdio, as VS Code restricted mode starts the s
   const outside = specLinking(path.join(pools, 'corpus.jsonl'), path.join(pools, 'hotpot.jsonl'));
   const inside = specLinking('data/corpus.jsonl', 'data/hotpot.jsonl');
   const statuses: AuditStatusParams[] = [];
+  const trainingStatuses: TrainingSignalStatusParams[] = [];
+  const messages: ShowMessageParams[] = [];
   let notify: (() => void) | undefined;
   let client: TestClient;
 
-  const statusFor = (uri: string): Promise<AuditStatusParams> =>
+  const waitFor = <T extends { uri: string; state: string }>(list: T[], uri: string): Promise<T> =>
     new Promise((resolve) => {
       const check = (): void => {
-        const found = statuses.find((s) => s.uri === uri && s.state !== 'running');
+        const found = list.find((s) => s.uri === uri && s.state !== 'running');
         if (found === undefined) notify = check;
         else resolve(found);
       };
       check();
     });
+  const statusFor = (uri: string): Promise<AuditStatusParams> => waitFor(statuses, uri);
   const pull = async (uri: string): Promise<FullDocumentDiagnosticReport> =>
     (await client.connection.sendRequest(DocumentDiagnosticRequest.type, { textDocument: { uri } })) as FullDocumentDiagnosticReport;
 
@@ -67,6 +93,13 @@ describe('an untrusted workspace (stdio, as VS Code restricted mode starts the s
     client.connection.onNotification(auditStatusNotification, (p: AuditStatusParams) => {
       statuses.push(p);
       notify?.();
+    });
+    client.connection.onNotification(trainingSignalStatusNotification, (p: TrainingSignalStatusParams) => {
+      trainingStatuses.push(p);
+      notify?.();
+    });
+    client.connection.onNotification('window/showMessage', (p: ShowMessageParams) => {
+      messages.push(p);
     });
   });
 
@@ -104,5 +137,48 @@ describe('an untrusted workspace (stdio, as VS Code restricted mode starts the s
     await client.open(uri, text);
     assert.equal((await statusFor(uri)).state, 'skipped');
     assert.deepEqual((await pull(uri)).items.filter((d) => d.code === 'untrusted-file').map((d) => d.range), [rangeOf(text, '"data/linked.jsonl"')]);
+  });
+
+  it('a comparison whose candidates are outside the workspace is not run, and the link says why', async () => {
+    const text = comparisonSpec(path.join(pools, 'dense-candidates.jsonl'));
+    const uri = pathToFileURL(path.join(workspace, 'compare.reward')).href;
+    fs.writeFileSync(path.join(workspace, 'compare.reward'), text);
+    await client.open(uri, text);
+    const status = await waitFor(trainingStatuses, uri);
+    assert.equal(status.state, 'skipped');
+    assert.deepEqual((await pull(uri)).items.filter((d) => d.code === 'untrusted-file').map((d) => d.range), [rangeOf(text, `"${path.join(pools, 'dense-candidates.jsonl')}"`)]);
+  });
+
+  it('a baseline that is a link to an outside file, existing or not yet, is not read: the audit is skipped and its status names the baseline', async () => {
+    fs.writeFileSync(path.join(root.dir, 'outside-baseline.json'), '{"version": 1, "audits": {}}');
+    const cases: [string, string][] = [['existing', path.join(root.dir, 'outside-baseline.json')], ['dangling', path.join(root.dir, 'not-yet.json')]];
+    for (const [name, target] of cases) {
+      const specPath = path.join(workspace, `${name}.reward`);
+      fs.writeFileSync(specPath, inside);
+      fs.symlinkSync(target, `${specPath}.baseline.json`);
+      const uri = pathToFileURL(specPath).href;
+      await client.open(uri, inside);
+      const status = await statusFor(uri);
+      assert.equal(status.state, 'skipped', name);
+      assert.equal(status.message, `not audited: 1 linked file is outside this untrusted workspace (the baseline ${name}.reward.baseline.json among them)`);
+    }
+    assert.ok(!fs.existsSync(path.join(root.dir, 'not-yet.json')));
+  });
+
+  it('accepting the baseline never writes through a symbolic link: the outside file is left alone and the user is told', async () => {
+    const uri = pathToFileURL(path.join(workspace, 'inside.reward')).href;
+    // The spec was audited above; since then its baseline's name became a link to an outside file.
+    const victim = path.join(root.dir, 'victim.json');
+    fs.writeFileSync(victim, 'precious\n');
+    fs.symlinkSync(victim, path.join(workspace, 'inside.reward.baseline.json'));
+    const accepted = await client.connection.sendRequest(ExecuteCommandRequest.type, { command: 'herald.acceptBaseline', arguments: [uri] });
+    assert.equal(accepted, false);
+    assert.equal(fs.readFileSync(victim, 'utf8'), 'precious\n');
+    assert.ok(fs.lstatSync(path.join(workspace, 'inside.reward.baseline.json')).isSymbolicLink());
+    assert.ok(messages.some((m) => /the baseline was not written: .*inside\.reward\.baseline\.json is a symbolic link/.test(m.message)), JSON.stringify(messages));
+    // With the link gone, accepting writes a regular file in the workspace.
+    fs.rmSync(path.join(workspace, 'inside.reward.baseline.json'));
+    assert.equal(await client.connection.sendRequest(ExecuteCommandRequest.type, { command: 'herald.acceptBaseline', arguments: [uri] }), true);
+    assert.ok(fs.lstatSync(path.join(workspace, 'inside.reward.baseline.json')).isFile());
   });
 });

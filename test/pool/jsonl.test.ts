@@ -1,11 +1,15 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { describeFileError, splitJsonlText, streamJsonlLines, type JsonlLine } from '../../server/src/inputs/jsonl.js';
+import { linkedFileAccess, UnreadableInput } from '../../server/src/inputs/open-input.js';
+import { WorkspaceTrust } from '../../server/src/inputs/trust.js';
 import { tempDir } from './temp-files.js';
+
+const access = linkedFileAccess(WorkspaceTrust.everything);
 
 async function collect(file: string, chunkSize?: number): Promise<JsonlLine[]> {
   const out: JsonlLine[] = [];
-  for await (const line of streamJsonlLines(file, chunkSize === undefined ? {} : { chunkSize })) out.push(line);
+  for await (const line of streamJsonlLines(file, access, chunkSize === undefined ? {} : { chunkSize })) out.push(line);
   return out;
 }
 
@@ -48,24 +52,24 @@ describe('streamJsonlLines', () => {
     const rows = Array.from({ length: 20_000 }, (_, i) => JSON.stringify({ i, pad: 'x'.repeat(i % 50) }));
     const big = tmp.write('big.jsonl', rows.join('\n'));
     let count = 0;
-    for await (const { line, text: row } of streamJsonlLines(big)) {
+    for await (const { line, text: row } of streamJsonlLines(big, access)) {
       count += 1;
       assert.equal((JSON.parse(row) as { i: number }).i, line - 1);
     }
     assert.equal(count, 20_000);
   });
 
-  it('rejects with the file system error for a missing file and a folder', async () => {
-    await assert.rejects(collect(`${tmp.dir}/nope.jsonl`), { code: 'ENOENT' });
-    await assert.rejects(collect(tmp.dir), { code: 'EISDIR' });
+  it('rejects, saying why, for a missing file and a folder', async () => {
+    await assert.rejects(collect(`${tmp.dir}/nope.jsonl`), new UnreadableInput('file not found'));
+    await assert.rejects(collect(tmp.dir), new UnreadableInput('a folder, not a file'));
   });
 });
 
 describe('describeFileError', () => {
-  it('says what is wrong in words', () => {
-    assert.equal(describeFileError('p.jsonl', Object.assign(new Error('x'), { code: 'ENOENT' })), 'p.jsonl: file not found');
-    assert.equal(describeFileError('d', Object.assign(new Error('x'), { code: 'EISDIR' })), 'd: is a folder, not a JSONL file');
-    assert.equal(describeFileError('p.jsonl', Object.assign(new Error('x'), { code: 'EACCES' })), 'p.jsonl: permission denied');
+  it('says what is wrong in words, as FILE: cannot read: why', () => {
+    assert.equal(describeFileError('p.jsonl', new UnreadableInput('file not found')), 'p.jsonl: cannot read: file not found');
+    assert.equal(describeFileError('d', Object.assign(new Error('x'), { code: 'EISDIR' })), 'd: cannot read: a folder, not a file');
+    assert.equal(describeFileError('p.jsonl', Object.assign(new Error('x'), { code: 'EACCES' })), 'p.jsonl: cannot read: permission denied');
     assert.equal(describeFileError('p.jsonl', new Error('disk on fire')), 'p.jsonl: cannot read: disk on fire');
   });
 });

@@ -33,8 +33,8 @@ describe('loadCandidates', () => {
     const loaded = await loadCandidates(file);
     assert.deepEqual(loaded.items, [{ traj_id: 't2', citation_index: 0, candidates: ['w:1'] }]);
     assert.deepEqual(loaded.issues.map((i) => [i.line, i.reason]), [
-      [1, 'citation_index: must be at least 0, got -1'],
-      [2, 'citation_index: expected an integer, got 0.5'],
+      [1, 'citation_index: must be at least 0'],
+      [2, 'citation_index: expected an integer, got a fractional number'],
       [3, 'citation_index: expected a number, got a string'],
       [4, 'candidates: expected an array, got a string'],
       [5, 'candidates: expected an array of strings (item 1 is null)'],

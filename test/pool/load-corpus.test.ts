@@ -33,7 +33,7 @@ describe('loadCorpus', () => {
     assert.deepEqual([...loaded.corpus.passages.keys()], ['c']);
     assert.deepEqual(loaded.issues.map((i) => [i.line, i.reason]), [
       [1, "missing field 'title'"],
-      [2, 'text: expected a string, got 3'],
+      [2, 'text: expected a string, got an integer'],
       [3, 'id: must not be empty'],
     ]);
   });

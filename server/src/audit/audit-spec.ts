@@ -3,11 +3,12 @@ import { AuditError } from '../edits/audit-error.js';
 import { createCandidateSource } from '../edits/candidate-source.js';
 import { candidateLinks } from '../edits/attack-plan.js';
 import { prepareEdits, type RunOptions } from '../edits/prepare.js';
-import { probeFile } from '../inputs/file-probe.js';
+import { probeFileUnder } from '../inputs/file-probe.js';
 import { InputCache } from '../inputs/input-cache.js';
 import { IssueLog, loadInputs } from '../inputs/load-inputs.js';
-import { defaultCacheDir } from '../inputs/ranking-cache.js';
+import { defaultCacheDir, prepareCacheFolder } from '../inputs/ranking-cache.js';
 import { specFiles, type SpecFiles } from '../inputs/spec-inputs.js';
+import { WorkspaceTrust } from '../inputs/trust.js';
 import { LineIndex } from '../problems/line-index.js';
 import type { Problem } from '../problems/problem.js';
 import type { Span } from '../problems/span.js';
@@ -55,13 +56,17 @@ export interface AuditSpecOptions extends RunOptions {
   readonly cache?: AuditCaches | undefined;
   /**
    * Where candidate rankings are kept between runs (see inputs/ranking-cache.ts); false keeps none.
-   * Default: `defaultCacheDir()`, never the workspace.
+   * Default: `defaultCacheDir()`, never the workspace; none at all in an untrusted workspace.
    */
   readonly candidateCache?: string | false | undefined;
+  /** The rule the linked files are checked and opened under; default: everything (the CLI). */
+  readonly trust?: WorkspaceTrust | undefined;
 }
 
 interface AuditContext {
-  readonly candidateCache: string | false;
+  /** The ranking cache's folder, made on first use; false when there is none or it cannot be written. */
+  readonly candidateCache: () => string | false;
+  readonly trust: WorkspaceTrust;
   readonly model: SpecModel;
   readonly text: string;
   readonly specDir: string;
@@ -77,7 +82,9 @@ async function auditOne(ctx: AuditContext, decl: AuditDecl, plan: AuditPlan, opt
   const progress = options.onProgress ?? (() => undefined);
   const { named, linked } = ctx.files;
   const candidates = candidateLinks(plan.attacks).map(linked);
-  const load = await loadInputs(specDir, { corpus: named(plan.corpus), pools: plan.pools.map(named), candidates }, caches.inputs, ctx.issues, (m) => progress(`audit ${plan.name}: ${m}`));
+  const load = await loadInputs(specDir, { corpus: named(plan.corpus), pools: plan.pools.map(named), candidates }, {
+    cache: caches.inputs, trust: ctx.trust, issues: ctx.issues, onProgress: (m) => progress(`audit ${plan.name}: ${m}`),
+  });
   if (!load.ok) return 'unreadable';
   const key = `${structuralFingerprint(ctx.text, decl, ctx.weightSpans)}\u0000${caches.inputs.stamps(load.files)}`;
   const known = caches.prepared.get(plan.name, key);
@@ -86,7 +93,8 @@ async function auditOne(ctx: AuditContext, decl: AuditDecl, plan: AuditPlan, opt
     return scoreAudit(model, plan, known, ctx.lines, options);
   }
   const corpusFile = named(plan.corpus).file;
-  const rankings = ctx.candidateCache === false ? undefined : await caches.inputs.rankings(ctx.candidateCache, corpusFile, load.inputs.corpus);
+  const cacheDir = ctx.candidateCache();
+  const rankings = cacheDir === false ? undefined : await caches.inputs.rankings(cacheDir, corpusFile, load.inputs.corpus, ctx.trust);
   const source = createCandidateSource(load.inputs.corpus, load.candidateFiles, rankings === undefined ? {} : { store: rankings });
   const prepared = prepareEdits(model, auditEditPlan(plan), load.inputs, source, options);
   // Rankings computed before a cancellation are as valid as any: keep them too.
@@ -96,20 +104,33 @@ async function auditOne(ctx: AuditContext, decl: AuditDecl, plan: AuditPlan, opt
   return scoreAudit(model, plan, prepared, ctx.lines, options);
 }
 
+/** The ranking cache's folder, made when first asked for; one warning and no cache when it cannot be. */
+function rankingFolder(dir: string | false, onProgress: ((message: string) => void) | undefined): () => string | false {
+  let ready: string | false | undefined = dir === false ? false : undefined;
+  return () => {
+    if (ready !== undefined || dir === false) return ready ?? false;
+    const problem = prepareCacheFolder(dir);
+    if (problem !== undefined) onProgress?.(`warning: candidate rankings are not kept between runs: ${problem}`);
+    ready = problem === undefined ? dir : false;
+    return ready;
+  };
+}
+
 /**
  * Checks a spec and runs its audits: what `herald audit` and the editor's audit share. Bad rows are
  * skipped and reported; the spec and the data files are only ever read.
  */
 export async function auditSpec(text: string, specFile: string, options: AuditSpecOptions = {}): Promise<AuditOutcome> {
   const specDir = path.dirname(specFile);
-  const { model, problems } = analyze(text, { specFile, probeFile });
+  const trust = options.trust ?? WorkspaceTrust.everything;
+  const { model, problems } = analyze(text, { specFile, probeFile: probeFileUnder(trust) });
   if (problems.some((p) => p.severity === 'error')) return { problems, dataIssues: [], report: undefined, model, failures: [] };
   const decls = model.spec.decls.filter((d): d is AuditDecl => d.kind === 'audit' && (options.only === undefined || d.name?.text === options.only));
   const issues = new IssueLog();
   const weightSpans = model.spec.decls.flatMap((d) => (d.kind === 'reward' ? d.terms.flatMap((t) => (t.weightSpan === undefined ? [] : [t.weightSpan])) : []));
   const ctx: AuditContext = {
     model, text, specDir, files: specFiles(model.spec, specFile), caches: options.cache ?? newAuditCaches(), lines: new LineIndex(text), issues, weightSpans,
-    candidateCache: options.candidateCache ?? defaultCacheDir(),
+    trust, candidateCache: rankingFolder(trust.trusted ? options.candidateCache ?? defaultCacheDir() : false, options.onProgress),
   };
   const audits: AuditReport[] = [];
   for (const decl of decls) {

@@ -90,7 +90,11 @@ export async function runAuditCommand(args: readonly string[], io: CommandOutput
   const rendered = render(outcome.report, format, { findings, lines, specFile, specPath });
   if (!writeOutput(target, rendered, io, values.quiet)) return 2;
   if (values['update-baseline']) {
-    writeBaseline(baselineFile, makeBaseline(outcome.report, outcome.model));
+    const written = writeBaseline(baselineFile, makeBaseline(outcome.report, outcome.model));
+    if (!written.ok) {
+      io.err(escapeControls(`herald: the baseline was not written: ${written.reason}`));
+      return 2;
+    }
     if (!values.quiet) io.err(escapeControls(`herald: wrote the baseline ${specRelative(process.cwd(), baselineFile)}`));
   }
   if (baseline?.read.kind === 'invalid') return 2;

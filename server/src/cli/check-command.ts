@@ -43,10 +43,13 @@ export function readSpec(file: string, io: CommandOutput): string | undefined {
   }
 }
 
-/** A run's spec problems at their line and column, then the data rows it skipped, on stderr. */
+/**
+ * A run's spec problems at their line and column, then the data rows it skipped, on stderr. A file
+ * that could not be read at all is an issue on line 0 whose reason is the whole `FILE: cannot read: why`.
+ */
 export function printRunProblems(file: string, lines: LineIndex, run: { problems: readonly Problem[]; dataIssues: readonly RowIssue[] }, io: CommandOutput): void {
   for (const problem of run.problems) io.err(formatProblem(file, lines, problem));
-  for (const issue of run.dataIssues) io.err(escapeControls(`${issue.file}:${issue.line}: skipped row: ${issue.reason}`));
+  for (const issue of run.dataIssues) io.err(escapeControls(issue.line === 0 ? issue.reason : `${issue.file}:${issue.line}: skipped row: ${issue.reason}`));
 }
 
 /**

@@ -6,13 +6,14 @@ import type { RowIssue } from '../pool/types.js';
 import type { ComparisonReport } from '../report/training-schema.js';
 import { analyze } from '../semantics/analyze.js';
 import type { SpecModel } from '../semantics/check.js';
-import { probeFile } from '../inputs/file-probe.js';
+import { probeFileUnder } from '../inputs/file-probe.js';
 import type { ComparisonDecl } from '../syntax/ast.js';
 import { LineIndex } from '../problems/line-index.js';
 import type { Problem } from '../problems/problem.js';
 import { InputCache } from '../inputs/input-cache.js';
 import { IssueLog, loadInputs, logFromFile, type NamedFile } from '../inputs/load-inputs.js';
 import { specFiles } from '../inputs/spec-inputs.js';
+import { WorkspaceTrust } from '../inputs/trust.js';
 import { planComparison } from './plan.js';
 import { runComparison } from './run-compare.js';
 
@@ -31,6 +32,8 @@ export interface CompareRequest {
   readonly treatmentFiles?: readonly string[] | undefined;
   /** Loaded files kept from earlier runs (the editor's worker keeps one); a fresh one otherwise. */
   readonly cache?: InputCache | undefined;
+  /** The rule the linked files are checked and opened under; default: everything (the CLI). */
+  readonly trust?: WorkspaceTrust | undefined;
 }
 
 function blocksOf(model: SpecModel, request: CompareRequest): ComparisonDecl[] | string {
@@ -44,7 +47,8 @@ function blocksOf(model: SpecModel, request: CompareRequest): ComparisonDecl[] |
 /** Checks a spec and runs its paired policy comparisons: what `herald compare` runs. */
 export async function compareSpec(text: string, specFile: string, request: CompareRequest = {}): Promise<CompareOutcome> {
   const specDir = path.dirname(specFile);
-  const { model, problems } = analyze(text, { specFile, probeFile });
+  const trust = request.trust ?? WorkspaceTrust.everything;
+  const { model, problems } = analyze(text, { specFile, probeFile: probeFileUnder(trust) });
   if (problems.some((p) => p.severity === 'error')) return { problems, dataIssues: [], reports: undefined, model };
   const blocks = blocksOf(model, request);
   if (typeof blocks === 'string') return { problems, dataIssues: [], reports: undefined, runError: blocks, model };
@@ -58,8 +62,8 @@ export async function compareSpec(text: string, specFile: string, request: Compa
     if (plan === undefined) continue;
     const arm = (files: readonly string[] | undefined, names: readonly string[]): NamedFile[] => (files !== undefined && files.length > 0 ? files.map(logFromFile) : names.map(named));
     const candidates = candidateLinks(plan.attacks).map(linked);
-    const base = await loadInputs(specDir, { corpus: named(plan.corpus), pools: arm(request.baseFiles, plan.base), candidates }, cache, issues);
-    const treatment = await loadInputs(specDir, { corpus: named(plan.corpus), pools: arm(request.treatmentFiles, plan.treatment) }, cache, issues);
+    const base = await loadInputs(specDir, { corpus: named(plan.corpus), pools: arm(request.baseFiles, plan.base), candidates }, { cache, trust, issues });
+    const treatment = await loadInputs(specDir, { corpus: named(plan.corpus), pools: arm(request.treatmentFiles, plan.treatment) }, { cache, trust, issues });
     if (!base.ok || !treatment.ok) return { problems, dataIssues: issues.issues, reports: undefined, model };
     const source = createCandidateSource(base.inputs.corpus, base.candidateFiles);
     try {

@@ -1,9 +1,14 @@
 import * as fs from 'node:fs';
+import type { WorkspaceTrust } from './trust.js';
 
 /** `untrusted`: outside the folders of a workspace the user has not trusted, so not read at all. */
 export type FileStatus = 'ok' | 'missing' | 'unreadable' | 'untrusted';
 
-/** The real file system's answer to "can this linked file be read?". */
+/**
+ * The real file system's answer to "can this linked file be read?". Only a regular file is `ok`:
+ * a folder, FIFO, device or socket is `unreadable` (reading one would block or never end). The
+ * probe stats, it never opens.
+ */
 export function probeFile(absolutePath: string): FileStatus {
   try {
     const stat = fs.statSync(absolutePath);
@@ -11,6 +16,11 @@ export function probeFile(absolutePath: string): FileStatus {
     fs.accessSync(absolutePath, fs.constants.R_OK);
     return 'ok';
   } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'missing' : 'unreadable';
+    return error instanceof Error && 'code' in error && error.code === 'ENOENT' ? 'missing' : 'unreadable';
   }
+}
+
+/** `probeFile` under a trust rule: a file the rule refuses is `untrusted` and not touched at all. */
+export function probeFileUnder(trust: WorkspaceTrust): (absolutePath: string) => FileStatus {
+  return trust.trusted ? probeFile : (absolutePath) => (trust.allows(absolutePath) ? probeFile(absolutePath) : 'untrusted');
 }

@@ -1,37 +1,48 @@
 import * as fs from 'node:fs';
 import { loadCandidates, loadCorpus, loadPool, type LoadedCorpus } from './loaders.js';
 import type { CandidateList, Corpus, Loaded, Trajectory } from '../pool/types.js';
+import { linkedFileAccess } from './open-input.js';
 import { fileHash, openRankingStore, type PersistentStore, type RankedGenerator } from './ranking-cache.js';
+import type { WorkspaceTrust } from './trust.js';
 
-/** A file's identity for caching: its path, size and modification time (watchers also invalidate). */
+/** A file's identity for caching: its path, device and inode, size and modification time (watchers also invalidate). */
 function stamp(file: string): string {
   try {
     const stat = fs.statSync(file);
-    return `${file}\u0000${stat.size}\u0000${stat.mtimeMs}`;
+    return `${file}\u0000${stat.dev}:${stat.ino}\u0000${stat.size}\u0000${stat.mtimeMs}`;
   } catch {
     return `${file}\u0000missing`;
   }
 }
 
+/** What a load gives for a file the trust rule refuses: nothing, and why (no system call on it). */
+function refused<T>(file: string): Loaded<T> {
+  return { items: [], issues: [], fileError: `${file}: cannot read: outside this untrusted workspace: not read` };
+}
+
 /**
  * Loaded files kept between runs (the language server's worker keeps one for its lifetime; a CLI
  * run makes a fresh one). A file is reloaded when its size or modification time changes or it is
- * invalidated by a file watcher.
+ * invalidated by a file watcher. Every load names the trust rule it reads under: a file the rule
+ * refuses is not even looked at, and a file loaded under one rule is not handed out under another.
  */
 export class InputCache {
   private readonly files = new Map<string, { file: string; stamp: string; loaded: Promise<unknown> }>();
   private readonly rankingStores = new Map<string, { hash: string; store: PersistentStore }>();
 
-  corpus(file: string): Promise<LoadedCorpus> {
-    return this.load(`corpus:${file}`, file, () => loadCorpus(file));
+  corpus(file: string, trust: WorkspaceTrust): Promise<LoadedCorpus> {
+    if (!trust.allows(file)) return Promise.resolve({ ...refused(file), corpus: { file, passages: new Map() } });
+    return this.load(`corpus:${trust.key}:${file}`, file, () => loadCorpus(file, trust));
   }
 
-  pool(file: string, name: string): Promise<Loaded<Trajectory>> {
-    return this.load(`pool:${name}:${file}`, file, () => loadPool(file, name));
+  pool(file: string, name: string, trust: WorkspaceTrust): Promise<Loaded<Trajectory>> {
+    if (!trust.allows(file)) return Promise.resolve(refused(file));
+    return this.load(`pool:${trust.key}:${name}:${file}`, file, () => loadPool(file, name, trust));
   }
 
-  candidateFile(file: string): Promise<Loaded<CandidateList>> {
-    return this.load(`candidates:${file}`, file, () => loadCandidates(file));
+  candidateFile(file: string, trust: WorkspaceTrust): Promise<Loaded<CandidateList>> {
+    if (!trust.allows(file)) return Promise.resolve(refused(file));
+    return this.load(`candidates:${trust.key}:${file}`, file, () => loadCandidates(file, trust));
   }
 
   /**
@@ -39,8 +50,9 @@ export class InputCache {
    * kept, so a re-prepared audit finds what earlier runs ranked. Undefined when the corpus file
    * cannot be hashed.
    */
-  async rankings(dir: string, corpusFile: string, corpus: Corpus): Promise<((generator: RankedGenerator) => PersistentStore) | undefined> {
-    const hash = await this.load(`hash:${corpusFile}`, corpusFile, () => fileHash(corpusFile));
+  async rankings(dir: string, corpusFile: string, corpus: Corpus, trust: WorkspaceTrust): Promise<((generator: RankedGenerator) => PersistentStore) | undefined> {
+    if (!trust.allows(corpusFile)) return undefined;
+    const hash = await this.load(`hash:${trust.key}:${corpusFile}`, corpusFile, () => fileHash(corpusFile, linkedFileAccess(trust)));
     if (hash === undefined) return undefined;
     const canonical = (id: string): string | undefined => corpus.passages.get(id)?.id;
     return (generator) => {
@@ -66,7 +78,7 @@ export class InputCache {
     for (const [key, entry] of this.files) if (touched(entry.file)) this.files.delete(key);
   }
 
-  /** The stamps of the given files, for keys that must change when data changes. */
+  /** The stamps of the given files (loaded ones: the trust rule allowed them), for keys that must change when data changes. */
   stamps(files: readonly string[]): string {
     return files.map(stamp).join('\u0001');
   }
@@ -80,4 +92,3 @@ export class InputCache {
     return loaded;
   }
 }
-

@@ -1,7 +1,11 @@
 // Reads JSONL fixtures line by line. Pools and corpora can be far larger than is pleasant to hold
 // as one string, so the loaders stream; the in-memory splitter shares the same line rules so an
-// editor buffer and a file on disk number their lines alike.
+// editor buffer and a file on disk number their lines alike. Lines are split on bytes and each
+// decoded whole, so a wrong encoding is found once, with its line, instead of garbling every row.
+import { isUtf8 } from 'node:buffer';
 import * as fs from 'node:fs';
+import { formatBytes } from './input-limits.js';
+import { describeError, openInput, UnreadableInput, type InputAccess } from './open-input.js';
 
 /** One non-blank line of a JSONL file, without its line ending (and without a leading BOM). */
 export interface JsonlLine {
@@ -10,57 +14,84 @@ export interface JsonlLine {
   readonly text: string;
 }
 
-const byteOrderMark = '\uFEFF';
+const newline = 0x0a;
+const carriageReturn = 0x0d;
+const utf8Mark = [0xef, 0xbb, 0xbf];
+const utf16Marks = [[0xff, 0xfe], [0xfe, 0xff]];
+
+function startsWith(bytes: Uint8Array, prefix: readonly number[]): boolean {
+  return bytes.length >= prefix.length && prefix.every((b, i) => bytes[i] === b);
+}
 
 /**
- * Splits text pushed in arbitrary pieces into lines. A line ends at "\n"; a "\r" before it is
- * dropped (CRLF files); a BOM at the very start is dropped; blank lines are counted but not
- * returned, since a trailing or separating empty line is not a row.
+ * Splits bytes pushed in arbitrary pieces into lines. A line ends at "\n"; a "\r" before it is
+ * dropped (CRLF files); a UTF-8 BOM at the very start is dropped; blank lines are counted but not
+ * returned, since a trailing or separating empty line is not a row. UTF-16 (a byte order mark or
+ * NUL bytes) and invalid UTF-8 stop the split with an `UnreadableInput` naming the line.
  */
 class LineSplitter {
-  private pending = '';
+  private pending: Buffer[] = [];
   private lineNumber = 0;
-  private started = false;
+  /** The file's first bytes, to tell UTF-16 from other binary content. */
+  private head = Buffer.alloc(0);
 
-  push(piece: string): JsonlLine[] {
-    if (!this.started && piece.length > 0) {
-      this.started = true;
-      if (piece.startsWith(byteOrderMark)) piece = piece.slice(1);
-    }
+  push(piece: Buffer): JsonlLine[] {
+    if (this.head.length < 2) this.head = Buffer.concat([this.head, piece.subarray(0, 2)]);
+    const nul = piece.indexOf(0);
+    if (nul >= 0) throw new UnreadableInput(this.nulReason(this.lineNumber + 1 + countNewlines(piece.subarray(0, nul))));
     const out: JsonlLine[] = [];
     let from = 0;
-    let newline = piece.indexOf('\n');
-    while (newline >= 0) {
-      const head = piece.slice(from, newline);
-      const text = this.pending.length > 0 ? this.pending + head : head;
-      this.pending = '';
-      this.emit(text, out);
-      from = newline + 1;
-      newline = piece.indexOf('\n', from);
+    let end = piece.indexOf(newline);
+    while (end >= 0) {
+      const head = piece.subarray(from, end);
+      const bytes = this.pending.length > 0 ? Buffer.concat([...this.pending, head]) : head;
+      this.pending = [];
+      this.emit(bytes, out);
+      from = end + 1;
+      end = piece.indexOf(newline, from);
     }
-    if (from < piece.length) this.pending += piece.slice(from);
+    if (from < piece.length) this.pending.push(piece.subarray(from));
     return out;
   }
 
   /** The last line, when the file does not end with a newline. */
   end(): JsonlLine[] {
     const out: JsonlLine[] = [];
-    if (this.pending.length > 0) this.emit(this.pending, out);
-    this.pending = '';
+    if (this.pending.length > 0) this.emit(Buffer.concat(this.pending), out);
+    this.pending = [];
     return out;
   }
 
-  private emit(raw: string, out: JsonlLine[]): void {
+  private nulReason(line: number): string {
+    return utf16Marks.some((mark) => startsWith(this.head, mark))
+      ? 'UTF-16 text (a byte order mark on line 1): save it as UTF-8'
+      : `a NUL byte on line ${line}: UTF-16 or binary content, not UTF-8 JSON Lines`;
+  }
+
+  private emit(raw: Buffer, out: JsonlLine[]): void {
     this.lineNumber += 1;
-    const text = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
+    let bytes = raw;
+    if (this.lineNumber === 1) {
+      if (utf16Marks.some((mark) => startsWith(bytes, mark))) throw new UnreadableInput('UTF-16 text (a byte order mark on line 1): save it as UTF-8');
+      if (startsWith(bytes, utf8Mark)) bytes = bytes.subarray(utf8Mark.length);
+    }
+    if (bytes.length > 0 && bytes[bytes.length - 1] === carriageReturn) bytes = bytes.subarray(0, -1);
+    if (!isUtf8(bytes)) throw new UnreadableInput(`invalid UTF-8 on line ${this.lineNumber}: save the file as UTF-8`);
+    const text = bytes.toString('utf8');
     if (text.trim().length > 0) out.push({ line: this.lineNumber, text });
   }
+}
+
+function countNewlines(bytes: Buffer): number {
+  let count = 0;
+  for (let at = bytes.indexOf(newline); at >= 0; at = bytes.indexOf(newline, at + 1)) count += 1;
+  return count;
 }
 
 /** The non-blank lines of a JSONL text already in memory (a small file or an editor buffer). */
 export function splitJsonlText(text: string): JsonlLine[] {
   const splitter = new LineSplitter();
-  return [...splitter.push(text), ...splitter.end()];
+  return [...splitter.push(Buffer.from(text, 'utf8')), ...splitter.end()];
 }
 
 export interface StreamOptions {
@@ -68,40 +99,41 @@ export interface StreamOptions {
   readonly chunkSize?: number;
 }
 
+function readChunk(fd: number, size: number): Promise<Buffer> {
+  const buffer = Buffer.allocUnsafe(size);
+  return new Promise((resolve, reject) => {
+    fs.read(fd, buffer, 0, size, null, (error, read) => (error === null ? resolve(buffer.subarray(0, read)) : reject(error)));
+  });
+}
+
 /**
- * Streams the non-blank lines of a JSONL file, opened read-only. File system failures (missing
- * file, a folder, no permission) reject the iteration with Node's error; `describeFileError`
- * turns one into a message. The loaders catch it, so nothing throws across the stage.
+ * Streams the non-blank lines of a JSONL file, opened through `openInput` (trust, kind and size
+ * checked on the descriptor that is then read). A refusal, a read failure, an encoding problem or
+ * a file that grows past its limit rejects the iteration: with an `UnreadableInput` saying why,
+ * or Node's error; `describeFileError` turns either into a message. The loaders catch it, so
+ * nothing throws across the stage.
  */
-export async function* streamJsonlLines(file: string, options: StreamOptions = {}): AsyncGenerator<JsonlLine> {
-  // The 'utf8' encoding makes the stream decode across chunk edges, so a multi-byte character
-  // split between two reads arrives whole.
-  const stream = fs.createReadStream(file, { flags: 'r', encoding: 'utf8', highWaterMark: options.chunkSize ?? 1 << 16 });
+export async function* streamJsonlLines(file: string, access: InputAccess, options: StreamOptions = {}): AsyncGenerator<JsonlLine> {
+  const opened = openInput(file, access);
+  if (!opened.ok) throw new UnreadableInput(opened.reason);
+  const chunkSize = options.chunkSize ?? 1 << 16;
   const splitter = new LineSplitter();
+  let total = 0;
   try {
-    for await (const chunk of stream) {
-      yield* splitter.push(chunk as string);
+    for (;;) {
+      const chunk = await readChunk(opened.fd, chunkSize);
+      if (chunk.length === 0) break;
+      total += chunk.length;
+      if (total > access.maxBytes) throw new UnreadableInput(`grew past the ${formatBytes(access.maxBytes)} limit ${access.limitName} while it was read`);
+      yield* splitter.push(chunk);
     }
     yield* splitter.end();
   } finally {
-    stream.destroy();
+    fs.closeSync(opened.fd);
   }
 }
 
-/** A short, user-facing message for a file that could not be read as a whole. */
+/** A short, user-facing message for a file that could not be read as a whole: `FILE: cannot read: why`. */
 export function describeFileError(file: string, error: unknown): string {
-  const code = (error as NodeJS.ErrnoException | undefined)?.code;
-  switch (code) {
-    case 'ENOENT':
-      return `${file}: file not found`;
-    case 'EISDIR':
-      return `${file}: is a folder, not a JSONL file`;
-    case 'EACCES':
-    case 'EPERM':
-      return `${file}: permission denied`;
-    case 'ENOTDIR':
-      return `${file}: a part of the path is not a folder`;
-    default:
-      return `${file}: cannot read: ${error instanceof Error ? error.message : String(error)}`;
-  }
+  return `${file}: cannot read: ${error instanceof UnreadableInput ? error.reason : describeError(error)}`;
 }

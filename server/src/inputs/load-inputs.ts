@@ -2,7 +2,10 @@ import * as path from 'node:path';
 import type { CandidateList, Loaded, RowIssue } from '../pool/types.js';
 import type { AnalysisInputs } from './analysis-inputs.js';
 import type { InputCache } from './input-cache.js';
+import { formatBytes, maxAnalysisBytes, maxInputBytes } from './input-limits.js';
+import { inputSize } from './open-input.js';
 import { specRelative } from './paths.js';
+import type { WorkspaceTrust } from './trust.js';
 
 /** A corpus or pool to read: the name the spec gives it and its file (absolute). */
 export interface NamedFile {
@@ -17,6 +20,14 @@ export interface InputRequest {
   readonly candidates?: readonly { readonly link: string; readonly file: string }[];
 }
 
+/** How to load: through which cache, under which trust rule, where issues go, and where progress lines go. */
+export interface LoadContext {
+  readonly cache: InputCache;
+  readonly trust: WorkspaceTrust;
+  readonly issues: IssueLog;
+  readonly onProgress?: ((message: string) => void) | undefined;
+}
+
 export type InputLoad =
   | { readonly ok: true; readonly inputs: AnalysisInputs; readonly candidateFiles: ReadonlyMap<string, Loaded<CandidateList>>; readonly files: readonly string[] }
   | { readonly ok: false };
@@ -28,37 +39,73 @@ export function logFromFile(file: string): NamedFile {
 
 /**
  * Row issues of every file loaded (absolute paths, as opened), each file's listed once however many
- * analyses read it; a file that could not be read at all is an issue on line 0.
+ * analyses read it. A file that could not be read at all is an issue on line 0 whose reason is the
+ * whole message, `FILE: cannot read: why`.
  */
 export class IssueLog {
   private readonly seen = new Set<Loaded<unknown>>();
   readonly issues: RowIssue[] = [];
 
-  add(loaded: Loaded<unknown>): void {
+  add(loaded: Loaded<unknown>, file: string): void {
     if (this.seen.has(loaded)) return;
     this.seen.add(loaded);
-    this.issues.push(...loaded.issues);
-    if (loaded.fileError !== undefined) this.issues.push({ file: '', line: 0, reason: loaded.fileError });
+    // One at a time: a file of a million bad rows would overflow the stack as spread arguments.
+    for (const issue of loaded.issues) this.issues.push(issue);
+    if (loaded.fileError !== undefined) this.issues.push({ file, line: 0, reason: loaded.fileError });
+  }
+
+  /** A problem of several files together (their total size): on line 0 like a file that cannot be read. */
+  addFiles(files: readonly string[], why: string): void {
+    this.issues.push({ file: files[0] ?? '', line: 0, reason: `${files.join(', ')}: cannot read: ${why}` });
   }
 }
 
 /**
+ * Files too large to load, and why: each file above its limit alone, else all of them when together
+ * they pass the limit of one analysis; undefined when they fit. Sizes by stat: nothing is opened.
+ */
+function sizeProblem(files: readonly string[], trust: WorkspaceTrust): { files: string[]; why: string } | undefined {
+  const sizes = [...new Set(files)].map((file) => ({ file, size: inputSize(file, trust) ?? 0 }));
+  const tooLarge = sizes.filter((s) => s.size > maxInputBytes);
+  if (tooLarge.length > 0) {
+    return { files: tooLarge.map((s) => s.file), why: `${tooLarge.map((s) => formatBytes(s.size)).join(', ')}, above the ${formatBytes(maxInputBytes)} limit for one linked file (see Limits in docs/language.md)` };
+  }
+  const total = sizes.reduce((sum, s) => sum + s.size, 0);
+  if (total <= maxAnalysisBytes) return undefined;
+  return { files: sizes.map((s) => s.file), why: `together ${formatBytes(total)}, above the ${formatBytes(maxAnalysisBytes)} limit for the files of one analysis (see Limits in docs/language.md)` };
+}
+
+/**
  * Loads what an analysis reads, through the cache. Skipped rows are issues and the analysis goes
- * on without them; a file that cannot be read fails the load. The loaded data names files relative
+ * on without them; a file that cannot be read fails the load, and so does a file above its size
+ * limit or files that together pass the limit of one analysis (refused before any is read). The loaded data names files relative
  * to the spec's folder, as reports do.
  */
-export async function loadInputs(specDir: string, request: InputRequest, cache: InputCache, issues: IssueLog, onProgress: (message: string) => void = () => undefined): Promise<InputLoad> {
+export async function loadInputs(specDir: string, request: InputRequest, ctx: LoadContext): Promise<InputLoad> {
+  const { cache, trust, issues } = ctx;
+  const onProgress = ctx.onProgress ?? (() => undefined);
+  const files = [request.corpus.file, ...request.pools.map((p) => p.file), ...(request.candidates ?? []).map((c) => c.file)];
+  const tooLarge = sizeProblem(files, trust);
+  if (tooLarge !== undefined) {
+    issues.addFiles(tooLarge.files, tooLarge.why);
+    return { ok: false };
+  }
   onProgress(`loading corpus ${specRelative(specDir, request.corpus.file)}`);
-  const corpus = await cache.corpus(request.corpus.file);
+  const corpus = await cache.corpus(request.corpus.file, trust);
   const pools = await Promise.all(request.pools.map(async (pool) => {
     onProgress(`loading pool ${pool.name}`);
-    return { pool, loaded: await cache.pool(pool.file, pool.name) };
+    return { pool, loaded: await cache.pool(pool.file, pool.name, trust) };
   }));
   const candidateFiles = new Map<string, Loaded<CandidateList>>();
-  for (const c of request.candidates ?? []) candidateFiles.set(c.link, await cache.candidateFile(c.file));
-  const loads: Loaded<unknown>[] = [corpus, ...pools.map((p) => p.loaded), ...candidateFiles.values()];
-  for (const l of loads) issues.add(l);
-  if (loads.some((l) => l.fileError !== undefined)) return { ok: false };
+  const candidateLoads: { file: string; loaded: Loaded<CandidateList> }[] = [];
+  for (const c of request.candidates ?? []) {
+    const loaded = await cache.candidateFile(c.file, trust);
+    candidateFiles.set(c.link, loaded);
+    candidateLoads.push({ file: c.file, loaded });
+  }
+  const loads = [{ file: request.corpus.file, loaded: corpus }, ...pools.map((p) => ({ file: p.pool.file, loaded: p.loaded })), ...candidateLoads];
+  for (const l of loads) issues.add(l.loaded, l.file);
+  if (loads.some((l) => l.loaded.fileError !== undefined)) return { ok: false };
   const relativeIssues = (list: readonly RowIssue[]): RowIssue[] => list.map((i) => ({ ...i, file: specRelative(specDir, i.file) }));
   return {
     ok: true,
@@ -69,6 +116,6 @@ export async function loadInputs(specDir: string, request: InputRequest, cache: 
       pools: pools.map(({ pool, loaded }) => ({ name: pool.name, file: specRelative(specDir, pool.file), rows: loaded.items, issues: relativeIssues(loaded.issues) })),
     },
     candidateFiles,
-    files: [request.corpus.file, ...request.pools.map((p) => p.file), ...(request.candidates ?? []).map((c) => c.file)],
+    files,
   };
 }

@@ -1,6 +1,9 @@
 // The loop every fixture loader shares: stream the lines, parse each as JSON, validate it, drop
 // duplicates, and turn every failure into a row issue or a file error instead of an exception.
+import { jsonLineReason } from './json-error.js';
 import { describeFileError, streamJsonlLines, type StreamOptions } from './jsonl.js';
+import { linkedFileAccess } from './open-input.js';
+import type { WorkspaceTrust } from './trust.js';
 import type { RowResult } from '../pool/schemas.js';
 import type { Loaded, RowIssue } from '../pool/types.js';
 
@@ -11,32 +14,26 @@ export interface RowParser<T> {
   readonly duplicateReason?: (key: string, firstLine: number) => string;
 }
 
-/** Longest parser message kept in a reason; V8 quotes the offending text, which can be a whole line. */
-const maxJsonMessage = 200;
-
-function jsonReason(error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
-  return `invalid JSON: ${message.length > maxJsonMessage ? `${message.slice(0, maxJsonMessage)}…` : message}`;
-}
-
 /**
  * Loads every valid row of a JSONL file. A file with no rows at all (empty or only blank lines)
  * loads as no items and one issue on line 1, so a linked-but-empty fixture never passes silently.
- * A read failure part-way keeps the rows read so far and sets `fileError`.
+ * A file that cannot be opened or read (see `openInput`), or whose encoding is wrong, sets
+ * `fileError`; a failure part-way keeps the rows read so far.
  */
-export async function loadRows<T>(file: string, parser: RowParser<T>, options: StreamOptions = {}): Promise<Loaded<T>> {
+export async function loadRows<T>(file: string, parser: RowParser<T>, trust: WorkspaceTrust, options: StreamOptions = {}): Promise<Loaded<T>> {
   const items: T[] = [];
   const issues: RowIssue[] = [];
   const firstLineOf = new Map<string, number>();
   let rows = 0;
   try {
-    for await (const { line, text } of streamJsonlLines(file, options)) {
+    for await (const { line, text } of streamJsonlLines(file, linkedFileAccess(trust), options)) {
       rows += 1;
       let value: unknown;
       try {
         value = JSON.parse(text);
-      } catch (error) {
-        issues.push({ file, line, reason: jsonReason(error) });
+      } catch {
+        // Position and kind only: V8's message quotes the line, and a linked file may hold secrets.
+        issues.push({ file, line, reason: jsonLineReason(text) });
         continue;
       }
       const result = parser.parse(value, line);

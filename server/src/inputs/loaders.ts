@@ -1,9 +1,11 @@
-// The three fixture loaders (pool, corpus, candidate file). Each is async, reads its file
-// read-only, and reports bad rows as issues while loading the rest.
+// The three fixture loaders (pool, corpus, candidate file). Each is async, opens its file read-only
+// through `openInput` under the given trust rule (the CLI's and tests' default: everything), and
+// reports bad rows as issues while loading the rest.
 import type { StreamOptions } from './jsonl.js';
 import { loadRows } from './load-rows.js';
 import { parseCandidateRow, parseCorpusRow, parsePoolRow } from '../pool/schemas.js';
 import type { CandidateList, Corpus, Loaded, Passage, Trajectory } from '../pool/types.js';
+import { WorkspaceTrust } from './trust.js';
 
 /** A loaded corpus: the passages in file order, and the same passages by id. */
 export interface LoadedCorpus extends Loaded<Passage> {
@@ -11,7 +13,7 @@ export interface LoadedCorpus extends Loaded<Passage> {
 }
 
 /** Loads a pool of trajectories; `poolName` is the name the spec gives it, kept on every row. */
-export function loadPool(file: string, poolName: string, options: StreamOptions = {}): Promise<Loaded<Trajectory>> {
+export function loadPool(file: string, poolName: string, trust = WorkspaceTrust.everything, options: StreamOptions = {}): Promise<Loaded<Trajectory>> {
   return loadRows(
     file,
     {
@@ -19,12 +21,13 @@ export function loadPool(file: string, poolName: string, options: StreamOptions 
       key: (row) => row.id,
       duplicateReason: (id, first) => `duplicate id '${id}' (first on line ${first})`,
     },
+    trust,
     options,
   );
 }
 
 /** Loads a passage corpus. Map order is file order, which the generators use to break ties. */
-export async function loadCorpus(file: string, options: StreamOptions = {}): Promise<LoadedCorpus> {
+export async function loadCorpus(file: string, trust = WorkspaceTrust.everything, options: StreamOptions = {}): Promise<LoadedCorpus> {
   const loaded = await loadRows(
     file,
     {
@@ -32,6 +35,7 @@ export async function loadCorpus(file: string, options: StreamOptions = {}): Pro
       key: (passage) => passage.id,
       duplicateReason: (id, first) => `duplicate passage id '${id}' (first on line ${first})`,
     },
+    trust,
     options,
   );
   return { ...loaded, corpus: { file, passages: new Map(loaded.items.map((p) => [p.id, p])) } };
@@ -41,7 +45,7 @@ export async function loadCorpus(file: string, options: StreamOptions = {}): Pro
  * Loads a user-supplied candidate file. Two lists for the same (traj_id, citation_index) would
  * make the candidates depend on which one a lookup meets, so the second is an issue.
  */
-export function loadCandidates(file: string, options: StreamOptions = {}): Promise<Loaded<CandidateList>> {
+export function loadCandidates(file: string, trust = WorkspaceTrust.everything, options: StreamOptions = {}): Promise<Loaded<CandidateList>> {
   return loadRows(
     file,
     {
@@ -52,6 +56,7 @@ export function loadCandidates(file: string, options: StreamOptions = {}): Promi
         return `duplicate candidate list for traj_id '${trajId}', citation_index ${index} (first on line ${first})`;
       },
     },
+    trust,
     options,
   );
 }

@@ -3,11 +3,16 @@
 // text (question and answer), never on the reward or the pool it came from, so entries are keyed
 // by the corpus file's content hash and the generator, and hold one line per query text.
 // The cache lives in the user's cache folder, never in the workspace, and is only an accelerator:
-// an unreadable file or a damaged line is ignored and the ranking recomputed.
+// an unreadable file or a damaged line is ignored and the ranking recomputed, and a folder that
+// cannot be made is skipped with a warning. It is used only in trusted workspaces (and the CLI):
+// an untrusted spec must not read or write anything outside its workspace.
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { maxInputBytes } from './input-limits.js';
+import { openInput, readOpened, UnreadableInput, type InputAccess } from './open-input.js';
+import { WorkspaceTrust } from './trust.js';
 
 /** The generators whose rankings are kept. */
 export type RankedGenerator = 'lexical' | 'bm25';
@@ -37,14 +42,83 @@ export function defaultCacheDir(env: NodeJS.ProcessEnv = process.env): string {
   return path.join(os.homedir(), '.cache', 'herald');
 }
 
-/** SHA-256 of a file's bytes, read in chunks; undefined when it cannot be read. */
-export async function fileHash(file: string): Promise<string | undefined> {
+/** SHA-256 of a file's bytes, read in chunks through `openInput`; undefined when it cannot be read. */
+export async function fileHash(file: string, access: InputAccess): Promise<string | undefined> {
+  const opened = openInput(file, access);
+  if (!opened.ok) return undefined;
   try {
     const hash = createHash('sha256');
-    for await (const chunk of fs.createReadStream(file)) hash.update(chunk as Buffer);
+    for await (const chunk of fs.createReadStream('', { fd: opened.fd, autoClose: false })) hash.update(chunk as Buffer);
     return hash.digest('hex');
   } catch {
     return undefined;
+  } finally {
+    fs.closeSync(opened.fd);
+  }
+}
+
+/** Opens the cache's own files: any size a corpus's rankings reach, never a FIFO or device. */
+const cacheFileAccess: InputAccess = { trust: WorkspaceTrust.everything, maxBytes: 4 * maxInputBytes, limitName: 'for a ranking cache file' };
+
+function errorCode(error: unknown): string {
+  return error instanceof Error && 'code' in error && typeof error.code === 'string' ? error.code : String(error);
+}
+
+/**
+ * Makes the cache's folder under `dir` one level at a time (Node's recursive mkdir loops forever
+ * where the kernel answers ENOENT for a parent that exists, as under /proc). Undefined when the
+ * folder is ready to write in; otherwise why not, for the one warning that skips the cache.
+ */
+export function prepareCacheFolder(dir: string): string | undefined {
+  const folder = path.join(dir, cacheVersion);
+  const missing: string[] = [];
+  for (let at = folder; ; at = path.dirname(at)) {
+    try {
+      if (!fs.statSync(at).isDirectory()) return `${at} is not a folder`;
+      break;
+    } catch (error) {
+      // ENOTDIR: a part of the path is a file, which the walk up then names.
+      const absent = errorCode(error) === 'ENOENT' || errorCode(error) === 'ENOTDIR';
+      if (!absent || path.dirname(at) === at) return `${at} cannot be read (${errorCode(error)})`;
+      missing.unshift(at);
+    }
+  }
+  for (const at of missing) {
+    try {
+      fs.mkdirSync(at);
+    } catch (error) {
+      if (errorCode(error) !== 'EEXIST') return `the folder ${at} cannot be made (${errorCode(error)})`;
+    }
+  }
+  try {
+    fs.accessSync(folder, fs.constants.W_OK);
+    return undefined;
+  } catch (error) {
+    return `${folder} is not writable (${errorCode(error)})`;
+  }
+}
+
+// O_NONBLOCK: a FIFO left where a cache file belongs fails at once (ENXIO) instead of waiting for a reader.
+const appendFlags = fs.constants.O_WRONLY | fs.constants.O_APPEND | fs.constants.O_CREAT | (fs.constants.O_NONBLOCK ?? 0);
+
+/** Appends to a regular file only; failures are the caller's to ignore. */
+function appendRegular(file: string, text: string): void {
+  const fd = fs.openSync(file, appendFlags, 0o644);
+  try {
+    if (!fs.fstatSync(fd).isFile()) throw new UnreadableInput('not a regular file');
+    fs.writeSync(fd, text);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+function readStore(file: string): string {
+  const opened = openInput(file, cacheFileAccess);
+  if (!opened.ok) return '';
+  try {
+    return readOpened(opened, cacheFileAccess.maxBytes).toString('utf8');
+  } catch {
+    return '';
   }
 }
 
@@ -67,13 +141,8 @@ export function openRankingStore(dir: string, corpusHash: string, generator: str
   const name = createHash('sha256').update(`${cacheVersion}\u0000${corpusHash}\u0000${generator}`).digest('hex');
   const file = path.join(dir, cacheVersion, `${name}.jsonl`);
   const entries = new Map<string, Remembered>();
-  let text = '';
-  try {
-    text = fs.readFileSync(file, 'utf8');
-  } catch {
-    // No cache yet, or unreadable: start empty.
-  }
-  for (const line of text.split('\n')) {
+  // No cache yet, or unreadable: start empty.
+  for (const line of readStore(file).split('\n')) {
     if (line.length === 0) continue;
     let value: unknown;
     try {
@@ -98,9 +167,10 @@ export function openRankingStore(dir: string, corpusHash: string, generator: str
       const lines = `${pending.join('\n')}\n`;
       pending = [];
       try {
-        fs.mkdirSync(path.dirname(file), { recursive: true });
+        // A folder that cannot be made is not a cache; prepareCacheFolder never loops.
+        if (prepareCacheFolder(dir) !== undefined) return;
         // One append per flush: a crash leaves at most one partial last line, which loading skips.
-        fs.appendFileSync(file, lines);
+        appendRegular(file, lines);
       } catch {
         // A read-only or full disk only costs the next run the ranking time.
       }

@@ -14,14 +14,30 @@ export interface TrustParams {
   readonly rootUri?: string | null;
 }
 
-/** A path with symbolic links resolved, so a link inside the workspace cannot reach outside it. */
-function realPath(p: string): string {
+/** Symbolic links followed before a path counts as a loop, as Linux's own limit. */
+const maxLinks = 40;
+
+/**
+ * A path with symbolic links resolved, so a link inside the workspace cannot reach outside it.
+ * Undefined when it cannot be resolved (a loop of links).
+ */
+function realPath(p: string, links = 0): string | undefined {
   try {
     return fs.realpathSync.native(p);
   } catch {
-    // Not there (yet): resolve its folder instead, which is where it would be created.
+    // Not there (yet): a dangling link leads where its target would be created; a missing name
+    // stays in its folder, which is where it would be created.
+    let target: string | undefined;
+    try {
+      if (fs.lstatSync(p).isSymbolicLink()) target = path.resolve(path.dirname(p), fs.readlinkSync(p));
+    } catch {
+      target = undefined;
+    }
+    if (target !== undefined) return links >= maxLinks ? undefined : realPath(target, links + 1);
     const parent = path.dirname(p);
-    return parent === p ? p : path.join(realPath(parent), path.basename(p));
+    if (parent === p) return p;
+    const folder = realPath(parent, links);
+    return folder === undefined ? undefined : path.join(folder, path.basename(p));
   }
 }
 
@@ -29,14 +45,17 @@ function realPath(p: string): string {
  * In a workspace the user has not trusted (VS Code's restricted mode) the server reads only files
  * inside the workspace folders: a spec from a cloned repository must not make the editor read, say,
  * a pool in the user's home folder. Trusted workspaces and editors without the notion read as linked.
+ * The rule is checked where a file is listed (the checker, the session) and again where it is
+ * opened (`inputs/open-input.ts`), on the file actually opened.
  */
 export class WorkspaceTrust {
-  private readonly roots: readonly string[];
+  /** The workspace folders as given: what a worker thread needs to rebuild the rule. */
+  readonly folders: readonly string[];
   private readonly realRoots: readonly string[];
 
   constructor(readonly trusted: boolean, roots: readonly string[]) {
-    this.roots = roots.map((r) => path.resolve(r));
-    this.realRoots = this.roots.map(realPath);
+    this.folders = roots.map((r) => path.resolve(r));
+    this.realRoots = this.folders.map((r) => realPath(r) ?? r);
   }
 
   static readonly everything = new WorkspaceTrust(true, []);
@@ -49,11 +68,28 @@ export class WorkspaceTrust {
     return new WorkspaceTrust(false, uris.filter((u) => u.startsWith('file:')).map((u) => fileURLToPath(u)));
   }
 
+  /** The rule for the folders an analysis request carries: none means a trusted workspace. */
+  static of(untrustedFolders: readonly string[] | undefined): WorkspaceTrust {
+    return untrustedFolders === undefined ? WorkspaceTrust.everything : new WorkspaceTrust(false, untrustedFolders);
+  }
+
+  /** Names the rule, for cache keys: files loaded under one rule are not handed out under another. */
+  get key(): string {
+    return this.trusted ? 'trusted' : `untrusted:${this.folders.join('\u0000')}`;
+  }
+
   allows(absolutePath: string): boolean {
     if (this.trusted) return true;
     // A path outside by its name is refused without a system call on it; one inside by its name is
     // then resolved, so that a symbolic link placed in the workspace cannot lead out of it.
-    return within(path.resolve(absolutePath), this.roots) && within(realPath(absolutePath), this.realRoots);
+    if (!within(path.resolve(absolutePath), this.folders)) return false;
+    const real = realPath(absolutePath);
+    return real !== undefined && within(real, this.realRoots);
+  }
+
+  /** Whether a path already resolved (no symbolic links left in it) is inside the workspace. */
+  allowsResolved(realAbsolutePath: string): boolean {
+    return this.trusted || within(realAbsolutePath, this.realRoots);
   }
 }
 

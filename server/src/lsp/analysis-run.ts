@@ -9,6 +9,7 @@ import type { Report } from '../report/schema.js';
 import type { SignalReport } from '../report/training-schema.js';
 import type { ComparisonReport } from '../report/training-schema.js';
 import { signalSpec } from '../signal/signal-spec.js';
+import { WorkspaceTrust } from '../inputs/trust.js';
 
 /** What one run analyses: the spec's text as the editor holds it, and which of its blocks to run. */
 export interface AnalysisRequest {
@@ -17,6 +18,12 @@ export interface AnalysisRequest {
   readonly audits: boolean;
   readonly signals: boolean;
   readonly comparisons: boolean;
+  /**
+   * Set in a workspace the user has not trusted: its folders. The worker then opens only files
+   * inside them (checked again on each opened file, so a link that moved after the server thread
+   * checked it is caught) and keeps no ranking cache. Absent in a trusted workspace.
+   */
+  readonly untrustedFolders?: readonly string[];
 }
 
 export interface AuditResults {
@@ -65,7 +72,10 @@ function describe(error: unknown): string {
 async function runAudits(request: AnalysisRequest, ctx: RunContext): Promise<Outcome<AuditResults>> {
   if (ctx.isCancelled()) return { state: 'cancelled' };
   const { cache, isCancelled, onProgress } = ctx;
-  const outcome = await auditSpec(request.text, request.specFile, { cache, isCancelled, onProgress });
+  const trust = WorkspaceTrust.of(request.untrustedFolders);
+  // The ranking cache lives outside the workspace: an untrusted one neither reads nor writes it.
+  const candidateCache = trust.trusted ? undefined : false;
+  const outcome = await auditSpec(request.text, request.specFile, { cache, isCancelled, onProgress, trust, candidateCache });
   if (isCancelled()) return { state: 'cancelled' };
   return { state: 'done', results: { report: outcome.report, dataIssues: outcome.dataIssues, failures: outcome.failures } };
 }
@@ -73,12 +83,13 @@ async function runAudits(request: AnalysisRequest, ctx: RunContext): Promise<Out
 // The training analyses poll no flag themselves: a cancelled run stops between them.
 async function runTraining(request: AnalysisRequest, ctx: RunContext): Promise<Outcome<TrainingResults>> {
   if (ctx.isCancelled()) return { state: 'cancelled' };
+  const options = { cache: ctx.cache.inputs, trust: WorkspaceTrust.of(request.untrustedFolders) };
   if (request.signals) ctx.onProgress('training-signal audits');
-  const signal = request.signals ? await signalSpec(request.text, request.specFile, { cache: ctx.cache.inputs }) : { reports: [], runError: undefined };
+  const signal = request.signals ? await signalSpec(request.text, request.specFile, options) : { reports: [], runError: undefined };
   if (signal.reports === undefined) return { state: 'done', results: { ok: false, runError: signal.runError } };
   if (ctx.isCancelled()) return { state: 'cancelled' };
   if (request.comparisons) ctx.onProgress('paired comparisons');
-  const compared = request.comparisons ? await compareSpec(request.text, request.specFile, { cache: ctx.cache.inputs }) : { reports: [], runError: undefined };
+  const compared = request.comparisons ? await compareSpec(request.text, request.specFile, options) : { reports: [], runError: undefined };
   if (compared.reports === undefined) return { state: 'done', results: { ok: false, runError: compared.runError } };
   if (ctx.isCancelled()) return { state: 'cancelled' };
   return { state: 'done', results: { ok: true, signals: signal.reports, comparisons: compared.reports } };

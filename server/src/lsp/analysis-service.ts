@@ -1,7 +1,9 @@
+import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Connection, WorkDoneProgressServerReporter } from 'vscode-languageserver/node';
+import { MessageType, ShowMessageNotification, type Connection, type WorkDoneProgressServerReporter } from 'vscode-languageserver/node';
 import { makeBaseline } from '../audit/baseline.js';
 import { baselineFileOf, readBaseline, writeBaseline } from '../inputs/baseline-file.js';
+import type { WorkspaceTrust } from '../inputs/trust.js';
 import type { Problem } from '../problems/problem.js';
 import type { Report } from '../report/schema.js';
 import type { SignalReport } from '../report/training-schema.js';
@@ -36,11 +38,14 @@ interface RunContext {
  */
 type RunScope = 'all' | 'audits';
 
-/** The analyses a spec's blocks call for within the scope; undefined when there are none. */
-function requestOf(analysis: DocumentAnalysis, scope: RunScope): AnalysisRequest | undefined {
+/** The analyses a spec's blocks call for within the scope, under the workspace's trust; undefined when there are none. */
+function requestOf(analysis: DocumentAnalysis, scope: RunScope, trust: WorkspaceTrust): AnalysisRequest | undefined {
   const has = (kind: 'audit' | 'training' | 'comparison'): boolean =>
     (kind === 'audit' || scope === 'all') && analysis.analyzed.model.spec.decls.some((d) => d.kind === kind);
-  const request = { text: analysis.text, specFile: fileURLToPath(analysis.uri), audits: has('audit'), signals: has('training'), comparisons: has('comparison') };
+  const request: AnalysisRequest = {
+    text: analysis.text, specFile: fileURLToPath(analysis.uri), audits: has('audit'), signals: has('training'), comparisons: has('comparison'),
+    ...(trust.trusted ? {} : { untrustedFolders: trust.folders }),
+  };
   return request.audits || request.signals || request.comparisons ? request : undefined;
 }
 
@@ -134,8 +139,12 @@ export class AnalysisService {
     const audits = this.results.get(uri)?.audits;
     const analysis = await this.session.analysisFor(uri);
     if (audits?.report === undefined || analysis === undefined) return false;
-    writeBaseline(audits.baselineFile, makeBaseline(audits.report, analysis.analyzed.model));
-    this.record(uri, { audits: { ...audits, baseline: readBaseline(audits.baselineFile) } });
+    const written = writeBaseline(audits.baselineFile, makeBaseline(audits.report, analysis.analyzed.model), this.session.trust);
+    if (!written.ok) {
+      await this.connection.sendNotification(ShowMessageNotification.type, { type: MessageType.Warning, message: `HERALD: the baseline was not written: ${written.reason}` });
+      return false;
+    }
+    this.record(uri, { audits: { ...audits, baseline: readBaseline(audits.baselineFile, this.session.trust) } });
     await this.onFinished(uri, 'audits');
     return true;
   }
@@ -162,11 +171,11 @@ export class AnalysisService {
     const analysis = await this.session.analysisFor(uri);
     // A spec with errors cannot be analysed; the keystroke diagnostics already say why.
     if (analysis === undefined || !isLatest() || analysis.analyzed.problems.some((p) => p.severity === 'error')) return;
-    const request = requestOf(analysis, scope);
+    const request = requestOf(analysis, scope, this.session.trust);
     if (request === undefined) return;
-    const untrusted = this.session.untrustedLinks(analysis).length;
-    // The untrusted-file warnings on the links say which files and why.
-    if (untrusted > 0) return this.skipped(uri, request, untrusted);
+    const untrusted = this.session.untrustedLinks(analysis);
+    // The untrusted-file warnings on the links say which files and why; the baseline has no link, so the status names it.
+    if (untrusted.length > 0) return this.skipped(uri, request, untrusted);
 
     const progress = this.session.features.workDoneProgress ? await this.connection.window.createWorkDoneProgress() : undefined;
     if (!isLatest()) {
@@ -197,9 +206,11 @@ export class AnalysisService {
     };
   }
 
-  private async skipped(uri: string, request: AnalysisRequest, untrusted: number): Promise<void> {
+  private async skipped(uri: string, request: AnalysisRequest, untrusted: readonly string[]): Promise<void> {
     if (request.audits) {
-      await this.auditStatus({ uri, state: 'skipped', message: `not audited: ${untrusted} linked file${untrusted === 1 ? ' is' : 's are'} outside this untrusted workspace` });
+      const count = untrusted.length;
+      const baseline = untrusted.includes(baselineFileOf(request.specFile)) ? ` (the baseline ${path.basename(baselineFileOf(request.specFile))} among them)` : '';
+      await this.auditStatus({ uri, state: 'skipped', message: `not audited: ${count} linked file${count === 1 ? ' is' : 's are'} outside this untrusted workspace${baseline}` });
     }
     if (request.signals || request.comparisons) {
       this.record(uri, { training: undefined });
@@ -220,7 +231,8 @@ export class AnalysisService {
       return;
     }
     const baselineFile = baselineFileOf(fileURLToPath(uri));
-    this.record(uri, { audits: { ...outcome.results, version: run.version, finishedAt: new Date().toISOString(), baseline: readBaseline(baselineFile), baselineFile } });
+    const baseline = readBaseline(baselineFile, this.session.trust);
+    this.record(uri, { audits: { ...outcome.results, version: run.version, finishedAt: new Date().toISOString(), baseline, baselineFile } });
     await this.auditStatus(auditStatusOf(uri, outcome.results, durationMs));
     await this.onFinished(uri, 'audits');
   }

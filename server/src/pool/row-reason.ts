@@ -1,6 +1,8 @@
 // Turns a zod failure into the one short reason a row issue carries, naming the field path as a
-// user would write it (`steps[2].results`) and what was found there. Zod's own messages say
-// "received undefined" for a missing key, which is not how anyone describes a JSONL row.
+// user would write it (`steps[2].results`) and the kind of what was found there. Zod's own messages
+// say "received undefined" for a missing key, which is not how anyone describes a JSONL row.
+// Reasons name fields and kinds, never a value: they reach reports and CI artifacts, and a spec
+// may link a file that is not data at all (a secrets file shaped like JSON).
 import type { z } from 'zod';
 
 type Issue = z.core.$ZodIssue;
@@ -17,7 +19,7 @@ export function formatPath(path: readonly PathKey[]): string {
   return out.length === 0 ? 'row' : out;
 }
 
-/** How a JSON value is named in a reason: "a string", "an array", "null", or the number itself. */
+/** How a JSON value is named in a reason, by its kind only: "a string", "an array", "an integer", "null". */
 export function describeValue(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
@@ -25,9 +27,9 @@ export function describeValue(value: unknown): string {
     case 'string':
       return value.length === 0 ? 'an empty string' : 'a string';
     case 'number':
-      return String(value);
+      return Number.isInteger(value) ? 'an integer' : 'a fractional number';
     case 'boolean':
-      return String(value);
+      return 'a boolean';
     case 'object':
       return 'an object';
     default:
@@ -81,12 +83,12 @@ function describeIssue(issue: Issue, input: unknown, expectations: Readonly<Reco
     }
     case 'too_small':
       if (issue.origin === 'string' && Number(issue.minimum) === 1) return `${where}: must not be empty`;
-      if (issue.origin === 'number') return `${where}: must be at least ${String(issue.minimum)}, got ${describeValue(at.value)}`;
+      if (issue.origin === 'number') return `${where}: must be at least ${String(issue.minimum)}`;
       return `${where}: ${issue.message}`;
     case 'invalid_union':
       if (issue.discriminator !== undefined && 'options' in issue && issue.options !== undefined) {
         const options = issue.options.map((o) => JSON.stringify(o)).join(' or ');
-        return `${where}: unknown value ${JSON.stringify(at.value)} (expected ${options})`;
+        return `${where}: expected ${options}, got ${typeof at.value === 'string' ? 'another string' : describeValue(at.value)}`;
       }
       return `${where}: ${issue.message}`;
     default:

@@ -4,7 +4,7 @@ import type { RowIssue } from '../pool/types.js';
 import type { SignalReport } from '../report/training-schema.js';
 import { analyze } from '../semantics/analyze.js';
 import type { SpecModel } from '../semantics/check.js';
-import { probeFile } from '../inputs/file-probe.js';
+import { probeFileUnder } from '../inputs/file-probe.js';
 import type { TrainingDecl } from '../syntax/ast.js';
 import { LineIndex } from '../problems/line-index.js';
 import type { Problem } from '../problems/problem.js';
@@ -13,6 +13,7 @@ import { runSignal } from './run-signal.js';
 import { InputCache } from '../inputs/input-cache.js';
 import { IssueLog, loadInputs, logFromFile } from '../inputs/load-inputs.js';
 import { specFiles } from '../inputs/spec-inputs.js';
+import { WorkspaceTrust } from '../inputs/trust.js';
 
 export interface SignalOutcome {
   readonly problems: readonly Problem[];
@@ -35,6 +36,8 @@ export interface SignalRequest {
   readonly minGroups?: number | undefined;
   /** Loaded files kept from earlier runs (the editor's worker keeps one); a fresh one otherwise. */
   readonly cache?: InputCache | undefined;
+  /** The rule the linked files are checked and opened under; default: everything (the CLI). */
+  readonly trust?: WorkspaceTrust | undefined;
 }
 
 /** The plans to run: the spec's training blocks, or one described by the request. */
@@ -65,7 +68,8 @@ function plansOf(model: SpecModel, request: SignalRequest): TrainingPlan[] | str
 /** Checks a spec and runs its training-signal audits: what `herald signal` and the editor share. */
 export async function signalSpec(text: string, specFile: string, request: SignalRequest = {}): Promise<SignalOutcome> {
   const specDir = path.dirname(specFile);
-  const { model, problems } = analyze(text, { specFile, probeFile });
+  const trust = request.trust ?? WorkspaceTrust.everything;
+  const { model, problems } = analyze(text, { specFile, probeFile: probeFileUnder(trust) });
   if (problems.some((p) => p.severity === 'error')) return { problems, dataIssues: [], reports: undefined, model };
   const plans = plansOf(model, request);
   if (typeof plans === 'string') return { problems, dataIssues: [], reports: undefined, runError: plans, model };
@@ -76,7 +80,7 @@ export async function signalSpec(text: string, specFile: string, request: Signal
   const reports: SignalReport[] = [];
   for (const plan of plans) {
     const logs = request.logFiles !== undefined && request.logFiles.length > 0 ? request.logFiles.map(logFromFile) : plan.logs.map(named);
-    const loaded = await loadInputs(specDir, { corpus: named(plan.corpus), pools: logs }, cache, issues);
+    const loaded = await loadInputs(specDir, { corpus: named(plan.corpus), pools: logs }, { cache, trust, issues });
     if (!loaded.ok) return { problems, dataIssues: issues.issues, reports: undefined, model };
     try {
       reports.push(runSignal(model, { ...plan, logs: logs.map((l) => l.name) }, loaded.inputs, lines));

@@ -1,0 +1,48 @@
+// Where and why a text is not JSON, without a word of the text itself. V8's JSON.parse messages
+// quote the offending text ("Unexpected token 'S', "SECRET=…" is not valid JSON"), and reasons
+// reach diagnostics, reports and CI artifacts: a spec that links a secrets file must not read it
+// out that way. jsonc-parser (strict options: no comments, no trailing commas) finds the position
+// and the kind of the first error.
+import { ParseErrorCode, visit } from 'jsonc-parser';
+
+const kinds: Record<ParseErrorCode, string> = {
+  [ParseErrorCode.InvalidSymbol]: 'unexpected character',
+  [ParseErrorCode.InvalidNumberFormat]: 'malformed number',
+  [ParseErrorCode.PropertyNameExpected]: 'a property name expected',
+  [ParseErrorCode.ValueExpected]: 'a value expected',
+  [ParseErrorCode.ColonExpected]: "':' expected",
+  [ParseErrorCode.CommaExpected]: "',' expected",
+  [ParseErrorCode.CloseBraceExpected]: "'}' expected",
+  [ParseErrorCode.CloseBracketExpected]: "']' expected",
+  [ParseErrorCode.EndOfFileExpected]: 'more text after the value',
+  [ParseErrorCode.InvalidCommentToken]: 'a comment',
+  [ParseErrorCode.UnexpectedEndOfComment]: 'an unterminated comment',
+  [ParseErrorCode.UnexpectedEndOfString]: 'an unterminated string',
+  [ParseErrorCode.UnexpectedEndOfNumber]: 'an unterminated number',
+  [ParseErrorCode.InvalidUnicode]: 'a malformed \\u escape',
+  [ParseErrorCode.InvalidEscapeCharacter]: 'a malformed escape',
+  [ParseErrorCode.InvalidCharacter]: 'a control character in a string',
+};
+
+/** The first syntax error of a text JSON.parse rejected: its offset (UTF-16 units) and kind. */
+function firstError(text: string): { offset: number; kind: string } | undefined {
+  let found: { offset: number; kind: string } | undefined;
+  visit(text, { onError: (error, offset) => (found ??= { offset, kind: kinds[error] }) }, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
+  return found;
+}
+
+/** A rejected JSONL line: `invalid JSON at column 8: a value expected`. */
+export function jsonLineReason(line: string): string {
+  const error = firstError(line);
+  return error === undefined ? 'invalid JSON' : `invalid JSON at column ${error.offset + 1}: ${error.kind}`;
+}
+
+/** A rejected JSON file: `invalid JSON at line 3, column 8: a value expected`. */
+export function jsonFileReason(text: string): string {
+  const error = firstError(text);
+  if (error === undefined) return 'invalid JSON';
+  const before = text.slice(0, error.offset);
+  const line = before.split('\n').length;
+  const column = error.offset - (before.lastIndexOf('\n') + 1) + 1;
+  return `invalid JSON at line ${line}, column ${column}: ${error.kind}`;
+}
