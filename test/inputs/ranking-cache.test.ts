@@ -11,7 +11,7 @@ import { auditSpec as runAuditSpec, newAuditCaches } from '../../server/src/audi
 import { openRankingStore, prepareCacheFolder } from '../../server/src/inputs/ranking-cache.js';
 import { WorkspaceTrust } from '../../server/src/inputs/trust.js';
 import { runAnalyses, type PartReply } from '../../server/src/lsp/analysis-run.js';
-import { auditSpec, workspace } from './workspace.js';
+import { auditSpec, makeFifo, workspace } from './workspace.js';
 
 const files = (dir: string): string[] => (fs.existsSync(dir) ? fs.readdirSync(dir, { recursive: true, encoding: 'utf8' }) : []);
 
@@ -56,7 +56,7 @@ describe('a ranking cache that cannot be written is skipped with one warning', (
     const dir = path.join(ws.root, 'fifo-cache');
     assert.equal(prepareCacheFolder(dir), undefined);
     const name = createHash('sha256').update('rankings-v1\u0000corpus-hash\u0000lexical').digest('hex');
-    spawnSync('mkfifo', [path.join(dir, 'rankings-v1', `${name}.jsonl`)]);
+    makeFifo(path.join(dir, 'rankings-v1', `${name}.jsonl`));
     const store = openRankingStore(dir, 'corpus-hash', 'lexical', (id) => id);
     assert.equal(store.get('q'), undefined);
     store.set('q', { ids: ['w:1'], complete: true });

@@ -59,7 +59,7 @@ export function workspace(): Workspace {
     },
     fifo(name) {
       const file = inWorkspace(name);
-      execFileSync('mkfifo', [file]);
+      makeFifo(file);
       return file;
     },
   };
@@ -110,4 +110,12 @@ comparison paired {
   attack launder targets L using candidates ${JSON.stringify(candidates)}
 }
 `;
+}
+
+/**
+ * Makes a FIFO at `file`. Node has no mkfifo, so this runs coreutils' by absolute path: coreutils is
+ * essential on Debian, and `npm run test:bare` hides PATH (throws, never skips, if it is missing).
+ */
+export function makeFifo(file: string): void {
+  execFileSync('/usr/bin/mkfifo', [file]);
 }
