@@ -12,13 +12,14 @@ import { diagnosticsDocumentUri } from './diagnostics.js';
 import type { DocumentAnalysis } from './document-analysis.js';
 import { documentRequests } from './document-request.js';
 import { DiagnosticsService } from './diagnostics-service.js';
+import { DataViews, pairFailed } from './data-views.js';
 import { documentSymbols, flatSymbols } from './document-symbols.js';
 import { formattingEdits } from './formatting.js';
 import { hover } from './hover.js';
 import { changedPaths, linkedFilesGlob } from './linked-files.js';
 import { definition, documentHighlights, references } from './navigation.js';
 import { prepareRename, rename } from './rename.js';
-import { reportRequest, runAuditRequest } from './protocol.js';
+import { reportRequest, runAuditRequest, workedPairRequest } from './protocol.js';
 import { guardNotification, guardRequest } from './safe-handler.js';
 import { semanticTokens } from './semantic-tokens.js';
 import { Session } from './session.js';
@@ -38,10 +39,13 @@ const analyses: AnalysisService = new AnalysisService(connection, session, runne
 });
 // The bundle is dist/server.js, so the package root (where docs/ lives) is one folder up.
 const diagnostics = new DiagnosticsService(connection, session, diagnosticsDocumentUri(path.resolve(__dirname, '..')), log, analyses);
+// Worked pairs and the data files specs link (`.jsonl` documents are routed there, never analysed as specs).
+const dataViews = new DataViews(connection, session, analyses, log, diagnosticsDocumentUri(path.resolve(__dirname, '..')));
 
 connection.onInitialize((params): InitializeResult => {
   session.features = clientFeatures(params.capabilities);
   session.trust = WorkspaceTrust.from(params);
+  dataViews.initialize(params.initializationOptions);
   if (session.features.configuration) {
     session.settings = new SettingsStore((uri) => connection.workspace.getConfiguration({ scopeUri: uri, section: settingsSection }));
   }
@@ -86,14 +90,16 @@ connection.onDidChangeWatchedFiles(guardNotification(log, 'didChangeWatchedFiles
   await diagnostics.inputsChanged();
 }));
 
-connection.languages.diagnostics.on(guardRequest(log, 'diagnostics', { kind: DocumentDiagnosticReportKind.Full, items: [] }, (params) => diagnostics.pull(params)));
+connection.languages.diagnostics.on(guardRequest(log, 'diagnostics', { kind: DocumentDiagnosticReportKind.Full, items: [] }, (params) =>
+  (dataViews.owns(params.textDocument.uri) ? dataViews.pull(params.textDocument.uri) : diagnostics.pull(params))));
 
 const request = documentRequests(session, log);
 const offset = (a: DocumentAnalysis, position: Position): number => a.lines.offset(position);
 
-connection.onHover((p) =>
-  request('hover', p.textDocument.uri, null, (a) =>
-    hover(a, offset(a, p.position), session.features.markdownHover, analyses.auditReport(p.textDocument.uri), analyses.signalReports(p.textDocument.uri))),
+connection.onHover((p) => (dataViews.owns(p.textDocument.uri)
+  ? guardRequest(log, 'hover', null, () => dataViews.hover(p))()
+  : request('hover', p.textDocument.uri, null, (a) =>
+    hover(a, offset(a, p.position), session.features.markdownHover, analyses.auditReport(p.textDocument.uri), analyses.signalReports(p.textDocument.uri), dataViews.pairLinks))),
 );
 connection.onCompletion((p) =>
   request('completion', p.textDocument.uri, [], (a) =>
@@ -111,13 +117,14 @@ connection.onDocumentSymbol((p) =>
 connection.onDocumentFormatting((p) => request('formatting', p.textDocument.uri, [], (a) => formattingEdits(a, p.options)));
 connection.languages.semanticTokens.on((p) => request('semanticTokens', p.textDocument.uri, { data: [] }, semanticTokens));
 
-connection.onCodeAction((p) => request('codeAction', p.textDocument.uri, [], (a) => auditCodeActions(a, p.context.diagnostics)));
+connection.onCodeAction((p) => request('codeAction', p.textDocument.uri, [], (a) => [...auditCodeActions(a, p.context.diagnostics), ...dataViews.codeActions(a, p.context.diagnostics)]));
 connection.onCodeLens((p) => request('codeLens', p.textDocument.uri, [], (a) => auditCodeLenses(a, analyses.auditReport(p.textDocument.uri))));
 connection.onExecuteCommand(guardRequest(log, 'executeCommand', false, async (p) =>
   p.command === acceptBaselineCommand && typeof p.arguments?.[0] === 'string' ? analyses.acceptBaseline(p.arguments[0]) : false,
 ));
 connection.onRequest(reportRequest, guardRequest(log, 'report', null, (p) => analyses.report(p.uri)));
 connection.onRequest(runAuditRequest, guardRequest(log, 'runAudit', null, (p) => analyses.requested(p.uri)));
+connection.onRequest(workedPairRequest, guardRequest(log, 'workedPair', pairFailed, (p) => dataViews.workedPair(p)));
 connection.onShutdown(() => runner.dispose());
 
 session.documents.listen(connection);
