@@ -1,5 +1,6 @@
 import type { LanguageClientOptions } from 'vscode-languageclient/node';
 import type { HeraldInitializationOptions } from '../../server/src/inputs/trust';
+import { openWorkedPairCommand, type WorkedPairInitializationOptions } from '../../server/src/lsp/protocol';
 
 export type ClientOutputChannel = NonNullable<LanguageClientOptions['outputChannel']>;
 
@@ -13,9 +14,14 @@ export function createClientOptions(outputChannel: ClientOutputChannel, workspac
       { scheme: 'file', language: 'reward' },
       // Unsaved specs are checked too; only their linked-file checks have no folder to resolve against.
       { scheme: 'untitled', language: 'reward' },
+      // Pools, corpora and candidate files: the server checks the rows of those an open spec links, and
+      // explains a row on hover (whatever language VS Code gives the file; the server never reads one as a spec).
+      { scheme: 'file', pattern: '**/*.jsonl' },
     ],
     // The client also writes the `herald.trace.server` protocol trace here.
     outputChannel,
-    initializationOptions: { workspaceTrusted } satisfies HeraldInitializationOptions,
+    // Hovers may link to one command only: opening a worked pair side by side (client/src/trajectory-diff.ts).
+    markdown: { isTrusted: { enabledCommands: [openWorkedPairCommand] } },
+    initializationOptions: { workspaceTrusted, openWorkedPair: true } satisfies HeraldInitializationOptions & WorkedPairInitializationOptions,
   };
 }

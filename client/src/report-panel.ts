@@ -1,14 +1,17 @@
 import { randomBytes } from 'node:crypto';
 import * as path from 'node:path';
-import { Uri, ViewColumn, window, type Disposable, type WebviewPanel } from 'vscode';
-import { reportRequest, type AuditState, type ReportResult } from '../../server/src/lsp/protocol';
+import { commands, Position, Range, Uri, ViewColumn, window, type Disposable, type WebviewPanel } from 'vscode';
+import { openWorkedPairCommand, reportRequest, type AuditState, type ReportResult, type WorkedPairParams } from '../../server/src/lsp/protocol';
 import { renderNoticePage, renderReportPage } from '../../server/src/render/report-page/render-page';
+import { reportFiles, viewMessageOf } from '../../server/src/render/report-page/view-messages';
 import type { ServerSession } from './server-session';
 
 // "HERALD: Show Audit Report": one webview per spec with the report page of its last finished
 // analyses, asked of the server (`reportRequest`) and redrawn when the server says an audit of that
 // spec finished. The page runs only dist/report-view.js (nonce'd, fresh per rendering), loads
 // nothing else, and the panel keeps no state of its own: hidden, it is rebuilt from the server.
+// The page may post one thing: a row or worked pair a reader clicked; the panel opens that row of
+// a file the shown report names, or the pair side by side (trajectory-diff.ts).
 
 const finished: ReadonlySet<AuditState> = new Set<AuditState>(['passed', 'failed']);
 
@@ -17,6 +20,8 @@ interface ReportPanel {
   readonly uri: Uri;
   /** Bumped by every refresh, so a slow answer never overwrites a newer one. */
   generation: number;
+  /** The data files the shown report names (relative to the spec's folder): the only ones the page may open. */
+  files: ReadonlySet<string>;
 }
 
 export class ReportPanels implements Disposable {
@@ -42,9 +47,15 @@ export class ReportPanels implements Disposable {
         enableForms: false,
         localResourceRoots: [Uri.joinPath(this.extensionUri, 'dist')],
       });
-      entry = { panel, uri, generation: 0 };
-      this.panels.set(key, entry);
+      const made: ReportPanel = { panel, uri, generation: 0, files: new Set() };
+      entry = made;
+      this.panels.set(key, made);
       panel.onDidDispose(() => this.panels.delete(key));
+      panel.webview.onDidReceiveMessage((message: unknown) => {
+        this.received(made, message).catch(async (error: unknown) => {
+          await window.showWarningMessage(`HERALD could not open that: ${error instanceof Error ? error.message : String(error)}`);
+        });
+      });
     } else {
       entry.panel.reveal(undefined, true);
     }
@@ -65,16 +76,32 @@ export class ReportPanels implements Disposable {
 
   private async refresh(key: string, entry: ReportPanel): Promise<void> {
     const generation = ++entry.generation;
-    const html = await this.render(entry);
+    const { html, files } = await this.render(entry);
     // The panel may have closed, or a newer refresh started, while the server answered.
     if (generation !== entry.generation || this.panels.get(key) !== entry) return;
+    entry.files = files;
     entry.panel.webview.html = html;
   }
 
-  private async render(entry: ReportPanel): Promise<string> {
+  /** A row or a worked pair the reader clicked on the page. */
+  private async received(entry: ReportPanel, value: unknown): Promise<void> {
+    const message = viewMessageOf(value);
+    if (message === undefined) return;
+    if (message.kind === 'openRow') {
+      if (!entry.files.has(message.file)) return;
+      const at = new Position(message.line - 1, 0);
+      // Beside the report, where the spec is: the report keeps its column.
+      await window.showTextDocument(Uri.joinPath(entry.uri, '..', message.file), { selection: new Range(at, at), viewColumn: ViewColumn.One, preview: true });
+      return;
+    }
+    const uri = this.session.running?.code2ProtocolConverter.asUri(entry.uri) ?? entry.uri.toString();
+    await commands.executeCommand(openWorkedPairCommand, { uri, audit: message.audit, ...message.pair } satisfies WorkedPairParams, { viewColumn: ViewColumn.One });
+  }
+
+  private async render(entry: ReportPanel): Promise<{ html: string; files: ReadonlySet<string> }> {
     const webview = entry.panel.webview;
     const nonce = randomBytes(18).toString('base64');
-    const notice = (message: string): string => renderNoticePage('HERALD audit report', message, { nonce, cspSource: webview.cspSource });
+    const notice = (message: string) => ({ html: renderNoticePage('HERALD audit report', message, { nonce, cspSource: webview.cspSource }), files: new Set<string>() });
     const client = this.session.running;
     if (client === undefined) return notice('The HERALD language server is not running. Run "HERALD: Restart Language Server", then show the report again.');
     let result: ReportResult | null;
@@ -84,11 +111,12 @@ export class ReportPanels implements Disposable {
       return notice(`The server could not send the report: ${error instanceof Error ? error.message : String(error)}`);
     }
     if (result === null) return notice('No audit, training-signal audit or comparison of this spec has finished yet. Save the spec to run them; this view updates when they finish.');
-    return renderReportPage(result.report, {
+    const html = renderReportPage(result.report, {
       nonce,
       cspSource: webview.cspSource,
       scriptUri: webview.asWebviewUri(Uri.joinPath(this.extensionUri, 'dist', 'report-view.js')).toString(),
       note: `Audit of document version ${result.version}, finished ${new Date(result.finishedAt).toLocaleString()}.`,
     });
+    return { html, files: reportFiles(result.report) };
   }
 }

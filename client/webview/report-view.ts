@@ -7,13 +7,14 @@ import { latticeDetailClass, reportDataId, type ChartKind } from '../../server/s
 import type { AuditReport, Report } from '../../server/src/report/schema.js';
 import { marginChart, strataChart, sweepChart } from './charts.js';
 import { wireLattice } from './lattice-detail.js';
+import { wireRowLinks } from './row-links.js';
 import { readTheme, type Theme } from './theme.js';
 import { exposureChart, forestChart, forestHeight } from './training-charts.js';
 
 // The report page's script (dist/report-view.js): reads the report the page embeds as JSON and
-// draws the charts into the containers the server rendered. It fetches nothing and posts nothing;
-// the page's CSP would stop it anyway. The lattice diagram is already on the page; this only adds
-// its details panel.
+// draws the charts into the containers the server rendered. It fetches nothing (the page's CSP would
+// stop it anyway); in VS Code it posts only which row or worked pair a reader clicked (row-links.ts).
+// The lattice diagram is already on the page; this only adds its details panel.
 
 Chart.register(BarController, BarElement, CategoryScale, LinearScale, LogarithmicScale, LineController, LineElement, PointElement, Legend, Tooltip);
 
@@ -169,6 +170,8 @@ function main(): void {
     const panel = card.querySelector<HTMLElement>(`.${latticeDetailClass}`);
     if (audit !== undefined && panel !== null) wireLattice(audit, card, panel);
   }
+
+  wireRowLinks(report);
 
   // VS Code switches themes by changing the body's class; the charts read colours when drawn.
   new MutationObserver(drawAll).observe(document.body, { attributes: true, attributeFilter: ['class'] });

@@ -69,6 +69,9 @@ export const goldenRows: Trajectory[] = [
   trajectory('t6', 'q5', ['p1'], null),
 ];
 
+/** The golden corpus, as the audit reads it. */
+export const goldenCorpus = { file: 'c.jsonl', passages: new Map(passages.map((p) => [p.id, p])) };
+
 const candidateLists: Record<string, string[]> = { t1: ['p2', 'p3'], t2: ['p3'], t3: ['p2'], t4: ['p2'], t5: ['p3'] };
 const candidates: CandidateSource = {
   candidatesFor: (_plan, t, _position, exclude) => (candidateLists[t.id] ?? []).filter((id) => !exclude.has(id)),
@@ -83,7 +86,7 @@ export function goldenAudit(text = goldenSpec, data = goldenRows): AuditReport {
   const plan = planAudit(decl, text);
   assert.ok(plan);
   const report = runAudit(model, plan, {
-    corpusName: 'c', corpus: { file: 'c.jsonl', passages: new Map(passages.map((p) => [p.id, p])) }, corpusIssues: [],
+    corpusName: 'c', corpus: goldenCorpus, corpusIssues: [],
     pools: [{ name: 'p', file: 'p.jsonl', rows: data, issues: [] }],
   }, candidates, new LineIndex(text));
   assert.ok(report);

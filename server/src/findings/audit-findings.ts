@@ -43,10 +43,11 @@ interface AuditContext {
   readonly anchor: Span;
 }
 
-/** The trajectory of a worked pair, as a row of its pool file. */
+/** The trajectory of a worked pair, as a row of its pool file, with the edit that makes the pair. */
 function pairRow(ctx: AuditContext, pair: WorkedPair, message: string): RowLocation {
   const file = ctx.report.pools.find((p) => p.name === pair.pool)?.file ?? pair.pool;
-  return { file: resolveLink(ctx.specDir, file), line: pair.line, message };
+  const { trajectory, pool, attack, position, replacement } = pair;
+  return { file: resolveLink(ctx.specDir, file), line: pair.line, message, pair: { audit: ctx.report.name, trajectory, pool, attack, position, replacement } };
 }
 
 function pairText(ctx: AuditContext, pair: WorkedPair): string {
@@ -76,6 +77,27 @@ function winningAttacks(report: AuditReport, reward: string) {
 }
 
 /**
+ * A winning edit of each attack that beats `reward`, where the report has one. Under the audited
+ * reward: a certificate example of this attack, which is its edit of largest margin (every edit of
+ * an attack triggers its targets, and the example is the largest gain among the edits that trigger
+ * the detector). Under a compared reward: the worked pair of a cancellation it wins by.
+ */
+function winningRows(ctx: AuditContext, reward: string, attacks: readonly string[]): RowLocation[] {
+  const { report } = ctx;
+  return attacks.flatMap((attack): RowLocation[] => {
+    if (reward === report.reward.name) {
+      const largest = report.certificate.find((c) => c.example?.attack === attack && (c.example.margins[reward] ?? -1) >= 0)?.example;
+      return largest === null || largest === undefined ? [] : [pairRow(ctx, largest, `the ${attack} edit of largest margin under ${reward}: ${marginChain(largest)}`)];
+    }
+    const cancelled = report.cancellation.find((f) => f.larger === reward && f.attack === attack && (f.example.margins[reward] ?? -1) >= 0);
+    return cancelled === undefined ? [] : [pairRow(ctx, cancelled.example, `a ${attack} edit that wins under ${reward} (its penalty cancellation's worked pair): ${marginChain(cancelled.example)}`)];
+  });
+}
+
+/** Rows as a finding carries them: undefined when there are none. */
+const someRows = (rows: readonly RowLocation[]): { rows?: readonly RowLocation[] } => (rows.length === 0 ? {} : { rows });
+
+/**
  * Attacks that beat the audited reward, on the audit's `reward` line with the minimal repair as data
  * for the quick fix (each detector with a λ that the finite-set certificate backs); attacks that beat
  * a compared reward, on its name in the `compare` line.
@@ -97,6 +119,7 @@ function attackFindings(ctx: AuditContext): Problem[] {
       message: `${winning.map((w) => `${w.attack} beats ${report.reward.name}: ${percent(w.r.estimate.asr)} of isolated-eligible clusters (oracle-worst, ${w.r.label})`).join('; ')}` +
         (repair === undefined ? '; no subset of the lattice stops every attack' : `; observed minimal repair {${repair.join(', ')}}`),
       data: { reward: report.reward.name, repair: terms },
+      ...someRows(winningRows(ctx, report.reward.name, winning.map((w) => w.attack))),
       key: [report.name, report.reward.name],
     });
   }
@@ -107,6 +130,7 @@ function attackFindings(ctx: AuditContext): Problem[] {
     problems.push({
       code: auditIssueCodes.attackSucceeds, severity: 'warning', span: compareNames.find((n) => n.text === compared.name)?.span ?? ctx.anchor,
       message: `${beaten.map((w) => `${w.attack} beats ${compared.name}: ${percent(w.r.estimate.asr)} of isolated-eligible clusters (oracle-worst, ${w.r.label})`).join('; ')}`,
+      ...someRows(winningRows(ctx, compared.name, beaten.map((w) => w.attack))),
       key: [report.name, compared.name],
     });
   }

@@ -1,8 +1,21 @@
-import type { AuditReport, Report } from '../report/schema.js';
+import type { AuditReport, Report, WorkedPair } from '../report/schema.js';
 import { isDeclSymbol, type SymbolInfo } from '../semantics/symbols.js';
 import { margin, percent } from '../report/format-numbers.js';
+import { pairLabel, pairLink, pairParams } from './worked-pair-links.js';
 
 // What the latest audit says about the name under the cursor, appended to its hover.
+
+/** Where a hover's worked pairs link to: the spec's URI, when the client can open a pair side by side. */
+export type PairLinks = { readonly uri: string } | undefined;
+
+/** A worked pair named in a hover: a link that opens it side by side, or its name and row. */
+function pairRef(audit: AuditReport, pair: WorkedPair, links: PairLinks): string {
+  const label = pairLabel(pair);
+  if (links !== undefined) return pairLink(label, pairParams(links.uri, { ...pair, audit: audit.name }));
+  const file = audit.pools.find((p) => p.name === pair.pool)?.file ?? pair.pool;
+  // A code span reads the same as markdown and, without its backticks, as plain text.
+  return `\`${`${label} (${file}:${pair.line})`.replace(/`/g, "'")}\``;
+}
 
 
 function rateText(estimate: AuditReport['attacks'][number]['results'][number]['estimate']): string {
@@ -11,7 +24,7 @@ function rateText(estimate: AuditReport['attacks'][number]['results'][number]['e
   return `${percent(estimate.asr)} [${percent(estimate.interval.low)}, ${percent(estimate.interval.high)}]`;
 }
 
-function detectorSection(audit: AuditReport, name: string): string[] {
+function detectorSection(audit: AuditReport, name: string, links: PairLinks): string[] {
   const detector = audit.detectors.find((d) => d.name === name);
   if (detector === undefined) return [];
   const lines = [`**audit \`${audit.name}\`**: fires on ${detector.firesOnOriginals} originals${detector.lambda === null ? '' : `, λ = ${detector.lambda}`}`];
@@ -34,7 +47,8 @@ function detectorSection(audit: AuditReport, name: string): string[] {
   if (certificate !== undefined) {
     lines.push('', certificate.maxGain === null
       ? 'Certificate: no audited edit triggers it.'
-      : `Certificate: max base gain among the ${certificate.edits} audited edits that trigger it is ${margin(certificate.maxGain)} ${certificate.certified ? '<' : '≥'} λ ${certificate.lambda} ${certificate.certified ? '✓' : '✗'}`);
+      : `Certificate: max base gain among the ${certificate.edits} audited edits that trigger it is ${margin(certificate.maxGain)} ${certificate.certified ? '<' : '≥'} λ ${certificate.lambda} ${certificate.certified ? '✓' : '✗'}` +
+        (certificate.example === null ? '' : `; that edit: ${pairRef(audit, certificate.example, links)}`));
   }
   if (audit.lattice.minimal.length > 0) {
     const needed = audit.lattice.minimal.some((m) => m.includes(name));
@@ -43,7 +57,24 @@ function detectorSection(audit: AuditReport, name: string): string[] {
   return lines;
 }
 
-function rewardSection(audit: AuditReport, name: string): string[] {
+/** The report's worked pairs under a reward: the largest gains if it is the audited one, its cancellations' pairs if it wins them back. */
+function rewardPairs(audit: AuditReport, name: string, links: PairLinks): string[] {
+  const pairs = [
+    ...(name === audit.reward.name ? audit.certificate.flatMap((c) => (c.example === null ? [] : [{ pair: c.example, why: `largest gain among the edits that trigger ${c.detector}` }])) : []),
+    ...audit.cancellation.filter((f) => f.larger === name).map((f) => ({ pair: f.example, why: `${f.attack} wins by switching off ${f.term} (${f.selection})` })),
+  ];
+  // One line per pair: the first reason it is named for.
+  const unique = new Map<string, (typeof pairs)[number]>();
+  for (const p of pairs) {
+    const key = JSON.stringify([p.pair.trajectory, p.pair.attack, p.pair.position, p.pair.replacement]);
+    if (!unique.has(key)) unique.set(key, p);
+  }
+  if (unique.size === 0) return [];
+  return ['', 'Worked pairs (margin under each reward):', ...[...unique.values()].map(({ pair, why }) =>
+    `- ${pairRef(audit, pair, links)}: ${Object.entries(pair.margins).map(([reward, m]) => `${reward} ${margin(m)}`).join(' → ')}; ${why}`)];
+}
+
+function rewardSection(audit: AuditReport, name: string, links: PairLinks): string[] {
   const rows = audit.attacks.flatMap((a) => a.results.filter((r) => r.reward === name).map((r) => ({ attack: a.name, ...r })));
   if (rows.length === 0) return [];
   return [
@@ -52,6 +83,7 @@ function rewardSection(audit: AuditReport, name: string): string[] {
     '| attack | selection | ASR (95%) | mean margin | worst margin | label |',
     '| --- | --- | --- | --- | --- | --- |',
     ...rows.map((r) => `| ${r.attack} | ${r.selection} | ${rateText(r.estimate)} | ${margin(r.estimate.meanMargin)} | ${margin(r.estimate.worstMargin)} | ${r.label} |`),
+    ...rewardPairs(audit, name, links),
   ];
 }
 
@@ -66,11 +98,11 @@ function auditSection(audit: AuditReport): string[] {
 }
 
 /** Markdown lines for the latest audit's view of a symbol; empty when the audit has nothing to say. */
-export function auditHoverLines(report: Report | undefined, symbol: SymbolInfo): string[] {
+export function auditHoverLines(report: Report | undefined, symbol: SymbolInfo, links: PairLinks = undefined): string[] {
   if (report === undefined || !isDeclSymbol(symbol)) return [];
   const sections = report.audits.map((audit) => {
-    if (symbol.kind === 'detector') return detectorSection(audit, symbol.name);
-    if (symbol.kind === 'reward') return rewardSection(audit, symbol.name);
+    if (symbol.kind === 'detector') return detectorSection(audit, symbol.name, links);
+    if (symbol.kind === 'reward') return rewardSection(audit, symbol.name, links);
     if (symbol.kind === 'audit' && symbol.name === audit.name) return auditSection(audit);
     return [];
   });

@@ -5,6 +5,7 @@ import type { IssueCode } from '../problems/issue-codes.js';
 import type { Problem, Severity } from '../problems/problem.js';
 import { escapeControls } from '../report/escape-text.js';
 import type { DocumentAnalysis } from './document-analysis.js';
+import { workedPairsKey } from './worked-pair-links.js';
 
 /**
  * Where every issue code is explained: one heading per code in this file of the package, so
@@ -48,7 +49,9 @@ export function toDiagnostic(problem: Problem, analysis: DocumentAnalysis, docsU
   ];
   if (related.length > 0) diagnostic.relatedInformation = related;
   if (problem.unnecessary === true) diagnostic.tags = [DiagnosticTag.Unnecessary];
-  if (problem.data !== undefined) diagnostic.data = problem.data;
+  // Worked pairs travel in `data` too, so a code action can open one side by side (lsp/worked-pair-links.ts).
+  const pairs = (problem.rows ?? []).flatMap((row) => (row.pair === undefined ? [] : [{ ...row.pair, line: row.line }]));
+  if (problem.data !== undefined || pairs.length > 0) diagnostic.data = { ...problem.data, ...(pairs.length > 0 ? { [workedPairsKey]: pairs } : {}) };
   return diagnostic;
 }
 

@@ -93,22 +93,23 @@ function insideAudit(analysis: DocumentAnalysis, offset: number): boolean {
 }
 
 /** Markdown as plain text, for clients that show hovers literally: no fences, backticks or bold marks. */
-function plainText(markdown: string): string {
+export function plainText(markdown: string): string {
   return markdown.replace(/^```\w*\n?/gm, '').replace(/`([^`]*)`/g, '$1').replace(/\*\*([^*]*)\*\*/g, '$1');
 }
 
 /**
  * `report` is the spec's latest audit, whose figures are added to detector, reward and audit hovers;
  * `signals` its latest training-signal audits, added to detector and training-block hovers.
+ * `pairLinks`: the client opens worked pairs side by side, so the pairs a hover names are links.
  */
-export function hover(analysis: DocumentAnalysis, offset: number, markdown: boolean, report?: Report, signals?: readonly SignalReport[]): Hover | null {
+export function hover(analysis: DocumentAnalysis, offset: number, markdown: boolean, report?: Report, signals?: readonly SignalReport[], pairLinks = false): Hover | null {
   const occurrence = occurrenceAt(analysis, offset);
   let lines: string[] | undefined;
   let span = occurrence?.span;
   const named = occurrence === undefined ? termNamedAt(analysis, offset) : undefined;
   if (occurrence !== undefined) {
     lines = describeSymbol(analysis, occurrence.symbol);
-    const audited = auditHoverLines(report, occurrence.symbol);
+    const audited = auditHoverLines(report, occurrence.symbol, markdown && pairLinks ? { uri: analysis.uri } : undefined);
     if (audited.length > 0) lines.push(audited.join('\n'));
     const trained = signalHoverLines(signals, occurrence.symbol);
     if (trained.length > 0) lines.push(trained.join('\n'));

@@ -12,13 +12,14 @@ import { diagnosticsDocumentUri } from './diagnostics.js';
 import type { DocumentAnalysis } from './document-analysis.js';
 import { documentRequests } from './document-request.js';
 import { DiagnosticsService } from './diagnostics-service.js';
+import { DataViews, pairFailed } from './data-views.js';
 import { documentSymbols, flatSymbols } from './document-symbols.js';
 import { formattingEdits } from './formatting.js';
 import { hover } from './hover.js';
 import { changedPaths, linkedFilesGlob } from './linked-files.js';
 import { definition, documentHighlights, references } from './navigation.js';
 import { prepareRename, rename } from './rename.js';
-import { reportRequest, runAuditRequest } from './protocol.js';
+import { reportRequest, runAuditRequest, workedPairRequest } from './protocol.js';
 import { checkedDocumentSync, guardNotification, guardRequest, Lifecycle, type RequestContext } from './safe-handler.js';
 import { semanticTokens } from './semantic-tokens.js';
 import { Session } from './session.js';
@@ -40,11 +41,14 @@ const analyses: AnalysisService = new AnalysisService(connection, session, runne
 });
 // The bundle is dist/server.js, so the package root (where docs/ lives) is one folder up.
 const diagnostics = new DiagnosticsService(connection, session, diagnosticsDocumentUri(path.resolve(__dirname, '..')), log, analyses);
+// Worked pairs and the data files specs link (`.jsonl` documents are routed there, never analysed as specs).
+const dataViews = new DataViews(connection, session, analyses, log, diagnosticsDocumentUri(path.resolve(__dirname, '..')));
 
 connection.onInitialize((params): InitializeResult => {
   lifecycle.initialize();
   session.features = clientFeatures(params.capabilities);
   session.trust = WorkspaceTrust.from(params);
+  dataViews.initialize(params.initializationOptions);
   if (session.features.configuration) {
     session.settings = new SettingsStore((uri) => connection.workspace.getConfiguration({ scopeUri: uri, section: settingsSection }));
   }
@@ -89,14 +93,16 @@ connection.onDidChangeWatchedFiles(guardNotification(log, 'didChangeWatchedFiles
   await diagnostics.inputsChanged();
 }));
 
-connection.languages.diagnostics.on(guardRequest(guarded, 'diagnostics', { kind: DocumentDiagnosticReportKind.Full, items: [] }, (params) => diagnostics.pull(params)));
+connection.languages.diagnostics.on(guardRequest(guarded, 'diagnostics', { kind: DocumentDiagnosticReportKind.Full, items: [] }, (params) =>
+  (dataViews.owns(params.textDocument.uri) ? dataViews.pull(params.textDocument.uri) : diagnostics.pull(params))));
 
 const request = documentRequests(session, guarded);
 const offset = (a: DocumentAnalysis, position: Position): number => a.lines.offset(position);
 
-connection.onHover((p) =>
-  request('hover', p.textDocument.uri, null, (a) =>
-    hover(a, offset(a, p.position), session.features.markdownHover, analyses.auditReport(p.textDocument.uri), analyses.signalReports(p.textDocument.uri))),
+connection.onHover((p) => (dataViews.owns(p.textDocument.uri)
+  ? guardRequest(guarded, 'hover', null, () => dataViews.hover(p))()
+  : request('hover', p.textDocument.uri, null, (a) =>
+    hover(a, offset(a, p.position), session.features.markdownHover, analyses.auditReport(p.textDocument.uri), analyses.signalReports(p.textDocument.uri), dataViews.pairLinks))),
 );
 connection.onCompletion((p) =>
   request('completion', p.textDocument.uri, [], (a) =>
@@ -114,13 +120,14 @@ connection.onDocumentSymbol((p) =>
 connection.onDocumentFormatting((p) => request('formatting', p.textDocument.uri, [], (a) => formattingEdits(a, p.options)));
 connection.languages.semanticTokens.on((p) => request('semanticTokens', p.textDocument.uri, { data: [] }, semanticTokens));
 
-connection.onCodeAction((p) => request('codeAction', p.textDocument.uri, [], (a) => auditCodeActions(a, p.context.diagnostics)));
+connection.onCodeAction((p) => request('codeAction', p.textDocument.uri, [], (a) => [...auditCodeActions(a, p.context.diagnostics), ...dataViews.codeActions(a, p.context.diagnostics)]));
 connection.onCodeLens((p) => request('codeLens', p.textDocument.uri, [], (a) => auditCodeLenses(a, analyses.auditReport(p.textDocument.uri))));
 connection.onExecuteCommand(guardRequest(guarded, 'executeCommand', false, async (p) =>
   p.command === acceptBaselineCommand && typeof p.arguments?.[0] === 'string' ? analyses.acceptBaseline(p.arguments[0]) : false,
 ));
 connection.onRequest(reportRequest, guardRequest(guarded, 'report', null, (p) => analyses.report(p.uri)));
 connection.onRequest(runAuditRequest, guardRequest(guarded, 'runAudit', null, (p) => analyses.requested(p.uri)));
+connection.onRequest(workedPairRequest, guardRequest(guarded, 'workedPair', pairFailed, (p) => dataViews.workedPair(p)));
 connection.onShutdown(() => lifecycle.refusal('shutdown') ?? runner.dispose());
 // Methods without a handler: ServerNotInitialized before initialize, as for every request, else what JSON-RPC answers.
 connection.onRequest((method) => lifecycle.refusal(method) ?? new ResponseError(ErrorCodes.MethodNotFound, `Unhandled method ${method}`));

@@ -57,3 +57,79 @@ export const trainingSignalStatusNotification = new NotificationType<TrainingSig
 
 /** The client command that opens a spec's report view; code lenses pass the spec's URI as its argument. */
 export const showReportCommand = 'herald.showReport';
+
+/** A worked pair as a finding, a hover or the report names it: the spec, its audit, the row and the edit. */
+export interface WorkedPairParams {
+  /** The spec's URI; the pair is rebuilt from the spec as it is now. */
+  readonly uri: string;
+  readonly audit: string;
+  readonly trajectory: string;
+  /** The pool's name in the spec, and the row's one-based line in its file (where to look first). */
+  readonly pool: string;
+  readonly line: number;
+  readonly attack: string;
+  readonly position: number | null;
+  readonly replacement: string | null;
+}
+
+/** One term of a reward on the pair: contribution = weight · (edited − original). */
+export interface PairTerm {
+  readonly name: string;
+  readonly weight: number;
+  readonly original: number;
+  readonly edited: number;
+  readonly contribution: number;
+}
+
+export interface PairReward {
+  readonly reward: string;
+  readonly role: 'audited' | 'compared';
+  readonly terms: readonly PairTerm[];
+  /** Σ contributions as summed here. */
+  readonly sum: number;
+  /** The paired margin as the audit counts it (the sum, with a tie made exactly 0). */
+  readonly margin: number;
+}
+
+/** A detector of the audit on the pair: an attack's targets flip 0 → 1, every other one keeps its value. */
+export interface PairDetector {
+  readonly name: string;
+  readonly target: boolean;
+  readonly original: number;
+  readonly edited: number;
+}
+
+export type WorkedPairResult =
+  | {
+      readonly kind: 'pair';
+      readonly trajectory: string;
+      /** The pool file (absolute) and the row's one-based line in it. */
+      readonly file: string;
+      readonly line: number;
+      /** What the edit did, in words. */
+      readonly edit: string;
+      /** The original row, pretty-printed JSON. */
+      readonly original: string;
+      /** The edited row, pretty-printed, after a `//` comment block with the per-term margin table. */
+      readonly edited: string;
+      readonly rewards: readonly PairReward[];
+      readonly detectors: readonly PairDetector[];
+    }
+  | { readonly kind: 'unavailable'; readonly reason: string };
+
+/**
+ * Client → server: rebuild a worked pair from the spec, its pool row and the audit's attack, and
+ * show the original and the edited trajectory with the per-term reward difference that makes the margin.
+ */
+export const workedPairRequest = new RequestType<WorkedPairParams, WorkedPairResult, void>('herald/workedPair');
+
+/** The client command that opens a worked pair side by side; its one argument is a `WorkedPairParams`. */
+export const openWorkedPairCommand = 'herald.openWorkedPair';
+
+/**
+ * What the VS Code client adds to `initializationOptions`: it runs `openWorkedPairCommand`, so the
+ * server may offer it in code actions and hovers (other clients would get links that do nothing).
+ */
+export interface WorkedPairInitializationOptions {
+  readonly openWorkedPair?: boolean;
+}

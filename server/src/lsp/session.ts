@@ -5,6 +5,7 @@ import { probeFile } from '../inputs/file-probe.js';
 import { clientFeatures, type ClientFeatures } from './capabilities.js';
 import { AnalysisCache, specFileOf, type DocumentAnalysis } from './document-analysis.js';
 import { LinkedFileProbe } from '../inputs/linked-file-probe.js';
+import { isDataDocument } from './pool-documents.js';
 import { SettingsStore } from './settings.js';
 import { WorkspaceTrust } from '../inputs/trust.js';
 
@@ -18,9 +19,9 @@ export class Session {
   features: ClientFeatures = clientFeatures({});
   settings: SettingsStore = new SettingsStore(undefined);
 
-  /** The analysis of the document's current version; undefined when it is not open. */
+  /** The analysis of the document's current version; undefined when it is not open or is a data file. */
   async analysisFor(uri: string): Promise<DocumentAnalysis | undefined> {
-    if (this.documents.get(uri) === undefined) return undefined;
+    if (this.documents.get(uri) === undefined || isDataDocument(uri)) return undefined;
     const settings = await this.settings.for(uri);
     // Read the document after the settings arrive: an edit may have landed meanwhile.
     const document = this.documents.get(uri);

@@ -8,6 +8,17 @@ export interface RelatedProblemInfo {
   readonly message: string;
 }
 
+/** The edit of a worked pair: with the spec, enough to rebuild the pair and show it side by side. */
+export interface RowPair {
+  readonly audit: string;
+  readonly trajectory: string;
+  /** The pool's name in the spec. */
+  readonly pool: string;
+  readonly attack: string;
+  readonly position: number | null;
+  readonly replacement: string | null;
+}
+
 /** A row of a data file a finding is about (a skipped row, a worked pair's trajectory). */
 export interface RowLocation {
   /** Absolute, as the file was opened. */
@@ -15,6 +26,8 @@ export interface RowLocation {
   /** One-based line in the JSONL file; 0 for the file as a whole. */
   readonly line: number;
   readonly message: string;
+  /** Set when the row is the original of a worked pair. */
+  readonly pair?: RowPair;
 }
 
 /**

@@ -23,3 +23,11 @@ export const latticeDetailClass = 'subset-detail';
 export function embedJson(value: unknown): string {
   return JSON.stringify(value).replace(/[<>&]/g, unicodeEscape).replace(invisibleCharacters, unicodeEscape);
 }
+
+/**
+ * A row of a data file that the page names (a skipped row): `data-row-file` as the report names
+ * the file (relative to the spec's folder, or as given on the command line) and `data-row-line`
+ * (one-based), so the editor's view can open the file at that line.
+ */
+export const rowFileAttribute = 'data-row-file';
+export const rowLineAttribute = 'data-row-line';

@@ -58,6 +58,10 @@ code { font-family: var(--vscode-editor-font-family, ui-monospace, SFMono-Regula
 .toolbar { display: flex; gap: .25rem; margin: 0 0 .5rem; align-items: center; font-size: .85rem; color: var(--muted); }
 .toolbar button { font: inherit; color: var(--fg); background: var(--bg); border: 1px solid var(--line); border-radius: 4px; padding: .1rem .55rem; cursor: pointer; }
 .toolbar button[aria-pressed="true"] { border-color: var(--accent); color: var(--accent); font-weight: 600; }
+ul.pairs { margin: .35rem 0 0; padding-left: 1.2rem; font-size: .88rem; } ul.pairs li { margin: .15rem 0; }
+.row-link { cursor: pointer; color: var(--accent); text-decoration: underline dotted; }
+.row-link:focus-visible, button.pair-link:focus-visible { outline: 2px solid var(--accent); outline-offset: 1px; }
+button.pair-link { font: inherit; font-size: .82rem; color: var(--accent); background: var(--bg); border: 1px solid var(--line); border-radius: 4px; padding: 0 .45rem; margin-left: .4rem; cursor: pointer; }
 .hasse-scroll { overflow-x: auto; }
 svg.hasse { display: block; margin: .25rem auto; font-size: 12.5px; }
 svg.hasse .row-label { fill: var(--muted); font-size: 11.5px; }

@@ -14,6 +14,7 @@ import { subsetReward } from './lattice-figures.js';
 import { embedJson, latticeDetailClass, reportDataId, type ChartKind } from './page-contract.js';
 import { pageStyle } from './page-style.js';
 import { blockHtml, runsHtml } from './tables-html.js';
+import { workedPairsCard } from './worked-pairs.js';
 
 // The report as pictures: per audit the detector lattice (server-drawn SVG), the margin
 // distributions, the penalty-scale sweep and the cancellation strata (drawn in the browser by
@@ -103,7 +104,8 @@ function auditSection(audit: AuditReport, index: number, tables: readonly Html[]
       latticeCard(audit, index),
       marginsCard(audit, index),
       sweepCard(audit, index),
-      strataCard(audit, index)),
+      strataCard(audit, index),
+      workedPairsCard(audit)),
     h('details', { class: 'tables' }, h('summary', {}, 'Every figure as a table'), tables));
 }
 

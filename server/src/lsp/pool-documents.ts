@@ -1,0 +1,184 @@
+import * as path from 'node:path';
+import { DiagnosticSeverity, MarkupKind, type Diagnostic, type Hover, type Position } from 'vscode-languageserver/node';
+import type { TextDocument } from 'vscode-languageserver-textdocument';
+import { specInputs } from '../inputs/spec-inputs.js';
+import { auditIssueCodes } from '../problems/issue-codes.js';
+import type { Problem, RowPair } from '../problems/problem.js';
+import { codeDescriptionHref } from './diagnostics.js';
+import { specFileOf, type DocumentAnalysis } from './document-analysis.js';
+import { plainText } from './hover.js';
+import { checkRows, type CheckedRow, type DataFileKind, type DataRow } from './pool-rows.js';
+import type { Session } from './session.js';
+import { markdownText, pairLabel, pairLink, pairParams, unescapeMarkdown } from './worked-pair-links.js';
+
+// The data files open in the editor (`.jsonl` pools, corpora and candidate files): an open spec that
+// links one makes the server check its rows as the audit would read them (one diagnostic per row the
+// audit would skip) and explain a row on hover, with the findings of that spec's audits that name it.
+
+/** Specs and data files share the editor; a `.jsonl` document is data, never a spec. */
+export function isDataDocument(uri: string): boolean {
+  return /\.jsonl$/i.test(uri.split(/[?#]/)[0] ?? '');
+}
+
+/** How an open spec links a data file. */
+export interface DataLink {
+  readonly spec: DocumentAnalysis;
+  readonly kind: DataFileKind;
+  /** The corpus's or pool's name in the spec; empty for a candidate file. */
+  readonly name: string;
+}
+
+/** The latest findings of a spec's analyses (the analysis service). */
+export interface FindingsSource {
+  problems(analysis: DocumentAnalysis): Problem[];
+}
+
+const kindWords: Record<DataFileKind, string> = { pool: 'pool', corpus: 'corpus', candidates: 'candidate file' };
+/** Findings listed in a row's hover; the rest are counted. */
+const maxFindingsShown = 8;
+/** Characters of a question, answer or passage shown in a hover. */
+const maxTextShown = 240;
+
+const clip = (text: string): string => (text.length > maxTextShown ? `${text.slice(0, maxTextShown)}…` : text);
+const code = (text: string): string => `\`${text.replace(/`/g, "'")}\``;
+
+function lineRange(document: TextDocument, line: number) {
+  const start = document.offsetAt({ line, character: 0 });
+  const next = line + 1 < document.lineCount ? document.offsetAt({ line: line + 1, character: 0 }) : document.getText().length;
+  const text = document.getText().slice(start, next).replace(/\r?\n$/, '');
+  return { start: { line, character: 0 }, end: { line, character: text.length } };
+}
+
+/** `pool `hotpot` of paper.reward`; `quote` writes the name (a code span in hovers, quotes in diagnostics). */
+function linkText(link: DataLink, quote: (name: string) => string = code): string {
+  const spec = path.basename(specFileOf(link.spec.uri) ?? link.spec.uri);
+  return link.kind === 'candidates' ? `candidate file of ${spec}` : `${kindWords[link.kind]} ${quote(link.name)} of ${spec}`;
+}
+
+function rowLines(value: DataRow): string[] {
+  switch (value.kind) {
+    case 'pool': {
+      const { row } = value;
+      const searches = row.steps.filter((s) => s.type === 'search').length;
+      const meta = (['model', 'sample', 'group'] as const).flatMap((k) => (row.meta[k] === undefined ? [] : [`${k} ${code(String(row.meta[k]))}`]));
+      return [
+        `**trajectory** ${code(row.id)} · question ${code(row.question_id)}${meta.length > 0 ? ` · ${meta.join(', ')}` : ''}`,
+        `Question: ${markdownText(clip(row.question))}`,
+        row.final === null
+          ? `no final · ${searches} searches, ${row.steps.length - searches} invalid steps`
+          : `final answer ${code(clip(row.final.answer))}, citing ${row.final.citations.map(code).join(', ') || 'nothing'} · ${searches} searches, ${row.steps.length - searches} invalid steps`,
+      ];
+    }
+    case 'corpus':
+      return [`**passage** ${code(value.passage.id)}: **${markdownText(value.passage.title)}**`, `Text: ${markdownText(clip(value.passage.text))}`];
+    case 'candidates':
+      return [`**candidates** for ${code(value.list.traj_id)}, citation ${value.list.citation_index}: ${value.list.candidates.map(code).join(', ') || 'none'}`];
+  }
+}
+
+/**
+ * The open data files' side of the server: which open specs link a file, its rows' diagnostics and
+ * its hovers, computed from the documents as they are now. Each open file's checked rows are kept
+ * for its current version and reading (a pool of 1,600 rows takes ~0.1 s to check), until it closes.
+ */
+export class DataDocuments {
+  private readonly checkedRows = new Map<string, { readonly version: number; readonly reading: string; readonly rows: CheckedRow[] }>();
+
+  constructor(
+    private readonly session: Session,
+    private readonly findings: FindingsSource,
+    private readonly docsUri: string,
+  ) {}
+
+  /** The open specs that link the data file at `uri`, in the order they were opened. */
+  async links(uri: string): Promise<DataLink[]> {
+    const file = specFileOf(uri);
+    if (file === undefined) return [];
+    const links: DataLink[] = [];
+    for (const document of this.session.documents.all()) {
+      const specFile = specFileOf(document.uri);
+      if (isDataDocument(document.uri) || specFile === undefined) continue;
+      const spec = await this.session.analysisFor(document.uri);
+      if (spec === undefined) continue;
+      const input = specInputs(spec.analyzed.model.spec, specFile).find((i) => i.kind !== 'baseline' && i.path === file);
+      if (input !== undefined && input.kind !== 'baseline') links.push({ spec, kind: input.kind, name: input.name ?? '' });
+    }
+    return links;
+  }
+
+  /** The rows of the open data file, checked as the first spec that links it reads them; undefined when no open spec does. */
+  private async checked(uri: string): Promise<{ document: TextDocument; links: DataLink[]; rows: CheckedRow[] } | undefined> {
+    const document = this.session.documents.get(uri);
+    const file = specFileOf(uri);
+    if (document === undefined || file === undefined) return undefined;
+    const links = await this.links(uri);
+    const first = links[0];
+    if (first === undefined) return undefined;
+    const reading = `${first.kind}\u0000${first.name}`;
+    const known = this.checkedRows.get(uri);
+    if (known !== undefined && known.version === document.version && known.reading === reading) return { document, links, rows: known.rows };
+    const rows = checkRows(document.getText(), first.kind, file, first.name);
+    this.checkedRows.set(uri, { version: document.version, reading, rows });
+    return { document, links, rows };
+  }
+
+  /** The document closed: its rows are checked afresh if it opens again. */
+  forget(uri: string): void {
+    this.checkedRows.delete(uri);
+  }
+
+  /** One diagnostic per row the audits would skip, on its line. */
+  async diagnostics(uri: string): Promise<Diagnostic[]> {
+    const checked = await this.checked(uri);
+    if (checked === undefined) return [];
+    const read = `read as the ${linkText(checked.links[0]!, (name) => `'${name}'`)}`;
+    return checked.rows.flatMap((row): Diagnostic[] => (row.ok ? [] : [{
+      range: lineRange(checked.document, row.line - 1),
+      severity: DiagnosticSeverity.Error,
+      source: 'herald',
+      code: auditIssueCodes.badRows,
+      codeDescription: { href: codeDescriptionHref(this.docsUri, auditIssueCodes.badRows) },
+      message: `the audits skip this row: ${row.reason} (${read})`,
+    }]));
+  }
+
+  /** A row's hover: what it holds (or why it is skipped), which specs read it, and the findings that name it. */
+  async hover(uri: string, position: Position, options: { readonly markdown: boolean; readonly pairLinks: boolean }): Promise<Hover | null> {
+    const checked = await this.checked(uri);
+    const file = specFileOf(uri);
+    const row = checked?.rows.find((r) => r.line === position.line + 1);
+    if (checked === undefined || file === undefined || row === undefined) return null;
+    const lines = row.ok ? rowLines(row.value) : [`**skipped row**: the audits leave it out: ${markdownText(row.reason)}`];
+    lines.push(`Line ${row.line}, read as the ${checked.links.map((l) => linkText(l)).join(' and as the ')}.`);
+    const named = this.findingsNaming(checked.links, file, row.line);
+    if (named.findings.length > 0) {
+      const shown = named.findings.slice(0, maxFindingsShown).map((f) => `- ${f}`);
+      if (named.findings.length > maxFindingsShown) shown.push(`- … and ${named.findings.length - maxFindingsShown} more`);
+      lines.push(`Findings that name this row:\n${shown.join('\n')}`);
+    }
+    if (options.markdown && options.pairLinks && named.pairs.length > 0) {
+      lines.push(`Open side by side: ${named.pairs.map((p) => pairLink(pairLabel(p.pair), pairParams(p.spec.uri, { ...p.pair, line: row.line }))).join(' · ')}`);
+    }
+    const value = lines.join('\n\n');
+    return {
+      contents: options.markdown ? { kind: MarkupKind.Markdown, value } : { kind: MarkupKind.PlainText, value: unescapeMarkdown(plainText(value)) },
+      range: lineRange(checked.document, position.line),
+    };
+  }
+
+  /** The latest findings of the linking specs whose rows include this one, and the worked pairs among those rows. */
+  private findingsNaming(links: readonly DataLink[], file: string, line: number): { findings: string[]; pairs: { spec: DocumentAnalysis; pair: RowPair }[] } {
+    const findings: string[] = [];
+    const pairs = new Map<string, { spec: DocumentAnalysis; pair: RowPair }>();
+    for (const spec of new Set(links.map((l) => l.spec))) {
+      for (const problem of this.findings.problems(spec)) {
+        for (const row of (problem.rows ?? []).filter((r) => r.file === file && r.line === line)) {
+          const where = row.pair === undefined ? path.basename(specFileOf(spec.uri) ?? spec.uri) : `audit ${code(row.pair.audit)}`;
+          findings.push(`**${problem.code}** (${where}): ${markdownText(row.message)}`);
+          if (row.pair !== undefined) pairs.set(JSON.stringify([spec.uri, row.pair]), { spec, pair: row.pair });
+        }
+      }
+    }
+    return { findings, pairs: [...pairs.values()] };
+  }
+}

@@ -1,0 +1,59 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { loadCandidates, loadCorpus, loadPool } from '../../server/src/inputs/loaders.js';
+import type { Loaded } from '../../server/src/pool/types.js';
+import { checkRows, type DataFileKind } from '../../server/src/lsp/pool-rows.js';
+import { jsonl, poolRow, tempDir } from '../pool/temp-files.js';
+
+// The editor checks an open data file's rows as the audit's loaders check the file on disk: the
+// same rows skipped, on the same lines, for the same reasons.
+
+const issuesOf = (loaded: Loaded<unknown>) => loaded.issues.map((i) => [i.line, i.reason]);
+const checkedIssues = (text: string, kind: DataFileKind, file: string) => checkRows(text, kind, file, 'p').flatMap((r) => (r.ok ? [] : [[r.line, r.reason]]));
+
+describe('data file rows in the editor: the loaders\' verdicts', () => {
+  const tmp = tempDir();
+
+  it('skips the pool rows the pool loader skips, for the same reasons', async () => {
+    const text = jsonl([
+      poolRow('t1'),
+      '{"id": "t2", "question_id": ',
+      '',
+      poolRow('t3', { question_id: undefined }),
+      poolRow('t1'),
+      poolRow('t4', { steps: [{ type: 'answer', text: 'x' }] }),
+      '[1, 2]',
+      poolRow('t5', { final: 'Paris' }),
+      poolRow('t6', { meta: { sample: 'three' } }),
+    ]);
+    const file = tmp.write('pool.jsonl', text);
+    const expected = issuesOf(await loadPool(file, 'p'));
+    assert.equal(expected.length, 7);
+    assert.deepEqual(checkedIssues(text, 'pool', file), expected);
+  });
+
+  it('skips the corpus and candidate rows their loaders skip', async () => {
+    const corpus = jsonl([{ id: 'w:1', title: 'A', text: 'a' }, { id: 'w:1', title: 'B', text: 'b' }, { id: 'w:2', title: 3, text: 'c' }, 'nope']);
+    const corpusFile = tmp.write('corpus.jsonl', corpus);
+    assert.deepEqual(checkedIssues(corpus, 'corpus', corpusFile), issuesOf(await loadCorpus(corpusFile)));
+    const candidates = jsonl([
+      { traj_id: 't1', citation_index: 0, candidates: ['w:1'] }, { traj_id: 't1', citation_index: 0, candidates: ['w:2'] },
+      { traj_id: 't1', citation_index: -1, candidates: [] }, { traj_id: 't2', citation_index: 0, candidates: 'w:1' },
+    ]);
+    const candidatesFile = tmp.write('candidates.jsonl', candidates);
+    assert.deepEqual(checkedIssues(candidates, 'candidates', candidatesFile), issuesOf(await loadCandidates(candidatesFile)));
+  });
+
+  it('says an empty file has no rows, as the loader does', async () => {
+    const file = tmp.write('empty.jsonl', '\n\n');
+    assert.deepEqual(checkedIssues('\n\n', 'pool', file), issuesOf(await loadPool(file, 'p')));
+  });
+
+  it('gives the valid rows with their values, numbered as the file numbers its lines', () => {
+    const rows = checkRows(`\uFEFF${jsonl([poolRow('t1')])}\r\n${JSON.stringify({ id: 'w:9', title: 't', text: 'x' })}`, 'pool', 'p.jsonl', 'p');
+    assert.deepEqual(rows.map((r) => [r.line, r.ok]), [[1, true], [3, false]]);
+    const first = rows[0]!;
+    assert.ok(first.ok && first.value.kind === 'pool');
+    assert.deepEqual([first.value.row.id, first.value.row.source], ['t1', { pool: 'p', file: 'p.jsonl', line: 1 }]);
+  });
+});
