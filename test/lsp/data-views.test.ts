@@ -185,7 +185,7 @@ describe('from a finding to the data (stdio, a client that opens worked pairs)',
     await openData(client, extraUri, `${extraRows.join('\n')}\n`);
     const diagnostics = await pull(extraUri);
     assert.deepEqual(diagnostics.map((d) => [d.range.start.line, d.code, d.severity]), [[2, 'bad-rows', 1], [4, 'bad-rows', 1]]);
-    assert.match(diagnostics[0]!.message as string, /^the audits skip this row: invalid JSON: .* \(read as the pool 'extra' of data\.reward\)$/);
+    assert.match(diagnostics[0]!.message as string, /^the audits skip this row: invalid JSON at column \d+: [a-z ]+ \(read as the pool 'extra' of data\.reward\)$/);
     assert.match(diagnostics[1]!.message as string, /^the audits skip this row: missing field 'gold'/);
     assert.equal(diagnostics[1]!.range.end.character, extraRows[4]!.length);
   });

@@ -15,6 +15,30 @@ export interface RowParser<T> {
 }
 
 /**
+ * The per-line rule of `loadRows`, for rows that come from elsewhere too (an editor's text): parse
+ * the line as JSON, validate it, and refuse a later duplicate of a key. Call it on the lines in order.
+ */
+export function rowChecker<T>(parser: RowParser<T>): (line: number, text: string) => RowResult<T> {
+  const firstLineOf = new Map<string, number>();
+  return (line, text) => {
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      // Position and kind only: V8's message quotes the line, and a linked file may hold secrets.
+      return { ok: false, reason: jsonLineReason(text) };
+    }
+    const result = parser.parse(value, line);
+    if (!result.ok || parser.key === undefined) return result;
+    const key = parser.key(result.value);
+    const first = firstLineOf.get(key);
+    if (first !== undefined) return { ok: false, reason: parser.duplicateReason?.(key, first) ?? `duplicate key '${key}' (first on line ${first})` };
+    firstLineOf.set(key, line);
+    return result;
+  };
+}
+
+/**
  * Loads every valid row of a JSONL file. A file with no rows at all (empty or only blank lines)
  * loads as no items and one issue on line 1, so a linked-but-empty fixture never passes silently.
  * A file that cannot be opened or read (see `openInput`), or whose encoding is wrong, sets
@@ -23,34 +47,14 @@ export interface RowParser<T> {
 export async function loadRows<T>(file: string, parser: RowParser<T>, trust: WorkspaceTrust, options: StreamOptions = {}): Promise<Loaded<T>> {
   const items: T[] = [];
   const issues: RowIssue[] = [];
-  const firstLineOf = new Map<string, number>();
+  const check = rowChecker(parser);
   let rows = 0;
   try {
     for await (const { line, text } of streamJsonlLines(file, linkedFileAccess(trust), options)) {
       rows += 1;
-      let value: unknown;
-      try {
-        value = JSON.parse(text);
-      } catch {
-        // Position and kind only: V8's message quotes the line, and a linked file may hold secrets.
-        issues.push({ file, line, reason: jsonLineReason(text) });
-        continue;
-      }
-      const result = parser.parse(value, line);
-      if (!result.ok) {
-        issues.push({ file, line, reason: result.reason });
-        continue;
-      }
-      if (parser.key !== undefined) {
-        const key = parser.key(result.value);
-        const first = firstLineOf.get(key);
-        if (first !== undefined) {
-          issues.push({ file, line, reason: parser.duplicateReason?.(key, first) ?? `duplicate key '${key}' (first on line ${first})` });
-          continue;
-        }
-        firstLineOf.set(key, line);
-      }
-      items.push(result.value);
+      const result = check(line, text);
+      if (result.ok) items.push(result.value);
+      else issues.push({ file, line, reason: result.reason });
     }
   } catch (error) {
     return { items, issues, fileError: describeFileError(file, error) };

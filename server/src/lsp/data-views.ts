@@ -54,7 +54,7 @@ export class DataViews {
     return this.pairCommands;
   }
 
-  owns(uri: string): boolean {
+  owns(uri: unknown): boolean {
     return isDataDocument(uri);
   }
 

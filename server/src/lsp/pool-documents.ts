@@ -16,8 +16,9 @@ import { markdownText, pairLabel, pairLink, pairParams, unescapeMarkdown } from 
 // audit would skip) and explain a row on hover, with the findings of that spec's audits that name it.
 
 /** Specs and data files share the editor; a `.jsonl` document is data, never a spec. */
-export function isDataDocument(uri: string): boolean {
-  return /\.jsonl$/i.test(uri.split(/[?#]/)[0] ?? '');
+export function isDataDocument(uri: unknown): boolean {
+  // Asked before any guard runs, with whatever a client sent: a malformed request is not a data document.
+  return typeof uri === 'string' && /\.jsonl$/i.test(uri.split(/[?#]/)[0] ?? '');
 }
 
 /** How an open spec links a data file. */
