@@ -21,3 +21,11 @@ export function embedJson(value: unknown): string {
     .replace(/\u2028/g, '\\u2028')
     .replace(/\u2029/g, '\\u2029');
 }
+
+/**
+ * A row of a data file that the page names (a skipped row): `data-row-file` as the report names
+ * the file (relative to the spec's folder, or as given on the command line) and `data-row-line`
+ * (one-based), so the editor's view can open the file at that line.
+ */
+export const rowFileAttribute = 'data-row-file';
+export const rowLineAttribute = 'data-row-line';

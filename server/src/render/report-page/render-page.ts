@@ -13,6 +13,7 @@ import { fragment, h, render, trusted, type Child, type Html } from './html.js';
 import { subsetReward } from './lattice-figures.js';
 import { embedJson, latticeDetailClass, reportDataId, type ChartKind } from './page-contract.js';
 import { pageStyle } from './page-style.js';
+import { skippedRowsCard } from './skipped-rows.js';
 import { blockHtml, runsHtml } from './tables-html.js';
 
 // The report as pictures: per audit the detector lattice (server-drawn SVG), the margin
@@ -100,6 +101,7 @@ function auditSection(audit: AuditReport, index: number, tables: readonly Html[]
     audit.expectations.length === 0 ? null : h('ul', { class: 'chips' }, audit.expectations.map((e) =>
       h('li', { class: `chip ${e.passed ? 'passed' : 'failed'}`, title: `actual: ${e.actual}` }, `${e.passed ? '✓' : '✗'} ${e.text}`))),
     h('div', { class: 'cards' },
+      skippedRowsCard([audit.corpus, ...audit.pools]),
       latticeCard(audit, index),
       marginsCard(audit, index),
       sweepCard(audit, index),
@@ -209,6 +211,7 @@ function signalSection(signal: SignalReport, index: number, tables: readonly Htm
     h('h2', {}, `Training signal ${signal.name}`),
     h('p', { class: 'meta' }, `${signal.reward.name} · ${signal.rows} rows in ${signal.groups} groups · ${signal.normalization === 'std' ? 'A = (r − r̄_g)/s_g' : 'A = r − r̄_g'}`),
     h('div', { class: 'cards' },
+      skippedRowsCard(signal.logs),
       h('figure', { class: 'card wide' },
         h('h3', {}, 'Exposure over training'),
         h('p', { class: 'note' }, `Bars: rows on which each detector fires, per step. Line: the running number of groups whose normalised advantages its penalty changed; the dashed line is min_groups (${signal.minGroups}). ${normalizationIdentity}`),
@@ -228,6 +231,7 @@ function comparisonSection(comparison: ComparisonReport, index: number, tables: 
     h('ul', { class: 'chips' }, gate.benchmarks.map((g) =>
       h('li', { class: `chip ${g.passed ? 'passed' : 'failed'}`, title: `paired EM lower bound ${points(g.lower)} points` }, `${g.passed ? '✓' : '✗'} EM non-inferiority on ${g.benchmark} (> −${gate.margin} points)`))),
     h('div', { class: 'cards' },
+      skippedRowsCard([...comparison.base, ...comparison.treatment]),
       h('figure', { class: 'card wide' },
         h('h3', {}, 'Paired differences'),
         h('p', { class: 'note' }, 'Points, in the improvement direction (positive is better for every row: rates are base − treatment). Whiskers: 95% question-cluster bootstrap intervals; a rate with no event in either arm shows ±(1 − 0.05^(1/n)).'),
