@@ -1,4 +1,4 @@
-import { decimal5, margin, plural, shortNumber } from '../report/format-numbers.js';
+import { decimal5, margin, minus, notAvailable, plural, shortNumber } from '../report/format-numbers.js';
 import type { CancellationFinding, CertificateEntry, WorkedPair } from '../report/schema.js';
 
 // Sentences that a finding and the report's own views say alike: one wording, so the editor, SARIF,
@@ -27,4 +27,12 @@ export function certificateSentence(c: CertificateEntry): string {
   const lambda = `λ_${c.detector} = ${shortNumber(c.lambda)}`;
   if (c.maxGain === null) return `${lambda}: no audited edit triggers ${c.detector} (vacuous)`;
   return `${lambda} ${c.certified ? '>' : '≤'} max gain ${decimal5(c.maxGain)}`;
+}
+
+/** A difference of fractions as signed points with two decimals: 0.0143 → `+1.43`, −0.0703 → `−7.03`. */
+export function points(x: number | null): string {
+  if (x === null) return notAvailable;
+  const t = (x * 100).toFixed(2);
+  if (/^-?0\.00$/.test(t)) return '0.00';
+  return t.startsWith('-') ? `${minus}${t.slice(1)}` : `+${t}`;
 }

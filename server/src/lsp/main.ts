@@ -97,7 +97,7 @@ connection.onHover((p) =>
 );
 connection.onCompletion((p) =>
   request('completion', p.textDocument.uri, [], (a) =>
-    completion(a, offset(a, p.position), { snippets: session.features.snippets, markdown: session.features.markdownCompletionDocs }),
+    completion(a, offset(a, p.position), { snippets: session.features.snippets, markdown: session.features.markdownCompletionDocs, trust: session.trust }),
   ),
 );
 connection.onDefinition((p) => request('definition', p.textDocument.uri, null, (a) => definition(a, offset(a, p.position))));

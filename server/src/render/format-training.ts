@@ -1,20 +1,12 @@
 import { cell, check, heading, paragraph, text, type Block, type Cell, type Tone } from './format-blocks.js';
-import { minus, notAvailable, percent, plural, shortNumber } from '../report/format-numbers.js';
+import { minus, percent, plural, shortNumber } from '../report/format-numbers.js';
+import { points } from '../findings/wording.js';
 import type { SignalReport } from '../report/training-schema.js';
 import type { ComparisonReport } from '../report/training-schema.js';
 import type { ComparisonCell } from '../report/training-schema.js';
 
 // The training-signal audit and the paired policy comparison, as blocks for the text table and the
 // HTML page (format-document.ts appends them after the audits).
-
-/** A fraction as points with two decimals and a sign: 0.0143 → `+1.43`. */
-export function points(x: number | null): string {
-  if (x === null) return notAvailable;
-  const t = (x * 100).toFixed(2);
-  if (/^-?0\.00$/.test(t)) return '0.00';
-  return t.startsWith('-') ? `${minus}${t.slice(1)}` : `+${t}`;
-}
-
 
 /** The sentence the hover and the report share: why a detector's penalty can vanish in a group. */
 export const normalizationIdentity =

@@ -3,7 +3,8 @@ import { detectorSet, percent, plural, shortNumber } from '../../report/format-n
 import type { AttackReport, AuditReport, Report } from '../../report/schema.js';
 import type { SignalReport } from '../../report/training-schema.js';
 import type { ComparisonReport } from '../../report/training-schema.js';
-import { normalizationIdentity, points } from '../format-training.js';
+import { normalizationIdentity } from '../format-training.js';
+import { points } from '../../findings/wording.js';
 import { exposureView, forestRows } from './training-chart-data.js';
 import { asrSteps } from './asr-scale.js';
 import { marginView, seriesSummary, strataGroups, sweepLines } from './chart-data.js';
