@@ -1,5 +1,6 @@
 import type { LanguageClientOptions } from 'vscode-languageclient/node';
 import type { HeraldInitializationOptions } from '../../server/src/inputs/trust';
+import { showReportCommand } from '../../server/src/lsp/protocol';
 
 export type ClientOutputChannel = NonNullable<LanguageClientOptions['outputChannel']>;
 
@@ -17,5 +18,7 @@ export function createClientOptions(outputChannel: ClientOutputChannel, workspac
     // The client also writes the `herald.trace.server` protocol trace here.
     outputChannel,
     initializationOptions: { workspaceTrusted } satisfies HeraldInitializationOptions,
+    // Hovers end with a link that opens the report view; no other command may run from server markdown.
+    markdown: { isTrusted: { enabledCommands: [showReportCommand] } },
   };
 }

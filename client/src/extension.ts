@@ -6,6 +6,7 @@ import { ReportPanels } from './report-panel';
 import { runAuditRequest, showReportCommand } from '../../server/src/lsp/protocol';
 import { createServerOptions } from './server-options';
 import { ServerSession } from './server-session';
+import { registerLinkedFilePicker } from './linked-file-picker';
 
 // deactivate() receives no context, so the session it must stop lives here.
 let session: ServerSession | undefined;
@@ -57,6 +58,7 @@ export async function activate(context: ExtensionContext): Promise<void> {
       await reports.show(uri);
     }),
   );
+  registerLinkedFilePicker(context);
   await serverSession.start();
 }
 
