@@ -36,3 +36,11 @@ export function points(x: number | null): string {
   if (/^-?0\.00$/.test(t)) return '0.00';
   return t.startsWith('-') ? `${minus}${t.slice(1)}` : `+${t}`;
 }
+
+/** `↑ better` or `↓ better`: said on every comparison row, since the sign of a good change depends on the metric. */
+export function betterArrow(better: 'higher' | 'lower'): string {
+  return better === 'higher' ? '↑ better' : '↓ better';
+}
+
+/** The one sign convention of paired differences, stated on every comparison table and plot. */
+export const differenceConvention = 'treatment − base, in points: ↑ better rows improve when positive, ↓ better rows when negative';

@@ -4,7 +4,7 @@ import type { AttackReport, AuditReport, Report } from '../../report/schema.js';
 import type { SignalReport } from '../../report/training-schema.js';
 import type { ComparisonReport } from '../../report/training-schema.js';
 import { normalizationIdentity } from '../format-training.js';
-import { points } from '../../findings/wording.js';
+import { differenceConvention, points } from '../../findings/wording.js';
 import { exposureView, forestRows } from './training-chart-data.js';
 import { asrSteps } from './asr-scale.js';
 import { marginView, seriesSummary, strataGroups, sweepLines } from './chart-data.js';
@@ -230,12 +230,12 @@ function comparisonSection(comparison: ComparisonReport, index: number, tables: 
     h('h2', {}, `Policy comparison ${comparison.name}`),
     h('p', { class: 'meta' }, `${comparison.pairs} pairs · ${comparison.benchmarks.join(', ')} · targeted attacks scored by ${comparison.scorer.name}`),
     h('ul', { class: 'chips' }, gate.benchmarks.map((g) =>
-      h('li', { class: `chip ${g.passed ? 'passed' : 'failed'}`, title: `paired EM lower bound ${points(g.lower)} points` }, `${g.passed ? '✓' : '✗'} EM non-inferiority on ${g.benchmark} (> −${gate.margin} points)`))),
+      h('li', { class: `chip ${g.passed ? 'passed' : 'failed'}`, title: `paired EM lower bound ${points(g.lower)} points` }, `${g.passed ? '✓' : '✗'} EM non-inferiority on ${g.benchmark} (treatment − base lower bound > −${gate.margin} points)`))),
     h('div', { class: 'cards' },
       skippedRowsCard([...comparison.base, ...comparison.treatment]),
       h('figure', { class: 'card wide' },
         h('h3', {}, 'Paired differences'),
-        h('p', { class: 'note' }, 'Points, in the improvement direction (positive is better for every row: rates are base − treatment). Whiskers: 95% question-cluster bootstrap intervals; a rate with no event in either arm shows ±(1 − 0.05^(1/n)).'),
+        h('p', { class: 'note' }, `Every row is ${differenceConvention}. Whiskers: 95% question-cluster bootstrap intervals; a rate with no event in either arm shows ±(1 − 0.05^(1/n)).`),
         h('div', { class: 'chart tall', 'data-chart': 'forest', 'data-comparison': index, role: 'img', 'aria-label': `Forest plot of paired differences in ${comparison.name}` },
           h('p', { class: 'chart-fallback' }, noScript)),
         h('p', { class: 'caption' }, rows.filter((r) => r.benchmark === 'equal-suite' || comparison.benchmarks.length === 1).map((r, i) =>
