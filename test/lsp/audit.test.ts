@@ -121,7 +121,7 @@ describe('audit in the editor (stdio)', () => {
     const reward = (await at('R_full = '))?.contents as { value: string };
     assert.match(reward.value, /\*\*audit `quick`\*\*: oracle-worst ASR \(oracle upper bound\): launder \d+\.\d\d% \[\d+\.\d, \d+\.\d\]/);
     // Why a reward that reads gold is scored by label-free figures too.
-    assert.match(reward.value, /\*\*label-free\*\*: the edit was chosen without reading gold/);
+    assert.match(reward.value, /label-free: the edit was chosen without reading gold/);
     for (const hover of [detector.value, reward.value]) assert.ok(hover.split('\n').length < 30, hover);
   });
 

@@ -113,6 +113,17 @@ describe('report page: the golden report', () => {
     assert.equal(card.closest('details'), null);
   });
 
+  it('says small samples above the pictures and marks their rates; explains labels where they appear', () => {
+    const small = [...doc.querySelectorAll('section.audit p.small-sample')].map((p) => p.textContent);
+    assert.deepEqual(small.map((t) => /has only (\d+) isolated-eligible clusters/.exec(t ?? '')?.[1]), ['3', '3']);
+    assert.match(doc.querySelector('details.tables')!.textContent!, /100\.00% \[100\.0, 100\.0\] †/);
+    const label = [...doc.querySelectorAll('details.tables td')].find((td) => td.textContent === 'label-free');
+    assert.match(label?.getAttribute('title') ?? '', /^label-free: the edit was chosen without reading gold/);
+    const reward = doc.querySelector('section.audit p.meta span.explained');
+    assert.equal(reward?.textContent, 'R0 (reads gold)');
+    assert.match(reward?.getAttribute('title') ?? '', /^R0 reads gold, so the figures whose edit is chosen to maximise it \(oracle-worst\) are oracle upper bounds; first-visible figures/);
+  });
+
   it('has a strict CSP, in a browser page and in a webview', () => {
     assertStrictCsp(doc, nonce, []);
     const webview = parse(renderReportPage(golden, { nonce, cspSource: webviewSource, scriptUri: 'https://file+.vscode-resource.vscode-cdn.net/ext/dist/report-view.js' }));

@@ -1,5 +1,4 @@
-import { percent, plural, rateWithBound } from '../report/format-numbers.js';
-import type { RateEstimateReport } from '../report/schema.js';
+import { percent, plural } from '../report/format-numbers.js';
 import { zeroEventUpperBound } from '../stats/estimands.js';
 
 // When a rate rests on too few question clusters to mean much, zero or not: the finding, the
@@ -16,15 +15,10 @@ export function isSmallSample(clusters: number): boolean {
 /** What the tables put after a small-sample rate, and the note under such a table explains. */
 export const smallSampleMark = '†';
 
+/** The note under a table with marked rates: one line, so it can follow every such table. */
 export const smallSampleNote =
-  `${smallSampleMark} fewer than ${smallSampleClusters} isolated-eligible clusters: a small sample. A zero then bounds the rate only at more than ` +
-  `${percent(zeroEventUpperBound(smallSampleClusters))} (95%), and a bootstrap interval over so few clusters is too narrow to trust ` +
-  '(3 clusters that all succeed print 100.00% [100.0, 100.0]).';
-
-/** `100.00% [100.0, 100.0] over 3 clusters`: a rate as the finding quotes it. */
-export function rateOverClusters(e: Pick<RateEstimateReport, 'asr' | 'clusters' | 'interval'>): string {
-  return `${rateWithBound(e)} over ${plural(e.clusters, 'cluster')}`;
-}
+  `${smallSampleMark} under ${smallSampleClusters} clusters: a small sample (a zero bounds the rate only above ${percent(zeroEventUpperBound(smallSampleClusters))}; ` +
+  'an interval over so few is too narrow)';
 
 /** The sentence every view shares: why a rate over `clusters` clusters is a small sample. */
 export function smallSampleSentence(clusters: number): string {

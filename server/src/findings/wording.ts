@@ -1,4 +1,4 @@
-import { decimal5, margin, minus, notAvailable, plural, shortNumber } from '../report/format-numbers.js';
+import { decimal5, margin, minus, notAvailable, plural, shortNumber, type Label } from '../report/format-numbers.js';
 import type { CancellationFinding, CertificateEntry, WorkedPair } from '../report/schema.js';
 
 // Sentences that a finding and the report's own views say alike: one wording, so the editor, SARIF,
@@ -44,3 +44,16 @@ export function betterArrow(better: 'higher' | 'lower'): string {
 
 /** The one sign convention of paired differences, stated on every comparison table and plot. */
 export const differenceConvention = 'treatment − base, in points: ↑ better rows improve when positive, ↓ better rows when negative';
+
+/** What each label means, said where labels appear (table cells, hovers): a reward that reads gold still has label-free figures. */
+export const labelExplanations: Record<Label, string> = {
+  'label-free': 'label-free: the edit was chosen without reading gold (first-visible), even when the reward that scores it reads gold',
+  'oracle upper bound': 'oracle upper bound: the edit was chosen to maximise a reward that reads gold, which an attacker who cannot see gold cannot do',
+};
+
+/** Why `R0 (reads gold)` has label-free rows: the taint of the reward decides only its oracle-worst figures. */
+export function visibilityExplanation(reward: string, visibility: 'visible' | 'oracle'): string {
+  return visibility === 'oracle'
+    ? `${reward} reads gold, so the figures whose edit is chosen to maximise it (oracle-worst) are oracle upper bounds; first-visible figures choose without gold and stay label-free.`
+    : `${reward} reads only visible fields, so every figure it scores is label-free.`;
+}

@@ -1,3 +1,4 @@
+import { labelExplanations } from '../findings/wording.js';
 import { isSmallSample, smallSampleMark, smallSampleSentence } from '../findings/small-sample.js';
 import type { AuditReport, Report } from '../report/schema.js';
 import { isDeclSymbol, type SymbolInfo } from '../semantics/symbols.js';
@@ -21,9 +22,7 @@ export function reportLink(markdown: boolean): string {
 }
 
 /** Why a reward that reads gold has label-free figures, said where the labels appear. */
-export const labelsLine =
-  '**label-free**: the edit was chosen without reading gold (first-visible), even when the reward that scores it reads gold; ' +
-  '**oracle upper bound**: the edit was chosen to maximise a reward that reads gold, which an attacker who cannot see gold cannot do.';
+const labelsLine = `${labelExplanations['label-free']}; ${labelExplanations['oracle upper bound']}.`;
 
 function smallSampleLines(audit: AuditReport, attacks: readonly string[]): string[] {
   const small = audit.attacks.filter((a) => attacks.includes(a.name) && isSmallSample(a.counts.clusters.isolatedEligible));

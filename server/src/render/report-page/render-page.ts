@@ -4,7 +4,8 @@ import type { AttackReport, AuditReport, Report } from '../../report/schema.js';
 import type { SignalReport } from '../../report/training-schema.js';
 import type { ComparisonReport } from '../../report/training-schema.js';
 import { normalizationIdentity } from '../format-training.js';
-import { differenceConvention, points } from '../../findings/wording.js';
+import { differenceConvention, labelExplanations, points, visibilityExplanation } from '../../findings/wording.js';
+import { isSmallSample, smallSampleMark, smallSampleSentence } from '../../findings/small-sample.js';
 import { exposureView, forestRows } from './training-chart-data.js';
 import { asrSteps } from './asr-scale.js';
 import { marginView, seriesSummary, strataGroups, sweepLines } from './chart-data.js';
@@ -51,7 +52,7 @@ export function renderReportPage(report: Report, options: ReportPageOptions): st
       h('p', {}, runsHtml(doc.summary)),
       h('p', { class: 'muted' }, `${report.tool.name} ${report.tool.version} · report version ${report.version}`, options.note === undefined ? '' : ` · ${options.note}`)),
     h('main', {}, sections),
-    h('footer', {}, 'Label-free figures read only visible fields; an oracle upper bound comes from a selection that maximises a reward that reads gold. Success is a margin ≥ 0.'),
+    h('footer', {}, `${labelExplanations['label-free']}; ${labelExplanations['oracle upper bound']}. Success is a margin ≥ 0.`),
     h('script', { type: 'application/json', id: reportDataId }, trusted(embedJson(report))),
   ]);
 }
@@ -92,15 +93,19 @@ function scriptElement(options: ReportPageOptions): Html | null {
 function auditSection(audit: AuditReport, index: number, tables: readonly Html[]): Html {
   const passed = audit.expectations.filter((e) => e.passed).length;
   const visibility = (v: string): string => (v === 'oracle' ? 'reads gold' : 'visible');
+  // Hovering a reward says why one that reads gold still has label-free figures.
+  const reward = (r: { name: string; visibility: 'visible' | 'oracle' }): Html => h('span', { class: 'explained', title: visibilityExplanation(r.name, r.visibility) }, `${r.name} (${visibility(r.visibility)})`);
+  const small = audit.attacks.filter((a) => isSmallSample(a.counts.clusters.isolatedEligible));
   return h('section', { class: 'audit', 'data-audit': index },
     h('h2', {}, `Audit ${audit.name}`),
     h('p', { class: 'meta' },
-      `${audit.reward.name} (${visibility(audit.reward.visibility)})`,
-      audit.compared.length === 0 ? '' : ` compared with ${audit.compared.map((r) => `${r.name} (${visibility(r.visibility)})`).join(', ')}`,
+      reward(audit.reward),
+      audit.compared.length === 0 ? '' : fragment(' compared with ', audit.compared.map((r, i) => fragment(i === 0 ? '' : ', ', reward(r)))),
       ` · ${plural(audit.pools.length, 'pool')} · ${plural(audit.clusters, 'question cluster')} · `,
       audit.expectations.length === 0 ? 'no expectations' : `${passed}/${audit.expectations.length} expectations hold`),
     audit.expectations.length === 0 ? null : h('ul', { class: 'chips' }, audit.expectations.map((e) =>
       h('li', { class: `chip ${e.passed ? 'passed' : 'failed'}`, title: `actual: ${e.actual}` }, `${e.passed ? '✓' : '✗'} ${e.text}`))),
+    small.map((a) => h('p', { class: 'warn small-sample' }, `${smallSampleMark} Small sample: ${a.name} has ${smallSampleSentence(a.counts.clusters.isolatedEligible)}.`)),
     h('div', { class: 'cards' },
       skippedRowsCard([audit.corpus, ...audit.pools]),
       latticeCard(audit, index),
