@@ -10,6 +10,16 @@ const icons: Record<AuditState, string> = {
   skipped: '$(workspace-untrusted)',
 };
 
+/** What the tooltip says a finished run was: an expectation that fails is a result, not a crash. */
+const outcomes: Record<AuditState, string> = {
+  running: 'running',
+  passed: 'finished: every expectation holds',
+  failed: 'finished: some expectations fail (the problems are on their expect lines)',
+  error: 'could not run',
+  cancelled: 'cancelled',
+  skipped: 'skipped: it would read files outside this untrusted workspace',
+};
+
 const trainingIcons: Record<TrainingSignalState, string> = {
   done: '$(graph-line)',
   error: '$(warning)',
@@ -53,10 +63,12 @@ export class AuditStatusBar implements Disposable {
     }
     if (audit !== undefined) {
       const { status, at } = audit;
-      const took = status.durationMs === undefined ? '' : ` in ${(status.durationMs / 1000).toFixed(1)} s`;
+      const took = status.durationMs === undefined ? '' : `, in ${(status.durationMs / 1000).toFixed(1)} s`;
       this.item.text = `${icons[status.state]} HERALD ${status.state === 'running' ? 'auditing…' : status.message}`;
-      this.item.tooltip = status.state === 'running' ? 'HERALD audit running' : `HERALD audit ${status.state}${took} at ${clock(at)}. Click for the report.`;
-      this.item.backgroundColor = status.state === 'failed' ? new ThemeColor('statusBarItem.errorBackground') : undefined;
+      this.item.tooltip = status.state === 'running' ? 'HERALD audit running' : `HERALD audit ${outcomes[status.state]}.\n${status.message} (at ${clock(at)}${took}). Click for the report.`;
+      // Failing expectations are the spec's errors (red); an audit that could not run is a warning about the run itself.
+      this.item.backgroundColor = status.state === 'failed' ? new ThemeColor('statusBarItem.errorBackground')
+        : status.state === 'error' ? new ThemeColor('statusBarItem.warningBackground') : undefined;
     } else if (training !== undefined) {
       const { status, at } = training;
       this.item.text = `${trainingIcons[status.state]} HERALD ${status.message}`;

@@ -1,6 +1,6 @@
 import type { LanguageClientOptions } from 'vscode-languageclient/node';
 import type { HeraldInitializationOptions } from '../../server/src/inputs/trust';
-import { openWorkedPairCommand, type WorkedPairInitializationOptions } from '../../server/src/lsp/protocol';
+import { openWorkedPairCommand, showReportCommand, type WorkedPairInitializationOptions } from '../../server/src/lsp/protocol';
 
 export type ClientOutputChannel = NonNullable<LanguageClientOptions['outputChannel']>;
 
@@ -20,8 +20,9 @@ export function createClientOptions(outputChannel: ClientOutputChannel, workspac
     ],
     // The client also writes the `herald.trace.server` protocol trace here.
     outputChannel,
-    // Hovers may link to one command only: opening a worked pair side by side (client/src/trajectory-diff.ts).
-    markdown: { isTrusted: { enabledCommands: [openWorkedPairCommand] } },
     initializationOptions: { workspaceTrusted, openWorkedPair: true } satisfies HeraldInitializationOptions & WorkedPairInitializationOptions,
+    // Hovers may run two commands only: open the report view, and open a worked pair side by side
+    // (client/src/trajectory-diff.ts); no other command may run from server markdown.
+    markdown: { isTrusted: { enabledCommands: [showReportCommand, openWorkedPairCommand] } },
   };
 }

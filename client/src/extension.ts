@@ -7,6 +7,7 @@ import { runAuditRequest, showReportCommand } from '../../server/src/lsp/protoco
 import { createServerOptions } from './server-options';
 import { ServerSession } from './server-session';
 import { registerTrajectoryDiff } from './trajectory-diff';
+import { registerLinkedFilePicker } from './linked-file-picker';
 
 // deactivate() receives no context, so the session it must stop lives here.
 let session: ServerSession | undefined;
@@ -59,6 +60,7 @@ export async function activate(context: ExtensionContext): Promise<void> {
     }),
   );
   registerTrajectoryDiff(context, serverSession);
+  registerLinkedFilePicker(context);
   await serverSession.start();
 }
 

@@ -69,7 +69,7 @@ function estimateDots(rows: readonly ForestRow[], color: string): Plugin<'bar'> 
   };
 }
 
-/** Horizontal interval bars (floating bars from low to high), one row per metric and benchmark, positive = better. */
+/** Horizontal interval bars (floating bars from low to high), one row per metric and benchmark: treatment − base, as every table. */
 export function forestChart(comparison: ComparisonReport, theme: Theme): ChartConfiguration<'bar', [number, number][], string> {
   const rows = forestRows(comparison);
   const tone = (r: ForestRow): string => (r.verdict === 'improves' ? theme.good : r.verdict === 'worsens' ? theme.bad : r.verdict === 'blocks a reduction claim' ? theme.warn : theme.muted);
@@ -78,7 +78,7 @@ export function forestChart(comparison: ComparisonReport, theme: Theme): ChartCo
     data: {
       labels: rows.map((r) => r.label),
       datasets: [{
-        label: '95% interval (points, positive is better)',
+        label: '95% interval (treatment − base, points)',
         data: rows.map((r): [number, number] => [r.low, r.high]),
         backgroundColor: rows.map((r) => withAlpha(tone(r), 0.5)),
         borderColor: rows.map(tone),
@@ -89,7 +89,7 @@ export function forestChart(comparison: ComparisonReport, theme: Theme): ChartCo
     options: {
       indexAxis: 'y', responsive: true, maintainAspectRatio: false, animation: false,
       scales: {
-        x: { title: axisTitle('paired difference, points (improvement direction)', theme), ticks: { color: theme.muted }, grid: grid(theme) },
+        x: { title: axisTitle('treatment − base, points (↑ better rows improve to the right, ↓ better rows to the left)', theme), ticks: { color: theme.muted }, grid: grid(theme) },
         y: { ticks: { color: theme.fg, autoSkip: false }, grid: { display: false } },
       },
       plugins: {

@@ -10,6 +10,7 @@ import { makeBaseline } from '../../server/src/audit/baseline.js';
 import { specFindings } from '../../server/src/findings/spec-findings.js';
 import { readBaseline } from '../../server/src/inputs/baseline-file.js';
 import { signalSpec } from '../../server/src/signal/signal-spec.js';
+import { compareSpec } from '../../server/src/compare/compare-spec.js';
 import { auditIssueCodes } from '../../server/src/problems/issue-codes.js';
 import type { Problem } from '../../server/src/problems/problem.js';
 import { marked } from '../helpers/marked.js';
@@ -127,6 +128,13 @@ const cases: Case[] = [
     files: { 'big.jsonl': jsonl(rows(60)) },
     goodFiles: { 'big.jsonl': jsonl(rows(60).map((r, i) => (i === 0 ? { ...r, final: { answer: 'Lune', citations: ['e:2'], text: 'Lune [e:2]' } } : r))) },
   },
+  {
+    code: auditIssueCodes.nonInferiorityFails, title: 'a treatment that answers every question wrong fails the EM gate',
+    bad: `${head}comparison m {\n  reward R0\n  corpus c\n  base big\n  treatment small\n  ⟦margin 2⟧\n}\n`,
+    good: `${head}comparison m {\n  reward R0\n  corpus c\n  base big\n  treatment small\n  margin 2\n}\n`,
+    files: { 'small.jsonl': jsonl(rows(60).map((r) => ({ ...r, final: { answer: 'Paris', citations: ['e:1'], text: 'Paris [e:1]' } }))) },
+    goodFiles: { 'small.jsonl': jsonl(rows(60)) },
+  },
 ];
 
 /** Everything the editor shows after an audit of `text`, from the same functions it calls. */
@@ -147,7 +155,8 @@ async function findings(text: string, files: Record<string, string> = {}): Promi
   const outcome = await auditSpec(text, specFile, { candidateCache: false });
   assert.deepEqual(outcome.problems.filter((p) => p.severity === 'error'), [], 'the spec itself is clean');
   const signals = await signalSpec(text, specFile);
-  const report = outcome.report === undefined ? undefined : { ...outcome.report, signals: [...(signals.reports ?? [])] };
+  const comparisons = await compareSpec(text, specFile, {});
+  const report = outcome.report === undefined ? undefined : { ...outcome.report, signals: [...(signals.reports ?? [])], comparisons: [...(comparisons.reports ?? [])] };
   return specFindings({
     model: outcome.model, text, specDir: folder.dir, report, dataIssues: outcome.dataIssues, failures: outcome.failures,
     baseline: { read: readBaseline(baselineFile), file: baselineFile },
@@ -171,4 +180,31 @@ describe('audit findings: every code', () => {
       assert.deepEqual(good, []);
     });
   }
+});
+
+describe('audit findings: what they say', () => {
+  it('names the reward that already is the minimal repair, and the audit', async () => {
+    const succeeds = (await findings(audit)).filter((p) => p.code === auditIssueCodes.attackSucceeds && p.message.includes('beats R0'));
+    assert.equal(succeeds.length, 1);
+    assert.match(succeeds[0]!.message, /^in audit a, launder beats R0: 100\.00% .*; observed minimal repair \{L\}: R_L, compared here, already is R0 − 0\.5·L$/);
+    assert.deepEqual(succeeds[0]!.data, { audit: 'a', reward: 'R0', repair: [{ detector: 'L', lambda: 0.5, maxGain: 0 }] });
+    const uncompared = (await findings(variant('  compare R_L, R_full\n', '').replace('expect asr(R_L,', 'expect asr(R0,').replace('== 0', '<= 100%'))).find((p) => p.code === auditIssueCodes.attackSucceeds);
+    assert.match(uncompared!.message, /observed minimal repair \{L\}: R_L already is R0 − 0\.5·L$/);
+    const none = (await findings(variant('reward R_L = R0 - 0.5 * L', 'reward R_L = R0 - 0.25 * L'))).find((p) => p.code === auditIssueCodes.attackSucceeds && p.message.includes('beats R0'));
+    assert.match(none!.message, /observed minimal repair \{L\} \(R0 − 0\.5·L\)$/);
+  });
+
+  it('gives a failed expectation the line that would hold on the observed figure', async () => {
+    const failed = (await findings(variant('expect asr(R_L, launder, oracle_worst) == 0', 'expect asr(R0, launder, oracle_worst) == 0'))).find((p) => p.code === auditIssueCodes.expectFailed);
+    assert.deepEqual(failed!.data, { audit: 'a', observed: '100.00%', expect: 'expect asr(R0, launder, oracle_worst) <= 100%' });
+    const margin = (await findings(variant('expect asr(R_L, launder, oracle_worst) == 0', 'expect mean_margin(R_L, launder, oracle_worst) >= 0'))).find((p) => p.code === auditIssueCodes.expectFailed);
+    assert.deepEqual(margin!.data, { audit: 'a', observed: '-0.50000', expect: 'expect mean_margin(R_L, launder, oracle_worst) >= -0.5' });
+    const minimal = (await findings(variant('expect asr(R_L, launder, oracle_worst) == 0', 'expect minimal_repair == {}'))).find((p) => p.code === auditIssueCodes.expectFailed);
+    assert.deepEqual(minimal!.data, { audit: 'a', observed: '{L}', expect: 'expect minimal_repair == {L}' });
+  });
+
+  it('warns about a nonzero rate over few clusters as it does about a zero one', async () => {
+    const small = (await findings(audit.replace('pools big', 'pools small'))).find((p) => p.code === auditIssueCodes.smallSample);
+    assert.match(small!.message, /^in audit a, launder has only 3 isolated-eligible clusters: a zero ASR only bounds the rate at ≤ 63\.16% \(95%\), and a nonzero one's bootstrap interval over so few clusters is too narrow to trust \(R0 oracle-worst 100\.00% \[100\.0, 100\.0\]\)$/);
+  });
 });

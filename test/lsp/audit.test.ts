@@ -6,7 +6,7 @@ import { pathToFileURL } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import {
   CodeActionRequest, CodeLensRequest, DidSaveTextDocumentNotification, DocumentDiagnosticRequest, ExecuteCommandRequest, HoverRequest,
-  type CodeAction, type FullDocumentDiagnosticReport, type TextEdit,
+  type CodeAction, type Diagnostic, type FullDocumentDiagnosticReport, type TextEdit,
 } from 'vscode-languageserver-protocol/node';
 import { LineIndex } from '../../server/src/problems/line-index.js';
 import { auditStatusNotification, reportRequest, type AuditStatusParams, type ReportResult } from '../../server/src/lsp/protocol.js';
@@ -88,7 +88,8 @@ describe('audit in the editor (stdio)', () => {
     await finished(1);
     const status = statuses.find((s) => finishedStates.has(s.state))!;
     assert.equal(status.state, 'failed', status.message);
-    assert.equal(status.message, '1/2 expectations hold');
+    // A failed expectation is a result, said apart from an audit that could not run.
+    assert.equal(status.message, '1 of 2 expectations fails');
     assert.deepEqual([progress[0], progress[progress.length - 1]], ['begin', 'end']);
 
     const report = await pull();
@@ -106,18 +107,22 @@ describe('audit in the editor (stdio)', () => {
     assert.deepEqual(result?.report.audits[0]?.lattice.minimal, [['L']]);
   });
 
-  it('shows the audit in hovers: per-detector figures and the certificate, a reward\'s ASR table', async () => {
+  it('shows the audit in hovers, sized for a hover: a summary per audit and a link to the full tables', async () => {
     const at = (needle: string) => {
       const range = rangeOf(spec, needle);
       return client.connection.sendRequest(HoverRequest.type, { textDocument: { uri }, position: range.start });
     };
     const detector = (await at('L "cites'))?.contents as { value: string };
-    assert.match(detector.value, /\*\*audit `quick`\*\*: fires on \d+ originals, λ = 1\.2/);
-    assert.match(detector.value, /\| launder \| \d+\.\d\d% \| 0\.00% \| [+−]0\.\d{5} → −\d\.\d{5} \|/);
-    assert.match(detector.value, /\| launder \| 100\.00% \| −1\.20000 \| −1\.20000 \|/);
+    assert.match(detector.value, /\*\*audit `quick`\*\*: fires on \d+ originals, λ = 1\.2; in the observed minimal repair \{L\}/);
+    assert.match(detector.value, /Oracle-worst ASR without it → with only it: launder \d+\.\d\d% → 0\.00%/);
+    assert.match(detector.value, /Mean −λ·d on the attacks' edits: launder −1\.20000/);
     assert.match(detector.value, /Certificate: max base gain among the \d+ audited edits that trigger it is \+0\.\d{5} < λ 1\.2 ✓/);
+    assert.match(detector.value, /\[Every figure as a table: open the report view\]\(command:herald\.showReport\)$/);
     const reward = (await at('R_full = '))?.contents as { value: string };
-    assert.match(reward.value, /\| launder \| oracle_worst \| \d+\.\d\d% \[\d+\.\d\d%, \d+\.\d\d%\] \| .* \| oracle upper bound \|/);
+    assert.match(reward.value, /\*\*audit `quick`\*\*: oracle-worst ASR \(oracle upper bound\): launder \d+\.\d\d% \[\d+\.\d, \d+\.\d\]/);
+    // Why a reward that reads gold is scored by label-free figures too.
+    assert.match(reward.value, /label-free: the edit was chosen without reading gold/);
+    for (const hover of [detector.value, reward.value]) assert.ok(hover.split('\n').length < 30, hover);
   });
 
   it('re-scores after a weight edit and moves the finding with the text', async () => {
@@ -174,41 +179,67 @@ describe('audit in the editor (stdio)', () => {
     assert.deepEqual(after.map((s) => s.state), ['failed']);
   });
 
-  it('shows ASR per attack in code lenses, with a Show report lens', async () => {
+  it('shows short code lenses: Show report first, the expects, the audited reward\'s ASR per attack', async () => {
     const lenses = await client.connection.sendRequest(CodeLensRequest.type, { textDocument: { uri } });
-    const titles = (lenses ?? []).map((l) => l.command?.title);
-    assert.equal(titles.length, 2);
-    assert.match(titles[0] ?? '', /^launder: R0 \d+\.\d\d% · R_L \d+\.\d\d% · R_full \d+\.\d\d% \(oracle-worst ASR\)$/);
-    assert.equal(titles[1], 'Show report');
-    assert.equal(lenses?.[1]?.command?.command, 'herald.showReport');
+    const titles = (lenses ?? []).map((l) => l.command?.title ?? '');
+    assert.equal(titles[0], 'Show report');
+    assert.equal(lenses?.[0]?.command?.command, 'herald.showReport');
+    // The weakened spec of the previous tests fails both expectations.
+    assert.equal(titles[1], '✗ 2 of 2 expects fail');
+    assert.match(titles[2] ?? '', /^R0 worst-case ASR: launder \d+\.\d%$/);
+    assert.match(lenses?.[2]?.command?.tooltip ?? '', /launder: R0 \d+\.\d%, R_L \d+\.\d%, R_full \d+\.\d%/);
+    // Short enough to read in a normal window: the whole lens line stays under 80 characters.
+    assert.ok(titles.join(' | ').length < 80, titles.join(' | '));
     assert.ok(client.codeLensRefreshes > 0, 'the server asks the client to refresh lenses after an audit');
   });
 
-  it('applies the minimal repair from the light bulb, and the re-audit shows zero ASR for it', async () => {
+  it('offers the minimal repair as a new compared reward, never editing R0, and the re-audit shows zero ASR for it', async () => {
+    // R_L (compared) already is R0 − 1.2·L: the finding names it and nothing needs adding.
     const text = spec.replace('expect asr(R0, launder, oracle_worst) == 0', 'expect asr(R0, launder, oracle_worst) <= 100%');
     await client.replace(uri, text, 10);
+    await client.connection.sendNotification(DidSaveTextDocumentNotification.type, { textDocument: { uri } });
+    await finished(statuses.filter((s) => finishedStates.has(s.state)).length + 1);
+    const onR0 = (items: readonly Diagnostic[]) => items.filter((d) => d.code === 'attack-succeeds' && String(d.message).includes('beats R0:'));
+    const before = onR0((await pull()).items);
+    assert.equal(before.length, 1);
+    assert.match(String(before[0]!.message), /^in audit quick, launder beats R0: .*; observed minimal repair \{L\}: R_L, compared here, already is R0 − 1\.2·L$/);
+    const none = (await client.connection.sendRequest(CodeActionRequest.type, {
+      textDocument: { uri }, range: before[0]!.range, context: { diagnostics: before },
+    })) as CodeAction[];
+    assert.deepEqual(none.map((a) => a.title), []);
+
+    // With R_L weaker than the repair, the repair becomes a reward of its own.
+    const weaker = text.replace('reward R_L = R0 - 1.2 * L', 'reward R_L = R0 - 0.6 * L');
+    await client.replace(uri, weaker, 11);
     await client.connection.sendNotification(DidSaveTextDocumentNotification.type, { textDocument: { uri } });
     await finished(statuses.filter((s) => finishedStates.has(s.state)).length + 1);
     const diagnostics = (await pull()).items;
     const succeeds = diagnostics.filter((d) => d.code === 'attack-succeeds');
     // On the audit's `reward R0` line (the second `reward R0` in the text; the first declares it), and
     // R_full, which the cancellation beats, on its name in `compare`.
-    assert.deepEqual(succeeds.map((d) => d.range), [rangeOf(text, 'reward R0', 1), rangeOf(text, 'R_full', 1)]);
+    assert.deepEqual(succeeds.map((d) => d.range)[0], rangeOf(weaker, 'reward R0', 1));
+    assert.match(String(succeeds[0]!.message), /observed minimal repair \{L\} \(R0 − 1\.2·L\)$/);
     const actions = (await client.connection.sendRequest(CodeActionRequest.type, {
-      textDocument: { uri }, range: succeeds[0]!.range, context: { diagnostics: succeeds },
+      textDocument: { uri }, range: succeeds[0]!.range, context: { diagnostics: [succeeds[0]!] },
     })) as CodeAction[];
     assert.equal(actions.length, 1);
-    assert.match(actions[0]!.title, /^Apply the observed minimal repair: −1\.2·L \(certificate: max gain \+0\.\d{5} < λ_L = 1\.2\)$/);
-    const repaired = applyEdits(text, actions[0]!.edit!.changes![uri]!);
-    assert.match(repaired, / {2}grounding 0\.6 \* grounding\(citations, gold\.answers\)\n {2}repair_L -1\.2 \* L\n\}/);
-    await client.replace(uri, repaired, 11);
+    assert.match(actions[0]!.title, /^Add the observed minimal repair as a new reward R0_repair_L = R0 − 1\.2·L, compared in audit quick \(R0 and every other reward unchanged; certificate: max gain \+0\.\d{5} < λ_L = 1\.2\)$/);
+    assert.equal(actions[0]!.isPreferred, true);
+    const repaired = applyEdits(weaker, actions[0]!.edit!.changes![uri]!);
+    // Every reward that was there is there as it was; the repair is new, and compared.
+    const declarations = (t: string) => t.split('\n').filter((l) => l.startsWith('reward ') || /^ {2}\w+ +[-\d.]+ \*/.test(l));
+    assert.deepEqual(declarations(repaired).filter((l) => !l.startsWith('reward R0_repair_L')), declarations(weaker));
+    assert.match(repaired, /^reward R_full = R_L - 0\.8 \* support_miss\nreward R0_repair_L "the observed minimal repair of R0 \(audit quick\)" = R0 - 1\.2 \* L\n/m);
+    assert.match(repaired, /^ {2}compare R_L, R_full, R0_repair_L$/m);
+    await client.replace(uri, repaired, 12);
     await client.connection.sendNotification(DidSaveTextDocumentNotification.type, { textDocument: { uri } });
     await finished(statuses.filter((s) => finishedStates.has(s.state)).length + 1);
     const result = (await client.connection.sendRequest(reportRequest, { uri })) as ReportResult;
-    const r0 = result.report.audits[0]!.attacks[0]!.results.find((r) => r.reward === 'R0' && r.selection === 'oracle_worst')!;
-    assert.equal(r0.estimate.asr, 0, 'the repair the title promises');
-    // Nothing beats the repaired R0 any more (a compared reward may still be beaten: it has its own finding).
-    assert.deepEqual((await pull()).items.filter((d) => d.code === 'attack-succeeds' && String(d.message).includes('beats R0:')), []);
+    const results = result.report.audits[0]!.attacks[0]!.results;
+    assert.equal(results.find((r) => r.reward === 'R0_repair_L' && r.selection === 'oracle_worst')!.estimate.asr, 0, 'the repair the title promises');
+    // R0 is untouched, so attacks still beat it; the finding now names the new reward as the repair.
+    const after = onR0((await pull()).items);
+    assert.match(String(after[0]!.message), /R0_repair_L, compared here, already is R0 − 1\.2·L$/);
   });
 
   it('removes a cancelling term with its quick fix', async () => {

@@ -1,4 +1,7 @@
 import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 import {
   CompletionItemKind, CompletionRequest, InsertTextFormat, type CompletionItem, type CompletionList,
@@ -168,7 +171,7 @@ describe('completion', () => {
 
   test('nothing inside comments, strings and numbers, or where a new name is written', async () => {
     assert.deepEqual(await complete(`# a comment ${cursor}\n`), []);
-    assert.deepEqual(await complete(`corpus wiki = "pools/${cursor}"\n`), []);
+    assert.deepEqual(await complete(`detector D "pools/${cursor}" = has_final\n`), []);
     assert.deepEqual(await complete(`signal s = 12${cursor}\n`), []);
     assert.deepEqual(await complete(`signal ${cursor}`), []);
     assert.deepEqual(await complete(`signal s = any ${cursor}`), []);
@@ -206,6 +209,57 @@ describe('completion for a client without snippets', () => {
     assert.ok(items.length > 0);
     for (const i of items) assert.equal(i.insertTextFormat, undefined);
     assert.equal(items.find((i) => i.label === 'reward =')?.insertText, 'reward');
+    await client.stop();
+  });
+});
+
+describe('completion of a link\'s path', () => {
+  // A workspace folder with the spec, and a pool folder beside it outside the workspace.
+  const root = tempFolder();
+  const workspace = path.join(root.dir, 'ws');
+  const specUri = pathToFileURL(path.join(workspace, 'spec.reward')).href;
+
+  before(() => {
+    fs.mkdirSync(path.join(workspace, 'pools/deeper'), { recursive: true });
+    for (const f of ['pools/hotpot.jsonl', 'pools/2wiki.jsonl', 'pools/notes.txt', 'pools/.hidden.jsonl', 'top.jsonl']) fs.writeFileSync(path.join(workspace, f), '');
+    fs.mkdirSync(path.join(root.dir, 'outside'));
+    fs.writeFileSync(path.join(root.dir, 'outside/secret.jsonl'), '');
+  });
+  after(() => root.remove());
+
+  async function completeIn(client: TestClient, marked: string): Promise<CompletionItem[]> {
+    const { text, position } = withCursor(marked);
+    await client.open(specUri, text);
+    const result = await client.connection.sendRequest(CompletionRequest.type, { textDocument: { uri: specUri }, position });
+    await client.close(specUri);
+    return Array.isArray(result) ? result : ((result as CompletionList | null)?.items ?? []);
+  }
+  const names = (items: readonly CompletionItem[]) => items.map((i) => i.label);
+
+  test('lists folders and JSONL files relative to the spec, after corpus, pool and candidates', async () => {
+    const client = await TestClient.start({ capabilities: pullClientCapabilities });
+    assert.deepEqual(names(await completeIn(client, `pool p = "${cursor}"\n`)), ['pools/', 'top.jsonl']);
+    const inPools = await completeIn(client, `corpus c = "pools/h${cursor}"\n`);
+    assert.deepEqual(names(inPools), ['deeper/', '2wiki.jsonl', 'hotpot.jsonl']);
+    // The segment being typed is replaced, up to the closing quote.
+    assert.deepEqual((inPools[2]!.textEdit as { range: unknown }).range, { start: { line: 0, character: 18 }, end: { line: 0, character: 19 } });
+    assert.deepEqual(names(await completeIn(client, `pool p = "pools/${cursor}\n`)), ['deeper/', '2wiki.jsonl', 'hotpot.jsonl']);
+    const candidates = `${paperSpec}\naudit x {\n  attack d = launder targets L using candidates "${cursor}"\n}\n`;
+    assert.deepEqual(names(await completeIn(client, candidates)), ['pools/', 'top.jsonl']);
+    assert.ok(names(await completeIn(client, `pool p = "../${cursor}"\n`)).includes('outside/'));
+    // Not in other strings.
+    assert.deepEqual(names(await completeIn(client, `detector D "${cursor}" = has_final\n`)), []);
+    await client.stop();
+  });
+
+  test('in an untrusted workspace, only inside its folders', async () => {
+    const client = await TestClient.start({
+      capabilities: pullClientCapabilities,
+      workspace: { workspaceFolders: [{ uri: pathToFileURL(workspace).href, name: 'ws' }], initializationOptions: { workspaceTrusted: false } },
+    });
+    assert.deepEqual(names(await completeIn(client, `pool p = "pools/${cursor}"\n`)), ['deeper/', '2wiki.jsonl', 'hotpot.jsonl']);
+    assert.deepEqual(names(await completeIn(client, `pool p = "../${cursor}"\n`)), []);
+    assert.deepEqual(names(await completeIn(client, `pool p = "../outside/${cursor}"\n`)), []);
     await client.stop();
   });
 });

@@ -86,7 +86,7 @@ describe('formatSarif', () => {
     assert.equal(cancellation.length, 1, 'both selections of one term and attack are one finding');
     assert.match(cancellation[0]!.message.text, /R0 \+0\.81375 → R_L −0\.38625 → R_full \+0\.41375/);
     assert.deepEqual(cancellation[0]!.relatedLocations?.map((l) => [l.physicalLocation.artifactLocation.uri, l.physicalLocation.region?.startLine]), [['specs/p.jsonl', 1]]);
-    assert.deepEqual(results(log, 'redundant-detector').map((r) => [r.level, r.message.text.match(/^(\S+) is in no/)?.[1]]), [['note', 'U'], ['note', 'F']]);
+    assert.deepEqual(results(log, 'redundant-detector').map((r) => [r.level, r.message.text.match(/^in audit \S+, (\S+) is in no/)?.[1]]), [['note', 'U'], ['note', 'F']]);
     assert.equal(results(log, 'small-sample').length, 2, 'both attacks have 3 isolated-eligible clusters');
     assert.deepEqual(results(log, 'expect-failed'), []);
     assert.deepEqual(results(log, 'certificate-fails'), []);

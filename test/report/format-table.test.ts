@@ -25,14 +25,24 @@ describe('formatTable', () => {
 
   it('shows counts and each reward × selection with its interval or zero bound, margins and label', () => {
     assert.ok(lines.some((l) => /^ {2}edits +8 +6 +5$/.test(l)), 'launder edits: constructible 8, eligible 6, isolated 5');
-    assert.ok(lines.some((l) => /R0 +first_visible +50\.00% \[0\.0, 100\.0\] +−0\.1356\d +\+0\.81375 +3 +4 +label-free/.test(l)));
-    assert.ok(lines.some((l) => /R_L +oracle_worst +0\.00% \(≤ 63\.16%\) +−1\.33563 +−0\.38625 +3 +4 +oracle UB/.test(l)));
+    // Every rate rests on 3 clusters: each is marked, zero or not, and the note says why.
+    assert.ok(lines.some((l) => /R0 +first_visible +50\.00% \[0\.0, 100\.0\] † +−0\.1356\d +\+0\.81375 +3 +4 +label-free/.test(l)));
+    assert.ok(lines.some((l) => /R_L +oracle_worst +0\.00% \(≤ 63\.16%\) † +−1\.33563 +−0\.38625 +3 +4 +oracle UB/.test(l)));
+    assert.match(table, /^ {2}† under 59 clusters: a small sample \(a zero bounds the rate only above 4\.95%; an interval over so few is too narrow\)$/m);
+  });
+
+  it('explains the labels where they appear: why a reward that reads gold has label-free rows', () => {
+    assert.match(table.replace(/\s+/g, ' '), /labels label-free: the edit was chosen without reading gold \(first-visible\), even when the reward that scores it reads gold; oracle UB = oracle upper bound: /);
+  });
+
+  it('lists each lattice detector\'s effect on the attacks\' margins', () => {
+    assert.ok(lines.some((l) => /^ {2}L +launder +1\.2 +\d+\.\d\d% +−\d\.\d{5} +−\d\.\d{5}$/.test(l)), table);
   });
 
   it('marks the minimal repair {L} in the lattice and only there', () => {
     const marked = lines.filter((l) => l.includes('◀ minimal repair'));
     assert.equal(marked.length, 1);
-    assert.match(marked[0]!, /^ {2}\{L\} +R0 − 1\.2·L +0\.00% \(≤ 63\.16%\) +0\.00% \(≤ 63\.16%\) +✓ +◀ minimal repair$/);
+    assert.match(marked[0]!, /^ {2}\{L\} +R0 − 1\.2·L +0\.00% \(≤ 63\.16%\) † +0\.00% \(≤ 63\.16%\) † +✓ +◀ minimal repair$/);
     assert.match(table, /Observed inclusion-minimal repair: \{L\}; U, F are in no minimal repair\./);
   });
 
@@ -44,12 +54,12 @@ describe('formatTable', () => {
   });
 
   it('prints the sweep, retention, utility, per-pool figures and expectations', () => {
-    assert.ok(lines.some((l) => /launder +first_visible +label-free +3 +ASR +50\.00% +16\.67% +16\.67% +0\.00% +0\.00%$/.test(l)));
+    assert.ok(lines.some((l) => /launder +first_visible +label-free +3 +ASR +50\.00% † +16\.67% † +16\.67% † +0\.00% † +0\.00% †$/.test(l)));
     // Retention over the 2 compatible clusters: all retained under R_L (the bound mirrored), none under R_full.
     assert.ok(lines.some((l) => /R_L +L +3 +3 +2 +100\.00% \(≥ 22\.36%\)$/.test(l)));
     assert.ok(lines.some((l) => /R_full +L, support_miss +3 +0 +2 +0\.00% \(≤ 77\.64%\)$/.test(l)));
     assert.ok(lines.some((l) => /^ {2}first sample +label-free +1 +100\.00%/.test(l)));
-    assert.ok(lines.some((l) => /launder +R0 +first_visible +label-free +50\.00% · n=3 +50\.00% · n=3$/.test(l)));
+    assert.ok(lines.some((l) => /launder +R0 +first_visible +label-free +50\.00% · n=3 † +50\.00% · n=3 †$/.test(l)));
     assert.match(table, /✓ +21 +expect minimal_repair == \{L\} +observed inclusion-minimal: \{L\}/);
   });
 

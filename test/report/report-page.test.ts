@@ -97,6 +97,33 @@ describe('report page: the golden report', () => {
     assert.match(doc.querySelector('details.tables')!.textContent!, /R0 \+0\.81375 → R_L −0\.38625 → R_full \+0\.41375/);
   });
 
+  it('lists skipped rows where they are seen, each with its file and line for the editor; none when every row was read', () => {
+    assert.equal(doc.querySelector('.skipped-rows'), null);
+    const issues = [{ file: 'pools/p.jsonl', line: 4, reason: 'not JSON' }, { file: 'pools/p.jsonl', line: 9, reason: 'question_id: required' }];
+    const report = withAudit(golden, (a) => ({ ...a, pools: a.pools.map((p, i) => (i === 0 ? { ...p, skipped: 3, issues } : p)) }));
+    const page = parse(renderReportPage(report, { nonce }));
+    const card = page.querySelector('section.audit .skipped-rows')!;
+    assert.equal(card.querySelector('h3')?.textContent, 'Skipped rows (3)');
+    const rows = [...card.querySelectorAll('li.skipped-row')];
+    assert.deepEqual(rows.map((r) => [r.getAttribute('data-row-file'), r.getAttribute('data-row-line'), r.textContent]), [
+      ['pools/p.jsonl', '4', 'pools/p.jsonl:4: not JSON'], ['pools/p.jsonl', '9', 'pools/p.jsonl:9: question_id: required'],
+    ]);
+    assert.match(card.textContent!, /… and 1 more row in /);
+    // Above the pictures, not folded into the tables.
+    assert.equal(card.closest('details'), null);
+  });
+
+  it('says small samples above the pictures and marks their rates; explains labels where they appear', () => {
+    const small = [...doc.querySelectorAll('section.audit p.small-sample')].map((p) => p.textContent);
+    assert.deepEqual(small.map((t) => /has only (\d+) isolated-eligible clusters/.exec(t ?? '')?.[1]), ['3', '3']);
+    assert.match(doc.querySelector('details.tables')!.textContent!, /100\.00% \[100\.0, 100\.0\] †/);
+    const label = [...doc.querySelectorAll('details.tables td')].find((td) => td.textContent === 'label-free');
+    assert.match(label?.getAttribute('title') ?? '', /^label-free: the edit was chosen without reading gold/);
+    const reward = doc.querySelector('section.audit p.meta span.explained');
+    assert.equal(reward?.textContent, 'R0 (reads gold)');
+    assert.match(reward?.getAttribute('title') ?? '', /^R0 reads gold, so the figures whose edit is chosen to maximise it \(oracle-worst\) are oracle upper bounds; first-visible figures/);
+  });
+
   it('has a strict CSP, in a browser page and in a webview', () => {
     assertStrictCsp(doc, nonce, []);
     const webview = parse(renderReportPage(golden, { nonce, cspSource: webviewSource, scriptUri: 'https://file+.vscode-resource.vscode-cdn.net/ext/dist/report-view.js' }));

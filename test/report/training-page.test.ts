@@ -49,18 +49,22 @@ describe('exposure curve', () => {
 });
 
 describe('forest plot', () => {
-  it('has a row per metric and benchmark, in the improvement direction', () => {
+  it('has a row per metric and benchmark, treatment − base as in the table, its direction said on each row', () => {
     const html = page('compare');
     const comparison = embedded<ComparisonReport>(html, (r) => r.comparisons![0]!);
     const rows = forestRows(comparison);
     assert.equal(rows.length, comparison.metrics.reduce((n, m) => n + m.cells.length, 0));
     const incidence = comparison.metrics.find((m) => m.key === 'incidence:L')!.cells.find((c) => c.benchmark === 'equal-suite')!;
     const row = rows.find((r) => r.metric === 'incidence:L' && r.benchmark === 'equal-suite')!;
-    // A reduction is drawn as a positive improvement: base − treatment, the interval flipped.
-    assert.ok(Math.abs(row.estimate + incidence.difference! * 100) < 1e-9);
-    assert.ok(Math.abs(row.low + incidence.interval.high! * 100) < 1e-9 && Math.abs(row.high + incidence.interval.low! * 100) < 1e-9);
+    // One sign convention everywhere: a reduction is negative, and the row says ↓ is better.
+    assert.ok(Math.abs(row.estimate - incidence.difference! * 100) < 1e-9);
+    assert.ok(Math.abs(row.low - incidence.interval.low! * 100) < 1e-9 && Math.abs(row.high - incidence.interval.high! * 100) < 1e-9);
+    assert.equal(row.better, 'lower');
+    assert.match(row.label, /\(↓ better\) · equal-suite$/);
     const em = comparison.metrics.find((m) => m.key === 'em')!.cells[0]!;
     assert.ok(Math.abs(rows[0]!.low - em.interval.low! * 100) < 1e-9);
+    assert.match(rows[0]!.label, /^EM \(↑ better\)/);
+    assert.match(html, /Every row is treatment − base, in points/);
 
     const { window, errors } = runPage(html);
     assert.deepEqual(errors, []);

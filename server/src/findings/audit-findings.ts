@@ -2,15 +2,14 @@ import { resolveLink } from '../inputs/paths.js';
 import { auditIssueCodes } from '../problems/issue-codes.js';
 import type { Problem, RowLocation } from '../problems/problem.js';
 import type { Span } from '../problems/span.js';
-import { detectorSet, margin, percent, plural, shortNumber } from '../report/format-numbers.js';
+import { detectorSet, margin, percent, plural, rateWithBound, shortNumber } from '../report/format-numbers.js';
 import type { AuditReport, WorkedPair } from '../report/schema.js';
 import type { SpecModel } from '../semantics/check.js';
-import { zeroEventUpperBound } from '../stats/estimands.js';
 import type { AuditDecl, Term } from '../syntax/ast.js';
+import { observedExpect } from './observed-expect.js';
+import { smallSampleClusters, smallSampleSentence } from './small-sample.js';
+import { repairFormula, rewardThatIsRepair, type RepairTerm } from './repair-reward.js';
 import { certificateSentence, editText, marginChain } from './wording.js';
-
-/** Below this many clusters a zero-success bound is wider than 5%: too coarse to call a reward safe. */
-export const smallSampleClusters = 59;
 
 /**
  * The penalty a repair should use: the lattice's λ when it exceeds the largest base gain among the
@@ -63,12 +62,25 @@ function expectationFindings(ctx: AuditContext): Problem[] {
     seen.set(expectation.text, occurrence + 1);
     if (expectation.passed) return [];
     const item = expects.filter((e) => folded(ctx.text.slice(e.span.start, e.span.end)) === folded(expectation.text))[occurrence];
+    const observed = item === undefined ? undefined : observedExpect(item, ctx.report, ctx.text);
     return [{
       code: auditIssueCodes.expectFailed, severity: 'error', span: item?.span ?? ctx.anchor,
       message: `expectation fails in audit ${ctx.report.name}: \`${folded(expectation.text)}\`: ${expectation.actual}`,
+      data: { audit: ctx.report.name, ...(observed === undefined ? {} : { observed: observed.observed, expect: observed.expect }) },
       key: [ctx.report.name, folded(expectation.text), String(occurrence)],
     }];
   });
+}
+
+/** Where the repair already is a reward: `: R_L, compared here, already is R0 − 1.2·L`. */
+function repairNote(ctx: AuditContext, repair: readonly RepairTerm[]): string {
+  if (repair.length === 0) return '';
+  const base = ctx.report.reward.name;
+  const existing = rewardThatIsRepair(ctx.model, base, repair);
+  const formula = repairFormula(base, repair);
+  if (existing === undefined) return ` (${formula})`;
+  const compared = ctx.report.compared.some((r) => r.name === existing);
+  return `: ${existing}${compared ? ', compared here,' : ''} already is ${formula}`;
 }
 
 /** The oracle-worst results above zero under one reward, one per attack. */
@@ -116,9 +128,9 @@ function attackFindings(ctx: AuditContext): Problem[] {
     });
     problems.push({
       code: auditIssueCodes.attackSucceeds, severity: 'warning', span: rewardItem?.span ?? ctx.anchor,
-      message: `${winning.map((w) => `${w.attack} beats ${report.reward.name}: ${percent(w.r.estimate.asr)} of isolated-eligible clusters (oracle-worst, ${w.r.label})`).join('; ')}` +
-        (repair === undefined ? '; no subset of the lattice stops every attack' : `; observed minimal repair {${repair.join(', ')}}`),
-      data: { reward: report.reward.name, repair: terms },
+      message: `in audit ${report.name}, ${winning.map((w) => `${w.attack} beats ${report.reward.name}: ${percent(w.r.estimate.asr)} of isolated-eligible clusters (oracle-worst, ${w.r.label})`).join('; ')}` +
+        (repair === undefined ? '; no subset of the lattice stops every attack' : `; observed minimal repair {${repair.join(', ')}}${repairNote(ctx, terms)}`),
+      data: { audit: report.name, reward: report.reward.name, repair: terms },
       ...someRows(winningRows(ctx, report.reward.name, winning.map((w) => w.attack))),
       key: [report.name, report.reward.name],
     });
@@ -129,7 +141,7 @@ function attackFindings(ctx: AuditContext): Problem[] {
     if (beaten.length === 0) continue;
     problems.push({
       code: auditIssueCodes.attackSucceeds, severity: 'warning', span: compareNames.find((n) => n.text === compared.name)?.span ?? ctx.anchor,
-      message: `${beaten.map((w) => `${w.attack} beats ${compared.name}: ${percent(w.r.estimate.asr)} of isolated-eligible clusters (oracle-worst, ${w.r.label})`).join('; ')}`,
+      message: `in audit ${report.name}, ${beaten.map((w) => `${w.attack} beats ${compared.name}: ${percent(w.r.estimate.asr)} of isolated-eligible clusters (oracle-worst, ${w.r.label})`).join('; ')}`,
       ...someRows(winningRows(ctx, compared.name, beaten.map((w) => w.attack))),
       key: [report.name, compared.name],
     });
@@ -154,7 +166,7 @@ function cancellationFindings(ctx: AuditContext): Problem[] {
     problems.push({
       code: auditIssueCodes.penaltyCancellation, severity: 'warning', span: term?.span ?? rewardName ?? ctx.anchor,
       message:
-        `penalty cancellation: ${plural(finding.count, `${finding.attack} edit`)} in ${plural(finding.clusters, 'cluster')} ` +
+        `penalty cancellation in audit ${report.name}: ${plural(finding.count, `${finding.attack} edit`)} in ${plural(finding.clusters, 'cluster')} ` +
         `lose under ${finding.smaller} but win under ${finding.larger}, because the edit switches off '${finding.term}' (${finding.termWeight}), ` +
         `already active on the original. ${strata}. Worked pair ${pairText(ctx, pair)}: ${marginChain(pair)}`,
       data: { larger: finding.larger, smaller: finding.smaller, term: finding.term, attack: finding.attack },
@@ -178,7 +190,7 @@ function redundantFindings(ctx: AuditContext): Problem[] {
   const needed = new Set(lattice.minimal.flat());
   return lattice.detectors.filter((d) => !needed.has(d.name)).map((d): Problem => ({
     code: auditIssueCodes.redundantDetector, severity: 'information', span: latticeEntrySpan(ctx, d.name), unnecessary: true,
-    message: `${d.name} is in no observed minimal repair (${lattice.minimal.map(detectorSet).join(', ')}): its penalty is not needed against the attacks this audit runs`,
+    message: `in audit ${ctx.report.name}, ${d.name} is in no observed minimal repair (${lattice.minimal.map(detectorSet).join(', ')}): its penalty is not needed against the attacks this audit runs`,
     key: [ctx.report.name, d.name],
   }));
 }
@@ -187,7 +199,7 @@ function redundantFindings(ctx: AuditContext): Problem[] {
 function certificateFindings(ctx: AuditContext): Problem[] {
   return ctx.report.certificate.filter((c) => !c.certified).map((c): Problem => ({
     code: auditIssueCodes.certificateFails, severity: 'warning', span: latticeEntrySpan(ctx, c.detector),
-    message: `certificate fails: ${certificateSentence(c)} over ${plural(c.edits, 'audited edit')} that trigger ${c.detector}, so ` +
+    message: `certificate fails in audit ${ctx.report.name}: ${certificateSentence(c)} over ${plural(c.edits, 'audited edit')} that trigger ${c.detector}, so ` +
       `${ctx.report.reward.name} − ${shortNumber(c.lambda)}·${c.detector} does not reject every one of them` +
       (c.example === null ? '' : `; largest gain ${pairText(ctx, c.example)}`) +
       (c.maxGain === null ? '' : `. A penalty above ${margin(c.maxGain)} (e.g. ${shortNumber(certifiedLambda(c.lambda, c.maxGain))}) would`),
@@ -197,18 +209,24 @@ function certificateFindings(ctx: AuditContext): Problem[] {
   }));
 }
 
-/** Attacks whose isolated-eligible set is too small for a zero to mean much. */
+/**
+ * Attacks whose isolated-eligible set is too small for their rates to mean much: a zero bounds
+ * little, and a nonzero rate's bootstrap interval over a handful of clusters is far too narrow.
+ */
 function smallSampleFindings(ctx: AuditContext): Problem[] {
   const attackItems = ctx.decl.items.filter((i) => i.kind === 'attack');
   return ctx.report.attacks.flatMap((attack): Problem[] => {
     const clusters = attack.counts.clusters.isolatedEligible;
     if (clusters >= smallSampleClusters) return [];
     const item = attackItems.find((i) => i.kind === 'attack' && i.name?.text === attack.name);
+    const nonzero = attack.results.filter((r) => r.selection === 'oracle_worst' && (r.estimate.asr ?? 0) > 0);
     return [{
       code: auditIssueCodes.smallSample, severity: 'warning', span: item?.span ?? ctx.anchor,
       message: clusters === 0
-        ? `no trajectory admits an isolated-eligible ${attack.name} edit: this attack tests nothing on these pools`
-        : `only ${plural(clusters, 'isolated-eligible cluster')}: a zero ASR only bounds it at ≤ ${percent(zeroEventUpperBound(clusters))} (95%)`,
+        ? `in audit ${ctx.report.name}, no trajectory admits an isolated-eligible ${attack.name} edit: this attack tests nothing on these pools`
+        : `in audit ${ctx.report.name}, ${attack.name} has ${smallSampleSentence(clusters)}` +
+          (nonzero.length === 0 ? '' : ` (${nonzero.map((r) => `${r.reward} oracle-worst ${rateWithBound(r.estimate)}`).join(', ')})`),
+      data: { audit: ctx.report.name, attack: attack.name, clusters },
       key: [ctx.report.name, attack.name],
     }];
   });

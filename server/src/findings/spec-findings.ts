@@ -6,6 +6,7 @@ import type { Report } from '../report/schema.js';
 import type { SpecModel } from '../semantics/check.js';
 import { auditFindings } from './audit-findings.js';
 import { baselineFindings } from './baseline-findings.js';
+import { comparisonFindings } from './comparison-findings.js';
 import { failureFindings, rowFindings } from './data-findings.js';
 import { signalFindings } from './signal-findings.js';
 
@@ -37,6 +38,7 @@ export function specFindings(results: FindingsInput): Problem[] {
     ...failureFindings(results.dataIssues, results.failures, model),
     ...audits.flatMap((audit) => auditFindings(audit, model, text, specDir)),
     ...signalFindings(report?.signals ?? [], model),
+    ...comparisonFindings(report?.comparisons ?? [], model),
     ...(results.baseline === undefined ? [] : baselineFindings(results.baseline.read, results.baseline.file, report, model)),
   ];
 }

@@ -1,4 +1,4 @@
-import { decimal5, margin, plural, shortNumber } from '../report/format-numbers.js';
+import { decimal5, margin, minus, notAvailable, plural, shortNumber, type Label } from '../report/format-numbers.js';
 import type { CancellationFinding, CertificateEntry, WorkedPair } from '../report/schema.js';
 
 // Sentences that a finding and the report's own views say alike: one wording, so the editor, SARIF,
@@ -27,4 +27,33 @@ export function certificateSentence(c: CertificateEntry): string {
   const lambda = `λ_${c.detector} = ${shortNumber(c.lambda)}`;
   if (c.maxGain === null) return `${lambda}: no audited edit triggers ${c.detector} (vacuous)`;
   return `${lambda} ${c.certified ? '>' : '≤'} max gain ${decimal5(c.maxGain)}`;
+}
+
+/** A difference of fractions as signed points with two decimals: 0.0143 → `+1.43`, −0.0703 → `−7.03`. */
+export function points(x: number | null): string {
+  if (x === null) return notAvailable;
+  const t = (x * 100).toFixed(2);
+  if (/^-?0\.00$/.test(t)) return '0.00';
+  return t.startsWith('-') ? `${minus}${t.slice(1)}` : `+${t}`;
+}
+
+/** `↑ better` or `↓ better`: said on every comparison row, since the sign of a good change depends on the metric. */
+export function betterArrow(better: 'higher' | 'lower'): string {
+  return better === 'higher' ? '↑ better' : '↓ better';
+}
+
+/** The one sign convention of paired differences, stated on every comparison table and plot. */
+export const differenceConvention = 'treatment − base, in points: ↑ better rows improve when positive, ↓ better rows when negative';
+
+/** What each label means, said where labels appear (table cells, hovers): a reward that reads gold still has label-free figures. */
+export const labelExplanations: Record<Label, string> = {
+  'label-free': 'label-free: the edit was chosen without reading gold (first-visible), even when the reward that scores it reads gold',
+  'oracle upper bound': 'oracle upper bound: the edit was chosen to maximise a reward that reads gold, which an attacker who cannot see gold cannot do',
+};
+
+/** Why `R0 (reads gold)` has label-free rows: the taint of the reward decides only its oracle-worst figures. */
+export function visibilityExplanation(reward: string, visibility: 'visible' | 'oracle'): string {
+  return visibility === 'oracle'
+    ? `${reward} reads gold, so the figures whose edit is chosen to maximise it (oracle-worst) are oracle upper bounds; first-visible figures choose without gold and stay label-free.`
+    : `${reward} reads only visible fields, so every figure it scores is label-free.`;
 }

@@ -69,17 +69,19 @@ export function reportOf(uri: string, results: SpecResults | undefined): ReportR
   return { report, version: training.version, finishedAt: training.finishedAt };
 }
 
-/** The status line of a finished audit run. */
+/**
+ * The status line of a finished audit run. An expectation that does not hold is a result
+ * (`failed`: "1 of 3 expectations fail"), worded apart from an audit that could not run (`error`).
+ */
 export function auditStatusOf(uri: string, audits: AuditResults, durationMs: number): AuditStatusParams {
   const expectations = audits.report?.audits.flatMap((a) => a.expectations) ?? [];
   const failed = expectations.filter((e) => !e.passed).length;
-  return {
-    uri,
-    state: audits.report === undefined ? 'error' : failed > 0 ? 'failed' : 'passed',
-    message: audits.failures.length > 0 ? `the audit could not run: ${audits.failures[0]!.reason}`
-      : audits.report === undefined ? 'the audit could not read its data' : `${expectations.length - failed}/${expectations.length} expectations hold`,
-    durationMs,
-  };
+  const state = audits.report === undefined ? 'error' : failed > 0 ? 'failed' : 'passed';
+  const message = audits.failures.length > 0 ? `the audit could not run: ${audits.failures[0]!.reason}`
+    : audits.report === undefined ? 'the audit could not read its data'
+    : failed > 0 ? `${failed} of ${expectations.length} expectation${expectations.length === 1 ? '' : 's'} fail${failed === 1 ? 's' : ''}`
+    : expectations.length === 0 ? 'audited (no expectations)' : `${expectations.length} of ${expectations.length} expectation${expectations.length === 1 ? ' holds' : 's hold'}`;
+  return { uri, state, message, durationMs };
 }
 
 /** The status line of finished training-signal audits and comparisons. */

@@ -1,52 +1,27 @@
 import { z } from 'zod';
 import { CodeActionKind, type CodeAction, type CodeLens, type Diagnostic, type TextEdit } from 'vscode-languageserver/node';
-import type { Report } from '../report/schema.js';
+import { isSmallSample, smallSampleMark } from '../findings/small-sample.js';
+import { points } from '../findings/wording.js';
+import type { AuditReport, Report } from '../report/schema.js';
+import type { ComparisonReport } from '../report/training-schema.js';
 import type { RewardDecl, Term } from '../syntax/ast.js';
 import { auditIssueCodes } from '../problems/issue-codes.js';
 import type { DocumentAnalysis } from './document-analysis.js';
-import { margin, percent } from '../report/format-numbers.js';
+import { plural, shortNumber } from '../report/format-numbers.js';
 import { showReportCommand } from './protocol.js';
+import { quickFixes } from './quick-fixes.js';
+import { repairAction, repairData } from './repair-action.js';
+import { lineStart } from './spec-edits.js';
 
 /** The server command behind "accept the current numbers as the baseline". */
 export const acceptBaselineCommand = 'herald.acceptBaseline';
 
-// The `data` the audit findings attach (findings/audit-findings.ts), as the client sends it back.
-const repairData = z.object({
-  reward: z.string(),
-  repair: z.array(z.object({ detector: z.string(), lambda: z.number(), maxGain: z.number().nullable() })),
-});
+// The `data` a cancellation finding attaches (findings/audit-findings.ts), as the client sends it back.
 const cancellationData = z.object({ larger: z.string(), term: z.string() });
-
-type RepairTerm = z.infer<typeof repairData>['repair'][number];
 
 function rewardDecl(analysis: DocumentAnalysis, name: string): RewardDecl | undefined {
   const decl = analysis.analyzed.model.globals.get(name)?.decl;
   return decl?.kind === 'reward' ? decl : undefined;
-}
-
-function lineStart(text: string, offset: number): number {
-  return text.lastIndexOf('\n', offset - 1) + 1;
-}
-
-/** The edit that adds `−λ·d` for each repair detector to the audited reward, in the reward's own style. */
-function repairEdit(analysis: DocumentAnalysis, reward: RewardDecl, terms: readonly RepairTerm[]): TextEdit | undefined {
-  const missing = terms.filter((t) => !reward.terms.some((term) => term.body?.kind === 'name' && term.body.name.text === t.detector));
-  if (missing.length === 0) return undefined;
-  const { text, lines } = analysis;
-  if (reward.base !== undefined) {
-    const end = reward.terms[reward.terms.length - 1]?.span.end ?? reward.base.span.end;
-    return { range: lines.range({ start: end, end }), newText: missing.map((t) => ` - ${t.lambda} * ${t.detector}`).join('') };
-  }
-  // A block reward: a new term line before the closing brace, indented like the other terms.
-  const close = reward.span.end - 1;
-  const first = reward.terms[0];
-  const indent = first === undefined ? '  ' : text.slice(lineStart(text, first.span.start), first.span.start);
-  const at = lineStart(text, close);
-  const onOwnLine = text.slice(at, close).trim() === '';
-  const newText = missing.map((t) => `${indent}repair_${t.detector} -${t.lambda} * ${t.detector}\n`).join('');
-  return onOwnLine
-    ? { range: lines.range({ start: at, end: at }), newText }
-    : { range: lines.range({ start: close, end: close }), newText: `\n${newText}` };
 }
 
 function termRemoval(analysis: DocumentAnalysis, term: Term): TextEdit {
@@ -64,59 +39,87 @@ function findTerm(analysis: DocumentAnalysis, rewardName: string, termName: stri
   return own ?? (reward?.base === undefined ? undefined : findTerm(analysis, reward.base.text, termName));
 }
 
-
-/** Quick fixes for the audit's diagnostics. Each edit does what its title says. */
-export function auditCodeActions(analysis: DocumentAnalysis, diagnostics: readonly Diagnostic[]): CodeAction[] {
-  const actions: CodeAction[] = [];
-  for (const diagnostic of diagnostics) {
-    if (diagnostic.code === auditIssueCodes.attackSucceeds) {
-      const data = repairData.safeParse(diagnostic.data);
-      if (!data.success) continue;
-      const terms = data.data.repair;
-      const reward = rewardDecl(analysis, data.data.reward);
-      const edit = reward === undefined ? undefined : repairEdit(analysis, reward, terms);
-      if (edit === undefined) continue;
-      const certificate = terms.map((t) => (t.maxGain === null ? `no audited edit triggers ${t.detector}` : `max gain ${margin(t.maxGain)} < λ_${t.detector} = ${t.lambda}`)).join('; ');
-      actions.push({
-        title: `Apply the observed minimal repair: ${terms.map((t) => `−${t.lambda}·${t.detector}`).join(' ')} (certificate: ${certificate})`,
-        kind: CodeActionKind.QuickFix, diagnostics: [diagnostic], isPreferred: true,
-        edit: { changes: { [analysis.uri]: [edit] } },
-      });
-    } else if (diagnostic.code === auditIssueCodes.penaltyCancellation) {
-      const data = cancellationData.safeParse(diagnostic.data);
-      const term = data.success ? findTerm(analysis, data.data.larger, data.data.term) : undefined;
-      if (!data.success || term === undefined) continue;
-      actions.push({
-        title: `Remove the cancelling term '${term.name.text}' from ${data.data.larger}`,
-        kind: CodeActionKind.QuickFix, diagnostics: [diagnostic],
-        edit: { changes: { [analysis.uri]: [termRemoval(analysis, term)] } },
-      });
-    } else if (diagnostic.code === auditIssueCodes.asrRegression) {
-      actions.push({
-        title: 'Accept the current audit figures as the baseline',
-        kind: CodeActionKind.QuickFix, diagnostics: [diagnostic],
-        command: { title: 'Accept baseline', command: acceptBaselineCommand, arguments: [analysis.uri] },
-      });
-    }
+function auditAction(analysis: DocumentAnalysis, diagnostic: Diagnostic): CodeAction | undefined {
+  if (diagnostic.code === auditIssueCodes.attackSucceeds) {
+    const data = repairData.safeParse(diagnostic.data);
+    return data.success ? repairAction(analysis, diagnostic, data.data) : undefined;
   }
-  return actions;
+  if (diagnostic.code === auditIssueCodes.penaltyCancellation) {
+    const data = cancellationData.safeParse(diagnostic.data);
+    const term = data.success ? findTerm(analysis, data.data.larger, data.data.term) : undefined;
+    if (!data.success || term === undefined) return undefined;
+    return {
+      title: `Remove the cancelling term '${term.name.text}' from ${data.data.larger}`,
+      kind: CodeActionKind.QuickFix, diagnostics: [diagnostic],
+      edit: { changes: { [analysis.uri]: [termRemoval(analysis, term)] } },
+    };
+  }
+  if (diagnostic.code === auditIssueCodes.asrRegression) {
+    return {
+      title: 'Accept the current audit figures as the baseline',
+      kind: CodeActionKind.QuickFix, diagnostics: [diagnostic],
+      command: { title: 'Accept baseline', command: acceptBaselineCommand, arguments: [analysis.uri] },
+    };
+  }
+  return undefined;
 }
 
+/** Quick fixes for the audit's findings and the checker's errors. Each edit does what its title says. */
+export function auditCodeActions(analysis: DocumentAnalysis, diagnostics: readonly Diagnostic[]): CodeAction[] {
+  return diagnostics.flatMap((diagnostic) => {
+    const action = auditAction(analysis, diagnostic);
+    return [...(action === undefined ? [] : [action]), ...quickFixes(analysis, diagnostic)];
+  });
+}
 
-/** Above each audit: oracle-worst ASR per attack for the audited and compared rewards, and "Show report". */
+/** More attacks than this on one audit's lens are counted, not listed, so the lens line stays short. */
+const maxLensAttacks = 4;
+
+/** `launder 14.9%`, with the cluster count when it is a small sample. */
+function lensRate(asr: number | null, clusters: number): string {
+  if (asr === null) return 'n/a';
+  const rate = `${(asr * 100).toFixed(1)}%`;
+  return isSmallSample(clusters) ? `${rate}${smallSampleMark} (${plural(clusters, 'cluster')})` : rate;
+}
+
+function auditLenses(audit: AuditReport, uri: string): { title: string; tooltip?: string; command: string; arguments?: unknown[] }[] {
+  const failed = audit.expectations.filter((e) => !e.passed).length;
+  const expects = audit.expectations.length === 0 ? []
+    : [{ title: failed === 0 ? `✓ ${plural(audit.expectations.length, 'expect')} hold${audit.expectations.length === 1 ? 's' : ''}` : `✗ ${failed} of ${plural(audit.expectations.length, 'expect')} fail${failed === 1 ? 's' : ''}`,
+        tooltip: audit.expectations.map((e) => `${e.passed ? '✓' : '✗'} ${e.text}: ${e.actual}`).join('\n'), command: showReportCommand, arguments: [uri] }];
+  const worst = audit.attacks.map((a) => ({ attack: a, r: a.results.find((r) => r.reward === audit.reward.name && r.selection === 'oracle_worst') }));
+  const shown = worst.slice(0, maxLensAttacks).map(({ attack, r }) => `${attack.name} ${r === undefined ? 'n/a' : lensRate(r.estimate.asr, r.estimate.clusters)}`);
+  const more = worst.length > maxLensAttacks ? ` · +${worst.length - maxLensAttacks} more` : '';
+  const tooltip = audit.attacks.map((a) => `${a.name}: ${a.results.filter((r) => r.selection === 'oracle_worst').map((r) => `${r.reward} ${lensRate(r.estimate.asr, r.estimate.clusters)}`).join(', ')}`).join('\n');
+  const asr = audit.attacks.length === 0 ? []
+    : [{ title: `${audit.reward.name} worst-case ASR: ${shown.join(' · ')}${more}`, tooltip: `Oracle-worst ASR per attack and reward\n${tooltip}`, command: showReportCommand, arguments: [uri] }];
+  return [{ title: 'Show report', command: showReportCommand, arguments: [uri] }, ...expects, ...asr];
+}
+
+function comparisonLenses(comparison: ComparisonReport, uri: string): { title: string; tooltip?: string; command: string; arguments?: unknown[] }[] {
+  const gate = comparison.nonInferiority;
+  const failing = gate.benchmarks.filter((b) => !b.passed).map((b) => b.benchmark);
+  const title = gate.passed ? `✓ EM non-inferiority holds (> −${shortNumber(gate.margin)} points)` : `✗ EM non-inferiority fails on ${failing.join(', ') || 'every benchmark'}`;
+  const tooltip = `Paired lower bound of treatment − base EM, points (must be > −${shortNumber(gate.margin)}):\n${gate.benchmarks.map((b) => `${b.benchmark} ${points(b.lower)} ${b.passed ? '✓' : '✗'}`).join('\n')}`;
+  return [{ title: 'Show report', command: showReportCommand, arguments: [uri] }, { title, tooltip, command: showReportCommand, arguments: [uri] }];
+}
+
+/**
+ * Above each audit: Show report first (so it is always on screen), whether its expects hold, and
+ * the audited reward's oracle-worst ASR per attack (the per-reward figures in the tooltip). Above
+ * each comparison: whether its EM non-inferiority gate holds.
+ */
 export function auditCodeLenses(analysis: DocumentAnalysis, report: Report | undefined): CodeLens[] {
   if (report === undefined) return [];
-  const lenses: CodeLens[] = [];
-  for (const audit of report.audits) {
-    const decl = analysis.analyzed.model.globals.get(audit.name)?.decl;
-    if (decl?.kind !== 'audit' || decl.name === undefined) continue;
-    const range = analysis.lines.range(decl.span);
-    const at = { start: range.start, end: range.start };
-    for (const attack of audit.attacks) {
-      const figures = attack.results.filter((r) => r.selection === 'oracle_worst').map((r) => `${r.reward} ${percent(r.estimate.asr)}`);
-      lenses.push({ range: at, command: { title: `${attack.name}: ${figures.join(' · ')} (oracle-worst ASR)`, command: '' } });
-    }
-    lenses.push({ range: at, command: { title: 'Show report', command: showReportCommand, arguments: [analysis.uri] } });
-  }
-  return lenses;
+  const model = analysis.analyzed.model;
+  const blocks = [
+    ...report.audits.map((audit) => ({ name: audit.name, kind: 'audit', commands: auditLenses(audit, analysis.uri) })),
+    ...(report.comparisons ?? []).map((c) => ({ name: c.name, kind: 'comparison', commands: comparisonLenses(c, analysis.uri) })),
+  ];
+  return blocks.flatMap(({ name, kind, commands }) => {
+    const decl = model.globals.get(name)?.decl;
+    if (decl?.kind !== kind || decl.name === undefined) return [];
+    const start = analysis.lines.range(decl.span).start;
+    return commands.map((command): CodeLens => ({ range: { start, end: start }, command }));
+  });
 }

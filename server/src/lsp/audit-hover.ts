@@ -1,9 +1,13 @@
+import { labelExplanations } from '../findings/wording.js';
+import { isSmallSample, smallSampleMark, smallSampleSentence } from '../findings/small-sample.js';
 import type { AuditReport, Report, WorkedPair } from '../report/schema.js';
 import { isDeclSymbol, type SymbolInfo } from '../semantics/symbols.js';
-import { margin, percent } from '../report/format-numbers.js';
+import { detectorSet, margin, percent, rateWithBound } from '../report/format-numbers.js';
+import { showReportCommand } from './protocol.js';
 import { pairLabel, pairLink, pairParams } from './worked-pair-links.js';
 
-// What the latest audit says about the name under the cursor, appended to its hover.
+// What the latest audit says about the name under the cursor, appended to its hover: a summary a
+// few lines long per audit; every table is one click away in the report view.
 
 /** Where a hover's worked pairs link to: the spec's URI, when the client can open a pair side by side. */
 export type PairLinks = { readonly uri: string } | undefined;
@@ -17,45 +21,56 @@ function pairRef(audit: AuditReport, pair: WorkedPair, links: PairLinks): string
   return `\`${`${label} (${file}:${pair.line})`.replace(/`/g, "'")}\``;
 }
 
+type Result = AuditReport['attacks'][number]['results'][number];
 
-function rateText(estimate: AuditReport['attacks'][number]['results'][number]['estimate']): string {
+/** A rate with its interval, `n/a` without clusters, marked when it rests on a small sample. */
+function rateText(estimate: Result['estimate']): string {
   if (estimate.clusters === 0) return 'n/a (no isolated-eligible edit)';
-  if (estimate.interval.method === 'exact-zero') return `${percent(estimate.asr)} (≤ ${percent(estimate.interval.high)})`;
-  return `${percent(estimate.asr)} [${percent(estimate.interval.low)}, ${percent(estimate.interval.high)}]`;
+  return `${rateWithBound(estimate)}${isSmallSample(estimate.clusters) ? ` ${smallSampleMark}` : ''}`;
+}
+
+/** The line a hover ends with: where the full tables are (a command link where markdown runs commands). */
+export function reportLink(markdown: boolean): string {
+  return markdown ? `[Every figure as a table: open the report view](command:${showReportCommand})` : 'Every figure as a table: HERALD: Show Report.';
+}
+
+/** Why a reward that reads gold has label-free figures, said where the labels appear. */
+const labelsLine = `${labelExplanations['label-free']}; ${labelExplanations['oracle upper bound']}.`;
+
+function smallSampleLines(audit: AuditReport, attacks: readonly string[]): string[] {
+  const small = audit.attacks.filter((a) => attacks.includes(a.name) && isSmallSample(a.counts.clusters.isolatedEligible));
+  return small.map((a) => `${smallSampleMark} ${a.name} has ${smallSampleSentence(a.counts.clusters.isolatedEligible)}.`);
 }
 
 function detectorSection(audit: AuditReport, name: string, links: PairLinks): string[] {
   const detector = audit.detectors.find((d) => d.name === name);
   if (detector === undefined) return [];
-  const lines = [`**audit \`${audit.name}\`**: fires on ${detector.firesOnOriginals} originals${detector.lambda === null ? '' : `, λ = ${detector.lambda}`}`];
+  const minimal = audit.lattice.minimal;
+  const repair = minimal.length === 0 ? '' : minimal.some((m) => m.includes(name)) ? `; in the observed minimal repair ${minimal.map(detectorSet).join(', ')}` : '; in no observed minimal repair (redundant for these attacks)';
+  const lines = [`**audit \`${audit.name}\`**: fires on ${detector.firesOnOriginals} originals${detector.lambda === null ? '' : `, λ = ${detector.lambda}`}${repair}.`];
   const without = audit.lattice.subsets.find((s) => s.detectors.length === 0);
   const alone = audit.lattice.subsets.find((s) => s.detectors.length === 1 && s.detectors[0] === name);
   if (without !== undefined && alone !== undefined) {
-    lines.push('', '| attack | ASR without it (oracle-worst) | with only it | mean margin without → with |', '| --- | --- | --- | --- |');
-    for (const r of without.results.filter((x) => x.selection === 'oracle_worst')) {
+    const pairs = without.results.filter((x) => x.selection === 'oracle_worst').flatMap((r) => {
       const w = alone.results.find((x) => x.attack === r.attack && x.selection === 'oracle_worst');
-      if (w === undefined) continue;
-      lines.push(`| ${r.attack} | ${percent(r.asr)} | ${percent(w.asr)} | ${margin(r.meanMargin)} → ${margin(w.meanMargin)} |`);
-    }
+      return w === undefined ? [] : [`${r.attack} ${percent(r.asr)} → ${percent(w.asr)}`];
+    });
+    if (pairs.length > 0) lines.push(`Oracle-worst ASR without it → with only it: ${pairs.join(' · ')}.`);
   }
-  const effects = audit.attacks.flatMap((a) => a.detectorEffects.filter((e) => e.detector === name).map((e) => ({ attack: a.name, ...e })));
-  if (effects.length > 0) {
-    lines.push('', '| attack | fires on edits | mean −λ·d | worst −λ·d |', '| --- | --- | --- | --- |');
-    for (const e of effects) lines.push(`| ${e.attack} | ${percent(e.firesOnEdits)} | ${margin(e.meanContribution)} | ${margin(e.worstContribution)} |`);
-  }
+  const effects = audit.attacks.flatMap((a) => a.detectorEffects.filter((e) => e.detector === name && e.meanContribution !== null).map((e) => `${a.name} ${margin(e.meanContribution)}`));
+  if (effects.length > 0) lines.push(`Mean −λ·d on the attacks' edits: ${effects.join(' · ')}.`);
   const certificate = audit.certificate.find((c) => c.detector === name);
   if (certificate !== undefined) {
-    lines.push('', certificate.maxGain === null
+    lines.push(certificate.maxGain === null
       ? 'Certificate: no audited edit triggers it.'
       : `Certificate: max base gain among the ${certificate.edits} audited edits that trigger it is ${margin(certificate.maxGain)} ${certificate.certified ? '<' : '≥'} λ ${certificate.lambda} ${certificate.certified ? '✓' : '✗'}` +
         (certificate.example === null ? '' : `; that edit: ${pairRef(audit, certificate.example, links)}`));
   }
-  if (audit.lattice.minimal.length > 0) {
-    const needed = audit.lattice.minimal.some((m) => m.includes(name));
-    lines.push(needed ? `In the observed minimal repair ${audit.lattice.minimal.map((m) => `{${m.join(', ')}}`).join(', ')}.` : 'In no observed minimal repair: redundant for these attacks.');
-  }
   return lines;
 }
+
+/** A hover is a summary: the rest of the pairs are in the report view. */
+const maxHoverPairs = 3;
 
 /** The report's worked pairs under a reward: the largest gains if it is the audited one, its cancellations' pairs if it wins them back. */
 function rewardPairs(audit: AuditReport, name: string, links: PairLinks): string[] {
@@ -70,19 +85,20 @@ function rewardPairs(audit: AuditReport, name: string, links: PairLinks): string
     if (!unique.has(key)) unique.set(key, p);
   }
   if (unique.size === 0) return [];
-  return ['', 'Worked pairs (margin under each reward):', ...[...unique.values()].map(({ pair, why }) =>
-    `- ${pairRef(audit, pair, links)}: ${Object.entries(pair.margins).map(([reward, m]) => `${reward} ${margin(m)}`).join(' → ')}; ${why}`)];
+  const shown = [...unique.values()].slice(0, maxHoverPairs);
+  const more = unique.size - shown.length;
+  return ['Worked pairs (margin under each reward):', ...shown.map(({ pair, why }) =>
+    `- ${pairRef(audit, pair, links)}: ${Object.entries(pair.margins).map(([reward, m]) => `${reward} ${margin(m)}`).join(' → ')}; ${why}`),
+  ...(more > 0 ? [`… and ${more} more in the report view's Worked pairs.`] : [])];
 }
 
 function rewardSection(audit: AuditReport, name: string, links: PairLinks): string[] {
-  const rows = audit.attacks.flatMap((a) => a.results.filter((r) => r.reward === name).map((r) => ({ attack: a.name, ...r })));
+  const rows = audit.attacks.flatMap((a) => a.results.filter((r) => r.reward === name && r.selection === 'oracle_worst').map((r) => ({ attack: a.name, ...r })));
   if (rows.length === 0) return [];
+  const labels = [...new Set(rows.map((r) => r.label))];
   return [
-    `**audit \`${audit.name}\`** (isolated-eligible edits; a tie counts as success)`,
-    '',
-    '| attack | selection | ASR (95%) | mean margin | worst margin | label |',
-    '| --- | --- | --- | --- | --- | --- |',
-    ...rows.map((r) => `| ${r.attack} | ${r.selection} | ${rateText(r.estimate)} | ${margin(r.estimate.meanMargin)} | ${margin(r.estimate.worstMargin)} | ${r.label} |`),
+    `**audit \`${audit.name}\`**: oracle-worst ASR (${labels.join(', ')}): ${rows.map((r) => `${r.attack} ${rateText(r.estimate)}`).join(' · ')}`,
+    ...smallSampleLines(audit, rows.map((r) => r.attack)),
     ...rewardPairs(audit, name, links),
   ];
 }
@@ -94,17 +110,21 @@ function auditSection(audit: AuditReport): string[] {
     `**last audit**: ${audit.clusters} question clusters; ${audit.expectations.length - failed}/${audit.expectations.length} expectations hold`,
     `Lattice over {${audit.lattice.detectors.map((d) => d.name).join(', ')}}: ${sufficient} of ${audit.lattice.subsets.length} subsets sufficient; ` +
       (audit.lattice.minimal.length === 0 ? 'none is.' : `observed inclusion-minimal repair ${audit.lattice.minimal.map((m) => `{${m.join(', ')}}`).join(', ')}.`),
+    ...smallSampleLines(audit, audit.attacks.map((a) => a.name)),
   ];
 }
 
 /** Markdown lines for the latest audit's view of a symbol; empty when the audit has nothing to say. */
-export function auditHoverLines(report: Report | undefined, symbol: SymbolInfo, links: PairLinks = undefined): string[] {
+export function auditHoverLines(report: Report | undefined, symbol: SymbolInfo, markdown = true, links: PairLinks = undefined): string[] {
   if (report === undefined || !isDeclSymbol(symbol)) return [];
   const sections = report.audits.map((audit) => {
     if (symbol.kind === 'detector') return detectorSection(audit, symbol.name, links);
     if (symbol.kind === 'reward') return rewardSection(audit, symbol.name, links);
     if (symbol.kind === 'audit' && symbol.name === audit.name) return auditSection(audit);
     return [];
-  });
-  return sections.filter((s) => s.length > 0).flatMap((s) => ['', '---', '', ...s]);
+  }).filter((s) => s.length > 0);
+  if (sections.length === 0) return [];
+  const labels = symbol.kind === 'reward' ? ['', labelsLine] : [];
+  // Lines are joined with single newlines: a blank line keeps each its own paragraph.
+  return [...sections.flatMap((s) => ['', '---', ...s.flatMap((line) => ['', line])]), ...labels, '', reportLink(markdown)];
 }

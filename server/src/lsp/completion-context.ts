@@ -25,7 +25,9 @@ export type Want =
   | { readonly kind: 'audit-attacks'; readonly auditStart: number }
   | { readonly kind: 'lattice-detectors'; readonly auditStart: number; readonly exclude: ReadonlySet<string> }
   | { readonly kind: 'expression'; readonly scope: readonly ScopedVariable[]; readonly visibleOnly: boolean; readonly exclude: string | undefined }
-  | { readonly kind: 'members'; readonly object: readonly IToken[]; readonly scope: readonly ScopedVariable[] };
+  | { readonly kind: 'members'; readonly object: readonly IToken[]; readonly scope: readonly ScopedVariable[] }
+  /** Inside the string of a link (`corpus c = "…"`, `pool p = "…"`, `candidates "…"`): `typed` is its text before the cursor, `start`–`end` its contents. */
+  | { readonly kind: 'path'; readonly typed: string; readonly start: number; readonly end: number };
 
 const is = (token: IToken | undefined, ...types: TokenType[]): boolean => token !== undefined && types.includes(token.tokenType);
 
@@ -302,6 +304,20 @@ function blockWants(inner: readonly IToken[], auditStart: number, comparison: bo
   return itemStart;
 }
 
+/** A link's string: after `corpus NAME =` or `pool NAME =`, or after `candidates`. */
+function isLinkString(before: readonly IToken[], token: IToken): boolean {
+  if (!is(token, T.StringLiteral)) return false;
+  const n = before.length;
+  return is(before[n - 1], T.Candidates) || (is(before[n - 1], T.Equals) && is(before[n - 2], T.Identifier) && is(before[n - 3], T.Corpus, T.Pool));
+}
+
+/** The path want of a cursor inside a link's string (after its opening quote). */
+function pathWant(token: IToken, offset: number): Want {
+  const start = token.startOffset + 1;
+  const end = isUnterminated(token) ? endOf(token) : endOf(token) - 1;
+  return { kind: 'path', typed: token.image.slice(1, offset - token.startOffset), start, end: Math.max(start, end) };
+}
+
 /** What the completion list at `offset` should offer. */
 export function completionWants(tokens: readonly IToken[], comments: readonly Comment[], offset: number): Want[] {
   if (comments.some((c) => c.span.start < offset && offset <= c.span.end)) return nothing;
@@ -312,7 +328,8 @@ export function completionWants(tokens: readonly IToken[], comments: readonly Co
     const end = endOf(token);
     if (end > offset || (end === offset && (wordTypes.has(token.tokenType) || is(token, T.NumberLiteral) || isUnterminated(token)))) {
       // The cursor is in or right after this token: a word being typed is replaced by the
-      // completion; inside a string or a number there is nothing to offer.
+      // completion; inside a link's string, files; inside another string or a number, nothing.
+      if (isLinkString(before, token) && offset > token.startOffset) return [pathWant(token, offset)];
       if (!wordTypes.has(token.tokenType)) return nothing;
       word = token;
       break;

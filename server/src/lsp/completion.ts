@@ -12,12 +12,17 @@ import { completionWants, type ScopedVariable, type Want } from './completion-co
 import { codeBlock, declDetail, declDoc, exprOf, functionDoc, memberVisibility, sourceText, typeAndVisibility } from './describe.js';
 import type { DocumentAnalysis } from './document-analysis.js';
 import { auditKeywordDocs, keywordDocs } from './keyword-docs.js';
+import { pathItems } from './path-completion.js';
+import { WorkspaceTrust } from '../inputs/trust.js';
 
-export const completionTriggerCharacters = ['.', '(', ','] as const;
+// `"` and `/` open and go on with a link's path.
+export const completionTriggerCharacters = ['.', '(', ',', '"', '/'] as const;
 
 export interface CompletionOptions {
   readonly snippets: boolean;
   readonly markdown: boolean;
+  /** Which folders a link's path may be completed from; everything when the editor has no notion of trust. */
+  readonly trust?: WorkspaceTrust | undefined;
 }
 
 const declItemKinds: Record<Decl['kind'], CompletionItemKind> = {
@@ -47,6 +52,10 @@ class ItemBuilder {
   private readonly seen = new Set<string>();
 
   constructor(private readonly analysis: DocumentAnalysis, private readonly options: CompletionOptions) {}
+
+  get trust(): WorkspaceTrust {
+    return this.options.trust ?? WorkspaceTrust.everything;
+  }
 
   private docs(text: string | undefined): MarkupContent | string | undefined {
     if (text === undefined || text === '') return undefined;
@@ -215,6 +224,9 @@ function addWant(b: ItemBuilder, analysis: DocumentAnalysis, want: Want): void {
     }
     case 'expression':
       addExpression(b, analysis, want);
+      return;
+    case 'path':
+      b.items.push(...pathItems(analysis, want, b.trust));
       return;
     case 'members': {
       const owner = chainType(analysis, want.object, want.scope);

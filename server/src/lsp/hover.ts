@@ -109,9 +109,9 @@ export function hover(analysis: DocumentAnalysis, offset: number, markdown: bool
   const named = occurrence === undefined ? termNamedAt(analysis, offset) : undefined;
   if (occurrence !== undefined) {
     lines = describeSymbol(analysis, occurrence.symbol);
-    const audited = auditHoverLines(report, occurrence.symbol, markdown && pairLinks ? { uri: analysis.uri } : undefined);
+    const audited = auditHoverLines(report, occurrence.symbol, markdown, markdown && pairLinks ? { uri: analysis.uri } : undefined);
     if (audited.length > 0) lines.push(audited.join('\n'));
-    const trained = signalHoverLines(signals, occurrence.symbol);
+    const trained = signalHoverLines(signals, occurrence.symbol, markdown);
     if (trained.length > 0) lines.push(trained.join('\n'));
   } else if (named !== undefined) {
     const info = analysis.analyzed.model.termInfo.get(named.term);

@@ -34,10 +34,10 @@ const guarded: RequestContext = { log, lifecycle };
 const session = new Session();
 const runner = new AnalysisRunner();
 // The analysis service tells diagnostics when findings change; diagnostics read the findings back.
-// Code lenses show audit figures only, so only new audit results refresh them.
-const analyses: AnalysisService = new AnalysisService(connection, session, runner, log, async (_uri, part) => {
+// Code lenses show audit and comparison figures, so new results of either refresh them.
+const analyses: AnalysisService = new AnalysisService(connection, session, runner, log, async () => {
   await diagnostics.inputsChanged();
-  if (part === 'audits' && session.features.codeLensRefresh) await connection.sendRequest(CodeLensRefreshRequest.type);
+  if (session.features.codeLensRefresh) await connection.sendRequest(CodeLensRefreshRequest.type);
 });
 // The bundle is dist/server.js, so the package root (where docs/ lives) is one folder up.
 const diagnostics = new DiagnosticsService(connection, session, diagnosticsDocumentUri(path.resolve(__dirname, '..')), log, analyses);
@@ -106,7 +106,7 @@ connection.onHover((p) => (dataViews.owns(p.textDocument.uri)
 );
 connection.onCompletion((p) =>
   request('completion', p.textDocument.uri, [], (a) =>
-    completion(a, offset(a, p.position), { snippets: session.features.snippets, markdown: session.features.markdownCompletionDocs }),
+    completion(a, offset(a, p.position), { snippets: session.features.snippets, markdown: session.features.markdownCompletionDocs, trust: session.trust }),
   ),
 );
 connection.onDefinition((p) => request('definition', p.textDocument.uri, null, (a) => definition(a, offset(a, p.position))));
@@ -121,7 +121,7 @@ connection.onDocumentFormatting((p) => request('formatting', p.textDocument.uri,
 connection.languages.semanticTokens.on((p) => request('semanticTokens', p.textDocument.uri, { data: [] }, semanticTokens));
 
 connection.onCodeAction((p) => request('codeAction', p.textDocument.uri, [], (a) => [...auditCodeActions(a, p.context.diagnostics), ...dataViews.codeActions(a, p.context.diagnostics)]));
-connection.onCodeLens((p) => request('codeLens', p.textDocument.uri, [], (a) => auditCodeLenses(a, analyses.auditReport(p.textDocument.uri))));
+connection.onCodeLens((p) => request('codeLens', p.textDocument.uri, [], (a) => auditCodeLenses(a, analyses.report(p.textDocument.uri)?.report)));
 connection.onExecuteCommand(guardRequest(guarded, 'executeCommand', false, async (p) =>
   p.command === acceptBaselineCommand && typeof p.arguments?.[0] === 'string' ? analyses.acceptBaseline(p.arguments[0]) : false,
 ));

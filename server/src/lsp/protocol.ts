@@ -133,3 +133,14 @@ export const openWorkedPairCommand = 'herald.openWorkedPair';
 export interface WorkedPairInitializationOptions {
   readonly openWorkedPair?: boolean;
 }
+
+/**
+ * The client command behind the "Pick a file…" quick fix of a missing linked file: a file picker
+ * whose choice replaces the link (written relative to the spec's folder). Arguments: the spec's URI
+ * and the range of the link's string, quotes included.
+ */
+export const pickLinkedFileCommand = 'herald.pickLinkedFile';
+export interface PickLinkedFileArguments {
+  readonly uri: string;
+  readonly range: { readonly start: { readonly line: number; readonly character: number }; readonly end: { readonly line: number; readonly character: number } };
+}

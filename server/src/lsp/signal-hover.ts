@@ -1,6 +1,7 @@
 import type { SignalReport } from '../report/training-schema.js';
 import { normalizationIdentity } from '../render/format-training.js';
 import { isDeclSymbol, type SymbolInfo } from '../semantics/symbols.js';
+import { reportLink } from './audit-hover.js';
 
 // What the latest training-signal audit says about a detector, a reward or a training block, appended to its hover.
 
@@ -33,12 +34,13 @@ function blockLines(report: SignalReport): string[] {
 }
 
 /** Markdown lines for a symbol from the latest training-signal audits; empty when they say nothing about it. */
-export function signalHoverLines(reports: readonly SignalReport[] | undefined, symbol: SymbolInfo): string[] {
+export function signalHoverLines(reports: readonly SignalReport[] | undefined, symbol: SymbolInfo, markdown = true): string[] {
   if (reports === undefined || !isDeclSymbol(symbol)) return [];
   const sections = reports.map((report) => {
     if (symbol.kind === 'detector') return detectorLines(report, symbol.name);
     if (symbol.kind === 'training' && symbol.name === report.name) return blockLines(report);
     return [];
   });
-  return sections.filter((s) => s.length > 0).flatMap((s) => ['', '---', '', ...s]);
+  const shown = sections.filter((s) => s.length > 0);
+  return shown.length === 0 ? [] : [...shown.flatMap((s) => ['', '---', '', ...s]), '', reportLink(markdown)];
 }

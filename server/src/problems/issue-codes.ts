@@ -57,6 +57,8 @@ export const auditIssueCodes = {
   asrRegression: 'asr-regression',
   baselineUnreadable: 'baseline-unreadable',
   sparseTrainingSignal: 'sparse-training-signal',
+  // issue 14
+  nonInferiorityFails: 'non-inferiority-fails',
 } as const;
 
 export type IssueCode = (typeof issueCodes)[keyof typeof issueCodes] | (typeof auditIssueCodes)[keyof typeof auditIssueCodes];
@@ -101,10 +103,12 @@ export const issueCodeDocs: Record<IssueCode, string> = {
   'penalty-cancellation': 'A larger reward loses to an attack that a smaller one rejects, because the edit switches off one of its penalties that was already active on the original (M_T = M_S + C_{T∖S}).',
   'redundant-detector': 'A lattice detector that no observed inclusion-minimal repair needs for the attacks that were run.',
   'certificate-fails': "A lattice penalty λ_d that does not exceed the largest base-reward gain among the audited edits that trigger d: R − λ_d·d does not reject every one of them (the finite-set certificate fails).",
-  'small-sample': 'Too few isolated-eligible question clusters for a zero attack success rate to mean much: the exact bound is wide.',
+  'small-sample': "Too few isolated-eligible question clusters (under 59) for an attack's rates to mean much: a zero only bounds the rate above 5%, and a nonzero rate's bootstrap interval over so few clusters is too narrow to trust.",
   'bad-rows': 'Rows of a linked pool, corpus or candidate file failed validation and were skipped.',
   'audit-failed': 'The audit could not run: a linked file could not be read.',
   'asr-regression': 'An attack success rate (or its upper bound) rose against the committed baseline (`<spec>.baseline.json`, written by `herald audit --update-baseline`).',
   'baseline-unreadable': 'The baseline file beside the spec is not valid JSON of the baseline shape, so regressions cannot be checked.',
   'sparse-training-signal': "A detector's penalty changes the group-normalised advantages (GRPO) in fewer training groups than the training block's `min_groups`: a detector that fires in all or none of a group's samples is cancelled by the group mean, so the optimizer barely sees it.",
+  // issue 14
+  'non-inferiority-fails': "A comparison's pre-specified EM non-inferiority gate fails: on some benchmark the paired lower bound of treatment − base EM is not above −margin points (`herald compare` exits 1).",
 };

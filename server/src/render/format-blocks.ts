@@ -14,6 +14,8 @@ export interface Cell {
   readonly text: string;
   readonly tone?: Tone | undefined;
   readonly bar?: Bar | undefined;
+  /** What the cell means, as a tooltip in HTML (a terminal table says it in a note instead). */
+  readonly title?: string | undefined;
 }
 
 export interface Column {
@@ -29,7 +31,7 @@ export type Block =
   | { readonly kind: 'table'; readonly columns: readonly Column[]; readonly rows: readonly (readonly Cell[])[] }
   | { readonly kind: 'paragraph'; readonly runs: readonly Cell[]; readonly indent?: number };
 
-export const cell = (text: string, tone?: Tone, bar?: Bar): Cell => ({ text, tone, bar });
+export const cell = (text: string, tone?: Tone, bar?: Bar, title?: string): Cell => ({ text, tone, bar, ...(title === undefined ? {} : { title }) });
 export const text = (t: string): Cell => ({ text: t });
 export const paragraph = (runs: readonly Cell[], indent = 0): Block => ({ kind: 'paragraph', runs, indent });
 export const heading = (t: string, level: 1 | 2 = 2): Block => ({ kind: 'heading', level, text: t });

@@ -1,9 +1,10 @@
-import { cell, check, heading, paragraph, rateBar, rateTone, text, type Block, type Cell } from './format-blocks.js';
-import { detectorSet, margin, minus, plural, rateWithBound, rateWithUpper, shortLabel, shortNumber, vacuousLattice } from '../report/format-numbers.js';
+import { cell, check, heading, paragraph, rateBar, text, type Block, type Cell } from './format-blocks.js';
+import { detectorSet, margin, minus, percent, plural, rateWithBound, rateWithUpper, shortLabel, shortNumber, vacuousLattice } from '../report/format-numbers.js';
 import { perPoolBlocks, retentionBlocks, sweepBlocks, utilityBlocks } from './format-side-stats.js';
 import { describeComparison, describeSignal } from './format-training.js';
 import type { AttackReport, AuditReport, Report, WorkedPair } from '../report/schema.js';
-import { cancellationSentence, certificateSentence, editText, marginChain } from '../findings/wording.js';
+import { cancellationSentence, certificateSentence, editText, labelExplanations, marginChain, visibilityExplanation } from '../findings/wording.js';
+import { rateCell, smallSampleFootnote } from './small-sample-cells.js';
 
 // What an audit summary says, section by section, as blocks that the text table and the HTML page
 // both render (see format-blocks.ts).
@@ -52,6 +53,7 @@ export function describeAudit(audit: AuditReport): Block[] {
     ...header(audit),
     ...audit.attacks.flatMap((attack) => attackBlocks(audit, attack)),
     ...latticeBlocks(audit),
+    ...detectorEffectBlocks(audit),
     ...cancellationBlocks(audit),
     ...certificateBlocks(audit),
     ...sweepBlocks(audit),
@@ -65,7 +67,7 @@ export function describeAudit(audit: AuditReport): Block[] {
 function header(audit: AuditReport): Block[] {
   const visibility = (v: 'visible' | 'oracle'): string => (v === 'oracle' ? 'oracle: reads gold' : 'visible');
   const fields: { name: string; value: Cell[] }[] = [
-    { name: 'audited reward', value: [text(`${audit.reward.name} (${visibility(audit.reward.visibility)})`)] },
+    { name: 'audited reward', value: [cell(`${audit.reward.name} (${visibility(audit.reward.visibility)})`, undefined, undefined, visibilityExplanation(audit.reward.name, audit.reward.visibility))] },
     {
       name: 'compared',
       value: [text(audit.compared.length === 0 ? 'none' : audit.compared.map((r) => `${r.name} (${visibility(r.visibility)})`).join(', '))],
@@ -85,6 +87,8 @@ function header(audit: AuditReport): Block[] {
       ],
     })),
     { name: 'clusters', value: [text(`${audit.clusters} distinct question ids across the pools`)] },
+    // Why a reward that reads gold has label-free rows: said once, where the labels first appear.
+    { name: 'labels', value: [cell(`${labelExplanations['label-free']}; ${shortLabel('oracle upper bound')} = ${labelExplanations['oracle upper bound']}`, 'muted')] },
     {
       name: 'detectors',
       value: [text(audit.detectors.map((d) => `${d.name} (λ ${d.lambda === null ? '—' : shortNumber(d.lambda)}, fires on ${plural(d.firesOnOriginals, 'original')})`).join(', ') || 'none')],
@@ -130,16 +134,16 @@ function attackBlocks(audit: AuditReport, attack: AttackReport): Block[] {
       return [
         cell(r.reward, r.reward === audit.reward.name ? 'accent' : undefined),
         text(r.selection),
-        cell(rateWithBound(e), rateTone(e.asr), rateBar(e.asr, e.interval.low, e.interval.high)),
+        rateCell(rateWithBound(e), e.asr, e.clusters, rateBar(e.asr, e.interval.low, e.interval.high)),
         text(margin(e.meanMargin)),
         text(margin(e.worstMargin)),
         text(String(e.clusters)),
         text(String(e.rows)),
-        cell(shortLabel(r.label), r.label === 'oracle upper bound' ? 'muted' : undefined),
+        cell(shortLabel(r.label), r.label === 'oracle upper bound' ? 'muted' : undefined, undefined, labelExplanations[r.label]),
       ];
     }),
   });
-  return blocks;
+  return [...blocks, ...smallSampleFootnote(attack.results.map((r) => r.estimate.clusters))];
 }
 
 function latticeReward(audit: AuditReport, detectors: readonly string[]): string {
@@ -162,7 +166,7 @@ function latticeBlocks(audit: AuditReport): Block[] {
   const worst = (subset: (typeof lattice.subsets)[number], attack: string): Cell => {
     const r = subset.results.find((x) => x.attack === attack && x.selection === 'oracle_worst');
     if (r === undefined) return cell('n/a', 'muted');
-    return cell(rateWithUpper(r.asr, r.upper), rateTone(r.asr), rateBar(r.asr, undefined, r.upper));
+    return rateCell(rateWithUpper(r.asr, r.upper), r.asr, r.clusters, rateBar(r.asr, undefined, r.upper));
   };
   const mark = (minimal: boolean): Cell => (minimal ? cell('◀ minimal repair', 'accent') : text(''));
   const sufficient = (ok: boolean): Cell => (ok ? cell('✓', 'good') : cell('—', 'muted'));
@@ -183,6 +187,7 @@ function latticeBlocks(audit: AuditReport): Block[] {
       ),
     });
   }
+  blocks.push(...smallSampleFootnote(lattice.subsets.flatMap((s) => s.results.filter((r) => r.selection === 'oracle_worst').map((r) => r.clusters))));
   if (lattice.vacuous) {
     blocks.push(paragraph([cell(`${vacuousLattice[0]!.toUpperCase()}${vacuousLattice.slice(1)}. No subset is sufficient or minimal: the attacks had nothing to score.`, 'warn')]));
   } else if (lattice.minimal.length === 0) {
@@ -197,6 +202,26 @@ function latticeBlocks(audit: AuditReport): Block[] {
     ]));
   }
   return blocks;
+}
+
+/** Each lattice detector's part in each attack's margins: the table a detector's hover sums up. */
+function detectorEffectBlocks(audit: AuditReport): Block[] {
+  const rows = audit.attacks.flatMap((a) => a.detectorEffects.map((e): Cell[] => [
+    text(e.detector), text(a.name), text(shortNumber(e.lambda)), text(percent(e.firesOnEdits)), text(margin(e.meanContribution)), text(margin(e.worstContribution)),
+  ]));
+  if (rows.length === 0) return [];
+  return [
+    heading('detector effects on the attacks\' edits'),
+    paragraph([cell('−λ·d with d = f(A(τ)) − f(τ): what a lattice penalty adds to each isolated-eligible edit\'s paired margin (negative: it works against the attack)', 'muted')]),
+    {
+      kind: 'table',
+      columns: [
+        { title: 'detector' }, { title: 'attack', shrink: true }, { title: 'λ', align: 'right' }, { title: 'fires on edits', align: 'right' },
+        { title: 'mean −λ·d', align: 'right' }, { title: 'worst −λ·d', align: 'right' },
+      ],
+      rows,
+    },
+  ];
 }
 
 function poolFile(audit: AuditReport, pool: string): string {

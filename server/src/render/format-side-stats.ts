@@ -1,4 +1,5 @@
-import { cell, heading, paragraph, rateBar, rateTone, text, type Block, type Cell } from './format-blocks.js';
+import { cell, heading, paragraph, rateBar, text, type Block, type Cell } from './format-blocks.js';
+import { rateCell, smallSampleFootnote } from './small-sample-cells.js';
 import { margin, notAvailable, percent, rateWithBound, rateWithUpper, shortLabel, shortNumber } from '../report/format-numbers.js';
 import type { AuditReport } from '../report/schema.js';
 
@@ -28,7 +29,7 @@ export function sweepBlocks(audit: AuditReport): Block[] {
       rows: keys.flatMap((k) => [
         [text(k.attack), text(k.selection), text(shortLabel(k.label)), text(String(k.clusters)), text('ASR'), ...scales.map((s) => {
           const e = at(k.attack, k.selection, s);
-          return e === undefined ? text('') : cell(percent(e.asr), rateTone(e.asr));
+          return e === undefined ? text('') : rateCell(percent(e.asr), e.asr, e.clusters);
         })],
         [text(''), text(''), text(''), text(''), cell('mean margin', 'muted'), ...scales.map((s) => {
           const e = at(k.attack, k.selection, s);
@@ -44,12 +45,12 @@ export function sweepBlocks(audit: AuditReport): Block[] {
         { title: 'mean margin', align: 'right' }, { title: 'n', align: 'right' }, { title: 'label' },
       ],
       rows: audit.sweep.map((e) => [
-        text(`×${shortNumber(e.scale)}`), text(e.attack), text(e.selection), cell(rateWithUpper(e.asr, e.upper), rateTone(e.asr), rateBar(e.asr, undefined, e.upper)),
+        text(`×${shortNumber(e.scale)}`), text(e.attack), text(e.selection), rateCell(rateWithUpper(e.asr, e.upper), e.asr, e.clusters, rateBar(e.asr, undefined, e.upper)),
         text(margin(e.meanMargin)), text(String(e.clusters)), text(shortLabel(e.label)),
       ]),
     });
   }
-  return blocks;
+  return [...blocks, ...smallSampleFootnote(audit.sweep.map((e) => e.clusters))];
 }
 
 /** `68.42% [64.1, 72.0]` over clusters; `100.00% (≥ 99.50%)` when nothing compatible was penalised, `0.00% (≤ 0.50%)` when all were. */
@@ -118,7 +119,7 @@ export function perPoolBlocks(audit: AuditReport): Block[] {
   const keyOf = (e: { attack: string; reward: string; selection: string }): string => `${e.attack}\u0000${e.reward}\u0000${e.selection}`;
   const keys = [...new Map([...audit.perPool, ...audit.aggregate].map((e) => [keyOf(e), e] as const)).values()];
   const poolCell = (e: { asr: number | null; upper: number | null; clusters: number } | undefined): Cell =>
-    e === undefined ? cell('—', 'muted') : cell(`${rateWithUpper(e.asr, e.upper)} · n=${e.clusters}`, rateTone(e.asr), rateBar(e.asr, undefined, e.upper));
+    e === undefined ? cell('—', 'muted') : rateCell(`${rateWithUpper(e.asr, e.upper)} · n=${e.clusters}`, e.asr, e.clusters, rateBar(e.asr, undefined, e.upper));
   const aggregateCell = (k: { attack: string; reward: string; selection: string }): Cell => {
     const a = audit.aggregate.find((x) => keyOf(x) === keyOf(k));
     return a === undefined ? cell('—', 'muted') : poolCell(a);
@@ -147,5 +148,5 @@ export function perPoolBlocks(audit: AuditReport): Block[] {
       ]),
     });
   }
-  return blocks;
+  return [...blocks, ...smallSampleFootnote([...audit.perPool, ...audit.aggregate].map((e) => e.clusters))];
 }

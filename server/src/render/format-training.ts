@@ -1,20 +1,12 @@
 import { cell, check, heading, paragraph, text, type Block, type Cell, type Tone } from './format-blocks.js';
-import { minus, notAvailable, percent, plural, shortNumber } from '../report/format-numbers.js';
+import { minus, percent, plural, shortNumber } from '../report/format-numbers.js';
+import { betterArrow, differenceConvention, points } from '../findings/wording.js';
 import type { SignalReport } from '../report/training-schema.js';
 import type { ComparisonReport } from '../report/training-schema.js';
 import type { ComparisonCell } from '../report/training-schema.js';
 
 // The training-signal audit and the paired policy comparison, as blocks for the text table and the
 // HTML page (format-document.ts appends them after the audits).
-
-/** A fraction as points with two decimals and a sign: 0.0143 → `+1.43`. */
-export function points(x: number | null): string {
-  if (x === null) return notAvailable;
-  const t = (x * 100).toFixed(2);
-  if (/^-?0\.00$/.test(t)) return '0.00';
-  return t.startsWith('-') ? `${minus}${t.slice(1)}` : `+${t}`;
-}
-
 
 /** The sentence the hover and the report share: why a detector's penalty can vanish in a group. */
 export const normalizationIdentity =
@@ -102,23 +94,24 @@ export function describeComparison(comparison: ComparisonReport): Block[] {
       ],
     },
     heading('paired differences (treatment − base, points)'),
+    paragraph([cell(`Δ and its interval are ${differenceConvention}.`, 'muted')]),
     {
       kind: 'table',
       columns: [
         { title: 'metric', shrink: true }, { title: 'benchmark' }, { title: 'base', align: 'right' }, { title: 'treatment', align: 'right' },
-        { title: 'Δ', align: 'right' }, { title: '95% CI' }, { title: 'events b/t', align: 'right' }, { title: 'verdict' },
+        { title: 'Δ (t − b)', align: 'right' }, { title: '95% CI' }, { title: 'events b/t', align: 'right' }, { title: 'verdict' },
       ],
       rows: comparison.metrics.flatMap((m) => m.cells.map((c): Cell[] => [
-        text(`${m.label} (${m.better === 'higher' ? '↑' : '↓'})`), text(c.benchmark), text(percent(c.base)), text(percent(c.treatment)),
+        text(`${m.label} (${betterArrow(m.better)})`), text(c.benchmark), text(percent(c.base)), text(percent(c.treatment)),
         text(points(c.difference)), text(intervalText(c)),
         text(c.baseEvents === null ? '' : `${c.baseEvents}/${c.treatmentEvents}`), cell(c.verdict, verdictTones[c.verdict]),
       ])),
     },
     paragraph([text(`'blocks a reduction claim': a rare event (fewer than 10 events in the two arms, or none in one arm with a zero-event bound above the ${shortNumber(comparison.settings.claim)}-point claim) whose interval includes no change. The data do not show a reduction, and they do not establish equal rates either.`)]),
-    heading(`EM non-inferiority (paired lower bound > ${minus}${shortNumber(gate.margin)} points on each benchmark)`),
+    heading(`EM non-inferiority (paired lower bound of treatment − base > ${minus}${shortNumber(gate.margin)} points on each benchmark)`),
     {
       kind: 'table',
-      columns: [{ title: 'benchmark' }, { title: 'EM lower bound', align: 'right' }, { title: 'passes' }],
+      columns: [{ title: 'benchmark' }, { title: 'EM lower bound (t − b)', align: 'right' }, { title: 'passes' }],
       rows: gate.benchmarks.map((g): Cell[] => [text(g.benchmark), text(points(g.lower)), check(g.passed)]),
     },
     paragraph([text('gate: '), cell(gate.passed ? 'passes on every benchmark' : 'fails', gate.passed ? 'good' : 'bad')]),

@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import {
-  codeOf, extensionId, hoverText, positionOf, quickFixes, replaceAndSave, waitForDiagnostics, withCode,
+  codeOf, describeDiagnostics, extensionId, hoverText, positionOf, quickFixes, replaceAndSave, waitForDiagnostics, withCode,
 } from './helpers';
 
 const folder = (): vscode.Uri => {
@@ -65,10 +65,11 @@ describe('HERALD in VS Code: the paper sample', () => {
     const hovers = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', uri, positionOf(doc, 'detector L', 'L'));
     const text = hoverText(hovers);
     assert.match(text, /cites a real corpus passage it never retrieved/);
-    assert.match(text, /\| attack \| fires on edits \| mean −λ·d \| worst −λ·d \|/);
-    assert.match(text, /\| launder \| \d+\.\d+% \| −\d/, 'the launder row carries a negative mean contribution');
+    assert.match(text, /Mean −λ·d on the attacks' edits: .*launder −\d/, 'the launder effect is a negative mean contribution');
     assert.match(text, /Certificate: max base gain among the \d+ audited edits that trigger it is \+?\d\.\d+ < λ 1\.2 ✓/);
-    assert.match(text, /In the observed minimal repair \{L\}/);
+    assert.match(text, /in the observed minimal repair \{L\}/);
+    // A summary per audit, sized for a hover; the tables are one click away.
+    assert.match(text, /\[Every figure as a table: open the report view\]\(command:herald\.showReport\)/);
   });
 
   it('flags a weakened weight as an ASR regression against the accepted baseline, and clears it when restored', async () => {
@@ -102,23 +103,57 @@ describe('HERALD in VS Code: the paper sample', () => {
       (d) => !withCode(d, 'penalty-cancellation').some((x) => x.message.includes("'support_miss'")) && withCode(d, 'attack-succeeds').length > 0);
   });
 
-  it('applies the minimal repair from the light bulb: R0 then resists laundering in every audit', async () => {
-    const attack = withCode(vscode.languages.getDiagnostics(uri), 'attack-succeeds').find((d) => d.message.includes('launder beats R0'));
-    assert.ok(attack);
+  it('names R_L, which the sample already compares, as the minimal repair, and offers no edit to R0', async () => {
+    const attack = withCode(vscode.languages.getDiagnostics(uri), 'attack-succeeds').find((d) => d.message.includes('in audit paper, ') && d.message.includes('launder beats R0'));
+    assert.ok(attack, describeDiagnostics(uri));
+    assert.match(attack.message, /observed minimal repair \{L\}: R_L, compared here, already is R0 − 1\.2·L$/);
     const actions = await quickFixes(uri, attack.range);
-    const fix = actions.find((a) => a.title.startsWith('Apply the observed minimal repair: −1.2·L (certificate: max gain'));
-    assert.ok(fix?.edit, `no minimal-repair fix among: ${actions.map((a) => a.title).join(' | ')}`);
+    assert.deepEqual(actions.filter((a) => /repair/.test(a.title)).map((a) => a.title), []);
+  });
+
+  it('on a spec written from scratch, adds the minimal repair as a new compared reward and changes no other reward', async () => {
+    const scratch = vscode.Uri.joinPath(folder(), 'scratch.reward');
+    const text = [
+      'corpus wiki = "pools/corpus.jsonl"', 'pool hotpot = "pools/hotpot.jsonl"', '',
+      'detector L "cites a real corpus passage it never retrieved" =', '  any c in citations: c in corpus and c not in retrieved', '',
+      'reward R0 {', '  answer    1.0 * token_f1(answer, gold.answers)', '  grounding 0.6 * grounding(citations, gold.answers)', '}', '',
+      'reward R_light = R0 - 0.3 * L', '',
+      'audit scratch {', '  reward R0', '  compare R_light', '  corpus wiki', '  pools hotpot', '  attack launder targets L using lexical(4)', '  lattice L = 1.2', '}', '',
+    ].join('\n');
+    fs.writeFileSync(scratch.fsPath, text);
+    const scratchDoc = await vscode.workspace.openTextDocument(scratch);
+    await vscode.window.showTextDocument(scratchDoc);
+    const ds = await waitForDiagnostics(scratch, 'attack-succeeds on R0', (d) => withCode(d, 'attack-succeeds').some((x) => x.message.includes('beats R0')));
+    const attack = withCode(ds, 'attack-succeeds').find((d) => d.message.includes('beats R0'))!;
+    assert.match(attack.message, /observed minimal repair \{L\} \(R0 − 1\.2·L\)$/);
+    const fix = (await quickFixes(scratch, attack.range)).find((a) => a.title.startsWith('Add the observed minimal repair as a new reward R0_repair_L = R0 − 1.2·L, compared in audit scratch (R0 and every other reward unchanged'));
+    assert.ok(fix?.edit, 'no fix adds the repair as a new reward');
     assert.equal(fix.isPreferred, true, 'the repair is the preferred fix (Ctrl+. applies it)');
     assert.ok(await vscode.workspace.applyEdit(fix.edit));
-    assert.match(doc.getText(), /\n {2}repair_L -1\.2 \* L\n\}/, 'the repair is a new term line of R0');
-    assert.ok(await doc.save());
-    const laundering = /(launder|bm25_\d+|dense) beats R0/;
-    const ds = await waitForDiagnostics(uri, 'no attack-succeeds naming a laundering attack against R0',
-      (d) => !withCode(d, 'attack-succeeds').some((x) => laundering.test(x.message)) && withCode(d, 'expect-failed').length > 0);
-    // R0 now carries L itself, so the spec's own expectation that its minimal repair is {L} fails:
-    // the audit says the repaired reward needs no further detector.
-    assert.deepEqual(ds.filter((d) => d.severity === vscode.DiagnosticSeverity.Error).map((d) => `${doc.lineAt(d.range.start.line).text.trim()}: ${d.message}`),
-      ['expect minimal_repair == {L}: expectation fails in audit paper: `expect minimal_repair == {L}`: observed inclusion-minimal: {}']);
+    const repaired = scratchDoc.getText();
+    assert.equal(repaired, text
+      .replace('reward R_light = R0 - 0.3 * L\n', 'reward R_light = R0 - 0.3 * L\nreward R0_repair_L "the observed minimal repair of R0 (audit scratch)" = R0 - 1.2 * L\n')
+      .replace('  compare R_light\n', '  compare R_light, R0_repair_L\n'), 'the repair is new; R0 and R_light are as they were');
+    assert.ok(await scratchDoc.save());
+    const after = await waitForDiagnostics(scratch, 'the finding to name R0_repair_L as the repair',
+      (d) => withCode(d, 'attack-succeeds').some((x) => x.message.includes('R0_repair_L, compared here, already is R0 − 1.2·L')));
+    assert.deepEqual(withCode(after, 'attack-succeeds').filter((d) => d.message.includes('beats R0_repair_L')).map((d) => d.message), []);
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+  });
+
+  it('puts the training sample\'s failed non-inferiority gate on its margin option, with a code lens', async () => {
+    const training = vscode.Uri.joinPath(folder(), 'training.reward');
+    const trainingDoc = await vscode.workspace.openTextDocument(training);
+    await vscode.window.showTextDocument(trainingDoc);
+    const ds = await waitForDiagnostics(training, 'non-inferiority-fails', (d) => withCode(d, 'non-inferiority-fails').length > 0);
+    const gate = withCode(ds, 'non-inferiority-fails')[0]!;
+    assert.equal(trainingDoc.getText(gate.range), 'margin 2');
+    assert.match(gate.message, /^in comparison matched, EM non-inferiority fails on hotpot, 2wiki, musique: .*lower bounds: hotpot −\d+\.\d\d ✗/);
+    const lenses = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', training);
+    const titles = lenses.map((l) => l.command?.title ?? '');
+    assert.ok(titles.includes('✗ EM non-inferiority fails on hotpot, 2wiki, musique'), titles.join(' | '));
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+    await vscode.window.showTextDocument(doc);
   });
 
   it('opens the report view for the spec', async () => {

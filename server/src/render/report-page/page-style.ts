@@ -102,5 +102,8 @@ table.fields th { background: none; text-align: left; color: var(--muted); font-
 table.fields td { border: 0; white-space: normal; }
 svg.bar { vertical-align: middle; margin-right: .5rem; }
 svg.bar .track { fill: var(--ci); } svg.bar .ci { fill: var(--bar); opacity: .3; } svg.bar .fill { fill: var(--bar); }
+[title].explained { text-decoration: underline dotted; cursor: help; }
+ul.rows { margin: .35rem 0 0; padding-left: 1.2rem; font-size: .88rem; }
+ul.rows li { margin: .1rem 0; }
 footer { margin: 2.5rem 0 1rem; color: var(--muted); font-size: .82rem; }
 `;

@@ -3,7 +3,9 @@ import { detectorSet, percent, plural, shortNumber } from '../../report/format-n
 import type { AttackReport, AuditReport, Report } from '../../report/schema.js';
 import type { SignalReport } from '../../report/training-schema.js';
 import type { ComparisonReport } from '../../report/training-schema.js';
-import { normalizationIdentity, points } from '../format-training.js';
+import { normalizationIdentity } from '../format-training.js';
+import { differenceConvention, labelExplanations, points, visibilityExplanation } from '../../findings/wording.js';
+import { isSmallSample, smallSampleMark, smallSampleSentence } from '../../findings/small-sample.js';
 import { exposureView, forestRows } from './training-chart-data.js';
 import { asrSteps } from './asr-scale.js';
 import { marginView, seriesSummary, strataGroups, sweepLines } from './chart-data.js';
@@ -13,6 +15,7 @@ import { fragment, h, render, trusted, type Child, type Html } from './html.js';
 import { subsetReward } from './lattice-figures.js';
 import { embedJson, latticeDetailClass, reportDataId, type ChartKind } from './page-contract.js';
 import { pageStyle } from './page-style.js';
+import { skippedRowsCard } from './skipped-rows.js';
 import { blockHtml, runsHtml } from './tables-html.js';
 import { workedPairsCard } from './worked-pairs.js';
 
@@ -50,7 +53,7 @@ export function renderReportPage(report: Report, options: ReportPageOptions): st
       h('p', {}, runsHtml(doc.summary)),
       h('p', { class: 'muted' }, `${report.tool.name} ${report.tool.version} · report version ${report.version}`, options.note === undefined ? '' : ` · ${options.note}`)),
     h('main', {}, sections),
-    h('footer', {}, 'Label-free figures read only visible fields; an oracle upper bound comes from a selection that maximises a reward that reads gold. Success is a margin ≥ 0.'),
+    h('footer', {}, `${labelExplanations['label-free']}; ${labelExplanations['oracle upper bound']}. Success is a margin ≥ 0.`),
     h('script', { type: 'application/json', id: reportDataId }, trusted(embedJson(report))),
   ]);
 }
@@ -91,16 +94,21 @@ function scriptElement(options: ReportPageOptions): Html | null {
 function auditSection(audit: AuditReport, index: number, tables: readonly Html[]): Html {
   const passed = audit.expectations.filter((e) => e.passed).length;
   const visibility = (v: string): string => (v === 'oracle' ? 'reads gold' : 'visible');
+  // Hovering a reward says why one that reads gold still has label-free figures.
+  const reward = (r: { name: string; visibility: 'visible' | 'oracle' }): Html => h('span', { class: 'explained', title: visibilityExplanation(r.name, r.visibility) }, `${r.name} (${visibility(r.visibility)})`);
+  const small = audit.attacks.filter((a) => isSmallSample(a.counts.clusters.isolatedEligible));
   return h('section', { class: 'audit', 'data-audit': index },
     h('h2', {}, `Audit ${audit.name}`),
     h('p', { class: 'meta' },
-      `${audit.reward.name} (${visibility(audit.reward.visibility)})`,
-      audit.compared.length === 0 ? '' : ` compared with ${audit.compared.map((r) => `${r.name} (${visibility(r.visibility)})`).join(', ')}`,
+      reward(audit.reward),
+      audit.compared.length === 0 ? '' : fragment(' compared with ', audit.compared.map((r, i) => fragment(i === 0 ? '' : ', ', reward(r)))),
       ` · ${plural(audit.pools.length, 'pool')} · ${plural(audit.clusters, 'question cluster')} · `,
       audit.expectations.length === 0 ? 'no expectations' : `${passed}/${audit.expectations.length} expectations hold`),
     audit.expectations.length === 0 ? null : h('ul', { class: 'chips' }, audit.expectations.map((e) =>
       h('li', { class: `chip ${e.passed ? 'passed' : 'failed'}`, title: `actual: ${e.actual}` }, `${e.passed ? '✓' : '✗'} ${e.text}`))),
+    small.map((a) => h('p', { class: 'warn small-sample' }, `${smallSampleMark} Small sample: ${a.name} has ${smallSampleSentence(a.counts.clusters.isolatedEligible)}.`)),
     h('div', { class: 'cards' },
+      skippedRowsCard([audit.corpus, ...audit.pools]),
       latticeCard(audit, index),
       marginsCard(audit, index),
       sweepCard(audit, index),
@@ -211,6 +219,7 @@ function signalSection(signal: SignalReport, index: number, tables: readonly Htm
     h('h2', {}, `Training signal ${signal.name}`),
     h('p', { class: 'meta' }, `${signal.reward.name} · ${signal.rows} rows in ${signal.groups} groups · ${signal.normalization === 'std' ? 'A = (r − r̄_g)/s_g' : 'A = r − r̄_g'}`),
     h('div', { class: 'cards' },
+      skippedRowsCard(signal.logs),
       h('figure', { class: 'card wide' },
         h('h3', {}, 'Exposure over training'),
         h('p', { class: 'note' }, `Bars: rows on which each detector fires, per step. Line: the running number of groups whose normalised advantages its penalty changed; the dashed line is min_groups (${signal.minGroups}). ${normalizationIdentity}`),
@@ -228,11 +237,12 @@ function comparisonSection(comparison: ComparisonReport, index: number, tables: 
     h('h2', {}, `Policy comparison ${comparison.name}`),
     h('p', { class: 'meta' }, `${comparison.pairs} pairs · ${comparison.benchmarks.join(', ')} · targeted attacks scored by ${comparison.scorer.name}`),
     h('ul', { class: 'chips' }, gate.benchmarks.map((g) =>
-      h('li', { class: `chip ${g.passed ? 'passed' : 'failed'}`, title: `paired EM lower bound ${points(g.lower)} points` }, `${g.passed ? '✓' : '✗'} EM non-inferiority on ${g.benchmark} (> −${gate.margin} points)`))),
+      h('li', { class: `chip ${g.passed ? 'passed' : 'failed'}`, title: `paired EM lower bound ${points(g.lower)} points` }, `${g.passed ? '✓' : '✗'} EM non-inferiority on ${g.benchmark} (treatment − base lower bound > −${gate.margin} points)`))),
     h('div', { class: 'cards' },
+      skippedRowsCard([...comparison.base, ...comparison.treatment]),
       h('figure', { class: 'card wide' },
         h('h3', {}, 'Paired differences'),
-        h('p', { class: 'note' }, 'Points, in the improvement direction (positive is better for every row: rates are base − treatment). Whiskers: 95% question-cluster bootstrap intervals; a rate with no event in either arm shows ±(1 − 0.05^(1/n)).'),
+        h('p', { class: 'note' }, `Every row is ${differenceConvention}. Whiskers: 95% question-cluster bootstrap intervals; a rate with no event in either arm shows ±(1 − 0.05^(1/n)).`),
         h('div', { class: 'chart tall', 'data-chart': 'forest', 'data-comparison': index, role: 'img', 'aria-label': `Forest plot of paired differences in ${comparison.name}` },
           h('p', { class: 'chart-fallback' }, noScript)),
         h('p', { class: 'caption' }, rows.filter((r) => r.benchmark === 'equal-suite' || comparison.benchmarks.length === 1).map((r, i) =>

@@ -20,13 +20,13 @@ function bar(b: Bar): Html {
 }
 
 function run(cell: Cell): Html | string {
-  return cell.tone === undefined ? cell.text : h('span', { class: cell.tone }, cell.text);
+  return cell.tone === undefined && cell.title === undefined ? cell.text : h('span', { class: cell.tone, title: cell.title }, cell.text);
 }
 
 function cellHtml(cell: Cell, tag: 'td' | 'th', align: Column['align']): Html {
   // A cell with a bar is left-aligned so that the bars line up down the column.
   const classes = [align === 'right' && cell.bar === undefined ? 'num' : '', cell.tone ?? ''].filter((c) => c !== '').join(' ');
-  return h(tag, { class: classes === '' ? undefined : classes }, cell.bar === undefined ? null : bar(cell.bar), cell.text);
+  return h(tag, { class: classes === '' ? undefined : classes, title: cell.title }, cell.bar === undefined ? null : bar(cell.bar), cell.text);
 }
 
 export function blockHtml(block: Block): Html {

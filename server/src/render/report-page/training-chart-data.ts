@@ -1,6 +1,7 @@
 import type { SignalReport } from '../../report/training-schema.js';
 import type { ComparisonReport } from '../../report/training-schema.js';
 import type { ComparisonCell } from '../../report/training-schema.js';
+import { betterArrow } from '../../findings/wording.js';
 
 // What the exposure curve and the forest plot draw, from the report alone (no DOM, no chart
 // library), so the page's captions and the browser's charts agree and tests can check them.
@@ -38,7 +39,9 @@ export interface ForestRow {
   readonly label: string;
   readonly metric: string;
   readonly benchmark: string;
-  /** In points and in the improvement direction: positive is better for every metric (the paper's Table 4). */
+  /** Which direction is an improvement: `higher` (↑ better, right of zero) or `lower` (↓ better, left of zero). */
+  readonly better: 'higher' | 'lower';
+  /** treatment − base in points, as in the table and the CLI (one sign convention everywhere). */
   readonly estimate: number;
   readonly low: number;
   readonly high: number;
@@ -46,17 +49,15 @@ export interface ForestRow {
   readonly method: ComparisonCell['interval']['method'];
 }
 
-/** One row per metric and benchmark; lower-is-better metrics are flipped (base − treatment). */
+/** One row per metric and benchmark, treatment − base for every metric (never flipped). */
 export function forestRows(comparison: ComparisonReport): ForestRow[] {
   return comparison.metrics.flatMap((m) => m.cells.flatMap((c): ForestRow[] => {
     // A cell without pairs has no difference to draw; the table says n/a.
     if (c.difference === null || c.interval.low === null || c.interval.high === null) return [];
-    const sign = m.better === 'higher' ? 1 : -1;
-    const [low, high] = sign > 0 ? [c.interval.low, c.interval.high] : [-c.interval.high, -c.interval.low];
     return [{
-      label: `${m.better === 'higher' ? m.label : `${m.label} reduction`} · ${c.benchmark}`,
-      metric: m.key, benchmark: c.benchmark,
-      estimate: sign * c.difference * 100, low: low * 100, high: high * 100, verdict: c.verdict, method: c.interval.method,
+      label: `${m.label} (${betterArrow(m.better)}) · ${c.benchmark}`,
+      metric: m.key, benchmark: c.benchmark, better: m.better,
+      estimate: c.difference * 100, low: c.interval.low * 100, high: c.interval.high * 100, verdict: c.verdict, method: c.interval.method,
     }];
   }));
 }

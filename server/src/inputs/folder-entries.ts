@@ -1,0 +1,38 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { WorkspaceTrust } from './trust.js';
+
+// What a folder holds, for completing a link as it is typed: the sub-folders and the JSONL files
+// (every file a spec links is JSONL), never hidden ones. Only names are read, never contents, and
+// in an untrusted workspace nothing outside its folders is listed at all.
+
+export interface FolderEntry {
+  readonly name: string;
+  readonly folder: boolean;
+}
+
+function isFolder(dir: string, entry: fs.Dirent): boolean {
+  if (entry.isDirectory()) return true;
+  if (!entry.isSymbolicLink()) return false;
+  try {
+    return fs.statSync(path.join(dir, entry.name)).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/** Sub-folders and `.jsonl` files of `dir` that the trust rule allows; empty when it cannot be read. */
+export function linkableEntries(dir: string, trust: WorkspaceTrust): FolderEntry[] {
+  if (!trust.allows(dir)) return [];
+  let entries: fs.Dirent[];
+  try {
+    entries = fs.readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return [];
+  }
+  return entries
+    .filter((e) => !e.name.startsWith('.'))
+    .map((e) => ({ name: e.name, folder: isFolder(dir, e) }))
+    .filter((e) => (e.folder || e.name.endsWith('.jsonl')) && trust.allows(path.join(dir, e.name)))
+    .sort((a, b) => Number(b.folder) - Number(a.folder) || a.name.localeCompare(b.name));
+}

@@ -1,0 +1,70 @@
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { after, before, describe, it } from 'node:test';
+import { DocumentDiagnosticRequest, type FullDocumentDiagnosticReport } from 'vscode-languageserver-protocol/node';
+import { auditStatusNotification, type AuditStatusParams } from '../../server/src/lsp/protocol.js';
+import { pullClientCapabilities, rangeOf, repoRoot, tempFolder, TestClient } from './lsp-test-client.js';
+
+// Skipped pool rows reach the editor: a spec that links its pool relative to its own folder (as
+// users write it) gets a `bad-rows` error on the pool declaration, with each skipped row as related
+// information that opens the pool file at that line.
+
+const pools = path.join(repoRoot, 'samples/pools');
+
+describe('skipped pool rows in the editor (stdio)', () => {
+  const folder = tempFolder();
+  const uri = folder.uri('rows.reward');
+  const poolFile = path.join(folder.dir, 'pool.jsonl');
+  const spec = `corpus wiki = "${pools}/corpus.jsonl"
+pool small = "pool.jsonl"
+
+detector L "cites a real passage it never retrieved" = any c in citations: c in corpus and c not in retrieved
+
+reward R0 {
+  answer 1.0 * token_f1(answer, gold.answers)
+}
+
+audit rows {
+  reward R0
+  corpus wiki
+  pools small
+  attack launder targets L using lexical(2)
+}
+`;
+  let client: TestClient;
+
+  before(async () => {
+    const good = fs.readFileSync(path.join(pools, 'hotpot.jsonl'), 'utf8').split('\n').slice(0, 12);
+    // Line 4 is not JSON; line 8 is a row without its question.
+    const rows = [...good.slice(0, 3), '{"id": "broken", ', ...good.slice(3, 6), '{"id": "no-question#0", "steps": []}', ...good.slice(6)];
+    fs.writeFileSync(poolFile, `${rows.join('\n')}\n`);
+    fs.writeFileSync(path.join(folder.dir, 'rows.reward'), spec);
+    client = await TestClient.start({ capabilities: pullClientCapabilities });
+  });
+
+  after(async () => {
+    await client.stop();
+    folder.remove();
+  });
+
+  it('shows a bad-rows error on the pool declaration, with each row as related information', async () => {
+    const finished = new Promise<AuditStatusParams>((resolve) => {
+      client.connection.onNotification(auditStatusNotification, (p: AuditStatusParams) => {
+        if (p.state !== 'running') resolve(p);
+      });
+    });
+    await client.open(uri, spec);
+    assert.notEqual((await finished).state, 'error');
+    const report = (await client.connection.sendRequest(DocumentDiagnosticRequest.type, { textDocument: { uri } })) as FullDocumentDiagnosticReport;
+    const bad = report.items.filter((d) => d.code === 'bad-rows');
+    assert.equal(bad.length, 1, JSON.stringify(report.items.map((d) => d.code)));
+    assert.deepEqual(bad[0]!.range, rangeOf(spec, 'pool small = "pool.jsonl"'));
+    assert.equal(bad[0]!.severity, 1);
+    assert.match(String(bad[0]!.message), /^2 rows skipped: pool\.jsonl:4: .*; pool\.jsonl:8: /);
+    const related = bad[0]!.relatedInformation ?? [];
+    assert.deepEqual(related.map((r) => [r.location.uri, r.location.range.start.line]), [[pathToFileURL(poolFile).href, 3], [pathToFileURL(poolFile).href, 7]]);
+    assert.match(related[0]!.message, /^skipped row: /);
+  });
+});
