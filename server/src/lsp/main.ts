@@ -18,7 +18,9 @@ import { hover } from './hover.js';
 import { changedPaths, linkedFilesGlob } from './linked-files.js';
 import { definition, documentHighlights, references } from './navigation.js';
 import { prepareRename, rename } from './rename.js';
-import { reportRequest, runAuditRequest } from './protocol.js';
+import { reportRequest, runAuditRequest, specOutlineRequest } from './protocol.js';
+import { specOutline } from './spec-outline.js';
+import { serverStartLine } from './server-log.js';
 import { guardNotification, guardRequest } from './safe-handler.js';
 import { semanticTokens } from './semantic-tokens.js';
 import { Session } from './session.js';
@@ -49,6 +51,7 @@ connection.onInitialize((params): InitializeResult => {
 });
 
 connection.onInitialized(guardNotification(log, 'initialized', async () => {
+  log.info(serverStartLine(session.trust.trusted));
   if (session.features.configurationChangeRegistration) {
     await connection.client.register(DidChangeConfigurationNotification.type, { section: settingsSection });
   }
@@ -118,6 +121,7 @@ connection.onExecuteCommand(guardRequest(log, 'executeCommand', false, async (p)
 ));
 connection.onRequest(reportRequest, guardRequest(log, 'report', null, (p) => analyses.report(p.uri)));
 connection.onRequest(runAuditRequest, guardRequest(log, 'runAudit', null, (p) => analyses.requested(p.uri)));
+connection.onRequest(specOutlineRequest, guardRequest(log, 'specOutline', { blocks: [], expectations: [] }, (p) => specOutline(p.text)));
 connection.onShutdown(() => runner.dispose());
 
 session.documents.listen(connection);
