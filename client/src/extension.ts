@@ -5,6 +5,7 @@ import { AuditStatusBar } from './audit-status-bar';
 import { ReportPanels } from './report-panel';
 import { runAuditRequest, showReportCommand } from '../../server/src/lsp/protocol';
 import { createServerOptions } from './server-options';
+import { registerGettingStarted } from './getting-started';
 import { ServerSession } from './server-session';
 
 // deactivate() receives no context, so the session it must stop lives here.
@@ -58,6 +59,7 @@ export async function activate(context: ExtensionContext): Promise<void> {
     }),
   );
   await serverSession.start();
+  registerGettingStarted(context, serverSession);
 }
 
 export async function deactivate(): Promise<void> {
