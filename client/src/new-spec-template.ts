@@ -17,13 +17,13 @@ export const placeholderCorpus = 'corpus.jsonl';
 
 // Names the template declares itself, and every name the language already gives a meaning (a pool
 // called `answer` would hide the built-in field).
-const taken = new Set<string>([
+const taken: readonly string[] = [
   ...keywords, ...builtinFieldsByName.keys(), ...builtinFunctionsByName.keys(), 'wiki', 'U', 'L', 'F', 'R0', 'R_L', 'main',
-]);
+];
 
 /** One declaration name per pool file, from its file name (`model-qwen3-8b.jsonl` → `model_qwen3_8b`), unique and free. */
 export function poolNames(files: readonly string[]): string[] {
-  const used = new Set(taken);
+  const used = new Set<string>(taken);
   return files.map((file) => {
     const stem = (file.split('/').pop() ?? file).replace(/\.jsonl$/i, '').replace(/[^A-Za-z0-9_]+/g, '_').replace(/^_+|_+$/g, '');
     const base = stem === '' ? 'pool' : /^[A-Za-z_]/.test(stem) ? stem : `pool_${stem}`;
