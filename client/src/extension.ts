@@ -5,6 +5,7 @@ import { AuditStatusBar } from './audit-status-bar';
 import { ReportPanels } from './report-panel';
 import { runAuditRequest, showReportCommand } from '../../server/src/lsp/protocol';
 import { createServerOptions } from './server-options';
+import { registerGettingStarted } from './getting-started';
 import { ServerSession } from './server-session';
 import { registerTrajectoryDiff } from './trajectory-diff';
 import { registerLinkedFilePicker } from './linked-file-picker';
@@ -62,6 +63,7 @@ export async function activate(context: ExtensionContext): Promise<void> {
   registerTrajectoryDiff(context, serverSession);
   registerLinkedFilePicker(context);
   await serverSession.start();
+  registerGettingStarted(context, serverSession);
 }
 
 export async function deactivate(): Promise<void> {

@@ -16,6 +16,7 @@ import {
 } from './protocol.js';
 import type { ErrorLog } from './safe-handler.js';
 import type { Session } from './session.js';
+import { logAuditRun } from './server-log.js';
 
 /** In on-type mode, a run starts after typing pauses this long. */
 const typingPauseMs = 800;
@@ -221,6 +222,7 @@ export class AnalysisService {
   private async auditsEnded(run: RunContext, outcome: Outcome<AuditResults>): Promise<void> {
     const { uri, isLatest } = run;
     const durationMs = Date.now() - run.started;
+    logAuditRun(this.connection.console, run, outcome);
     if (outcome.state === 'failed') {
       this.log.error(`audit of ${uri} failed: ${outcome.error}`);
       if (isLatest()) await this.auditStatus({ uri, state: 'error', message: 'the audit failed: see the HERALD output', durationMs });

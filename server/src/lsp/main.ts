@@ -19,7 +19,9 @@ import { hover } from './hover.js';
 import { changedPaths, linkedFilesGlob } from './linked-files.js';
 import { definition, documentHighlights, references } from './navigation.js';
 import { prepareRename, rename } from './rename.js';
-import { reportRequest, runAuditRequest, workedPairRequest } from './protocol.js';
+import { reportRequest, runAuditRequest, specOutlineRequest, workedPairRequest } from './protocol.js';
+import { specOutline } from './spec-outline.js';
+import { serverStartLine } from './server-log.js';
 import { checkedDocumentSync, guardNotification, guardRequest, Lifecycle, type RequestContext } from './safe-handler.js';
 import { semanticTokens } from './semantic-tokens.js';
 import { Session } from './session.js';
@@ -56,6 +58,7 @@ connection.onInitialize((params): InitializeResult => {
 });
 
 connection.onInitialized(guardNotification(log, 'initialized', async () => {
+  log.info(serverStartLine(session.trust.trusted));
   if (session.features.configurationChangeRegistration) {
     await connection.client.register(DidChangeConfigurationNotification.type, { section: settingsSection });
   }
@@ -128,6 +131,7 @@ connection.onExecuteCommand(guardRequest(guarded, 'executeCommand', false, async
 connection.onRequest(reportRequest, guardRequest(guarded, 'report', null, (p) => analyses.report(p.uri)));
 connection.onRequest(runAuditRequest, guardRequest(guarded, 'runAudit', null, (p) => analyses.requested(p.uri)));
 connection.onRequest(workedPairRequest, guardRequest(guarded, 'workedPair', pairFailed, (p) => dataViews.workedPair(p)));
+connection.onRequest(specOutlineRequest, guardRequest(guarded, 'specOutline', { blocks: [], expectations: [] }, (p) => specOutline(p.text)));
 connection.onShutdown(() => lifecycle.refusal('shutdown') ?? runner.dispose());
 // Methods without a handler: ServerNotInitialized before initialize, as for every request, else what JSON-RPC answers.
 connection.onRequest((method) => lifecycle.refusal(method) ?? new ResponseError(ErrorCodes.MethodNotFound, `Unhandled method ${method}`));

@@ -144,3 +144,27 @@ export interface PickLinkedFileArguments {
   readonly uri: string;
   readonly range: { readonly start: { readonly line: number; readonly character: number }; readonly end: { readonly line: number; readonly character: number } };
 }
+
+/** One `expect` line of a spec's audit, as the Test Explorer lists it. */
+export interface ExpectationLine {
+  /** The audit block the line belongs to. */
+  readonly audit: string;
+  /** The statement as written, whitespace collapsed, e.g. `expect minimal_repair == {L}`. */
+  readonly text: string;
+  /** Where the line is; an audit report's expectation has the same range. */
+  readonly range: { readonly start: { readonly line: number; readonly character: number }; readonly end: { readonly line: number; readonly character: number } };
+}
+
+/** A spec's analysis blocks and its expect lines: what the Test Explorer and the `herald` tasks offer. */
+export interface SpecOutline {
+  readonly blocks: readonly { readonly kind: 'audit' | 'training' | 'comparison'; readonly name: string }[];
+  readonly expectations: readonly ExpectationLine[];
+}
+
+export interface SpecTextParams {
+  /** The spec's text: the client sends it, so specs that are not open are outlined without opening them (which would audit them). */
+  readonly text: string;
+}
+
+/** Client → server: the outline of the text (parsed only: nothing is read or run). */
+export const specOutlineRequest = new RequestType<SpecTextParams, SpecOutline, void>('herald/specOutline');

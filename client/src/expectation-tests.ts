@@ -1,0 +1,235 @@
+import * as path from 'node:path';
+import {
+  DiagnosticSeverity, languages, Location, Range, TestMessage, TestRunProfileKind, TestRunRequest, tests, Uri, workspace,
+  type CancellationToken, type Disposable, type TestController, type TestItem, type TestRun, type TextDocument,
+} from 'vscode';
+import { runAuditRequest, type ExpectationLine, type ReportResult } from '../../server/src/lsp/protocol';
+import { expectationLabel, expectationVerdict, type ExpectationState } from './expectation-results';
+import type { ServerSession } from './server-session';
+import { specOutline } from './spec-outline';
+
+// Every `expect` line of a spec's audits is a test in VS Code's Test Explorer: one item per spec
+// with an item per line under it. The server lists the lines (`expectationsRequest`, parsing only);
+// running a spec runs its audits (`runAuditRequest`, as "HERALD: Run Audit" does) and marks each
+// line passed or failed with the observed figure.
+
+/** How one line fared, as `runSpec` answers (the walkthrough and the API tests read it). */
+export interface ExpectationOutcome {
+  readonly audit: string;
+  readonly label: string;
+  /** Zero-based line of the statement. */
+  readonly line: number;
+  readonly state: ExpectationState | 'skipped';
+  readonly message: string;
+}
+
+interface AuditAnswer {
+  readonly result: ReportResult | null;
+  /** Why there is no report for the current text, if there is none. */
+  readonly notAudited: string;
+  readonly durationMs: number;
+}
+
+const specGlob = '**/*.reward';
+/** Typing pause after which an open spec's items follow its text. */
+const typingPauseMs = 400;
+
+export class ExpectationTests implements Disposable {
+  private readonly controller: TestController;
+  private readonly subscriptions: Disposable[] = [];
+  private readonly timers = new Map<string, ReturnType<typeof setTimeout>>();
+  /** The statement behind each line's item, to match it with the audit's report. */
+  private readonly lines = new WeakMap<TestItem, ExpectationLine>();
+
+  constructor(private readonly session: ServerSession) {
+    this.controller = tests.createTestController('herald.expectations', 'HERALD expectations');
+    // Called with no item when the Test Explorer first shows, and with a spec when it is expanded.
+    this.controller.resolveHandler = async (item) => {
+      if (item === undefined) await this.discover();
+      else await this.refresh(item.uri);
+    };
+    this.controller.refreshHandler = () => this.discover();
+    this.controller.createRunProfile('Run the audit', TestRunProfileKind.Run, async (request, token) => {
+      await this.run(request, token);
+    }, true);
+    const watcher = workspace.createFileSystemWatcher(specGlob);
+    this.subscriptions.push(
+      this.controller, watcher,
+      watcher.onDidCreate((uri) => this.refresh(uri)),
+      watcher.onDidChange((uri) => this.refresh(uri)),
+      watcher.onDidDelete((uri) => this.controller.items.delete(uri.toString())),
+      workspace.onDidOpenTextDocument((doc) => this.opened(doc)),
+      workspace.onDidChangeTextDocument((e) => this.edited(e.document)),
+    );
+    for (const doc of workspace.textDocuments) this.opened(doc);
+  }
+
+  dispose(): void {
+    for (const timer of this.timers.values()) clearTimeout(timer);
+    for (const s of this.subscriptions) s.dispose();
+  }
+
+  /** Runs the expectations of one spec through the Test Explorer, as its run button does. */
+  async runSpec(uri: Uri, token?: CancellationToken): Promise<ExpectationOutcome[]> {
+    const spec = await this.refresh(uri);
+    if (spec === undefined) return [];
+    return this.run(new TestRunRequest([spec]), token);
+  }
+
+  /** Every spec in the workspace folders; a spec outside them (the walkthrough's sample) joins when opened. */
+  private async discover(): Promise<void> {
+    const files = await workspace.findFiles(specGlob, '**/node_modules/**');
+    await Promise.all(files.map((uri) => this.refresh(uri)));
+  }
+
+  private opened(doc: TextDocument): void {
+    if (doc.languageId === 'reward' && doc.uri.scheme === 'file') this.refresh(doc.uri).catch(() => undefined);
+  }
+
+  private edited(doc: TextDocument): void {
+    if (doc.languageId !== 'reward' || doc.uri.scheme !== 'file') return;
+    const key = doc.uri.toString();
+    clearTimeout(this.timers.get(key));
+    this.timers.set(key, setTimeout(() => {
+      this.timers.delete(key);
+      this.refresh(doc.uri).catch(() => undefined);
+    }, typingPauseMs));
+  }
+
+  /**
+   * Lists the spec's expect lines again. A spec without any has no item; while the server is not
+   * running the items stay as they are (the Test Explorer's refresh button asks again).
+   */
+  private async refresh(uri: Uri | undefined): Promise<TestItem | undefined> {
+    if (uri === undefined) return undefined;
+    const key = uri.toString();
+    const outline = await specOutline(this.session, uri);
+    if (outline === undefined) return this.controller.items.get(key);
+    const lines = outline === 'unreadable' ? [] : outline.expectations;
+    if (lines.length === 0) {
+      this.controller.items.delete(key);
+      return undefined;
+    }
+    const spec = this.controller.items.get(key) ?? this.controller.createTestItem(key, path.basename(uri.fsPath), uri);
+    const folder = workspace.getWorkspaceFolder(uri);
+    spec.description = folder === undefined ? path.dirname(uri.fsPath) : path.dirname(workspace.asRelativePath(uri, false)).replace(/^\.$/, '');
+    const seen = new Map<string, number>();
+    spec.children.replace(lines.map((line) => {
+      // Ids follow the statement, not its line, so results survive lines moving; repeats are numbered.
+      const base = `${key}#${line.audit}:${line.text}`;
+      const n = (seen.get(base) ?? 0) + 1;
+      seen.set(base, n);
+      const item = this.controller.createTestItem(n === 1 ? base : `${base}#${n}`, expectationLabel(line), uri);
+      item.range = new Range(line.range.start.line, line.range.start.character, line.range.end.line, line.range.end.character);
+      item.description = `audit ${line.audit}`;
+      this.lines.set(item, line);
+      return item;
+    }));
+    this.controller.items.add(spec);
+    return spec;
+  }
+
+  /** The run profile: each spec the request names is audited once, and its chosen lines get a verdict. */
+  private async run(request: TestRunRequest, token?: CancellationToken): Promise<ExpectationOutcome[]> {
+    const run = this.controller.createTestRun(request);
+    const outcomes: ExpectationOutcome[] = [];
+    try {
+      for (const [specUri, chosen] of this.chosenBySpec(request)) {
+        const spec = await this.refresh(Uri.parse(specUri));
+        const items = spec === undefined ? [] : childrenOf(spec).filter((item) => chosen === 'all' || chosen.has(item.id));
+        for (const item of items) run.started(item);
+        if (token?.isCancellationRequested) {
+          for (const item of items) run.skipped(item);
+          continue;
+        }
+        const answer = await this.audit(Uri.parse(specUri), token);
+        for (const item of items) {
+          const line = this.lines.get(item);
+          if (line === undefined) continue;
+          const verdict = token?.isCancellationRequested ? { state: 'skipped' as const, message: 'cancelled' } : expectationVerdict(line, answer.result, answer.notAudited);
+          outcomes.push(record(run, item, line, verdict, answer.durationMs));
+        }
+      }
+    } finally {
+      run.end();
+    }
+    return outcomes;
+  }
+
+  /** The specs a request names, each with the lines it names ('all' for a whole spec), minus the excluded. */
+  private chosenBySpec(request: TestRunRequest): Map<string, Set<string> | 'all'> {
+    const excluded = new Set((request.exclude ?? []).map((item) => item.id));
+    const chosen = new Map<string, Set<string> | 'all'>();
+    const roots: TestItem[] = [];
+    this.controller.items.forEach((item) => roots.push(item));
+    for (const item of request.include ?? roots) {
+      if (excluded.has(item.id) || item.uri === undefined) continue;
+      const key = item.uri.toString();
+      const earlier = chosen.get(key);
+      if (item.parent === undefined) {
+        const lines = childrenOf(item).filter((child) => !excluded.has(child.id));
+        chosen.set(key, excluded.size === 0 ? 'all' : new Set(lines.map((child) => child.id)));
+      } else if (earlier !== 'all') {
+        chosen.set(key, new Set([...(earlier ?? []), item.id]));
+      }
+    }
+    return chosen;
+  }
+
+  /** Audits the spec now, whatever `herald.audit.run` says, and says why when no report came back for its current text. */
+  private async audit(uri: Uri, token: CancellationToken | undefined): Promise<AuditAnswer> {
+    const started = Date.now();
+    const client = this.session.running;
+    if (client === undefined) return { result: null, notAudited: 'the HERALD language server is not running: run "HERALD: Restart Language Server"', durationMs: 0 };
+    // The server audits the documents it has open: opening the spec hands it over (a spec the user has
+    // open keeps its unsaved edits).
+    const wasOpen = workspace.textDocuments.some((d) => d.uri.toString() === uri.toString());
+    const doc = await workspace.openTextDocument(uri);
+    // An older report stays when the current text could not be audited: it must not pass as today's.
+    const current = (result: ReportResult | null): result is ReportResult => result !== null && result.version === doc.version;
+    const ask = (): Promise<ReportResult | null> => client.sendRequest(runAuditRequest, { uri: client.code2ProtocolConverter.asUri(uri) }, token);
+    let result = await ask();
+    // Opening the spec may start an audit of its own (herald.audit.run), which replaces the one asked
+    // for; the server then answers without a report, so ask once more.
+    if (!wasOpen && !current(result) && token?.isCancellationRequested !== true) result = await ask();
+    const durationMs = Date.now() - started;
+    if (current(result)) return { result, notAudited: '', durationMs };
+    const error = languages.getDiagnostics(uri).find((d) => d.severity === DiagnosticSeverity.Error);
+    const notAudited = error === undefined
+      ? 'not audited: see the Problems panel and the HERALD output for why'
+      : `not audited: line ${error.range.start.line + 1}: ${error.message}`;
+    return { result: null, notAudited, durationMs };
+  }
+}
+
+function childrenOf(item: TestItem): TestItem[] {
+  const children: TestItem[] = [];
+  item.children.forEach((child) => children.push(child));
+  return children;
+}
+
+/** Marks the item in the run, with the observed figure as its output or message. */
+function record(run: TestRun, item: TestItem, line: ExpectationLine, verdict: { state: ExpectationOutcome['state']; message: string }, durationMs: number): ExpectationOutcome {
+  const location = item.uri === undefined || item.range === undefined ? undefined : new Location(item.uri, item.range);
+  const message = (): TestMessage => {
+    const m = new TestMessage(verdict.message);
+    if (location !== undefined) m.location = location;
+    return m;
+  };
+  switch (verdict.state) {
+    case 'passed':
+      run.appendOutput(`${item.label}: ${verdict.message}\r\n`, location, item);
+      run.passed(item, durationMs);
+      break;
+    case 'failed':
+      run.failed(item, message(), durationMs);
+      break;
+    case 'errored':
+      run.errored(item, message(), durationMs);
+      break;
+    case 'skipped':
+      run.skipped(item);
+      break;
+  }
+  return { audit: line.audit, label: item.label, line: line.range.start.line, state: verdict.state, message: verdict.message };
+}
