@@ -54,7 +54,7 @@ async function atFinding(sample: Sample, command: string): Promise<void> {
   const editor = await sample.editor();
   const finding = findingOf(editor.document.uri);
   if (finding === undefined) {
-    await window.showInformationMessage('The audit has not finished yet: the status bar shows it running. Try again when it reads "N/N expectations hold".');
+    await window.showInformationMessage('The audit has not finished yet: the status bar shows it running. Try again when it reads "N of N expectations hold".');
     return;
   }
   await window.showTextDocument(editor.document, { viewColumn: editor.viewColumn ?? ViewColumn.Active, selection: new Range(finding.range.start, finding.range.start) });

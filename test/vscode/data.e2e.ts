@@ -41,7 +41,7 @@ describe('from a finding to the data (code-server + Chromium)', () => {
     workbench = await openWorkbench({ out, home: path.join(out, 'home'), workspace });
     ({ page, actions } = workbench);
     await actions.openFile('paper.reward');
-    await page.locator('.statusbar-item', { hasText: /HERALD \d+\/\d+ expectations hold/ }).waitFor({ timeout: 150_000 });
+    await page.locator('.statusbar-item', { hasText: /HERALD \d+ of \d+ expectations hold/ }).waitFor({ timeout: 150_000 });
   });
 
   after(() => workbench?.close());

@@ -89,7 +89,7 @@ describe('getting started in the workbench (code-server + Chromium)', () => {
     const walkthrough = page.locator('.gettingStartedContainer');
     await walkthrough.getByText('Open the sample', { exact: true }).click();
     await page.locator('.tab', { hasText: 'paper.reward' }).first().waitFor();
-    await page.locator('.statusbar-item', { hasText: 'HERALD 3/3 expectations hold' }).waitFor({ timeout: 150_000 });
+    await page.locator('.statusbar-item', { hasText: 'HERALD 3 of 3 expectations hold' }).waitFor({ timeout: 150_000 });
     await walkthrough.locator('button.getting-started-step', { hasText: 'Read a finding' }).click();
     await walkthrough.getByText('Show the finding', { exact: true }).click();
     const hover = page.locator('.monaco-hover:visible', { hasText: 'launder beats R0' });
