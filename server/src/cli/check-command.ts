@@ -38,7 +38,7 @@ export function readSpec(file: string, io: CommandOutput): string | undefined {
   try {
     return fs.readFileSync(file, 'utf8');
   } catch (error) {
-    io.err(escapeControls(`${file}: cannot read: ${(error as Error).message}`));
+    io.err(escapeControls(`${file}: error: cannot read: ${error instanceof Error ? error.message : String(error)}`));
     return undefined;
   }
 }
@@ -69,11 +69,11 @@ export function runCheck(files: readonly string[], io: CommandOutput): number {
   }
   let errors = 0;
   let warnings = 0;
-  let unreadable = false;
+  let unreadable = 0;
   for (const file of files) {
     const text = readSpec(file, io);
     if (text === undefined) {
-      unreadable = true;
+      unreadable++;
       continue;
     }
     const { problems } = analyze(text, { specFile: path.resolve(file), probeFile });
@@ -84,6 +84,9 @@ export function runCheck(files: readonly string[], io: CommandOutput): number {
       else if (problem.severity === 'warning') warnings++;
     }
   }
-  io.err(`checked ${files.length} spec${files.length === 1 ? '' : 's'}: ${errors} error${errors === 1 ? '' : 's'}, ${warnings} warning${warnings === 1 ? '' : 's'}`);
-  return unreadable ? 2 : errors > 0 ? 1 : 0;
+  // A spec that cannot be read is an error of the run: the count never says "0 errors" for it.
+  const total = errors + unreadable;
+  const notRead = unreadable === 0 ? '' : ` (${unreadable} spec${unreadable === 1 ? '' : 's'} could not be read)`;
+  io.err(`checked ${files.length} spec${files.length === 1 ? '' : 's'}: ${total} error${total === 1 ? '' : 's'}${notRead}, ${warnings} warning${warnings === 1 ? '' : 's'}`);
+  return unreadable > 0 ? 2 : errors > 0 ? 1 : 0;
 }
