@@ -49,6 +49,29 @@ describe('herald <command> --help', () => {
 });
 
 describe('herald usage errors', () => {
+  it('an unknown --audit name is a usage error that names it, suggests the closest and lists the audits', () => {
+    const typo = runHerald(['audit', paper, '--audit', 'papr']);
+    assert.equal(typo.code, 2);
+    assert.equal(typo.stdout, '');
+    assert.match(typo.stderr, /^herald audit: --audit: unknown audit 'papr'; did you mean 'paper'\? \(the spec's audits: paper, replication, sensitivity\)$/m);
+    const far = runHerald(['audit', paper, '--audit', 'nope', '--format', 'json']);
+    assert.equal(far.code, 2);
+    assert.equal(far.stdout, '', 'no report with zero audits');
+    assert.match(far.stderr, /unknown audit 'nope' \(the spec's audits: paper, replication, sensitivity\)/);
+  });
+
+  it('unknown --training, --reward and --comparison names are usage errors too', () => {
+    const block = runHerald(['signal', training, '--training', 'exposur']);
+    assert.equal(block.code, 2);
+    assert.match(block.stderr, /^herald signal: --training: unknown training block 'exposur'; did you mean 'exposure'\? \(the spec's training blocks: exposure\)$/m);
+    const reward = runHerald(['signal', training, '--reward', 'R9', '--log', 'x.jsonl']);
+    assert.equal(reward.code, 2);
+    assert.match(reward.stderr, /^herald signal: --reward: unknown reward 'R9'.*\(the spec's rewards: /m);
+    const comparison = runHerald(['compare', training, '--comparison', 'other']);
+    assert.equal(comparison.code, 2);
+    assert.match(comparison.stderr, /^herald compare: --comparison: unknown comparison 'other' \(the spec's comparisons: matched\)$/m);
+  });
+
   it('--format xml says what was wrong and which formats there are', () => {
     const audit = runHerald(['audit', paper, '--format', 'xml']);
     assert.equal(audit.code, 2);

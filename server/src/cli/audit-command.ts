@@ -12,7 +12,8 @@ import { formatSarif } from '../render/format-sarif.js';
 import { formatTable } from '../render/format-table.js';
 import type { Report } from '../report/schema.js';
 import { escapeControls } from '../report/escape-text.js';
-import { parseCommandLine, usageExit, type CommandSpec, type OptionSpec } from './command-line.js';
+import { parse } from '../syntax/parse.js';
+import { parseCommandLine, unknownName, usageExit, type CommandSpec, type OptionSpec } from './command-line.js';
 import { formatProblem, printFindings, readSpec, type CommandOutput } from './check-command.js';
 import { filesRead, outputTarget, writeOutput } from './output-file.js';
 
@@ -74,6 +75,8 @@ export async function runAuditCommand(args: readonly string[], io: CommandOutput
   const specFile = positionals[0]!;
   const text = readSpec(specFile, io);
   if (text === undefined) return 2;
+  const unknown = unknownName('audit', 'audit', 'audit', values.audit, parse(text).spec.decls, io);
+  if (unknown !== undefined) return unknown;
   const target = outputTarget('audit', values.out, filesRead(specFile, text), io);
   if (target === undefined) return 2;
 

@@ -1,5 +1,7 @@
 import { parseArgs } from 'node:util';
 import { escapeControls } from '../report/escape-text.js';
+import { suggestName } from '../semantics/did-you-mean.js';
+import type { Decl } from '../syntax/ast.js';
 import type { CommandOutput } from './check-command.js';
 
 // One description per subcommand: node's parseArgs reads the same option table that `--help`
@@ -124,4 +126,20 @@ export function parseCommandLine<O extends Readonly<Record<string, OptionSpec>>>
     return usageError(spec.name, `expected ${expected} ${spec.operands}, got ${got}`, io);
   }
   return parsed;
+}
+
+/**
+ * Undefined when `name` (given with `--option`) names a declaration of `kind` in the spec; else the
+ * exit code after a usage error that names it, suggests the closest name and lists the spec's names,
+ * so a mistyped name never runs nothing and passes.
+ */
+export function unknownName(command: string, option: string, kind: Decl['kind'], name: string | undefined, decls: readonly Decl[], io: CommandOutput): number | undefined {
+  if (name === undefined) return undefined;
+  const known = decls.flatMap((d) => (d.kind === kind && d.name !== undefined ? [d.name.text] : []));
+  if (known.includes(name)) return undefined;
+  const suggestion = suggestName(name, known);
+  const hint = suggestion === undefined ? '' : `; did you mean '${suggestion}'?`;
+  const noun = kind === 'training' ? 'training block' : kind;
+  const listed = known.length === 0 ? `the spec declares no ${noun}` : `the spec's ${kind === 'corpus' ? 'corpora' : `${noun}s`}: ${known.join(', ')}`;
+  return usageError(command, `--${option}: unknown ${noun} '${name}'${hint} (${listed})`, io);
 }

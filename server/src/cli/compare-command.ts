@@ -4,7 +4,8 @@ import { LineIndex } from '../problems/line-index.js';
 import { newReport } from '../report/schema.js';
 import { analysisFormats, isAnalysisFormat, writeReport } from './analysis-output.js';
 import { escapeControls } from '../report/escape-text.js';
-import { parseCommandLine, usageError, usageExit, type CommandSpec, type OptionSpec } from './command-line.js';
+import { parse } from '../syntax/parse.js';
+import { parseCommandLine, unknownName, usageError, usageExit, type CommandSpec, type OptionSpec } from './command-line.js';
 import { printRunProblems, readSpec, type CommandOutput } from './check-command.js';
 import { filesRead, outputTarget } from './output-file.js';
 
@@ -36,6 +37,8 @@ export async function runCompareCommand(args: readonly string[], io: CommandOutp
   const specFile = positionals[0]!;
   const text = readSpec(specFile, io);
   if (text === undefined) return 2;
+  const unknown = unknownName('compare', 'comparison', 'comparison', values.comparison, parse(text).spec.decls, io);
+  if (unknown !== undefined) return unknown;
   const logs = [...(values.base ?? []).map((file) => ({ file, what: 'an evaluation log named by --base' })), ...(values.treatment ?? []).map((file) => ({ file, what: 'an evaluation log named by --treatment' }))];
   const target = outputTarget('compare', values.out, filesRead(specFile, text, logs), io);
   if (target === undefined) return 2;

@@ -5,7 +5,8 @@ import { newReport } from '../report/schema.js';
 import { analysisFormats, isAnalysisFormat, writeReport } from './analysis-output.js';
 import { signalFindings } from '../findings/signal-findings.js';
 import { escapeControls } from '../report/escape-text.js';
-import { parseCommandLine, usageError, usageExit, type CommandSpec, type OptionSpec } from './command-line.js';
+import { parse } from '../syntax/parse.js';
+import { parseCommandLine, unknownName, usageError, usageExit, type CommandSpec, type OptionSpec } from './command-line.js';
 import { printFindings, printRunProblems, readSpec, type CommandOutput } from './check-command.js';
 import { filesRead, outputTarget } from './output-file.js';
 
@@ -40,6 +41,11 @@ export async function runSignalCommand(args: readonly string[], io: CommandOutpu
   const specFile = positionals[0]!;
   const text = readSpec(specFile, io);
   if (text === undefined) return 2;
+  const decls = parse(text).spec.decls;
+  const unknown = unknownName('signal', 'training', 'training', values.training, decls, io)
+    ?? unknownName('signal', 'reward', 'reward', values.reward, decls, io)
+    ?? unknownName('signal', 'corpus', 'corpus', values.corpus, decls, io);
+  if (unknown !== undefined) return unknown;
   const target = outputTarget('signal', values.out, filesRead(specFile, text, (values.log ?? []).map((file) => ({ file, what: 'a training log named by --log' }))), io);
   if (target === undefined) return 2;
   const outcome = await signalSpec(text, path.resolve(specFile), {
