@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
 import { auditCommand } from '../../server/src/cli/audit-command.js';
@@ -92,5 +93,16 @@ describe('herald usage errors', () => {
     const arms = runHerald(['compare', training, '--base', 'a.jsonl']);
     assert.equal(arms.code, 2);
     assert.match(arms.stderr, /--base and --treatment go together/);
+  });
+});
+
+describe('herald --version', () => {
+  it('prints the package version, with --version and -V', () => {
+    const { version } = JSON.parse(readFileSync('package.json', 'utf8')) as { version: string };
+    for (const flag of ['--version', '-V']) {
+      const result = runHerald([flag]);
+      assert.equal(result.code, 0);
+      assert.equal(result.stdout, `${version}\n`);
+    }
   });
 });

@@ -4,10 +4,12 @@ import { compareCommand, runCompareCommand } from './compare-command.js';
 import { runSignalCommand, signalCommand } from './signal-command.js';
 import { usageExit } from './command-line.js';
 import { escapeControls } from '../report/escape-text.js';
+import { heraldVersion } from '../version.js';
 
 const commands = [checkCommand, auditCommand, signalCommand, compareCommand];
 
 const usage = `usage: herald <command> [options]
+       herald --version | -V
        herald --help | -h
 
 commands:
@@ -32,6 +34,10 @@ async function main(argv: readonly string[]): Promise<number> {
       return runSignalCommand(rest, io);
     case 'compare':
       return runCompareCommand(rest, io);
+    case '--version':
+    case '-V':
+      io.out(heraldVersion);
+      return 0;
     case 'help':
     case '--help':
     case '-h':
