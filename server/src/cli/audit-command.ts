@@ -12,22 +12,35 @@ import { formatSarif } from '../render/format-sarif.js';
 import { formatTable } from '../render/format-table.js';
 import type { Report } from '../report/schema.js';
 import { escapeControls } from '../report/escape-text.js';
-import { formatProblem, parseCommandArgs, printFindings, readSpec, type CommandOutput } from './check-command.js';
+import { parse } from '../syntax/parse.js';
+import { parseCommandLine, unknownName, usageExit, type CommandSpec, type OptionSpec } from './command-line.js';
+import { formatProblem, printFindings, readSpec, type CommandOutput } from './check-command.js';
 import { filesRead, outputTarget, writeOutput } from './output-file.js';
 
 const formats = ['table', 'json', 'sarif', 'html'] as const;
 type Format = (typeof formats)[number];
 
-export const auditUsage = `herald audit <spec.reward> [--format table|json|sarif|html] [--out FILE] [--audit NAME] [--quiet] [--update-baseline]
-                    [--cache-dir DIR | --no-cache]
-  runs every audit in the spec (or the one named) against its linked pools
-  --cache-dir DIR     where laundering-candidate rankings are kept between runs (default: $HERALD_CACHE_DIR,
-                      else $XDG_CACHE_HOME/herald, else ~/.cache/herald); --no-cache keeps none
-  --quiet             print no progress and no 'wrote FILE' lines on stderr; problems, skipped rows and
-                      failed expectations still print
-  --update-baseline   accept the figures: write <spec>.baseline.json (commit it); later runs report
-                      every attack success rate or bound that rose against it as a regression
-  exit 0 when every expect line holds and nothing regressed, 1 otherwise, 2 on spec errors or unreadable input`;
+export const auditCommand = {
+  name: 'audit',
+  operands: '<spec.reward>',
+  positionals: { min: 1, max: 1 },
+  brief: "run the spec's HERALD audits against its linked pools",
+  summary: 'runs every audit block of the spec (or the one named by --audit) against its linked pools and prints the report',
+  options: {
+    format: { type: 'string', choices: formats, default: 'table', help: 'the report as a readable table, the JSON report (docs/report.md), SARIF 2.1.0 with findings on spec lines, or a standalone HTML page' },
+    out: { type: 'string', value: 'FILE', help: 'write the report to FILE instead of stdout; refused, with nothing written, when FILE is the spec or a file the run reads' },
+    audit: { type: 'string', value: 'NAME', help: 'run only the audit block NAME; a name the spec does not declare is a usage error' },
+    quiet: { type: 'boolean', default: false, help: "print no progress and no 'wrote FILE' lines on stderr; problems, skipped rows and failed expectations still print" },
+    'update-baseline': { type: 'boolean', default: false, help: 'accept the figures: write <spec>.baseline.json (commit it); later runs report every attack success rate or bound that rose against it as a regression' },
+    'cache-dir': { type: 'string', value: 'DIR', help: 'where laundering-candidate rankings are kept between runs (default: $HERALD_CACHE_DIR, else $XDG_CACHE_HOME/herald, else ~/.cache/herald)' },
+    'no-cache': { type: 'boolean', default: false, help: 'keep no candidate rankings between runs' },
+  },
+  exit: '0 when every expect line holds and nothing regressed against the baseline, 1 otherwise, 2 on spec errors, unreadable input or bad usage (an unknown option, format or audit name)',
+} as const satisfies CommandSpec<Readonly<Record<string, OptionSpec>>>;
+
+function isFormat(format: string): format is Format {
+  return formats.some((f) => f === format);
+}
 
 interface RenderContext {
   readonly findings: readonly Problem[];
@@ -53,21 +66,17 @@ function render(report: Report, format: Format, ctx: RenderContext): string {
 }
 
 export async function runAuditCommand(args: readonly string[], io: CommandOutput & { write: (text: string) => void }): Promise<number> {
-  const parsed = parseCommandArgs('audit', auditUsage, args, {
-    format: { type: 'string', default: 'table' }, out: { type: 'string' }, audit: { type: 'string' },
-    quiet: { type: 'boolean', default: false }, 'update-baseline': { type: 'boolean', default: false },
-    'cache-dir': { type: 'string' }, 'no-cache': { type: 'boolean', default: false },
-  }, io);
-  if (parsed === undefined) return 2;
+  const parsed = parseCommandLine(auditCommand, args, io);
+  if (parsed === 'help') return 0;
+  if (typeof parsed === 'number') return parsed;
   const { values, positionals } = parsed;
-  const format = values.format as Format;
-  if (positionals.length !== 1 || !formats.includes(format)) {
-    io.err(auditUsage);
-    return 2;
-  }
+  const format = values.format;
+  if (!isFormat(format)) return usageExit;
   const specFile = positionals[0]!;
   const text = readSpec(specFile, io);
   if (text === undefined) return 2;
+  const unknown = unknownName('audit', 'audit', 'audit', values.audit, parse(text).spec.decls, io);
+  if (unknown !== undefined) return unknown;
   const target = outputTarget('audit', values.out, filesRead(specFile, text), io);
   if (target === undefined) return 2;
 

@@ -1,6 +1,5 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { specRelative } from '../inputs/paths.js';
 import { analyze } from '../semantics/analyze.js';
 import { probeFile } from '../inputs/file-probe.js';
@@ -8,6 +7,7 @@ import { LineIndex } from '../problems/line-index.js';
 import type { Problem } from '../problems/problem.js';
 import type { RowIssue } from '../pool/types.js';
 import { escapeControls } from '../report/escape-text.js';
+import { parseCommandLine, type CommandSpec } from './command-line.js';
 
 export interface CommandOutput {
   readonly out: (line: string) => void;
@@ -23,22 +23,12 @@ export function formatProblem(file: string, index: LineIndex, problem: Problem):
   return escapeControls(`${file}:${line + 1}:${character + 1}: ${problem.severity} ${problem.code} ${problem.message}`);
 }
 
-/** A command's options and positionals, or undefined after printing the parse error and the usage. */
-export function parseCommandArgs<O extends NonNullable<ParseArgsConfig['options']>>(command: string, usage: string, args: readonly string[], options: O, io: CommandOutput) {
-  try {
-    return parseArgs({ args: [...args], allowPositionals: true, options });
-  } catch (error) {
-    io.err(`${escapeControls(`herald ${command}: ${(error as Error).message}`)}\n${usage}`);
-    return undefined;
-  }
-}
-
 /** A spec's text, or undefined after saying on stderr why it cannot be read. */
 export function readSpec(file: string, io: CommandOutput): string | undefined {
   try {
     return fs.readFileSync(file, 'utf8');
   } catch (error) {
-    io.err(escapeControls(`${file}: cannot read: ${(error as Error).message}`));
+    io.err(escapeControls(`${file}: error: cannot read: ${error instanceof Error ? error.message : String(error)}`));
     return undefined;
   }
 }
@@ -64,19 +54,29 @@ export function printFindings(file: string, lines: LineIndex, findings: readonly
   }
 }
 
+export const checkCommand = {
+  name: 'check',
+  operands: '<spec.reward…>',
+  positionals: { min: 1, max: Infinity },
+  brief: 'parse and check specs and print their problems (runs no audit)',
+  summary: 'parses and checks each spec and prints every problem as file:line:col: severity code message (on stdout; the count on stderr); runs no audit',
+  options: {},
+  exit: '0 when every spec is clean (warnings allowed), 1 on errors, 2 when a spec cannot be read or on bad usage',
+} as const satisfies CommandSpec<Record<string, never>>;
+
 /** Checks each spec; exit code 1 when any has an error, 2 when a spec cannot be read. */
-export function runCheck(files: readonly string[], io: CommandOutput): number {
-  if (files.length === 0) {
-    io.err('herald check: name at least one .reward file');
-    return 2;
-  }
+export function runCheck(args: readonly string[], io: CommandOutput): number {
+  const parsed = parseCommandLine(checkCommand, args, io);
+  if (parsed === 'help') return 0;
+  if (typeof parsed === 'number') return parsed;
+  const files = parsed.positionals;
   let errors = 0;
   let warnings = 0;
-  let unreadable = false;
+  let unreadable = 0;
   for (const file of files) {
     const text = readSpec(file, io);
     if (text === undefined) {
-      unreadable = true;
+      unreadable++;
       continue;
     }
     const { problems } = analyze(text, { specFile: path.resolve(file), probeFile });
@@ -87,6 +87,9 @@ export function runCheck(files: readonly string[], io: CommandOutput): number {
       else if (problem.severity === 'warning') warnings++;
     }
   }
-  io.err(`checked ${files.length} spec${files.length === 1 ? '' : 's'}: ${errors} error${errors === 1 ? '' : 's'}, ${warnings} warning${warnings === 1 ? '' : 's'}`);
-  return unreadable ? 2 : errors > 0 ? 1 : 0;
+  // A spec that cannot be read is an error of the run: the count never says "0 errors" for it.
+  const total = errors + unreadable;
+  const notRead = unreadable === 0 ? '' : ` (${unreadable} spec${unreadable === 1 ? '' : 's'} could not be read)`;
+  io.err(`checked ${files.length} spec${files.length === 1 ? '' : 's'}: ${total} error${total === 1 ? '' : 's'}${notRead}, ${warnings} warning${warnings === 1 ? '' : 's'}`);
+  return unreadable > 0 ? 2 : errors > 0 ? 1 : 0;
 }

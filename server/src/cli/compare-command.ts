@@ -2,35 +2,43 @@ import * as path from 'node:path';
 import { compareSpec } from '../compare/compare-spec.js';
 import { LineIndex } from '../problems/line-index.js';
 import { newReport } from '../report/schema.js';
-import { isAnalysisFormat, writeReport } from './analysis-output.js';
+import { analysisFormats, isAnalysisFormat, writeReport } from './analysis-output.js';
 import { escapeControls } from '../report/escape-text.js';
-import { parseCommandArgs, printRunProblems, readSpec, type CommandOutput } from './check-command.js';
+import { parse } from '../syntax/parse.js';
+import { parseCommandLine, unknownName, usageError, usageExit, type CommandSpec, type OptionSpec } from './command-line.js';
+import { printRunProblems, readSpec, type CommandOutput } from './check-command.js';
 import { filesRead, outputTarget } from './output-file.js';
 
-export const compareUsage = `herald compare <spec.reward> [--base FILE… --treatment FILE…] [--comparison NAME] [--format table|json|html] [--out FILE]
-  the paired policy comparison: two arms evaluated on the same question ids and samples (meta.sample),
-  paired differences (treatment − base) with question-cluster bootstrap intervals per benchmark
-  (meta.benchmark) and equal-suite, for EM, F1, citation precision, support recall, unsupported
-  citations, natural detector incidence and first-visible attackability under the spec's fixed scorer
-  --base, --treatment   evaluation logs; replace the comparison block's base and treatment
-  exit 0 when the EM non-inferiority gate passes on every benchmark, 1 when it fails,
-  2 on spec errors, bad usage or unreadable input`;
+export const compareCommand = {
+  name: 'compare',
+  operands: '<spec.reward>',
+  positionals: { min: 1, max: 1 },
+  brief: "paired comparison of two trained policies' evaluation logs",
+  summary: "the paired policy comparison: two arms evaluated on the same question ids and samples (meta.sample), paired differences (treatment − base) with question-cluster bootstrap intervals per benchmark (meta.benchmark) and equal-suite, for EM, F1, citation precision, support recall, unsupported citations, natural detector incidence and first-visible attackability under the spec's fixed scorer",
+  options: {
+    base: { type: 'string', multiple: true, value: 'FILE', help: "evaluation log(s) of the base policy; replace the comparison block's base (give --treatment too)" },
+    treatment: { type: 'string', multiple: true, value: 'FILE', help: "evaluation log(s) of the treatment policy; replace the comparison block's treatment (give --base too)" },
+    comparison: { type: 'string', value: 'NAME', help: 'run only the comparison block NAME; a name the spec does not declare is a usage error' },
+    format: { type: 'string', choices: analysisFormats, default: 'table', help: 'the report as a readable table, the JSON report (docs/report.md) or a standalone HTML page' },
+    out: { type: 'string', value: 'FILE', help: 'write the report to FILE instead of stdout; refused, with nothing written, when FILE is the spec or a file the run reads' },
+  },
+  exit: '0 when the EM non-inferiority gate passes on every benchmark, 1 when it fails, 2 on spec errors, unreadable input or bad usage',
+} as const satisfies CommandSpec<Readonly<Record<string, OptionSpec>>>;
 
 export async function runCompareCommand(args: readonly string[], io: CommandOutput & { write: (text: string) => void }): Promise<number> {
-  const parsed = parseCommandArgs('compare', compareUsage, args, {
-    base: { type: 'string', multiple: true }, treatment: { type: 'string', multiple: true }, comparison: { type: 'string' },
-    format: { type: 'string', default: 'table' }, out: { type: 'string' },
-  }, io);
-  if (parsed === undefined) return 2;
+  const parsed = parseCommandLine(compareCommand, args, io);
+  if (parsed === 'help') return 0;
+  if (typeof parsed === 'number') return parsed;
   const { values, positionals } = parsed;
+  const { format } = values;
+  if (!isAnalysisFormat(format)) return usageExit;
   // One arm from the command line and the other from the spec would pair logs nobody named together.
-  if (positionals.length !== 1 || !isAnalysisFormat(values.format) || (values.base === undefined) !== (values.treatment === undefined)) {
-    io.err(compareUsage);
-    return 2;
-  }
+  if ((values.base === undefined) !== (values.treatment === undefined)) return usageError('compare', '--base and --treatment go together: give both arms or neither', io);
   const specFile = positionals[0]!;
   const text = readSpec(specFile, io);
   if (text === undefined) return 2;
+  const unknown = unknownName('compare', 'comparison', 'comparison', values.comparison, parse(text).spec.decls, io);
+  if (unknown !== undefined) return unknown;
   const logs = [...(values.base ?? []).map((file) => ({ file, what: 'an evaluation log named by --base' })), ...(values.treatment ?? []).map((file) => ({ file, what: 'an evaluation log named by --treatment' }))];
   const target = outputTarget('compare', values.out, filesRead(specFile, text, logs), io);
   if (target === undefined) return 2;
@@ -39,7 +47,7 @@ export async function runCompareCommand(args: readonly string[], io: CommandOutp
   printRunProblems(specFile, lines, outcome, io);
   if (outcome.runError !== undefined) io.err(escapeControls(`herald compare: ${outcome.runError}`));
   if (outcome.reports === undefined) return 2;
-  if (!writeReport(newReport(path.basename(specFile), { audits: [], comparisons: [...outcome.reports] }), values.format, target, io)) return 2;
+  if (!writeReport(newReport(path.basename(specFile), { audits: [], comparisons: [...outcome.reports] }), format, target, io)) return 2;
   const failed = outcome.reports.filter((r) => !r.nonInferiority.passed);
   for (const r of failed) io.err(escapeControls(`herald: ${r.name}: EM non-inferiority fails on ${r.nonInferiority.benchmarks.filter((b) => !b.passed).map((b) => b.benchmark).join(', ') || 'every benchmark (no pairs)'}`));
   return failed.length > 0 ? 1 : 0;

@@ -1,24 +1,22 @@
-import { auditUsage, runAuditCommand } from './audit-command.js';
-import { runCheck } from './check-command.js';
-import { compareUsage, runCompareCommand } from './compare-command.js';
-import { runSignalCommand, signalUsage } from './signal-command.js';
+import { auditCommand, runAuditCommand } from './audit-command.js';
+import { checkCommand, runCheck } from './check-command.js';
+import { compareCommand, runCompareCommand } from './compare-command.js';
+import { runSignalCommand, signalCommand } from './signal-command.js';
+import { usageExit } from './command-line.js';
 import { escapeControls } from '../report/escape-text.js';
+import { heraldVersion } from '../version.js';
+
+const commands = [checkCommand, auditCommand, signalCommand, compareCommand];
 
 const usage = `usage: herald <command> [options]
+       herald --version | -V
+       herald --help | -h
 
 commands:
-  check <spec.reward…>   parse and check specs; prints file:line:col: severity code message
-                         exit 0 when clean (warnings allowed), 1 on errors, 2 on unreadable input
-  audit <spec.reward>    run the spec's HERALD audits (see herald audit --help)
-  signal <spec.reward>   does a detector's penalty reach a group-normalised optimizer? (herald signal --help)
-  compare <spec.reward>  paired comparison of two trained policies' evaluation logs (herald compare --help)
-  help                   this text
+${commands.map((c) => `  ${`${c.name} ${c.operands}`.padEnd(24)}${c.brief}`).join('\n')}
 
-${auditUsage}
-
-${signalUsage}
-
-${compareUsage}`;
+'herald <command> --help' describes every option of a command and its exit codes; every command
+exits 2 on bad usage (an unknown command, option, format or name) and on unreadable input.`;
 
 async function main(argv: readonly string[]): Promise<number> {
   const [command, ...rest] = argv;
@@ -31,23 +29,15 @@ async function main(argv: readonly string[]): Promise<number> {
     case 'check':
       return runCheck(rest, io);
     case 'audit':
-      if (rest.includes('--help') || rest.includes('-h')) {
-        io.out(auditUsage);
-        return 0;
-      }
       return runAuditCommand(rest, io);
     case 'signal':
-      if (rest.includes('--help') || rest.includes('-h')) {
-        io.out(signalUsage);
-        return 0;
-      }
       return runSignalCommand(rest, io);
     case 'compare':
-      if (rest.includes('--help') || rest.includes('-h')) {
-        io.out(compareUsage);
-        return 0;
-      }
       return runCompareCommand(rest, io);
+    case '--version':
+    case '-V':
+      io.out(heraldVersion);
+      return 0;
     case 'help':
     case '--help':
     case '-h':
@@ -55,7 +45,7 @@ async function main(argv: readonly string[]): Promise<number> {
       return 0;
     default:
       io.err(command === undefined ? usage : `${escapeControls(`herald: unknown command '${command}'`)}\n${usage}`);
-      return 2;
+      return usageExit;
   }
 }
 

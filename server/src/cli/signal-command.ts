@@ -2,39 +2,50 @@ import * as path from 'node:path';
 import { signalSpec } from '../signal/signal-spec.js';
 import { LineIndex } from '../problems/line-index.js';
 import { newReport } from '../report/schema.js';
-import { isAnalysisFormat, writeReport } from './analysis-output.js';
+import { analysisFormats, isAnalysisFormat, writeReport } from './analysis-output.js';
 import { signalFindings } from '../findings/signal-findings.js';
 import { escapeControls } from '../report/escape-text.js';
-import { parseCommandArgs, printFindings, printRunProblems, readSpec, type CommandOutput } from './check-command.js';
+import { parse } from '../syntax/parse.js';
+import { parseCommandLine, unknownName, usageError, usageExit, type CommandSpec, type OptionSpec } from './command-line.js';
+import { printFindings, printRunProblems, readSpec, type CommandOutput } from './check-command.js';
 import { filesRead, outputTarget } from './output-file.js';
 
-export const signalUsage = `herald signal <spec.reward> [--log FILE…] [--training NAME] [--reward R --corpus C] [--normalize std|mean]
-              [--min-groups N] [--format table|json|html] [--out FILE]
-  the training-signal audit: for the reward a policy was trained with and each of its detectors, how
-  many logged update groups (meta.group) the detector fires in, how many of them are mixed, and in how
-  many the group-normalised advantage changes because of it or is exactly cancelled; per meta.step
-  --log FILE          training log(s) (pool format with meta.group, meta.step); replace the block's log
-  --reward R          without a training block in the spec: the reward to audit (and --corpus)
-  exit 0 when every detector changes the advantages in at least min_groups groups, 1 otherwise,
-  2 on spec errors, bad usage or unreadable input`;
+export const signalCommand = {
+  name: 'signal',
+  operands: '<spec.reward>',
+  positionals: { min: 1, max: 1 },
+  brief: "does a detector's penalty reach a group-normalised optimizer?",
+  summary: 'the training-signal audit: for the reward a policy was trained with and each of its detectors, how many logged update groups (meta.group) the detector fires in, how many of them are mixed, and in how many the group-normalised advantage changes because of it or is exactly cancelled; per meta.step',
+  options: {
+    log: { type: 'string', multiple: true, value: 'FILE', help: "training log(s) in the pool format with meta.group and meta.step; replace the training block's log (repeat for several)" },
+    training: { type: 'string', value: 'NAME', help: 'run only the training block NAME; a name the spec does not declare is a usage error' },
+    reward: { type: 'string', value: 'R', help: 'without a training block in the spec: the reward to audit (with --log, and --corpus when the spec has several)' },
+    corpus: { type: 'string', value: 'C', help: 'with --reward: the corpus the reward reads' },
+    normalize: { type: 'string', choices: ['std', 'mean'], help: "how advantages are normalised per group: divided by the group's standard deviation, or only centred (default: the block's, else std)" },
+    'min-groups': { type: 'string', value: 'N', help: "a detector whose penalty changes the advantages in fewer than N groups is reported (default: the block's, else 5)" },
+    format: { type: 'string', choices: analysisFormats, default: 'table', help: 'the report as a readable table, the JSON report (docs/report.md) or a standalone HTML page' },
+    out: { type: 'string', value: 'FILE', help: 'write the report to FILE instead of stdout; refused, with nothing written, when FILE is the spec or a file the run reads' },
+  },
+  exit: '0 when every detector changes the advantages in at least min_groups groups, 1 otherwise, 2 on spec errors, unreadable input or bad usage',
+} as const satisfies CommandSpec<Readonly<Record<string, OptionSpec>>>;
 
 export async function runSignalCommand(args: readonly string[], io: CommandOutput & { write: (text: string) => void }): Promise<number> {
-  const parsed = parseCommandArgs('signal', signalUsage, args, {
-    log: { type: 'string', multiple: true }, training: { type: 'string' }, reward: { type: 'string' }, corpus: { type: 'string' },
-    normalize: { type: 'string' }, 'min-groups': { type: 'string' }, format: { type: 'string', default: 'table' }, out: { type: 'string' },
-  }, io);
-  if (parsed === undefined) return 2;
+  const parsed = parseCommandLine(signalCommand, args, io);
+  if (parsed === 'help') return 0;
+  if (typeof parsed === 'number') return parsed;
   const { values, positionals } = parsed;
   const minGroups = values['min-groups'] === undefined ? undefined : Number(values['min-groups']);
-  const normalize = values.normalize;
-  if (positionals.length !== 1 || !isAnalysisFormat(values.format) || (normalize !== undefined && normalize !== 'std' && normalize !== 'mean')
-    || (minGroups !== undefined && (!Number.isInteger(minGroups) || minGroups < 1))) {
-    io.err(signalUsage);
-    return 2;
-  }
+  const { normalize, format } = values;
+  if (minGroups !== undefined && (!Number.isInteger(minGroups) || minGroups < 1)) return usageError('signal', `--min-groups takes a whole number of at least 1, not '${values['min-groups'] ?? ''}'`, io);
+  if (!isAnalysisFormat(format) || (normalize !== undefined && normalize !== 'std' && normalize !== 'mean')) return usageExit;
   const specFile = positionals[0]!;
   const text = readSpec(specFile, io);
   if (text === undefined) return 2;
+  const decls = parse(text).spec.decls;
+  const unknown = unknownName('signal', 'training', 'training', values.training, decls, io)
+    ?? unknownName('signal', 'reward', 'reward', values.reward, decls, io)
+    ?? unknownName('signal', 'corpus', 'corpus', values.corpus, decls, io);
+  if (unknown !== undefined) return unknown;
   const target = outputTarget('signal', values.out, filesRead(specFile, text, (values.log ?? []).map((file) => ({ file, what: 'a training log named by --log' }))), io);
   if (target === undefined) return 2;
   const outcome = await signalSpec(text, path.resolve(specFile), {
@@ -44,7 +55,7 @@ export async function runSignalCommand(args: readonly string[], io: CommandOutpu
   printRunProblems(specFile, lines, outcome, io);
   if (outcome.runError !== undefined) io.err(escapeControls(`herald signal: ${outcome.runError}`));
   if (outcome.reports === undefined) return 2;
-  if (!writeReport(newReport(path.basename(specFile), { audits: [], signals: [...outcome.reports] }), values.format, target, io)) return 2;
+  if (!writeReport(newReport(path.basename(specFile), { audits: [], signals: [...outcome.reports] }), format, target, io)) return 2;
   // A block named on the command line (--reward) is not in the spec: its detectors are named here.
   const findings = signalFindings(outcome.reports, outcome.model);
   printFindings(specFile, lines, findings, io);
