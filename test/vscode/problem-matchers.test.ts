@@ -84,12 +84,11 @@ describe('the $herald problem matchers over herald audit output', () => {
     assert.ok(attack);
     assert.equal(attack.file, 'specs/paper.reward');
     assert.equal(attack.severity, 'warning');
-    assert.match(attack.message, /^launder beats R0: \d+\.\d+% /);
+    assert.match(attack.message, /^in audit paper, launder beats R0: \d+\.\d+% /);
     assert.deepEqual(new Set(all.filter((m) => m.code === 'redundant-detector').map((m) => m.severity)), new Set(['info']));
-    const row = matchesOf(rows[0]!)[0]!;
-    assert.match(row.file, /^specs\/pools\/hotpot\.jsonl$/);
-    assert.ok(row.line > 0);
-    assert.match(row.message, /^worked pair: R0 /);
+    const pairRows = rows.map((r) => matchesOf(r)[0]!);
+    assert.ok(pairRows.every((r) => /^specs\/pools\/[\w-]+\.jsonl$/.test(r.file) && r.line > 0), rows.join('\n'));
+    assert.ok(pairRows.some((r) => /^worked pair: R0 /.test(r.message)), rows.join('\n'));
   });
 
   it('matches the checker\'s errors, and skipped rows', () => {
