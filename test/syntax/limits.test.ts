@@ -31,6 +31,8 @@ describe('limits: nesting as written', () => {
     ['1,000 nested quantifiers', signal(`${'any c in citations: '.repeat(max)}⟦any⟧ c in citations: ${'any c in citations: '.repeat(935)}true`)],
     ['a sum of 100,000 terms', signal(`${'1 + '.repeat(max)}1 ⟦+⟧ ${'1 + '.repeat(99_934)}1`)],
     ['100,000 member accesses', signal(`final${'.answer'.repeat(max)}⟦.⟧answer${'.answer'.repeat(99_934)}`)],
+    ['a count call cut at its argument list', signal(`${'1 + '.repeat(max - 1)}- count⟦(⟧citations)`)],
+    ['a cut that leaves an operator before the next term', `reward R { a 1 * ${'not '.repeat(max - 1)}⟦-⟧has_final  c 2 * has_final }\n`],
     ['deep calls', signal(`${'lower('.repeat(max)}lower⟦(⟧${'lower('.repeat(235)}question${')'.repeat(300)}`)],
     ['a deep argument among shallow ones', signal(`mean(1, ${'1 + '.repeat(max - 1)}1 ⟦+⟧ 1, 2)`)],
     ['a deep term of a reward block', `reward R { a -1 * search_calls  b 1 * ${'1 + '.repeat(max - 1)}1 ⟦+⟧ 1  c 2 * has_final }\n`],

@@ -28,7 +28,7 @@ export interface LimitedTokens {
   /** The tokens to parse: each part nested too deep is left out. */
   readonly tokens: IToken[];
   readonly problems: Problem[];
-  /** The text each left-out part spanned; a parse error there is a consequence of the cut, not the author's. */
+  /** From each left-out part to its statement's end: a parse error there is a consequence of the cut, not the author's. */
   readonly cuts: Span[];
 }
 
@@ -54,15 +54,21 @@ export function limitNesting(tokens: readonly IToken[], textLength: number): Lim
   const cut = (from: number, resume: number): number => {
     const t = tokens[from]!;
     const previous = kept[kept.length - 1];
-    // From the end of the last token kept, where an error about the missing rest is placed.
-    const start = previous === undefined ? t.startOffset : Math.min(tokenEnd(previous), t.startOffset);
+    // From the end of the last token kept, where an error about the missing rest is placed; a
+    // `count` whose argument list is cut is no expression by itself, so the error lands on it.
+    const start = previous === undefined ? t.startOffset
+      : previous.tokenType === T.Count && t.tokenType === T.LParen ? previous.startOffset
+        : Math.min(tokenEnd(previous), t.startOffset);
     problems.push({
       code: issueCodes.nestingTooDeep,
       severity: 'error',
       message: `this expression nests more than ${maxExpressionNesting} levels deep (each open parenthesis adds one, and so does each operator, 'not', unary minus, '.' and quantifier inside it): name parts of it as signals`,
       span: { start: t.startOffset, end: tokenEnd(t) },
     });
-    cuts.push({ start, end: resume < tokens.length ? tokens[resume]!.startOffset : textLength });
+    // Up to the statement's end: what the parser reads after the cut is one expression with a part
+    // missing, so an operator left dangling may take the next term's name as its operand.
+    const end = endOfStatement(tokens, resume);
+    cuts.push({ start, end: end < tokens.length ? tokens[end]!.startOffset : textLength });
     return resume;
   };
 
@@ -134,6 +140,13 @@ function endOfParenthesis(tokens: readonly IToken[], from: number): number {
     else if (type === T.RParen && --balance === 0) return j + 1;
   }
   return tokens.length;
+}
+
+/** The index of the first token from `from` that stands outside expressions (or the end). */
+function endOfStatement(tokens: readonly IToken[], from: number): number {
+  let j = from;
+  while (j < tokens.length && !outside.has(tokens[j]!.tokenType)) j++;
+  return j;
 }
 
 /** The index of the token that ends the operand list `from` stands in: its `)` or `,`, or the statement's end. */
