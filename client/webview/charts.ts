@@ -173,7 +173,7 @@ export function strataChart(audit: AuditReport, theme: Theme): ChartConfiguratio
       scales: {
         x: { ticks: { color: theme.fg }, grid: { display: false } },
         y: {
-          beginAtZero: true, suggestedMax: Math.max(0, ...groups.flatMap((g) => [g.active.high, g.inactive.high]).filter((h) => h !== null).map((h) => h * 100)),
+          beginAtZero: true, suggestedMax: groups.reduce((m, g) => Math.max(m, (g.active.high ?? 0) * 100, (g.inactive.high ?? 0) * 100), 0),
           title: axisTitle('ASR under the larger reward (%)', theme), ticks: { color: theme.muted }, grid: grid(theme),
         },
       },

@@ -93,7 +93,8 @@ function marginCaption(audit: AuditReport, attackIndex: number, selection: Selec
     name.textContent = s.reward;
     parts.push(i === 0 ? '' : ' · ', name, seriesSummary(s));
   });
-  caption.replaceChildren(...parts);
+  caption.replaceChildren();
+  for (const part of parts) caption.append(part);
 }
 
 function drawChart(charts: ChartSet, report: Report, container: HTMLElement, theme: Theme, choices: Map<HTMLElement, MarginChoice>): void {

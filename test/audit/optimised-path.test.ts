@@ -11,6 +11,8 @@ import { openRankingStore } from '../../server/src/inputs/ranking-cache.js';
 import { createCandidateSource } from '../../server/src/edits/candidate-source.js';
 import { bootstrapMemo, clusterBootstrap, percentile } from '../../server/src/stats/bootstrap.js';
 import { rewardScorer } from '../../server/src/edits/features.js';
+import { maxLatticeDetectors } from '../../server/src/problems/limits.js';
+import { AuditError } from '../../server/src/edits/audit-error.js';
 import { evaluateLattice, minimalSubsets, subsetMargins, subsetNames, type LatticePenalty } from '../../server/src/audit/lattice.js';
 import { auditEditPlan, planAudit } from '../../server/src/audit/plan.js';
 import { seededRandom } from '../../server/src/stats/random.js';
@@ -145,6 +147,19 @@ describe('optimised audit path', () => {
     assert.equal(JSON.stringify(shared), JSON.stringify(expected));
     // The sample's lattice has subsets that differ only in detectors an attack never changes.
     assert.ok(penalties.length === 3 && prepared.runs.some((run) => run.plan.targets.length < penalties.length));
+  });
+
+  it('refuses a lattice past the detector limit instead of overflowing 1 << k', async () => {
+    // 31 detectors made `1 << k` negative: the lattice came back empty and nothing said so.
+    const { model, plan, prepared } = await preparedSample(text);
+    const base = rewardScorer(prepared.table, new RewardCompiler(model).reward(plan.reward));
+    const one = plan.lattice[0]!;
+    const penalty: LatticePenalty = { name: one.name, lambda: one.lambda, column: prepared.table.index.get(`decl:${one.name}`)! };
+    const options = { resamples: plan.bootstrap, seed: plan.seed, bootstrap: prepared.memo.bootstrap };
+    for (const k of [maxLatticeDetectors + 1, 31]) {
+      assert.throws(() => evaluateLattice(prepared.runs, base, Array.from({ length: k }, () => penalty), options, prepared.memo),
+        (e: unknown) => e instanceof AuditError && e.message.includes(`at most ${maxLatticeDetectors} detectors`));
+    }
   });
 
   it('keeps what scoring remembers with the prepared edits, within its bounds', async () => {

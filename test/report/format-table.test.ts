@@ -83,6 +83,16 @@ describe('formatTable', () => {
     assertFits(formatTable(report));
   });
 
+  it('renders a 300,000-point sweep (Math.max over the rows overflowed the stack)', () => {
+    const report = withAudit(goldenReport(), (a) => {
+      const entry = a.sweep[0]!;
+      return { ...a, sweep: Array.from({ length: 300_000 }, (_, i) => ({ ...entry, scale: i / 1000 })) };
+    });
+    const text = formatTable(report);
+    assert.ok(text.includes('299.999'));
+    assertFits(text);
+  });
+
   it('writes no escape codes unless asked, and the same text when colored', () => {
     assert.ok(!table.includes('\u001b'));
     const colored = formatTable(goldenReport(), { color: true });

@@ -4,6 +4,7 @@ import { describe, it } from 'node:test';
 import { analyze } from '../../server/src/semantics/analyze.js';
 import type { FileStatus } from '../../server/src/inputs/file-probe.js';
 import { issueCodes, type IssueCode } from '../../server/src/problems/issue-codes.js';
+import { maxExpressionNesting, maxLatticeDetectors, maxSpecLength, maxSweepPoints } from '../../server/src/problems/limits.js';
 import { marked } from '../helpers/marked.js';
 
 /** A clean spec that exercises every construct; each case below breaks one thing in it. */
@@ -135,6 +136,11 @@ const cases: Case[] = [
   { code: issueCodes.invalidSetting, title: 'a fractional min_groups', bad: variant('min_groups 5', 'min_groups ⟦2.5⟧', cleanBlocks), good: cleanBlocks },
   { code: issueCodes.kindMismatch, title: 'a detector given as a training log', bad: variant('log train', 'log ⟦L⟧', cleanBlocks).replace('pool train = "t.jsonl"\n', ''), good: cleanBlocks },
   { code: issueCodes.repeatedAuditItem, title: 'a comparison with two margins', bad: variant('  margin 2\n', '  margin 2\n  ⟦margin 3⟧\n', cleanBlocks), good: cleanBlocks },
+  { code: issueCodes.specTooLarge, title: 'a spec past the size limit', bad: `⟦⟧${clean}${'#'.repeat(maxSpecLength)}\n` },
+  { code: issueCodes.nestingTooDeep, title: 'parentheses nested past the limit', bad: variant('mean(has_final, search_calls > 0)', `${'('.repeat(maxExpressionNesting)}⟦(⟧has_final${')'.repeat(maxExpressionNesting + 1)}`) },
+  { code: issueCodes.latticeTooLarge, title: 'a lattice of one detector too many', bad: variant('lattice L = 1.2, F = 1', `lattice L = 1.2, F = 1${', L = 1'.repeat(maxLatticeDetectors - 2)}, ⟦L = 1⟧`) },
+  { code: issueCodes.settingTooLarge, title: 'a bootstrap of a billion resamples', bad: variant('seed 7', 'seed 7\n  bootstrap ⟦1e9⟧') },
+  { code: issueCodes.settingTooLarge, title: 'a sweep of one scale too many', bad: variant('seed 7', `seed 7\n  sweep ${'1, '.repeat(maxSweepPoints)}⟦2⟧`) },
 ];
 
 describe('check: every issue code', () => {

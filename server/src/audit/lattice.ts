@@ -5,6 +5,12 @@ import type { Scorer } from '../edits/features.js';
 import { selections } from '../edits/attack-plan.js';
 import { editMargins, estimateSelection, selectionLabel } from '../edits/scoring.js';
 import type { ScoringMemo } from '../edits/scoring-memo.js';
+import { AuditError } from '../edits/audit-error.js';
+import { maxLatticeDetectors } from '../problems/limits.js';
+
+// Subsets are bit masks over the detectors in lattice order. The checker keeps a lattice to
+// `maxLatticeDetectors` (12) detectors, far below the 31 at which `1 << j` would leave the 32-bit
+// integers that bit operators work in, and `evaluateLattice` refuses anything larger.
 
 export interface LatticePenalty {
   readonly name: string;
@@ -54,6 +60,9 @@ export function minimalSubsets(sufficient: readonly boolean[]): boolean[] {
  * looking at every proper subset, never by assuming that more penalties are safer.
  */
 export function evaluateLattice(runs: readonly AttackRun[], base: Scorer, penalties: readonly LatticePenalty[], options: EstimateOptions, memo: ScoringMemo): LatticeReport {
+  if (penalties.length > maxLatticeDetectors) {
+    throw new AuditError(`a lattice of ${penalties.length} detectors has ${2 ** penalties.length} subsets; at most ${maxLatticeDetectors} detectors are audited`);
+  }
   const size = 1 << penalties.length;
   const results: LatticeReport['subsets'][number]['results'][] = Array.from({ length: size }, () => []);
   for (const run of runs) {
@@ -68,7 +77,7 @@ export function evaluateLattice(runs: readonly AttackRun[], base: Scorer, penalt
         return { attack: run.plan.name, selection, label: selectionLabel(selection, base), asr: e.asr, upper: e.interval.high, method: e.interval.method, meanMargin: e.meanMargin, clusters: e.clusters };
       }));
     }
-    for (let mask = 0; mask < size; mask++) results[mask]!.push(...shared.get(mask & active)!.map((entry) => ({ ...entry })));
+    for (let mask = 0; mask < size; mask++) for (const entry of shared.get(mask & active)!) results[mask]!.push({ ...entry });
   }
   // An attack without isolated-eligible clusters (an undefined ASR) observed nothing and constrains
   // nothing; when no attack has any, nothing was observed at all and no subset is sufficient.

@@ -59,13 +59,13 @@ export function planAudit(audit: AuditDecl, text: string): AuditPlan | undefined
         reward = item.reward?.text;
         break;
       case 'audit-compare':
-        compare.push(...item.rewards.map((r) => r.text));
+        for (const r of item.rewards) compare.push(r.text);
         break;
       case 'audit-corpus':
         corpus = item.corpus?.text;
         break;
       case 'audit-pools':
-        pools.push(...item.pools.map((p) => p.text));
+        for (const p of item.pools) pools.push(p.text);
         break;
       case 'attack': {
         const attack = planAttack(item);

@@ -73,7 +73,8 @@ export interface AttackContext {
   readonly isCancelled: () => boolean;
 }
 
-function editsOf(plan: AttackPlan, ctx: AttackContext, row: number): Edit[] {
+/** The attack's edits of one original, built as they are read (see operators.ts). */
+function editsOf(plan: AttackPlan, ctx: AttackContext, row: number): Iterable<Edit> {
   const view = ctx.views[row]!;
   switch (plan.kind) {
     case 'same_final': {
@@ -114,13 +115,13 @@ export function runAttack(plan: AttackPlan, ctx: AttackContext): AttackRun | und
 
   for (let row = 0; row < ctx.rows.length; row++) {
     if (row % 256 === 0 && ctx.isCancelled()) return undefined;
-    const edits = editsOf(plan, ctx, row);
-    if (edits.length === 0) continue;
     const base = row * F;
     const cluster = ctx.clusterOf[row]!;
+    let anyEdit = false;
     let anyEligible = false;
     const firstEdit = editRecords.length;
-    for (const edit of edits) {
+    for (const edit of editsOf(plan, ctx, row)) {
+      anyEdit = true;
       editCounter.constructible++;
       evaluateFeatures(ctx.table, edit.view, ctx.env, scratch, 0);
       const eligible = targets.every((c) => ctx.originalValues[base + c] === 0 && scratch[c] === 1);
@@ -139,6 +140,7 @@ export function runAttack(plan: AttackPlan, ctx: AttackContext): AttackRun | und
       editValues.set(scratch, editRecords.length * F);
       editRecords.push({ row, position: edit.position, replacement: edit.replacement });
     }
+    if (!anyEdit) continue;
     rowCounter.constructible++;
     clusterSets.constructible.add(cluster);
     if (anyEligible) {

@@ -19,14 +19,26 @@ export function sameFinalEdit(original: TrajectoryView): Edit | undefined {
   return { position: undefined, replacement: undefined, view: { ...original, searches: [], retrieved: new Set() } };
 }
 
+/**
+ * Replaces one citation of `original` at a time, in the citation list and in the raw final text;
+ * what every such edit of one original needs (how often each id is cited) is counted once.
+ */
+function citationRewriter(original: TrajectoryView): (position: number, replacement: string) => Edit {
+  const cited = new Map<string, number>();
+  for (const id of original.citations) cited.set(id, (cited.get(id) ?? 0) + 1);
+  return (position, replacement) => {
+    const previous = original.citations[position]!;
+    const citations = original.citations.slice();
+    citations[position] = replacement;
+    // The raw text names the id too; rewrite it only when the id is cited once, so the edit stays exact.
+    const finalText = cited.get(previous) === 1 ? original.finalText.split(previous).join(replacement) : original.finalText;
+    return { position, replacement, view: { ...original, citations, finalText } };
+  };
+}
+
 /** Replaces the citation at one position, in the citation list and in the raw final text. */
 export function replaceCitation(original: TrajectoryView, position: number, replacement: string): Edit {
-  const previous = original.citations[position]!;
-  const citations = original.citations.map((id, i) => (i === position ? replacement : id));
-  // The raw text names the id too; rewrite it only when the id is cited once, so the edit stays exact.
-  const citedOnce = original.citations.filter((id) => id === previous).length === 1;
-  const finalText = citedOnce ? original.finalText.split(previous).join(replacement) : original.finalText;
-  return { position, replacement, view: { ...original, citations, finalText } };
+  return citationRewriter(original)(position, replacement);
 }
 
 /** An id guaranteed to be outside the corpus, stable for a given trajectory and position. */
@@ -36,15 +48,23 @@ export function fakeIdFor(trajectoryId: string, position: number, corpusIds: Rea
   return id;
 }
 
-export function fakeIdEdits(trajectoryId: string, original: TrajectoryView, corpusIds: ReadonlySet<string>): Edit[] {
-  return original.citations.map((_, position) => replaceCitation(original, position, fakeIdFor(trajectoryId, position, corpusIds)));
+// The edits of one original are generated one at a time, in generation order: each is evaluated
+// and dropped before the next is built, so a row holds one edited copy at a time, not one per
+// citation position (which is quadratic in its citations).
+
+export function* fakeIdEdits(trajectoryId: string, original: TrajectoryView, corpusIds: ReadonlySet<string>): Generator<Edit> {
+  const rewrite = citationRewriter(original);
+  for (let position = 0; position < original.citations.length; position++) yield rewrite(position, fakeIdFor(trajectoryId, position, corpusIds));
 }
 
 /**
  * Adaptive laundering: each citation position, rewritten to each candidate (real corpus ids the
  * agent never retrieved), in position order and then candidate rank, so the first edit is the
- * first-visible one.
+ * first-visible one. A position's candidates are asked for when its edits are reached.
  */
-export function launderEdits(original: TrajectoryView, candidatesAt: (position: number) => readonly string[]): Edit[] {
-  return original.citations.flatMap((_, position) => candidatesAt(position).map((id) => replaceCitation(original, position, id)));
+export function* launderEdits(original: TrajectoryView, candidatesAt: (position: number) => readonly string[]): Generator<Edit> {
+  const rewrite = citationRewriter(original);
+  for (let position = 0; position < original.citations.length; position++) {
+    for (const id of candidatesAt(position)) yield rewrite(position, id);
+  }
 }

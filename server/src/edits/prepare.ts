@@ -117,14 +117,23 @@ export function prepareEdits(model: SpecModel, plan: EditPlan, inputs: AnalysisI
 
   const detectorColumns = new Map(detectorNames.map((name) => [name, table.index.get(`decl:${name}`)!]));
   const runs: AttackRun[] = [];
+  // An attack asks for candidates position by position, row by row: the ids to leave out (retrieved
+  // or cited) are collected once per row, not once per position.
+  let excluded: { row: number; ids: ReadonlySet<string> } | undefined;
+  const exclusionsOf = (row: number): ReadonlySet<string> => {
+    if (excluded?.row !== row) {
+      const view = views[row]!;
+      const ids = new Set(view.retrieved);
+      for (const id of view.citations) ids.add(id);
+      excluded = { row, ids };
+    }
+    return excluded.ids;
+  };
   for (const attack of plan.attacks) {
     progress(`attack ${attack.name}: building edits`);
     const run = withRows(rows, () => runAttack(attack, {
       table, env, rows, views, clusterOf, originalValues, detectorColumns, isCancelled,
-      candidatesFor: (p, row, position) => {
-        const view = views[row]!;
-        return candidates.candidatesFor(p, rows[row]!, position, new Set([...view.retrieved, ...view.citations]));
-      },
+      candidatesFor: (p, row, position) => candidates.candidatesFor(p, rows[row]!, position, exclusionsOf(row)),
     }));
     if (run === undefined) return undefined;
     runs.push(run);

@@ -289,7 +289,7 @@ class SpecPrinter {
     let run: number[] = [];
     const flush = (): void => {
       const headWidth = (from: number): number => this.flatWidth(from, from + 2);
-      const widest = Math.max(...run.map(headWidth));
+      const widest = run.reduce((w, from) => Math.max(w, headWidth(from)), -Infinity);
       for (const from of run) this.padding.set(from + 2, ' '.repeat(widest - headWidth(from) + 1));
       run = [];
     };
@@ -324,8 +324,8 @@ class SpecPrinter {
       return { name, signed, weight, star: weight + 1 };
     });
     const length = (i: number): number => this.tokens[i]!.image.length;
-    const nameWidth = Math.max(...terms.map((t) => length(t.name)));
-    const weightWidth = Math.max(...terms.map((t) => length(t.weight)));
+    const nameWidth = terms.reduce((w, t) => Math.max(w, length(t.name)), -Infinity);
+    const weightWidth = terms.reduce((w, t) => Math.max(w, length(t.weight)), -Infinity);
     const anySigned = terms.some((t) => t.signed);
     for (const t of terms) {
       const afterName = ' '.repeat(nameWidth - length(t.name) + 1);

@@ -165,8 +165,8 @@ export const builtinFunctions: readonly BuiltinFunction[] = [
   binary('misses', [ids('found'), ids('wanted')], kinds.boolean,
     '`wanted` is nonempty and shares no id with `found` (e.g. citations that miss every gold support passage).', fns.misses),
   variadic('mean', numeric('value'), kinds.number, 'The mean of numbers or 0/1 indicators (a violation rate).', fns.mean),
-  variadic('min', numeric('value'), kinds.number, 'The smallest of the values.', (values) => Math.min(...values)),
-  variadic('max', numeric('value'), kinds.number, 'The largest of the values.', (values) => Math.max(...values)),
+  variadic('min', numeric('value'), kinds.number, 'The smallest of the values.', (values) => values.reduce((m, x) => Math.min(m, x), Infinity)),
+  variadic('max', numeric('value'), kinds.number, 'The largest of the values.', (values) => values.reduce((m, x) => Math.max(m, x), -Infinity)),
   binary('contains', [text('text'), text('part')], kinds.boolean,
     '`part` is a substring of `text` once both are normalised (SQuAD normalisation; Search-R1\'s sub-EM with a gold answer as `part`): not whole words, so "no" is in "snow"; false when `part` has no words after normalisation.',
     (t, part, env) => {

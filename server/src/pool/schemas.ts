@@ -2,6 +2,7 @@
 // the validated types of ./types.ts. Extra keys are allowed everywhere (the format may grow
 // optional fields) and dropped from the typed value, except in `meta`, which keeps them.
 import { z } from 'zod';
+import { maxCitationsPerRow } from '../problems/limits.js';
 import { rowReason } from './row-reason.js';
 import type { CandidateList, Passage, RowSource, Step, Trajectory, TrajectoryMeta } from './types.js';
 
@@ -17,7 +18,12 @@ const invalidStep = z.object({ type: z.literal('invalid'), text: z.string() });
  */
 const step = z.discriminatedUnion('type', [searchStep, invalidStep]);
 
-const final = z.object({ answer: z.string(), citations: stringList, text: z.string() });
+// An attack edits every citation position and evaluates each edited copy in full: a row costs
+// citations² work, so one with more than the limit is skipped with this reason.
+const citations = stringList.max(maxCitationsPerRow, {
+  error: (issue) => `${Array.isArray(issue.input) ? issue.input.length : 'more'} citations, more than the ${maxCitationsPerRow} an audit edits in one row`,
+});
+const final = z.object({ answer: z.string(), citations, text: z.string() });
 
 const gold = z.object({ answers: stringList, support_ids: stringList });
 

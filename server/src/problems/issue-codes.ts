@@ -42,6 +42,11 @@ export const issueCodes = {
   // training and comparison blocks
   unknownOption: 'unknown-option',
   misplacedItem: 'misplaced-item',
+  // limits
+  specTooLarge: 'spec-too-large',
+  nestingTooDeep: 'nesting-too-deep',
+  latticeTooLarge: 'lattice-too-large',
+  settingTooLarge: 'setting-too-large',
 } as const;
 
 /** Codes of what an audit finds (on save, or from `herald audit`), placed on the spec where a user acts. */
@@ -98,6 +103,10 @@ export const issueCodeDocs: Record<IssueCode, string> = {
   'value-out-of-range': 'A number outside the range that its place allows (a percentage above 100, ...).',
   'unknown-option': 'An option that a training or comparison block does not have (training: log, normalize, min_groups; comparison: base, treatment, detectors, margin, claim), or a value it does not take.',
   'misplaced-item': 'An audit item that means nothing in this block (an attack in a training block, a lattice or expect line in a comparison, ...).',
+  'spec-too-large': 'A spec of more than 1,000,000 characters: it is neither parsed nor checked nor audited, so one problem at its start says so. Split it into smaller specs.',
+  'nesting-too-deep': 'An expression nests more than 64 levels as written (parentheses, calls, operators, `not`, unary minus, member accesses, quantifiers), or more than 256 with the signals, detectors and base rewards it uses counted in place. Name parts of it as signals.',
+  'lattice-too-large': "An audit's lattice lists more than 12 detectors: all 2^k subsets are scored for every attack, so 13 would be 8,192 subsets.",
+  'setting-too-large': 'A bootstrap of more than 10,000 resamples, or a sweep of more than 100 scales: the audit would run out of memory or time.',
   'expect-failed': "An audit's `expect` line does not hold on the linked pools.",
   'attack-succeeds': 'An audited attack keeps or raises the audited reward on some isolated-eligible edits (oracle-worst ASR above zero); the quick fix applies the observed minimal repair.',
   'penalty-cancellation': 'A larger reward loses to an attack that a smaller one rejects, because the edit switches off one of its penalties that was already active on the original (M_T = M_S + C_{T∖S}).',

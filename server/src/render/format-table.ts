@@ -42,7 +42,7 @@ export function formatTable(report: Report, options: TableOptions = {}): string 
     ...wrapRuns(doc.summary.map((c) => ({ ...c, text: escapeControls(c.text) })), 0, paint),
   ];
   for (const audit of doc.audits) {
-    for (const block of audit.blocks) lines.push(...renderBlock(mapBlockText(block, escapeControls), paint));
+    for (const block of audit.blocks) for (const line of renderBlock(mapBlockText(block, escapeControls), paint)) lines.push(line);
   }
   return `${lines.join('\n')}\n`;
 }
@@ -57,7 +57,7 @@ function renderBlock(block: Block, paint: Paint): string[] {
       return ['', paint(`${bar.repeat(2)} ${title} ${bar.repeat(Math.max(2, ruleWidth - width(title) - 4))}`, 'heading')];
     }
     case 'fields': {
-      const nameWidth = Math.max(...block.fields.map((f) => width(f.name)));
+      const nameWidth = block.fields.reduce((w, f) => Math.max(w, width(f.name)), -Infinity);
       return block.fields.flatMap((f) => wrapRuns(f.value, 2 + nameWidth + 2, paint, `${gap}${pad(f.name, nameWidth)}${gap}`));
     }
     case 'paragraph':
@@ -72,7 +72,8 @@ function renderBlock(block: Block, paint: Paint): string[] {
  * `shrink` are cut with an ellipsis, widest first; numbers are never cut.
  */
 function renderTable(columns: readonly Column[], rows: readonly (readonly Cell[])[], paint: Paint): string[] {
-  const widths = columns.map((c, i) => Math.max(width(c.title), ...rows.map((r) => width(r[i]?.text ?? ''))));
+  // A loop, not Math.max(...rows): a sweep or lattice table may have more rows than a call takes arguments.
+  const widths = columns.map((c, i) => rows.reduce((w, r) => Math.max(w, width(r[i]?.text ?? '')), width(c.title)));
   const total = (): number => gap.length + widths.reduce((s, w) => s + w, 0) + gap.length * (columns.length - 1);
   while (total() > maxWidth) {
     let widest = -1;

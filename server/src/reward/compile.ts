@@ -79,7 +79,7 @@ export class RewardCompiler {
     if (decl.base !== undefined) {
       const base = this.model.globals.get(decl.base.text);
       if (base?.decl.kind !== 'reward') throw new UncompilableSpec(`'${decl.base.text}' is not a reward`);
-      inherited.push(...this.rewardDecl(base.decl, visiting).terms);
+      for (const term of this.rewardDecl(base.decl, visiting).terms) inherited.push(term);
     }
     const own = decl.terms.map((term) => this.term(name, term));
     const terms = [...inherited, ...own];

@@ -1,7 +1,8 @@
-import type { Decl, Spec, Term } from '../syntax/ast.js';
+import type { Decl, RewardDecl, Spec, Term } from '../syntax/ast.js';
 import type { Span } from '../problems/span.js';
 import type { IssueCode } from '../problems/issue-codes.js';
 import type { Problem, RelatedProblemInfo, Severity } from '../problems/problem.js';
+import { suggestionBudget, suggestName, type SuggestionBudget } from './did-you-mean.js';
 import type { DeclInfo, DeclSymbol, Occurrence } from './symbols.js';
 
 /** What the checks build up while they walk a spec; frozen into a SpecModel at the end. */
@@ -14,6 +15,26 @@ export interface Analysis {
   /** The type and visibility of each reward term's expression. */
   readonly termInfo: Map<Term, DeclInfo>;
   readonly problems: Problem[];
+  /** What is left for did-you-mean suggestions in this check. */
+  readonly suggestions: SuggestionBudget;
+  /** Each reward's Σ |w| with its base's terms (see weights.ts), worked out once. */
+  readonly weightMasses: Map<RewardDecl, number>;
+}
+
+/** A fresh analysis of `spec`. */
+export function analysisOf(spec: Spec): Analysis {
+  return {
+    spec, globals: new Map(), occurrences: [], declInfo: new Map(), termInfo: new Map(), problems: [],
+    suggestions: suggestionBudget(), weightMasses: new Map(),
+  };
+}
+
+/**
+ * The closest of the candidates to a misspelt name, within the check's budget; the candidates are
+ * listed only while the budget lasts, so a spec full of unknown names stays linear.
+ */
+export function suggest(a: Analysis, name: string, candidates: () => Iterable<string>): string | undefined {
+  return a.suggestions.remaining > 0 ? suggestName(name, candidates(), a.suggestions) : undefined;
 }
 
 export interface ReportExtras {

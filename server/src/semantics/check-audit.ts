@@ -1,18 +1,17 @@
 import type { AttackItem, AuditDecl, AuditItem, ComparisonDecl, OptionItem, ExpectMetricItem, ExpectMinimalItem, Name, SettingItem } from '../syntax/ast.js';
 import type { Span } from '../problems/span.js';
 import { issueCodes, type IssueCode } from '../problems/issue-codes.js';
-import { report, type Analysis } from './analysis.js';
+import { maxBootstrapResamples, maxLatticeDetectors, maxSweepPoints } from '../problems/limits.js';
+import { report, suggest, type Analysis } from './analysis.js';
 import { attackKinds, defaultSweep, generatorKinds, metricKinds, selectionKinds } from './builtins.js';
 import { weightMass } from './weights.js';
-import { suggestName } from './did-you-mean.js';
 import { declKindNames, type AttackSymbol, type AuditWordCategory, type DeclSymbol } from './symbols.js';
 
 /** Resolves a declared name that must be of one kind; reports unknown names and wrong kinds. */
 export function resolveDeclared(a: Analysis, name: Name, kind: DeclSymbol['kind']): DeclSymbol | undefined {
   const symbol = a.globals.get(name.text);
   if (symbol === undefined) {
-    const sameKind = [...a.globals.values()].filter((s) => s.kind === kind).map((s) => s.name);
-    const suggestion = suggestName(name.text, sameKind);
+    const suggestion = suggest(a, name.text, () => [...a.globals.values()].filter((s) => s.kind === kind).map((s) => s.name));
     report(a, issueCodes.unknownName, 'error', name.span,
       `unknown ${kind} '${name.text}'${suggestion ? `; did you mean '${suggestion}'?` : ''}`, suggestion === undefined ? {} : { data: { suggestion } });
     return undefined;
@@ -29,7 +28,7 @@ export function resolveDeclared(a: Analysis, name: Name, kind: DeclSymbol['kind'
 function resolveWord(a: Analysis, name: Name, category: AuditWordCategory, words: Readonly<Record<string, string>>, code: IssueCode, what: string): boolean {
   const doc = words[name.text];
   if (doc === undefined) {
-    const suggestion = suggestName(name.text, Object.keys(words));
+    const suggestion = suggest(a, name.text, () => Object.keys(words));
     report(a, code, 'error', name.span,
       `unknown ${what} '${name.text}' (${Object.keys(words).join(', ')})${suggestion ? `; did you mean '${suggestion}'?` : ''}`,
       suggestion === undefined ? {} : { data: { suggestion } });
@@ -103,7 +102,7 @@ function checkExpectMetric(a: Analysis, item: ExpectMetricItem, rewards: Set<str
   if (attack !== undefined) {
     const symbol = attacks.get(attack.text);
     if (symbol === undefined) {
-      const suggestion = suggestName(attack.text, attacks.keys());
+      const suggestion = suggest(a, attack.text, () => attacks.keys());
       report(a, issueCodes.unknownName, 'error', attack.span, `this audit has no attack '${attack.text}'${suggestion ? `; did you mean '${suggestion}'?` : ''}`,
         suggestion === undefined ? {} : { data: { suggestion } });
     } else {
@@ -148,8 +147,26 @@ export function checkSetting(a: Analysis, item: SettingItem): void {
     if (!ok) {
       const wanted = item.key === 'sweep' ? 'a scale of 0 or more' : item.key === 'bootstrap' ? 'a positive whole number of resamples' : 'a whole number of 0 or more';
       report(a, issueCodes.invalidSetting, 'error', value.span, `${item.key} needs ${wanted}`);
+    } else if (item.key === 'bootstrap' && value.value > maxBootstrapResamples) {
+      report(a, issueCodes.settingTooLarge, 'error', value.span,
+        `bootstrap takes at most ${maxBootstrapResamples.toLocaleString('en-US')} resamples: each resample draw holds an index per cluster, so ${value.value} would exhaust memory`);
     }
   }
+  const extra = values[maxSweepPoints];
+  if (item.key === 'sweep' && extra !== undefined) {
+    report(a, issueCodes.settingTooLarge, 'error', extra.span,
+      `a sweep takes at most ${maxSweepPoints} scales (this one has ${values.length}): each scale re-scores every attack`);
+  }
+}
+
+/** The lattice scores all 2^k subsets of its detectors for every attack: past the limit that is neither time nor memory an audit has. */
+function checkLatticeSize(a: Analysis, audit: AuditDecl): void {
+  const entries = audit.items.flatMap((i) => (i.kind === 'lattice' ? i.entries : []));
+  const extra = entries[maxLatticeDetectors];
+  if (extra === undefined) return;
+  report(a, issueCodes.latticeTooLarge, 'error', extra.span,
+    `a lattice holds at most ${maxLatticeDetectors} detectors (this one lists ${entries.length}): each of its 2^k subsets is scored for every attack, ` +
+    `and ${maxLatticeDetectors + 1} would be ${(2 ** (maxLatticeDetectors + 1)).toLocaleString('en-US')} subsets`);
 }
 
 /** R_S at the largest sweep scale subtracts every λ times that scale from the audited reward: it must stay finite. */
@@ -159,7 +176,7 @@ function checkLatticeFinite(a: Analysis, audit: AuditDecl, rewardName: Name | un
   const reward = rewardName === undefined ? undefined : a.globals.get(rewardName.text)?.decl;
   const base = reward?.kind === 'reward' ? weightMass(a, reward) : 0;
   const scales = audit.items.flatMap((i) => (i.kind === 'setting' && i.key === 'sweep' ? i.values.map((v) => v.value) : []));
-  const largest = Math.max(1, ...scales.filter((s) => Number.isFinite(s)), ...(scales.length === 0 ? defaultSweep : []));
+  const largest = (scales.length === 0 ? defaultSweep : scales).reduce((m, s) => (Number.isFinite(s) && s > m ? s : m), 1);
   const lambdas = entries.flatMap((i) => i.entries.map((e) => e.lambda?.value ?? 0)).filter((l) => Number.isFinite(l));
   if (Number.isFinite(base + largest * lambdas.reduce((s, l) => s + Math.abs(l), 0))) return;
   report(a, issueCodes.nonFiniteWeight, 'error', entries[0]!.span,
@@ -214,6 +231,7 @@ export function checkAudit(a: Analysis, audit: AuditDecl): void {
   if (attacks.size === 0 && audit.items.every((i) => i.kind !== 'attack')) {
     report(a, issueCodes.incompleteAudit, 'error', anchor, "this audit runs no attack: add e.g. 'attack launder targets L using lexical(8)'");
   }
+  checkLatticeSize(a, audit);
   checkLatticeFinite(a, audit, rewardItem?.reward);
   // Expect lines may name attacks and lattice detectors declared below them.
   for (const item of audit.items) {

@@ -1,9 +1,8 @@
 import type { BlockItem, ComparisonDecl, Name, OptionItem, OptionValue, SettingItem, TrainingDecl } from '../syntax/ast.js';
 import type { Span } from '../problems/span.js';
 import { issueCodes } from '../problems/issue-codes.js';
-import { report, type Analysis } from './analysis.js';
+import { report, suggest, type Analysis } from './analysis.js';
 import { checkAttack, checkSetting, checkSingleItem, resolveDeclared } from './check-audit.js';
-import { suggestName } from './did-you-mean.js';
 import type { AttackSymbol, DeclSymbol } from './symbols.js';
 
 // The training-signal and policy-comparison blocks. They borrow the audit's `reward`, `corpus`,
@@ -51,7 +50,7 @@ function valueText(value: OptionValue): string {
 function checkOption(a: Analysis, item: OptionItem, shapes: Readonly<Record<string, OptionShape>>, block: string): void {
   const shape = shapes[item.key.text];
   if (shape === undefined) {
-    const suggestion = suggestName(item.key.text, Object.keys(shapes));
+    const suggestion = suggest(a, item.key.text, () => Object.keys(shapes));
     report(a, issueCodes.unknownOption, 'error', item.key.span,
       `a ${block} block has no option '${item.key.text}' (${Object.keys(shapes).join(', ')})${suggestion ? `; did you mean '${suggestion}'?` : ''}`,
       suggestion === undefined ? {} : { data: { suggestion } });

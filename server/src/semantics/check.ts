@@ -4,7 +4,7 @@ import type { Decl, DetectorDecl, RewardDecl, Spec, Term } from '../syntax/ast.j
 import type { Span } from '../problems/span.js';
 import { issueCodes } from '../problems/issue-codes.js';
 import type { Problem } from '../problems/problem.js';
-import { report, type Analysis } from './analysis.js';
+import { analysisOf, report, type Analysis } from './analysis.js';
 import { checkAudit } from './check-audit.js';
 import { checkComparison, checkTraining } from './check-blocks.js';
 import { Inference } from './infer.js';
@@ -114,7 +114,7 @@ function checkUnused(a: Analysis): void {
 
 /** Names, types, visibility and audit checks over a parsed spec. Pure except for `probeFile`. */
 export function check(spec: Spec, options: CheckOptions = {}): SpecModel {
-  const a: Analysis = { spec, globals: new Map(), occurrences: [], declInfo: new Map(), termInfo: new Map(), problems: [] };
+  const a = analysisOf(spec);
   collectDeclarations(a);
   const inference = new Inference(a);
   for (const decl of spec.decls) {

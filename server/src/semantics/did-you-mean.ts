@@ -1,3 +1,19 @@
+/**
+ * What one check may spend on did-you-mean suggestions, in cells of the edit-distance table. A
+ * spec with thousands of unknown names among thousands of declarations would otherwise cost
+ * names × candidates distance tables on every keystroke; past the budget, names get no suggestion.
+ */
+export interface SuggestionBudget {
+  remaining: number;
+}
+
+/** About 20 ms of work: every suggestion an ordinary spec needs, many times over. */
+const cellsPerCheck = 10_000_000;
+
+export function suggestionBudget(): SuggestionBudget {
+  return { remaining: cellsPerCheck };
+}
+
 /** Optimal-string-alignment distance (Damerau–Levenshtein with adjacent transpositions). */
 function editDistance(a: string, b: string): number {
   const rows = a.length + 1;
@@ -19,14 +35,30 @@ function editDistance(a: string, b: string): number {
 /**
  * The closest candidate within a typo's reach: a third of the name's length, at least one edit;
  * names under three letters only match another casing, since any one-letter name is one edit away.
+ * A candidate whose length differs by more than that is out of reach without a table. With a
+ * budget, each candidate looked at costs a cell and each table its cells; once the budget is
+ * spent, nothing more is compared.
  */
-export function suggestName(name: string, candidates: Iterable<string>): string | undefined {
+export function suggestName(name: string, candidates: Iterable<string>, budget?: SuggestionBudget): string | undefined {
   const limit = name.length < 3 ? 0.5 : Math.max(1, Math.floor(name.length / 3));
+  const lowered = name.toLowerCase();
   let best: string | undefined;
   let bestDistance = Infinity;
   for (const candidate of candidates) {
-    if (candidate === name) continue;
-    const distance = candidate.toLowerCase() === name.toLowerCase() ? 0.5 : editDistance(name, candidate);
+    if (budget !== undefined) {
+      if (budget.remaining <= 0) break;
+      budget.remaining--;
+    }
+    if (candidate === name || Math.abs(candidate.length - name.length) > limit) continue;
+    let distance = 0.5;
+    if (candidate.length !== name.length || candidate.toLowerCase() !== lowered) {
+      const cells = (name.length + 1) * (candidate.length + 1);
+      if (budget !== undefined) {
+        if (cells > budget.remaining) continue;
+        budget.remaining -= cells;
+      }
+      distance = editDistance(name, candidate);
+    }
     if (distance <= limit && distance < bestDistance) {
       best = candidate;
       bestDistance = distance;

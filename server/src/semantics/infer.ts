@@ -1,10 +1,10 @@
 import type { Decl, DetectorDecl, Expr, Name, RewardDecl, SignalDecl } from '../syntax/ast.js';
 import type { Span } from '../problems/span.js';
 import { issueCodes } from '../problems/issue-codes.js';
-import { report, type Analysis } from './analysis.js';
+import { maxDependencyNesting } from '../problems/limits.js';
+import { report, suggest, type Analysis } from './analysis.js';
 import { builtinFieldsByName, builtinFunctionsByName, membersOf, type BuiltinFunction } from '../language/builtins.js';
-import { elementTypes, isNumeric, joinVisibility, typeNames, type Type, type Visibility } from '../language/types.js';
-import { suggestName } from './did-you-mean.js';
+import { elementTypes, isNumeric, typeNames, type Type, type Visibility } from '../language/types.js';
 import { declKindNames, type DeclInfo, type VariableSymbol } from './symbols.js';
 
 /** An expression's type and visibility, and where its oracle taint (if any) comes from. */
@@ -19,9 +19,10 @@ type Typeable = SignalDecl | DetectorDecl | RewardDecl;
 
 const unknown: Inferred = { type: 'error', visibility: 'visible' };
 
+/** Oracle when any part is (a reward's terms may be thousands: no spread into a call). */
 function combine(type: Type, parts: readonly Inferred[]): Inferred {
   const oracle = parts.find((p) => p.visibility === 'oracle');
-  return { type, visibility: joinVisibility(...parts.map((p) => p.visibility)), oracleSource: oracle?.oracleSource };
+  return { type, visibility: oracle === undefined ? 'visible' : 'oracle', oracleSource: oracle?.oracleSource };
 }
 
 function expectType(a: Analysis, inferred: Inferred, accepted: readonly Type[], span: Span, what: string): void {
@@ -34,16 +35,43 @@ function expectNumeric(a: Analysis, inferred: Inferred, span: Span, what: string
   if (!isNumeric(inferred.type)) report(a, issueCodes.typeMismatch, 'error', span, `${what} must be a number or a boolean indicator, not ${typeNames[inferred.type]}`);
 }
 
+/** The declaration being typed: how deep its expression nests with the declarations it uses counted in place. */
+interface Nesting {
+  /** The levels open (across the declarations being typed) where its own begin. */
+  readonly base: number;
+  height: number;
+  /** Whether a use in it has been reported as crossing the limit (once is enough). */
+  crossed: boolean;
+}
+
+const dependencyMessage = `with the signals, detectors and base rewards it uses counted in place, this nests more than ${maxDependencyNesting} levels deep: the audit could not evaluate it. Shorten the chain of declarations that use each other`;
+
 /**
  * Types declarations on demand, so a signal used before it is declared is typed once, where
- * it is first needed; `inProgress` catches definitions that depend on themselves.
+ * it is first needed; `inProgress` catches definitions that depend on themselves. Typing follows
+ * uses from one declaration into the next, so it also counts the levels open across them and
+ * stops at the nesting limit: a chain of thousands of declarations never exhausts the stack.
  */
 export class Inference {
   private readonly inProgress = new Set<Decl>();
+  /** Each typed declaration's depth with its uses counted in place (see `maxDependencyNesting`). */
+  private readonly heights = new Map<Decl, number>();
+  /** Levels open now, counted as if every declaration being typed stood in place of its use. */
+  private active = 0;
+  private nesting: Nesting = { base: 0, height: 0, crossed: false };
 
   constructor(private readonly a: Analysis) {}
 
-  declaration(decl: Typeable, usedAt?: Span): DeclInfo {
+  declaration(decl: Typeable): DeclInfo {
+    return this.typed(decl, undefined, 0);
+  }
+
+  /**
+   * `shift` places the declaration's levels relative to those open now: a used signal's body
+   * stands in place of its name (−1), a base reward's terms one level below the derived reward
+   * (+1), a declaration the checker takes in turn at the top (0).
+   */
+  private typed(decl: Typeable, usedAt: Span | undefined, shift: number): DeclInfo {
     const known = this.a.declInfo.get(decl);
     if (known !== undefined) return known;
     if (this.inProgress.has(decl)) {
@@ -52,11 +80,38 @@ export class Inference {
       }
       return unknown;
     }
+    const base = this.active + shift;
+    if (base >= maxDependencyNesting) {
+      // Its body would start past the limit: say so at the use, and type it when its turn comes.
+      if (usedAt !== undefined && !this.nesting.crossed) {
+        this.nesting.crossed = true;
+        report(this.a, issueCodes.nestingTooDeep, 'error', usedAt, dependencyMessage);
+      }
+      return unknown;
+    }
+    const outer = { nesting: this.nesting, active: this.active };
+    this.nesting = { base, height: 0, crossed: false };
+    this.active = base;
     this.inProgress.add(decl);
     const info = decl.kind === 'reward' ? this.reward(decl) : this.body(decl);
     this.inProgress.delete(decl);
+    this.heights.set(decl, this.nesting.height);
+    this.nesting = outer.nesting;
+    this.active = outer.active;
     this.a.declInfo.set(decl, info);
     return info;
+  }
+
+  /** A use of `decl` at `level` levels into the declaration being typed: its body counts in place of the name. */
+  private nestUse(decl: Decl, level: number, at: Span): void {
+    const inner = this.heights.get(decl) ?? 0;
+    const height = level + inner;
+    if (height > this.nesting.height) this.nesting.height = height;
+    // A declaration too deep by itself is reported there, not at each use.
+    if (height > maxDependencyNesting && inner <= maxDependencyNesting && !this.nesting.crossed) {
+      this.nesting.crossed = true;
+      report(this.a, issueCodes.nestingTooDeep, 'error', at, dependencyMessage);
+    }
   }
 
   private body(decl: SignalDecl | DetectorDecl): DeclInfo {
@@ -78,7 +133,8 @@ export class Inference {
       if (base !== undefined && base.decl.kind !== 'reward') {
         report(this.a, issueCodes.kindMismatch, 'error', decl.base.span, `'${decl.base.text}' is ${declKindNames[base.decl.kind]}; a derived reward starts from a reward`);
       } else if (base?.decl.kind === 'reward') {
-        const info = this.declaration(base.decl, decl.base.span);
+        const info = this.typed(base.decl, decl.base.span, 1);
+        this.nestUse(base.decl, 1, decl.base.span);
         parts.push({ ...info, oracleSource: info.visibility === 'oracle' ? decl.base.span : undefined });
       }
     }
@@ -95,19 +151,28 @@ export class Inference {
   /** Records a use of a declared name (for references, rename and unused checks). */
   private resolve(name: Name, symbol: ReturnType<Analysis['globals']['get']>): void {
     if (symbol === undefined) {
-      this.unknownName(name, [...this.a.globals.keys()]);
+      this.unknownName(name, () => this.a.globals.keys());
       return;
     }
     this.a.occurrences.push({ span: name.span, symbol, isDeclaration: false });
   }
 
-  private unknownName(name: Name, candidates: Iterable<string>): void {
-    const suggestion = suggestName(name.text, candidates);
+  private unknownName(name: Name, candidates: () => Iterable<string>): void {
+    const suggestion = suggest(this.a, name.text, candidates);
     const hint = suggestion === undefined ? '' : `; did you mean '${suggestion}'?`;
     report(this.a, issueCodes.unknownName, 'error', name.span, `unknown name '${name.text}'${hint}`, suggestion === undefined ? {} : { data: { suggestion } });
   }
 
   expr(e: Expr, scope: Scope): Inferred {
+    this.active++;
+    const level = this.active - this.nesting.base;
+    if (level > this.nesting.height) this.nesting.height = level;
+    const inferred = this.inferExpr(e, scope);
+    this.active--;
+    return inferred;
+  }
+
+  private inferExpr(e: Expr, scope: Scope): Inferred {
     switch (e.kind) {
       case 'number':
         return { type: 'number', visibility: 'visible' };
@@ -166,7 +231,9 @@ export class Inference {
       this.a.occurrences.push({ span: name.span, symbol: declared, isDeclaration: false });
       const decl = declared.decl;
       if (decl.kind === 'signal' || decl.kind === 'detector') {
-        const info = this.declaration(decl, name.span);
+        const info = this.typed(decl, name.span, -1);
+        // The name itself is the level its declaration's body replaces.
+        this.nestUse(decl, this.active - this.nesting.base - 1, name.span);
         return { type: info.type, visibility: info.visibility, oracleSource: info.visibility === 'oracle' ? name.span : undefined };
       }
       const hint = decl.kind === 'corpus' ? "; inside expressions 'corpus' is the audited corpus's id set" : '';
@@ -182,7 +249,7 @@ export class Inference {
       report(this.a, issueCodes.typeMismatch, 'error', name.span, `'${name.text}' is a function; call it as ${name.text}(…)`);
       return unknown;
     }
-    this.unknownName(name, [...scope.keys(), ...this.valueNames(), ...builtinFieldsByName.keys()]);
+    this.unknownName(name, () => [...scope.keys(), ...this.valueNames(), ...builtinFieldsByName.keys()]);
     return unknown;
   }
 
@@ -196,7 +263,7 @@ export class Inference {
     const members = membersOf(object.type);
     const member = members.find((m) => m.name === property.text);
     if (member === undefined) {
-      const suggestion = suggestName(property.text, members.map((m) => m.name));
+      const suggestion = suggest(this.a, property.text, () => members.map((m) => m.name));
       const known = members.length === 0 ? `${typeNames[object.type]} has no fields` : `fields: ${members.map((m) => m.name).join(', ')}`;
       report(this.a, issueCodes.unknownMember, 'error', property.span,
         `'${property.text}' is not a field of ${typeNames[object.type]} (${known})${suggestion ? `; did you mean '${suggestion}'?` : ''}`,
@@ -216,7 +283,7 @@ export class Inference {
         this.a.occurrences.push({ span: callee.span, symbol: declared, isDeclaration: false });
         report(this.a, issueCodes.kindMismatch, 'error', callee.span, `'${callee.text}' is ${declKindNames[declared.kind]}, not a function`);
       } else {
-        this.unknownName(callee, builtinFunctionsByName.keys());
+        this.unknownName(callee, () => builtinFunctionsByName.keys());
       }
       return unknown;
     }

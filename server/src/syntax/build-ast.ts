@@ -58,7 +58,7 @@ function rewardDecl(c: Children<C.RewardDeclCstNode>): A.RewardDecl {
   const doc = stringOf(read(c.StringLiteral));
   const base = nameOf(read(c.base));
   const terms = [...each(c.term, term), ...each(c.derivedTerm, derivedTerm)];
-  const span = cover(read(c.Reward), name, doc, read(c.LBrace), read(c.Equals), base, ...terms, read(c.RBrace));
+  const span = cover(read(c.Reward), name, doc, read(c.LBrace), read(c.Equals), base, terms, read(c.RBrace));
   return { kind: 'reward', name, doc, base, terms, span };
 }
 
@@ -101,21 +101,21 @@ function auditDecl(c: Children<C.AuditDeclCstNode>): A.AuditDecl {
   const name = nameOf(read(c.Identifier));
   const doc = stringOf(read(c.StringLiteral));
   const items = each(c.auditItem, auditItem);
-  return { kind: 'audit', name, doc, items, span: cover(read(c.Audit), name, doc, read(c.LBrace), ...items, read(c.RBrace)) };
+  return { kind: 'audit', name, doc, items, span: cover(read(c.Audit), name, doc, read(c.LBrace), items, read(c.RBrace)) };
 }
 
 function trainingDecl(c: Children<C.TrainingDeclCstNode>): A.TrainingDecl {
   const name = nameOf(read(c.Identifier));
   const doc = stringOf(read(c.StringLiteral));
   const items = each(c.blockItem, blockItem);
-  return { kind: 'training', name, doc, items, span: cover(read(c.Training), name, doc, read(c.LBrace), ...items, read(c.RBrace)) };
+  return { kind: 'training', name, doc, items, span: cover(read(c.Training), name, doc, read(c.LBrace), items, read(c.RBrace)) };
 }
 
 function comparisonDecl(c: Children<C.ComparisonDeclCstNode>): A.ComparisonDecl {
   const name = nameOf(read(c.Identifier));
   const doc = stringOf(read(c.StringLiteral));
   const items = each(c.blockItem, blockItem);
-  return { kind: 'comparison', name, doc, items, span: cover(read(c.Comparison), name, doc, read(c.LBrace), ...items, read(c.RBrace)) };
+  return { kind: 'comparison', name, doc, items, span: cover(read(c.Comparison), name, doc, read(c.LBrace), items, read(c.RBrace)) };
 }
 
 function blockItem(c: Children<C.BlockItemCstNode>): A.BlockItem | undefined {
@@ -126,7 +126,7 @@ function optionItem(c: Children<C.OptionItemCstNode>): A.OptionItem | undefined 
   const key = nameOf(read(c.key));
   if (key === undefined) return undefined;
   const values = each(c.optionValue, optionValue);
-  return { kind: 'option', key, values, span: cover(key, ...values) };
+  return { kind: 'option', key, values, span: cover(key, values) };
 }
 
 function optionValue(c: Children<C.OptionValueCstNode>): A.OptionValue | undefined {
@@ -150,7 +150,7 @@ function auditReward(c: Children<C.AuditRewardCstNode>): A.AuditRewardItem {
 
 function auditCompare(c: Children<C.AuditCompareCstNode>): A.AuditCompareItem {
   const rewards = one(c.nameList, nameList) ?? [];
-  return { kind: 'audit-compare', rewards, span: cover(read(c.Compare), ...rewards) };
+  return { kind: 'audit-compare', rewards, span: cover(read(c.Compare), rewards) };
 }
 
 function auditCorpus(c: Children<C.AuditCorpusCstNode>): A.AuditCorpusItem {
@@ -160,7 +160,7 @@ function auditCorpus(c: Children<C.AuditCorpusCstNode>): A.AuditCorpusItem {
 
 function auditPools(c: Children<C.AuditPoolsCstNode>): A.AuditPoolsItem {
   const pools = one(c.nameList, nameList) ?? [];
-  return { kind: 'audit-pools', pools, span: cover(read(c.Pools), ...pools) };
+  return { kind: 'audit-pools', pools, span: cover(read(c.Pools), pools) };
 }
 
 function nameList(c: Children<C.NameListCstNode>): A.Name[] {
@@ -174,7 +174,7 @@ function attackItem(c: Children<C.AttackItemCstNode>): A.AttackItem {
   const generators = each(c.generator, generator);
   return {
     kind: 'attack', name, attackKind, targets, generators,
-    span: cover(read(c.Attack), name, attackKind, read(c.Targets), ...targets, read(c.Using), ...generators),
+    span: cover(read(c.Attack), name, attackKind, read(c.Targets), targets, read(c.Using), generators),
   };
 }
 
@@ -192,7 +192,7 @@ function generator(c: Children<C.GeneratorCstNode>): A.Generator | undefined {
 
 function latticeItem(c: Children<C.LatticeItemCstNode>): A.LatticeItem {
   const entries = each(c.latticeEntry, latticeEntry);
-  return { kind: 'lattice', entries, span: cover(read(c.Lattice), ...entries) };
+  return { kind: 'lattice', entries, span: cover(read(c.Lattice), entries) };
 }
 
 function latticeEntry(c: Children<C.LatticeEntryCstNode>): A.LatticeEntry | undefined {
@@ -209,14 +209,14 @@ function expectItem(c: Children<C.ExpectItemCstNode>): A.ExpectMetricItem | A.Ex
   const start = read(c.Expect);
   if (read(c.LBrace) !== undefined) {
     const detectors = one(c.set, nameList) ?? [];
-    return { kind: 'expect-minimal', metric, detectors, span: cover(start, metric, read(c.LBrace), ...detectors, read(c.RBrace)) };
+    return { kind: 'expect-minimal', metric, detectors, span: cover(start, metric, read(c.LBrace), detectors, read(c.RBrace)) };
   }
   const args = one(c.args, nameList) ?? [];
   const value = one(c.signedNumber, signedNumber);
   const percent = read(c.Percent);
   return {
     kind: 'expect-metric', metric, args, op, value, percent: percent !== undefined,
-    span: cover(start, metric, read(c.RParen), ...args, value, percent),
+    span: cover(start, metric, read(c.RParen), args, value, percent),
   };
 }
 
@@ -225,5 +225,5 @@ function settingItem(c: Children<C.SettingItemCstNode>): A.SettingItem | undefin
   const key = settingWords.find((w) => w === token?.image);
   if (token === undefined || key === undefined) return undefined;
   const values = readAll(c.NumberLiteral).map((t): A.NumberLit => ({ kind: 'number', value: Number(t.image), span: tokenSpan(t) }));
-  return { kind: 'setting', key, keySpan: tokenSpan(token), values, span: cover(token, ...values) };
+  return { kind: 'setting', key, keySpan: tokenSpan(token), values, span: cover(token, values) };
 }

@@ -128,7 +128,7 @@ function callOrName(c: Children<C.CallOrNameCstNode>): A.NameRef | A.CallExpr | 
 
 function argumentList(c: Children<C.ArgumentListCstNode>): { args: A.Expr[]; span: Span } {
   const args = each(c.expression, expression);
-  return { args, span: cover(read(c.LParen), ...args, read(c.RParen)) };
+  return { args, span: cover(read(c.LParen), args, read(c.RParen)) };
 }
 
 function parenthesized(c: Children<C.ParenthesizedCstNode>): A.Expr | undefined {

@@ -47,18 +47,31 @@ export function tokenSpan(t: IToken): Span {
   return { start: t.startOffset, end: (t.endOffset ?? t.startOffset) + 1 };
 }
 
-/** The smallest span covering the given parts; parts the parser never read are skipped. */
-export function cover(...parts: (Span | IToken | { readonly span: Span } | undefined)[]): Span {
+type SpanPart = Span | IToken | { readonly span: Span } | undefined;
+
+/**
+ * The smallest span covering the given parts; parts the parser never read are skipped. A list of
+ * parts is passed as it is, not spread: a block may hold more items than a call takes arguments.
+ */
+export function cover(...parts: (SpanPart | readonly SpanPart[])[]): Span {
   let start = Infinity;
   let end = -Infinity;
-  for (const part of parts) {
-    if (part === undefined) continue;
+  const add = (part: SpanPart): void => {
+    if (part === undefined) return;
     // Tokens carry offsets; AST nodes and names carry a span; a bare span is itself.
     const span = 'startOffset' in part ? tokenSpan(part) : 'span' in part ? part.span : part;
     if (span.start < start) start = span.start;
     if (span.end > end) end = span.end;
+  };
+  for (const part of parts) {
+    if (isList(part)) for (const item of part) add(item);
+    else add(part);
   }
   return start === Infinity ? { start: 0, end: 0 } : { start, end };
+}
+
+function isList(part: SpanPart | readonly SpanPart[]): part is readonly SpanPart[] {
+  return Array.isArray(part);
 }
 
 export function nameOf(t: IToken | undefined): A.Name | undefined {

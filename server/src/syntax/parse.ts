@@ -5,8 +5,10 @@ import type { Span } from '../problems/span.js';
 import { buildDecls } from './build-ast.js';
 import type { RewardCstVisitor } from './cst-types.js';
 import { issueCodes } from '../problems/issue-codes.js';
+import { maxSpecLength } from '../problems/limits.js';
 import { rewardParser } from './parser.js';
 import type { Problem } from '../problems/problem.js';
+import { limitNesting } from './nesting.js';
 import { NumberLiteral, rewardLexer, StringLiteral, UnterminatedString } from './tokens.js';
 
 export interface ParseResult {
@@ -43,7 +45,12 @@ const ruleDescriptions: Partial<Record<RuleName, string>> = {
 };
 const descriptionOf = new Map<string, string | undefined>(Object.entries(ruleDescriptions));
 
-const describeToken = (t: IToken): string => (t.tokenType.name === 'EOF' ? 'the end of the file' : `'${t.image}'`);
+/** Long enough to recognise a token, short enough that a megabyte string does not become a message. */
+const shownTokenLength = 40;
+const describeToken = (t: IToken): string => {
+  if (t.tokenType.name === 'EOF') return 'the end of the file';
+  return t.image.length <= shownTokenLength ? `'${t.image}'` : `'${t.image.slice(0, shownTokenLength)}…'`;
+};
 
 function messageFor(e: IRecognitionException): string {
   const found = describeToken(e.token);
@@ -70,8 +77,27 @@ function errorSpan(e: IRecognitionException, text: string, tokens: readonly ITok
   return { start: at, end: at };
 }
 
+/**
+ * A spec past the size limit is not lexed at all: its tokens alone would take gigabytes, and every
+ * keystroke would pay for them. One problem at its start says why nothing else is reported.
+ */
+function tooLarge(text: string): ParseResult {
+  const size = text.length.toLocaleString('en-US');
+  return {
+    spec: { kind: 'spec', decls: [], comments: [], span: { start: 0, end: text.length } },
+    tokens: [],
+    problems: [{
+      code: issueCodes.specTooLarge,
+      severity: 'error',
+      message: `this spec has ${size} characters, more than the ${maxSpecLength.toLocaleString('en-US')} a spec may have: it is not checked or audited. Split it into smaller specs`,
+      span: { start: 0, end: 0 },
+    }],
+  };
+}
+
 /** Lexes and parses a spec. Pure: never throws, always returns an AST (possibly partial). */
 export function parse(text: string): ParseResult {
+  if (text.length > maxSpecLength) return tooLarge(text);
   const lexed = rewardLexer.tokenize(text);
   const problems: Problem[] = lexed.errors.map((e) => ({
     code: issueCodes.lexError,
@@ -99,13 +125,16 @@ export function parse(text: string): ParseResult {
     return { ...t, tokenType: StringLiteral, tokenTypeIdx: StringLiteral.tokenTypeIdx!, image: `${t.image}"` };
   });
 
-  rewardParser.input = tokens;
+  const limited = limitNesting(tokens, text.length);
+  for (const problem of limited.problems) problems.push(problem);
+  rewardParser.input = limited.tokens;
   const cst = rewardParser.spec();
   // A recovered parse can report the same spot more than once; keep the first message.
   const seen = new Set<number>();
+  const inCut = (span: Span): boolean => limited.cuts.some((c) => span.start >= c.start && span.start <= c.end);
   for (const e of rewardParser.errors) {
-    const span = errorSpan(e, text, tokens);
-    if (seen.has(span.start)) continue;
+    const span = errorSpan(e, text, limited.tokens);
+    if (seen.has(span.start) || inCut(span)) continue;
     seen.add(span.start);
     problems.push({ code: issueCodes.parseError, severity: 'error', message: messageFor(e), span });
   }

@@ -55,9 +55,42 @@ export const True = tokenOf('true');
 export const False = tokenOf('false');
 
 export const NumberLiteral = createToken({ name: 'NumberLiteral', label: 'a number', pattern: /\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/ });
-export const StringLiteral = createToken({ name: 'StringLiteral', label: 'a string', pattern: /"(?:[^"\\\r\n]|\\.)*"/ });
+// `\r` and `\n` end a string; a backslash escapes any character but a line terminator (what `.` matches).
+const isLineBreak = (c: number): boolean => c === 10 || c === 13;
+const escapable = (c: number): boolean => !isLineBreak(c) && c !== 0x2028 && c !== 0x2029;
+
+/**
+ * Matches `"…"` (closed) or `"…` up to the line's end (unterminated): characters other than `"`,
+ * `\` and line breaks, or a backslash and the character it escapes. A scan rather than the
+ * regular expression `"(?:[^"\\\r\n]|\\.)*"`, whose backtracking exhausts the stack on a string of
+ * a few megabytes; the two accept the same text.
+ */
+function stringMatcher(closed: boolean): (text: string, offset: number) => [string] | null {
+  return (text, offset) => {
+    if (text.charCodeAt(offset) !== 34) return null;
+    let i = offset + 1;
+    while (i < text.length) {
+      const c = text.charCodeAt(i);
+      if (c === 34) return closed ? [text.slice(offset, i + 1)] : [text.slice(offset, i)];
+      if (isLineBreak(c)) break;
+      if (c === 92) {
+        if (i + 1 >= text.length || !escapable(text.charCodeAt(i + 1))) break;
+        i += 2;
+      } else {
+        i++;
+      }
+    }
+    return closed ? null : [text.slice(offset, i)];
+  };
+}
+
+export const StringLiteral = createToken({
+  name: 'StringLiteral', label: 'a string', pattern: { exec: stringMatcher(true) }, start_chars_hint: ['"'], line_breaks: false,
+});
 // An unterminated string is its own token so the error names the real problem, not a stray quote.
-export const UnterminatedString = createToken({ name: 'UnterminatedString', pattern: /"(?:[^"\\\r\n]|\\.)*/ });
+export const UnterminatedString = createToken({
+  name: 'UnterminatedString', pattern: { exec: stringMatcher(false) }, start_chars_hint: ['"'], line_breaks: false,
+});
 
 export const EqEq = createToken({ name: 'EqEq', label: "'=='", pattern: /==/ });
 export const NotEq = createToken({ name: 'NotEq', label: "'!='", pattern: /!=/ });

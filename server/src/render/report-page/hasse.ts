@@ -51,7 +51,7 @@ const rowLabelWidth = 92;
 /** The largest oracle-worst ASR of a subset over every attack with an isolated-eligible edit. */
 function worstOracleAsr(subset: Subset): number | undefined {
   const rates = subset.results.flatMap((r) => (r.selection === 'oracle_worst' && r.asr !== null ? [r.asr] : []));
-  return rates.length === 0 ? undefined : Math.max(...rates);
+  return rates.length === 0 ? undefined : rates.reduce((m, r) => Math.max(m, r), -Infinity);
 }
 
 const average = (xs: readonly number[]): number => xs.reduce((s, x) => s + x, 0) / xs.length;
@@ -90,9 +90,9 @@ export function hasseLayout(lattice: LatticeReport): HasseLayout | undefined {
     place(row);
   }
 
-  const widest = Math.max(...rowsOfMasks.map((r) => r.length));
+  const widest = rowsOfMasks.reduce((w, r) => Math.max(w, r.length), 0);
   const compact = widest > maxLabelledRow;
-  const longest = Math.max(...lattice.subsets.map((s) => setLabel(s.detectors).length));
+  const longest = lattice.subsets.reduce((w, s) => Math.max(w, setLabel(s.detectors).length), -Infinity);
   const nodeWidth = compact ? 14 : Math.min(200, Math.max(84, Math.round(longest * 7.4 + 26)));
   const nodeHeight = compact ? 14 : 46;
   const gapX = compact ? 6 : 22;

@@ -1,0 +1,43 @@
+// The engine's limits: how large a spec, its expressions, its lattice and its resampling may be.
+// Each is enforced where it is first known, with an issue code and a message naming the limit, so
+// nothing past a limit reaches a stage that would exhaust the stack or the heap. docs/language.md
+// lists them ("Limits"), and test/syntax/limits.test.ts holds that table to these values.
+
+/**
+ * A spec longer than this many characters (UTF-16 code units, as editors count) is not parsed,
+ * checked or analysed: one `spec-too-large` problem at its start says so. About 1 MB of text.
+ */
+export const maxSpecLength = 1_000_000;
+
+/**
+ * How deep an expression may nest as written, counted over tokens before parsing: each open
+ * parenthesis (or call), and within it each operator, `not`, unary minus, member access and
+ * quantifier (`nesting-too-deep`). The parser recurses once per level, the checker, compiler and
+ * formatter walk the tree: 64 leaves a wide margin below the ~180 levels that exhaust a default stack.
+ */
+export const maxExpressionNesting = 64;
+
+/**
+ * How deep a declaration's expression may nest with the signals, detectors and base rewards it
+ * uses counted in place (`nesting-too-deep`): the compiled evaluator recurses through them.
+ */
+export const maxDependencyNesting = 256;
+
+/**
+ * Detectors in one audit's lattice (`lattice-too-large`). The lattice scores all 2^k subsets for
+ * every attack; at 12 (4,096 subsets) an audit of the sample pool takes ~20 s and ~170 MB.
+ */
+export const maxLatticeDetectors = 12;
+
+/** Bootstrap resamples (`setting-too-large`): every resample draw holds clusters × resamples indices. */
+export const maxBootstrapResamples = 10_000;
+
+/** Points of an audit's penalty-scale sweep (`setting-too-large`): each re-scores every attack. */
+export const maxSweepPoints = 100;
+
+/**
+ * Citations of one pool row (a longer row is skipped with a reason). An attack edits each citation
+ * position and evaluates every edited copy in full, so a row costs citations² × candidates: 256
+ * citations under `lexical(8)` take under a second; 1,000 took 10 s and 2,000 took 35 s.
+ */
+export const maxCitationsPerRow = 256;
