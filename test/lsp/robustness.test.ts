@@ -110,6 +110,25 @@ describe('robustness: the server survives whatever is typed', () => {
     await client.close(uri);
   });
 
+  test('a 65 MB spec and 300 nested parentheses each get one clear error, and the server goes on (issue 13, items 7 and 9)', async () => {
+    const huge = folder.uri('huge.reward');
+    await client.open(huge, `${'# padding\n'.repeat(6_500_000)}reward R { a 1.0 * has_final }\n`);
+    const hugeReport = (await client.connection.sendRequest(DocumentDiagnosticRequest.type, { textDocument: { uri: huge } })) as FullDocumentDiagnosticReport;
+    assert.deepEqual(hugeReport.items.map((d) => d.code), ['spec-too-large']);
+    assert.equal(await client.connection.sendRequest(HoverRequest.type, { textDocument: { uri: huge }, position: { line: 6_500_000, character: 20 } }), null);
+    await client.close(huge);
+
+    const deep = folder.uri('deep.reward');
+    const text = `signal s = ${'('.repeat(300)}search_calls${')'.repeat(300)} > 1\nreward R { a -1.0 * s }\n`;
+    await client.open(deep, text);
+    const deepReport = (await client.connection.sendRequest(DocumentDiagnosticRequest.type, { textDocument: { uri: deep } })) as FullDocumentDiagnosticReport;
+    const nesting = deepReport.items.filter((d) => d.code === 'nesting-too-deep');
+    assert.equal(nesting.length, 1, JSON.stringify(deepReport.items));
+    assert.deepEqual(nesting[0]!.range.start, { line: 0, character: 11 + 64 });
+    await client.close(deep);
+    await paperHoverStillWorks();
+  });
+
   test('every prefix of the paper spec (text as it is typed) answers completion and hover', async () => {
     const uri = folder.uri('typing.reward');
     await client.open(uri, '');
