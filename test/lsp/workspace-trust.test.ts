@@ -8,6 +8,7 @@ import {
   auditStatusNotification, trainingSignalStatusNotification, type AuditStatusParams, type TrainingSignalStatusParams,
 } from '../../server/src/lsp/protocol.js';
 import { pullClientCapabilities, rangeOf, repoRoot, tempFolder, TestClient } from './lsp-test-client.js';
+import { comparisonSpec } from '../inputs/workspace.js';
 
 const pools = path.join(repoRoot, 'samples/pools');
 
@@ -32,26 +33,6 @@ audit quick {
 }
 `;
 
-/** A comparison over the workspace's pool whose launder attack reads the given candidates file. */
-const comparisonSpec = (candidates: string): string => `corpus wiki = "data/corpus.jsonl"
-pool base = "data/hotpot.jsonl"
-pool treated = "data/hotpot.jsonl"
-
-detector L "cites a real passage it never retrieved" = any c in citations: c in corpus and c not in retrieved
-
-reward R0 {
-  answer 1.0 * token_f1(answer, gold.answers)
-}
-
-comparison paired {
-  reward R0
-  corpus wiki
-  base base
-  treatment treated
-  detectors L
-  attack launder targets L using candidates "${candidates}"
-}
-`;
 
 describe('an untrusted workspace (stdio, as VS Code restricted mode starts the server)', () => {
   // The workspace is one folder; the sample pools in the repository are outside it.
@@ -140,7 +121,7 @@ describe('an untrusted workspace (stdio, as VS Code restricted mode starts the s
   });
 
   it('a comparison whose candidates are outside the workspace is not run, and the link says why', async () => {
-    const text = comparisonSpec(path.join(pools, 'dense-candidates.jsonl'));
+    const text = comparisonSpec('data/corpus.jsonl', 'data/hotpot.jsonl', path.join(pools, 'dense-candidates.jsonl'));
     const uri = pathToFileURL(path.join(workspace, 'compare.reward')).href;
     fs.writeFileSync(path.join(workspace, 'compare.reward'), text);
     await client.open(uri, text);
