@@ -117,7 +117,9 @@ describe('audit in the editor (stdio)', () => {
     assert.match(detector.value, /Oracle-worst ASR without it → with only it: launder \d+\.\d\d% → 0\.00%/);
     assert.match(detector.value, /Mean −λ·d on the attacks' edits: launder −1\.20000/);
     assert.match(detector.value, /Certificate: max base gain among the \d+ audited edits that trigger it is \+0\.\d{5} < λ 1\.2 ✓/);
-    assert.match(detector.value, /\[Every figure as a table: open the report view\]\(command:herald\.showReport\)$/);
+    // This client announces no HERALD commands (VS Code's does: test/vscode/suite/audit.spec.ts), so no command link.
+    assert.match(detector.value, /Every figure as a table: the report view in VS Code, or `herald audit --format html`\.$/);
+    assert.doesNotMatch(detector.value, /command:/);
     const reward = (await at('R_full = '))?.contents as { value: string };
     assert.match(reward.value, /\*\*audit `quick`\*\*: oracle-worst ASR \(oracle upper bound\): launder \d+\.\d\d% \[\d+\.\d, \d+\.\d\]/);
     // Why a reward that reads gold is scored by label-free figures too.

@@ -108,9 +108,13 @@ describe('Neovim on the sample spec: the audit\'s findings and a detector\'s fig
     assert.deepEqual(seen.diagnostics.filter((d) => d.severity === 1), [], 'the sample has no errors');
   });
 
-  test('hover at detector L shows the audit\'s margins and certificate', () => {
+  test('hover at detector L shows the audit\'s summary and certificate, and no command link', () => {
     const hover = seen.hover ?? '';
-    assert.match(hover, /\| launder \| \d+\.\d+% \| −\d\.\d+ \| −\d\.\d+ \|/);
+    assert.match(hover, /Oracle-worst ASR without it → with only it: .*launder \d+\.\d+% → 0\.00%/);
+    assert.match(hover, /Mean −λ·d on the attacks' edits: .*launder −1\.20000/);
+    // Neovim runs none of HERALD's commands, so the hover offers none: the full tables are named instead.
+    assert.doesNotMatch(hover, /command:/);
+    assert.match(hover, /Every figure as a table: the report view in VS Code, or `herald audit --format html`/);
     assert.match(hover, /Certificate: max base gain among the \d+ audited edits that trigger it is \+0\.\d+ < λ 1\.2 ✓/);
   });
 });

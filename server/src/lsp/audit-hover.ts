@@ -29,9 +29,14 @@ function rateText(estimate: Result['estimate']): string {
   return `${rateWithBound(estimate)}${isSmallSample(estimate.clusters) ? ` ${smallSampleMark}` : ''}`;
 }
 
-/** The line a hover ends with: where the full tables are (a command link where markdown runs commands). */
-export function reportLink(markdown: boolean): string {
-  return markdown ? `[Every figure as a table: open the report view](command:${showReportCommand})` : 'Every figure as a table: HERALD: Show Report.';
+/**
+ * The line a hover ends with: where the full tables are. A command link only for a client that runs
+ * HERALD's commands (it says so at initialize); elsewhere (Neovim, Emacs) a link would do nothing.
+ */
+export function reportLink(commandLinks: boolean): string {
+  return commandLinks
+    ? `[Every figure as a table: open the report view](command:${showReportCommand})`
+    : 'Every figure as a table: the report view in VS Code, or `herald audit --format html`.';
 }
 
 /** Why a reward that reads gold has label-free figures, said where the labels appear. */
@@ -115,7 +120,7 @@ function auditSection(audit: AuditReport): string[] {
 }
 
 /** Markdown lines for the latest audit's view of a symbol; empty when the audit has nothing to say. */
-export function auditHoverLines(report: Report | undefined, symbol: SymbolInfo, markdown = true, links: PairLinks = undefined): string[] {
+export function auditHoverLines(report: Report | undefined, symbol: SymbolInfo, commandLinks = true, links: PairLinks = undefined): string[] {
   if (report === undefined || !isDeclSymbol(symbol)) return [];
   const sections = report.audits.map((audit) => {
     if (symbol.kind === 'detector') return detectorSection(audit, symbol.name, links);
@@ -126,5 +131,5 @@ export function auditHoverLines(report: Report | undefined, symbol: SymbolInfo, 
   if (sections.length === 0) return [];
   const labels = symbol.kind === 'reward' ? ['', labelsLine] : [];
   // Lines are joined with single newlines: a blank line keeps each its own paragraph.
-  return [...sections.flatMap((s) => ['', '---', ...s.flatMap((line) => ['', line])]), ...labels, '', reportLink(markdown)];
+  return [...sections.flatMap((s) => ['', '---', ...s.flatMap((line) => ['', line])]), ...labels, '', reportLink(commandLinks)];
 }

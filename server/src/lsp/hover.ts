@@ -100,7 +100,8 @@ export function plainText(markdown: string): string {
 /**
  * `report` is the spec's latest audit, whose figures are added to detector, reward and audit hovers;
  * `signals` its latest training-signal audits, added to detector and training-block hovers.
- * `pairLinks`: the client opens worked pairs side by side, so the pairs a hover names are links.
+ * `pairLinks`: the client runs HERALD's commands (it opens worked pairs side by side and the report
+ * view), so the pairs a hover names and its last line are links; only with markdown.
  */
 export function hover(analysis: DocumentAnalysis, offset: number, markdown: boolean, report?: Report, signals?: readonly SignalReport[], pairLinks = false): Hover | null {
   const occurrence = occurrenceAt(analysis, offset);
@@ -109,9 +110,10 @@ export function hover(analysis: DocumentAnalysis, offset: number, markdown: bool
   const named = occurrence === undefined ? termNamedAt(analysis, offset) : undefined;
   if (occurrence !== undefined) {
     lines = describeSymbol(analysis, occurrence.symbol);
-    const audited = auditHoverLines(report, occurrence.symbol, markdown, markdown && pairLinks ? { uri: analysis.uri } : undefined);
+    const commandLinks = markdown && pairLinks;
+    const audited = auditHoverLines(report, occurrence.symbol, commandLinks, commandLinks ? { uri: analysis.uri } : undefined);
     if (audited.length > 0) lines.push(audited.join('\n'));
-    const trained = signalHoverLines(signals, occurrence.symbol, markdown);
+    const trained = signalHoverLines(signals, occurrence.symbol, commandLinks);
     if (trained.length > 0) lines.push(trained.join('\n'));
   } else if (named !== undefined) {
     const info = analysis.analyzed.model.termInfo.get(named.term);

@@ -34,7 +34,7 @@ function blockLines(report: SignalReport): string[] {
 }
 
 /** Markdown lines for a symbol from the latest training-signal audits; empty when they say nothing about it. */
-export function signalHoverLines(reports: readonly SignalReport[] | undefined, symbol: SymbolInfo, markdown = true): string[] {
+export function signalHoverLines(reports: readonly SignalReport[] | undefined, symbol: SymbolInfo, commandLinks = true): string[] {
   if (reports === undefined || !isDeclSymbol(symbol)) return [];
   const sections = reports.map((report) => {
     if (symbol.kind === 'detector') return detectorLines(report, symbol.name);
@@ -42,5 +42,5 @@ export function signalHoverLines(reports: readonly SignalReport[] | undefined, s
     return [];
   });
   const shown = sections.filter((s) => s.length > 0);
-  return shown.length === 0 ? [] : [...shown.flatMap((s) => ['', '---', '', ...s]), '', reportLink(markdown)];
+  return shown.length === 0 ? [] : [...shown.flatMap((s) => ['', '---', '', ...s]), '', reportLink(commandLinks)];
 }
