@@ -87,7 +87,7 @@ export const issueCodeDocs: Record<IssueCode, string> = {
   'missing-description': 'A detector without a description string.',
   'penalty-sign': 'A penalty or weight whose sign contradicts what it is for.',
   'missing-file': 'A linked corpus, pool or candidate file does not exist.',
-  'unreadable-file': 'A linked file exists but cannot be read (a directory, no permission).',
+  'unreadable-file': 'A linked file exists but is not a regular file (a folder, FIFO, device or socket: never opened) or cannot be read (no permission).',
   'untrusted-file': 'In a workspace the user has not trusted, a linked file outside its folders is neither read nor audited.',
   'incomplete-audit': 'An audit lacks its reward, corpus, pools or attacks; or a training or comparison block lacks an item it needs (its reward, corpus, training log, or base and treatment logs).',
   'repeated-audit-item': 'An audit states the same single-valued item twice.',

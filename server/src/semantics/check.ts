@@ -91,7 +91,7 @@ function checkLinkedFiles(a: Analysis, specFile: string, probeFile: (absolutePat
     const status = probeFile(input.path);
     const resolved = input.path;
     if (status === 'missing') report(a, issueCodes.missingFile, 'error', link.span, `cannot find '${link.value}' (looked for ${resolved})`, { data: { path: resolved } });
-    else if (status === 'unreadable') report(a, issueCodes.unreadableFile, 'error', link.span, `cannot read '${link.value}' at ${resolved}: it is a folder or not readable`, { data: { path: resolved } });
+    else if (status === 'unreadable') report(a, issueCodes.unreadableFile, 'error', link.span, `cannot read '${link.value}' at ${resolved}: it is not a regular file (a folder, FIFO, device or socket) or it is not readable`, { data: { path: resolved } });
     else if (status === 'untrusted') {
       report(a, issueCodes.untrustedFile, 'warning', link.span,
         `not read: '${link.value}' (${resolved}) is outside this untrusted workspace; trust the workspace to check and audit it`, { data: { path: resolved } });
