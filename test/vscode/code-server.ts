@@ -192,7 +192,12 @@ export function workbenchActions(page: Page): {
   };
   return {
     async openFile(name) {
-      await quickInput('Control+P', name, name);
+      // Enter can reach Quick Open while its file search is still refreshing the list, which then drops
+      // the key; clicking the file's own row opens exactly that file.
+      await page.keyboard.press('Control+P');
+      await page.locator('.quick-input-widget input').waitFor({ state: 'visible' });
+      await page.keyboard.type(name);
+      await page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first().click();
       await page.locator('.tab.active', { hasText: name }).waitFor();
     },
     async goTo(at) {
