@@ -28,6 +28,8 @@ export interface ResultHit {
   readonly title?: string;
   readonly url?: string;
   readonly text?: string;
+  /** Set when `id` was not logged but resolved against the corpus, and how. */
+  readonly resolvedBy?: 'url' | 'text' | 'title';
 }
 
 /** Fields every logged step may carry in format v2. */
