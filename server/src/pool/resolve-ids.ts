@@ -152,7 +152,9 @@ function resolveCitation(ref: CitationRef, trace: readonly TraceStep[], index: C
   const at = rankStep(trace, ref.step);
   const step = at === undefined ? undefined : trace[at];
   if (step === undefined || (step.type !== 'search' && step.type !== 'tool')) return { reason: `its rank ${ref.rank ?? ''} points at no step with results` };
-  const hit = step.hits === undefined ? (ref.rank === undefined ? undefined : { id: step.results[ref.rank - 1], rank: ref.rank }) : step.hits.find((h) => h.rank === ref.rank);
+  const bare = ref.rank === undefined ? undefined : step.results[ref.rank - 1];
+  // Bare ids are ranked by position from 1, as a result object list would number them.
+  const hit = step.hits === undefined ? (bare === undefined ? undefined : { id: bare, rank: ref.rank }) : step.hits.find((h) => h.rank === ref.rank);
   if (hit === undefined || hit.id === undefined) {
     return { reason: hit === undefined ? `step ${at} has no result at rank ${ref.rank}` : `the result at rank ${ref.rank} of step ${at} is not resolved to a passage` };
   }

@@ -44,6 +44,7 @@ const expectedWords: Record<string, string> = {
   boolean: 'true or false',
   array: 'an array',
   object: 'an object',
+  record: 'an object',
 };
 
 interface Located {
