@@ -186,3 +186,16 @@ describe('pool v2: the JSON Schema agrees with the loader on the new forms', () 
     });
   }
 });
+
+describe('pool v2: the pool rows docs/pools.md shows load', () => {
+  const text = readFileSync(path.join(repo, 'docs', 'pools.md'), 'utf8');
+  const examples = [...text.matchAll(/```json\n(\{"id"[\s\S]*?)```/g)].map((m) => m[1]!).filter((json) => json.includes('"question_id"')).map((json) => JSON.parse(json) as unknown);
+
+  it('both pool row examples load; the second is v2', () => {
+    assert.equal(examples.length, 2);
+    const [v1, v2] = examples.map(parsed);
+    assert.equal(v1?.trace, undefined);
+    assert.deepEqual(v2?.trace?.map((s) => s.type), ['reasoning', 'search', 'tool', 'invalid']);
+    assert.equal(v2?.finalStatus, 'stop');
+  });
+});

@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import { resolvePool, type ResolvedPool } from '../pool/resolve-ids.js';
+import { corpusIndex, resolvePool, type CorpusIndex, type ResolvedPool } from '../pool/resolve-ids.js';
 import type { CandidateList, Loaded, RowIssue } from '../pool/types.js';
 import type { AnalysisInputs } from './analysis-inputs.js';
 import type { InputCache } from './input-cache.js';
@@ -117,8 +117,10 @@ export async function loadInputs(specDir: string, request: InputRequest, ctx: Lo
   if (loads.some((l) => l.loaded.fileError !== undefined)) return { ok: false };
   const relativeIssues = (list: readonly RowIssue[]): RowIssue[] => list.map((i) => ({ ...i, file: specRelative(specDir, i.file) }));
   // The one place pools meet their corpus: ids a log does not give are resolved here (pool/resolve-ids.ts).
+  let index: CorpusIndex | undefined;
+  const indexOf = (): CorpusIndex => (index ??= corpusIndex(corpus.corpus));
   const resolved = pools.map(({ pool, loaded }) => {
-    const r = resolvePool(loaded.items, corpus.corpus);
+    const r = resolvePool(loaded.items, corpus.corpus, indexOf);
     issues.addResolved(pool.file, request.corpus.file, r);
     return { pool, loaded, r };
   });

@@ -190,11 +190,12 @@ function resolveRow(row: Trajectory, index: CorpusIndex, tally: Tally): { row: T
 
 /**
  * Resolves every row of a pool against a corpus. The index is built only when a row needs it, so
- * a v1 pool costs one pass over its rows and comes back as the same array.
+ * a v1 pool costs one pass over its rows and comes back as the same array; `indexOf` lets the
+ * pools of one analysis share one index.
  */
-export function resolvePool(rows: readonly Trajectory[], corpus: Corpus): ResolvedPool {
+export function resolvePool(rows: readonly Trajectory[], corpus: Corpus, indexOf: () => CorpusIndex = () => corpusIndex(corpus)): ResolvedPool {
   if (!rows.some(needsResolving)) return { rows, issues: [] };
-  const index = corpusIndex(corpus);
+  const index = indexOf();
   const tally: Tally = { counts: { results: { logged: 0, url: 0, text: 0, title: 0, unresolved: 0 }, citations: { logged: 0, url: 0, rank: 0, unresolved: 0 } } };
   const kept: Trajectory[] = [];
   const issues: RowIssue[] = [];
