@@ -79,9 +79,9 @@ describe('data text in every output of herald audit is escaped', () => {
     const rows = table.stderr.split('\n').filter((l) => l.includes('skipped row:'));
     // Reasons name what was expected, never the file's text (issue 13, item 4): the bidi type is not quoted.
     assert.deepEqual(rows, [
-      `spec.reward:2:1: error bad-rows 2 rows skipped: evil.jsonl:2: duplicate id '${shownId}' (first on line 1); evil.jsonl:3: steps[0].type: expected "search" or "invalid", got another string`,
+      `spec.reward:2:1: error bad-rows 2 rows skipped: evil.jsonl:2: duplicate id '${shownId}' (first on line 1); evil.jsonl:3: steps[0].type: expected "search" or "tool" or "reasoning" or "invalid", got another string`,
       `  evil.jsonl:2: skipped row: duplicate id '${shownId}' (first on line 1)`,
-      '  evil.jsonl:3: skipped row: steps[0].type: expected "search" or "invalid", got another string',
+      '  evil.jsonl:3: skipped row: steps[0].type: expected "search" or "tool" or "reasoning" or "invalid", got another string',
     ]);
   });
 

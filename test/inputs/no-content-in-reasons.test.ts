@@ -54,9 +54,9 @@ describe('row reasons never quote what the file holds', () => {
       [1, 'invalid JSON at column 1: unexpected character'],
       [2, 'invalid JSON at column 8: an unterminated string'],
       [3, 'id: expected a string, got an integer'],
-      [4, 'steps[0].type: expected "search" or "invalid", got another string'],
+      [4, 'steps[0].type: expected "search" or "tool" or "reasoning" or "invalid", got another string'],
       [5, 'meta.sample: expected an integer, got a fractional number'],
-      [6, 'final.citations: expected an array of strings (item 0 is an integer)'],
+      [6, 'final.citations: expected an array of ids or citation markers (item 0 is an integer)'],
     ]);
   });
 

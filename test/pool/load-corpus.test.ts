@@ -8,14 +8,16 @@ describe('loadCorpus', () => {
 
   it('loads passages by id in file order', async () => {
     const file = tmp.write('corpus.jsonl', jsonl([
-      { id: 'w:2', title: 'B', text: 'bee', url: 'extra keys are fine' },
-      { id: 'w:1', title: '', text: 'no title is an empty title' },
+      { id: 'w:2', title: 'B', text: 'bee', source: 'extra keys are fine' },
+      { id: 'w:1', title: '', text: 'no title is an empty title', url: 'https://example.org/w1' },
     ]));
     const loaded = await loadCorpus(file);
     assert.deepEqual(loaded.issues, []);
     assert.equal(loaded.corpus.file, file);
     assert.deepEqual([...loaded.corpus.passages.keys()], ['w:2', 'w:1']);
     assert.deepEqual(loaded.corpus.passages.get('w:2'), { id: 'w:2', title: 'B', text: 'bee' });
+    // A url is kept (v2 pools resolve result objects by it), and absent when not given.
+    assert.deepEqual(loaded.corpus.passages.get('w:1'), { id: 'w:1', title: '', text: 'no title is an empty title', url: 'https://example.org/w1' });
     assert.deepEqual(loaded.items.map((p) => p.id), ['w:2', 'w:1']);
   });
 

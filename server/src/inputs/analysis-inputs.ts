@@ -1,3 +1,4 @@
+import type { PoolResolution } from '../pool/resolve-ids.js';
 import type { Corpus, RowIssue, Trajectory } from '../pool/types.js';
 
 /** One loaded pool (or training or evaluation log): its rows and the rows it skipped, named as the spec links it. */
@@ -7,6 +8,8 @@ export interface LoadedPool {
   readonly file: string;
   readonly rows: readonly Trajectory[];
   readonly issues: readonly RowIssue[];
+  /** How its result objects and citation markers were resolved against the corpus; absent when it logs none (every v1 pool). */
+  readonly resolution?: PoolResolution;
 }
 
 /** The data one analysis reads: a corpus and the pools or logs it runs over, loaded and validated. */

@@ -1,4 +1,5 @@
 import * as path from 'node:path';
+import { corpusIndex, resolvePool, type CorpusIndex, type ResolvedPool } from '../pool/resolve-ids.js';
 import type { CandidateList, Loaded, RowIssue } from '../pool/types.js';
 import type { AnalysisInputs } from './analysis-inputs.js';
 import type { InputCache } from './input-cache.js';
@@ -43,7 +44,7 @@ export function logFromFile(file: string): NamedFile {
  * whole message, `FILE: cannot read: why`.
  */
 export class IssueLog {
-  private readonly seen = new Set<Loaded<unknown>>();
+  private readonly seen = new Set<Loaded<unknown> | string>();
   readonly issues: RowIssue[] = [];
 
   add(loaded: Loaded<unknown>, file: string): void {
@@ -52,6 +53,14 @@ export class IssueLog {
     // One at a time: a file of a million bad rows would overflow the stack as spread arguments.
     for (const issue of loaded.issues) this.issues.push(issue);
     if (loaded.fileError !== undefined) this.issues.push({ file, line: 0, reason: loaded.fileError });
+  }
+
+  /** Rows skipped while resolving a pool against a corpus, once per (pool file, corpus file). */
+  addResolved(poolFile: string, corpusFile: string, resolved: ResolvedPool): void {
+    const key = `${poolFile}\u0000${corpusFile}`;
+    if (this.seen.has(key)) return;
+    this.seen.add(key);
+    for (const issue of resolved.issues) this.issues.push(issue);
   }
 
   /** A problem of several files together (their total size): on line 0 like a file that cannot be read. */
@@ -107,13 +116,27 @@ export async function loadInputs(specDir: string, request: InputRequest, ctx: Lo
   for (const l of loads) issues.add(l.loaded, l.file);
   if (loads.some((l) => l.loaded.fileError !== undefined)) return { ok: false };
   const relativeIssues = (list: readonly RowIssue[]): RowIssue[] => list.map((i) => ({ ...i, file: specRelative(specDir, i.file) }));
+  // The one place pools meet their corpus: ids a log does not give are resolved here (pool/resolve-ids.ts).
+  let index: CorpusIndex | undefined;
+  const indexOf = (): CorpusIndex => (index ??= corpusIndex(corpus.corpus));
+  const resolved = pools.map(({ pool, loaded }) => {
+    const r = resolvePool(loaded.items, corpus.corpus, indexOf);
+    issues.addResolved(pool.file, request.corpus.file, r);
+    return { pool, loaded, r };
+  });
   return {
     ok: true,
     inputs: {
       corpusName: request.corpus.name,
       corpus: { ...corpus.corpus, file: specRelative(specDir, corpus.corpus.file) },
       corpusIssues: relativeIssues(corpus.issues),
-      pools: pools.map(({ pool, loaded }) => ({ name: pool.name, file: specRelative(specDir, pool.file), rows: loaded.items, issues: relativeIssues(loaded.issues) })),
+      pools: resolved.map(({ pool, loaded, r }) => ({
+        name: pool.name,
+        file: specRelative(specDir, pool.file),
+        rows: r.rows,
+        issues: relativeIssues(r.issues.length === 0 ? loaded.issues : [...loaded.issues, ...r.issues].sort((a, b) => a.line - b.line)),
+        ...(r.resolution === undefined ? {} : { resolution: { counts: r.resolution.counts, unresolved: relativeIssues(r.resolution.unresolved) } }),
+      })),
     },
     candidateFiles,
     files,

@@ -44,6 +44,7 @@ const expectedWords: Record<string, string> = {
   boolean: 'true or false',
   array: 'an array',
   object: 'an object',
+  record: 'an object',
 };
 
 interface Located {
@@ -90,10 +91,35 @@ function describeIssue(issue: Issue, input: unknown, expectations: Readonly<Reco
         const options = issue.options.map((o) => JSON.stringify(o)).join(' or ');
         return `${where}: expected ${options}, got ${typeof at.value === 'string' ? 'another string' : describeValue(at.value)}`;
       }
-      return `${where}: ${issue.message}`;
+      return unionReason(issue.errors, path, input, at.value, expectations);
     default:
       return `${where}: ${issue.message}`;
   }
+}
+
+/** A branch of a union that refused the value's kind outright (a string where an object belongs). */
+function refusesKind(branch: readonly Issue[]): boolean {
+  return branch.length === 1 && branch[0]!.code === 'invalid_type' && branch[0]!.path.length === 0;
+}
+
+/**
+ * A value that no form of a union accepts (a result that is an id or an object, a final answer
+ * with or without an answer). When no form accepts its kind, the reason names the forms; else it
+ * is the first problem of the form that came closest (fewest problems, the first form on a tie).
+ */
+function unionReason(branches: readonly (readonly Issue[])[], path: readonly PathKey[], input: unknown, value: unknown, expectations: Readonly<Record<string, string>>): string {
+  const where = formatPath(path);
+  const pattern = formatPath(path.map((k) => (typeof k === 'number' ? -1 : k))).replace(/\[-1\]/g, '[]');
+  const closest = branches.filter((b) => !refusesKind(b)).reduce<readonly Issue[] | undefined>((best, b) => (best === undefined || b.length < best.length ? b : best), undefined);
+  if (closest === undefined || closest[0] === undefined) {
+    const last = path[path.length - 1];
+    const expected = expectations[pattern];
+    // An element of a list: the list is the field the user wrote, so name it.
+    if (typeof last === 'number' && expected !== undefined) return `${formatPath(path.slice(0, -1))}: expected an array of ${expected} (item ${last} is ${describeValue(value)})`;
+    return `${where}: expected ${expected ?? 'another kind of value'}, got ${describeValue(value)}`;
+  }
+  const inner = closest[0];
+  return describeIssue({ ...inner, path: [...path, ...inner.path] }, input, expectations);
 }
 
 /** One reason for a failed row: the first problem, and how many more there are. */
