@@ -102,6 +102,10 @@ const cases: Case[] = [
   { code: issueCodes.unusedDeclaration, title: 'a signal nothing reads', bad: variant('reward R0 {', 'signal ⟦spare⟧ = 1\nreward R0 {') },
   { code: issueCodes.typeMismatch, title: 'a numeric detector', bad: variant('any c in citations: c not in corpus', '⟦count(citations)⟧') },
   { code: issueCodes.typeMismatch, title: 'an id compared with a text set', bad: variant('c not in corpus', '⟦c⟧ not in gold.answers') },
+  { code: issueCodes.typeMismatch, title: 'an if whose branches differ in type', bad: variant('mean(has_final, search_calls > 0)', 'mean(has_final, ⟦if has_final then 1 else answer⟧)') },
+  { code: issueCodes.typeMismatch, title: 'an if on a number', bad: variant('mean(has_final, search_calls > 0)', 'mean(has_final, if ⟦search_calls⟧ then 1 else 0)') },
+  { code: issueCodes.oracleDetector, title: 'a detector whose if reads gold in a branch', bad: variant('c not in corpus', 'c not in (if has_final then corpus else ⟦gold⟧.support)') },
+  { code: issueCodes.badPattern, title: 'a pattern with an unclosed bracket', bad: variant('mean(has_final, search_calls > 0)', 'mean(has_final, matches(final_text, "<answer>⟦[a-z⟧"))') },
   { code: issueCodes.wrongArity, title: 'a function given one argument too many', bad: variant('exact_match(answer, gold.answers)', 'exact_match(answer, gold.answers, ⟦answer⟧)') },
   { code: issueCodes.unknownMember, title: 'a misspelt gold field', bad: variant('gold.answers', 'gold.⟦answer⟧'), data: { suggestion: 'answers' } },
   { code: issueCodes.oracleDetector, title: 'a detector that reads gold', bad: variant('c not in corpus', 'c not in ⟦gold⟧.support') },
@@ -191,6 +195,24 @@ reward derived_oracle = oracle - 1 * U
     assert.equal(info('oracle'), 'number/oracle');
     assert.equal(info('derived'), 'number/visible');
     assert.equal(info('derived_oracle'), 'number/oracle');
+  });
+
+  it('types an if from its branches and taints it from all three parts', () => {
+    const { model, problems } = run(`signal a = if has_final then 1 else false
+signal b = if exact_match(answer, gold.answers) > 0 then 1 else 0
+signal c = if has_final then tokens(answer) else count(gold.answers)
+detector d "text branches" = (if has_final then answer else question) == ""
+reward R { a 1 * a  b 1 * b  c 1 * c  d -1 * d }
+`);
+    assert.deepEqual(problems, []);
+    const info = (name: string) => {
+      const i = model.declInfo.get(model.globals.get(name)!.decl);
+      return `${i?.type}/${i?.visibility}`;
+    };
+    assert.equal(info('a'), 'number/visible');
+    assert.equal(info('b'), 'number/oracle');
+    assert.equal(info('c'), 'number/oracle');
+    assert.equal(info('d'), 'boolean/visible');
   });
 
   it('types quantifier variables from their collection', () => {

@@ -13,6 +13,8 @@ export interface Name {
 export interface StringLit {
   readonly kind: 'string';
   readonly value: string;
+  /** The text between the quotes as written, escapes and all (a pattern's checker maps offsets through it). */
+  readonly raw: string;
   readonly span: Span;
 }
 
@@ -81,7 +83,16 @@ export interface QuantifierExpr {
   readonly span: Span;
 }
 
-export type Expr = NumberLit | StringLit | BoolLit | NameRef | MemberExpr | CallExpr | UnaryExpr | BinaryExpr | QuantifierExpr;
+/** `if condition then whenTrue else whenFalse`: only the branch chosen is evaluated. */
+export interface ConditionalExpr {
+  readonly kind: 'if';
+  readonly condition: Expr | undefined;
+  readonly whenTrue: Expr | undefined;
+  readonly whenFalse: Expr | undefined;
+  readonly span: Span;
+}
+
+export type Expr = NumberLit | StringLit | BoolLit | NameRef | MemberExpr | CallExpr | UnaryExpr | BinaryExpr | QuantifierExpr | ConditionalExpr;
 
 export interface CorpusDecl {
   readonly kind: 'corpus';

@@ -440,6 +440,7 @@ export type PrimaryCstChildren = {
   False?: IToken[];
   Corpus?: IToken[];
   quantifier?: QuantifierCstNode[];
+  conditional?: ConditionalCstNode[];
   countCall?: CountCallCstNode[];
   callOrName?: CallOrNameCstNode[];
   parenthesized?: ParenthesizedCstNode[];
@@ -457,6 +458,20 @@ export type QuantifierCstChildren = {
   postfixExpression: PostfixExpressionCstNode[];
   Colon: IToken[];
   expression: ExpressionCstNode[];
+};
+
+export interface ConditionalCstNode extends CstNode {
+  name: "conditional";
+  children: ConditionalCstChildren;
+}
+
+export type ConditionalCstChildren = {
+  If: IToken[];
+  condition: ExpressionCstNode[];
+  Then: IToken[];
+  whenTrue: ExpressionCstNode[];
+  Else: IToken[];
+  whenFalse: ExpressionCstNode[];
 };
 
 export interface CountCallCstNode extends CstNode {
@@ -539,6 +554,7 @@ export interface RewardCstVisitor<IN, OUT> extends ICstVisitor<IN, OUT> {
   postfixExpression(children: PostfixExpressionCstChildren, param?: IN): OUT;
   primary(children: PrimaryCstChildren, param?: IN): OUT;
   quantifier(children: QuantifierCstChildren, param?: IN): OUT;
+  conditional(children: ConditionalCstChildren, param?: IN): OUT;
   countCall(children: CountCallCstChildren, param?: IN): OUT;
   callOrName(children: CallOrNameCstChildren, param?: IN): OUT;
   argumentList(children: ArgumentListCstChildren, param?: IN): OUT;

@@ -342,6 +342,7 @@ export class RewardParser extends CstParser {
       // `corpus` is a keyword at the top level and the corpus id set inside expressions.
       { ALT: () => this.CONSUME(T.Corpus) },
       { ALT: () => this.SUBRULE(this.quantifier) },
+      { ALT: () => this.SUBRULE(this.conditional) },
       { ALT: () => this.SUBRULE(this.countCall) },
       { ALT: () => this.SUBRULE(this.callOrName) },
       { ALT: () => this.SUBRULE(this.parenthesized) },
@@ -356,6 +357,16 @@ export class RewardParser extends CstParser {
     this.SUBRULE(this.postfixExpression);
     this.CONSUME(T.Colon);
     this.SUBRULE(this.expression);
+  });
+
+  // `if c then a else b`: like a quantifier's body, the else branch reaches as far right as it can.
+  private conditional = this.RULE('conditional', () => {
+    this.CONSUME(T.If);
+    this.SUBRULE(this.expression, { LABEL: 'condition' });
+    this.CONSUME(T.Then);
+    this.SUBRULE2(this.expression, { LABEL: 'whenTrue' });
+    this.CONSUME(T.Else);
+    this.SUBRULE3(this.expression, { LABEL: 'whenFalse' });
   });
 
   // `count(citations)`: the keyword `count` also names the size function.

@@ -51,6 +51,9 @@ export const In = tokenOf('in');
 export const Not = tokenOf('not');
 export const And = tokenOf('and');
 export const Or = tokenOf('or');
+export const If = tokenOf('if');
+export const Then = tokenOf('then');
+export const Else = tokenOf('else');
 export const True = tokenOf('true');
 export const False = tokenOf('false');
 
