@@ -6,6 +6,7 @@ import { corpusEnv } from '../../server/src/language/eval-env.js';
 import type { Type } from '../../server/src/language/types.js';
 import { kinds, type TypedEval, type ValueType } from '../../server/src/language/values.js';
 import { EvaluationError } from '../../server/src/language/eval-error.js';
+import { loggedFieldReason } from '../../server/src/language/logged-fields.js';
 import { maxPatternWork } from '../../server/src/problems/limits.js';
 import type { TrajectoryView } from '../../server/src/language/view.js';
 import { RewardCompiler } from '../../server/src/reward/compile.js';
@@ -39,6 +40,7 @@ const view: TrajectoryView = {
   searches: [step, { ...step, query: 'Eiffel  tower height?' }],
   invalidActions: 1,
   gold: { answers: ['Paris', 'City of Paris'], support_ids: ['w:1', 'w:3'] },
+  meta: { judge: { score: 0.75, verdict: 'correct' }, format_ok: true, docids: ['w:1', 'w:2'] },
 };
 const corpus = { file: 'corpus.jsonl', passages: new Map([['w:1', { id: 'w:1', title: 'Paris', text: 'The capital of France.' }]]) };
 
@@ -224,5 +226,35 @@ describe('matches(text, "pattern")', () => {
     assert.deepEqual(notLiteral.found, [['bad-pattern', notLiteral.spans[0]]]);
     const large = problems('signal S = matches(answer, ⟦"[ab]{999}c"⟧)\nreward R { x 1 * S }\n');
     assert.deepEqual(large.found, [['bad-pattern', large.spans[0]]]);
+  });
+});
+
+describe('declared logged fields', () => {
+  const spec = (decl: string, expr: string) => `${decl}\nsignal s = ${expr}\nreward R { x 1 * s }\n`;
+  const value = (decl: string, expr: string, on: TrajectoryView = view): number => {
+    const { model, problems } = analyze(spec(decl, expr));
+    assert.deepEqual(problems, [], expr);
+    return new RewardCompiler(model).reward('R').terms[0]!.feature(on, corpusEnv(corpus));
+  };
+
+  it('reads the value at the path under meta, as its declared type', () => {
+    assert.equal(value('field judge "j" : number = meta.judge.score', 'judge'), 0.75);
+    assert.equal(value('field ok "f" : boolean = meta.format_ok', 'if ok then 2 else 3'), 2);
+    assert.equal(value('field verdict "v" : text = meta.judge.verdict', 'verdict == "correct"'), 1);
+    assert.equal(value('field docs "d" : ids = meta.docids', 'recall(docs, citations)'), 0.5);
+  });
+
+  it('raises rather than read a missing or mistyped value (the rows are skipped before)', () => {
+    assert.throws(() => value('field judge "j" : number = meta.judge.missing', 'judge'), EvaluationError);
+    assert.throws(() => value('field judge "j" : number = meta.judge.verdict', 'judge'), EvaluationError);
+  });
+
+  it('words why a row cannot give a field, never quoting the value', () => {
+    const meta = { judge: { score: '0.8', nested: null }, list: [1] };
+    assert.equal(loggedFieldReason(meta, ['judge', 'score'], 'number', 'judge'), "logged field 'judge': meta.judge.score is string, not a number");
+    assert.equal(loggedFieldReason(meta, ['judge', 'nested', 'x'], 'number', 'n'), "logged field 'n': the row has no meta.judge.nested.x");
+    assert.equal(loggedFieldReason(meta, ['list'], 'texts', 'l'), "logged field 'l': meta.list is a list with an element that is not a string, not a list of texts (texts)");
+    assert.equal(loggedFieldReason(meta, ['judge'], 'text', 't'), "logged field 't': meta.judge is object, not a text");
+    assert.equal(loggedFieldReason({ x: 1 }, ['x'], 'number', 'x'), undefined);
   });
 });

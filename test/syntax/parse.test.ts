@@ -178,6 +178,15 @@ comparison m {
     assert.equal(result.spec.decls[1]?.kind, 'reward');
   });
 
+  it('reads logged fields, oracle or not, and leaves `oracle` free as a name', () => {
+    const spec = parseClean('field judge "j" : number = meta.judge.score\noracle field g : ids = meta.gold_docs\nreward oracle { x 1 * judge }');
+    const [visible, oracle, reward] = spec.decls;
+    assert.equal(visible?.kind, 'logged');
+    assert.deepEqual(visible?.kind === 'logged' ? [visible.modifier, visible.fieldType?.text, visible.path.map((n) => n.text)] : [], [undefined, 'number', ['meta', 'judge', 'score']]);
+    assert.deepEqual(oracle?.kind === 'logged' ? [oracle.modifier?.text, oracle.doc, oracle.fieldType?.text] : [], ['oracle', undefined, 'ids']);
+    assert.equal(reward?.name?.text, 'oracle');
+  });
+
   it('parses the sample spec without problems', () => {
     const text = readFileSync('samples/paper.reward', 'utf8');
     const spec = parseClean(text);

@@ -18,6 +18,7 @@ export const issueCodes = {
   // types and visibility
   typeMismatch: 'type-mismatch',
   badPattern: 'bad-pattern',
+  badField: 'bad-field',
   wrongArity: 'wrong-arity',
   unknownMember: 'unknown-member',
   oracleDetector: 'oracle-detector',
@@ -82,6 +83,7 @@ export const issueCodeDocs: Record<IssueCode, string> = {
   'recursive-definition': 'A signal, detector or reward that depends on itself.',
   'unused-declaration': 'A corpus, pool, signal or detector that nothing uses.',
   'type-mismatch': 'An expression of the wrong type for where it stands.',
+  'bad-field': 'A declared logged field whose type is not number, boolean, text, texts or ids, or whose path is not under the row\'s `meta` (`field judge : number = meta.judge.score`).',
   'bad-pattern': 'The pattern of `matches` is not a string literal, is not valid RE2 syntax, compiles to more than 1,000 instructions, or writes an escape such as `\\d` that a spec string reads as a plain `d` (write `\\\\d`).',
   'wrong-arity': 'A built-in function called with the wrong number of arguments.',
   'unknown-member': 'A field that the value does not have (`.query` on an id, ...).',

@@ -58,6 +58,15 @@ export const vocabulary = [
     declaration: [{ usage: 'pool NAME = "path.jsonl"', snippet: 'pool ${1:name} = "${2:pool.jsonl}"' }],
   },
   {
+    word: 'field',
+    doc: '`field NAME "doc" : TYPE = meta.PATH` declares a value logged with each row (`meta.judge.score`), typed number, boolean, text, texts or ids; visible unless declared `oracle field`. A row without it, or with a value of another type, is skipped with the reason.',
+    declaration: [
+      { usage: 'field NAME "doc" : TYPE = meta.PATH', snippet: 'field ${1:name} "${2:what was logged}" : ${3:number} = meta.${4:path}' },
+      // `oracle` is a modifier, not a reserved word: specs may still name a reward `oracle`.
+      { label: 'oracle field', usage: 'oracle field NAME "doc" : TYPE = meta.PATH', snippet: 'oracle field ${1:name} "${2:what was logged}" : ${3:number} = meta.${4:path}' },
+    ],
+  },
+  {
     word: 'signal',
     doc: '`signal NAME "doc" = EXPR` names a number or boolean computed from a trajectory; it may read oracle fields (`gold`).',
     declaration: [{ usage: 'signal NAME "doc" = EXPR', snippet: 'signal ${1:name} "${2:what it measures}" = $0' }],

@@ -1,9 +1,10 @@
 import { builtinFieldsByName, builtinFunctionsByName, membersOf } from '../language/builtins.js';
 import type { EvalEnv } from '../language/eval-env.js';
+import { isLoggedType, loggedFieldEvaluator } from '../language/logged-fields.js';
 import type { Visibility } from '../language/types.js';
 import { asNumber, kinds, type Eval, type Ids, type Kind, type TypedEval } from '../language/values.js';
 import type { TrajectoryView } from '../language/view.js';
-import type { BinaryExpr, ConditionalExpr, DetectorDecl, Expr, Quantifier, QuantifierExpr, RewardDecl, SignalDecl, Term } from '../syntax/ast.js';
+import type { BinaryExpr, ConditionalExpr, DetectorDecl, FieldDecl, Expr, Quantifier, QuantifierExpr, RewardDecl, SignalDecl, Term } from '../syntax/ast.js';
 import type { SpecModel } from '../semantics/check.js';
 
 /** A number-valued function of a trajectory; booleans count as 0/1. */
@@ -177,12 +178,19 @@ export class RewardCompiler {
     if (variable !== undefined) return variable;
     const symbol = this.model.globals.get(name);
     if (symbol !== undefined) {
+      if (symbol.decl.kind === 'logged') return this.logged(symbol.decl);
       if (symbol.decl.kind !== 'signal' && symbol.decl.kind !== 'detector') throw new UncompilableSpec(`'${name}' has no value`);
       return this.declaration(symbol.decl);
     }
     const field = builtinFieldsByName.get(name);
     if (field === undefined) throw new UncompilableSpec(`unknown name '${name}'`);
     return field.evaluator;
+  }
+
+  private logged(decl: FieldDecl): TypedEval {
+    const type = decl.fieldType?.text;
+    if (type === undefined || !isLoggedType(type)) throw new UncompilableSpec(`logged field '${decl.name?.text}' has no type`);
+    return loggedFieldEvaluator(decl.path.slice(1).map((n) => n.text), type, decl.name?.text ?? '?');
   }
 
   private quantifier(e: QuantifierExpr, scope: Scope): TypedEval {

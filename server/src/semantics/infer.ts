@@ -6,6 +6,7 @@ import { report, suggest, type Analysis } from './analysis.js';
 import { builtinFieldsByName, builtinFunctionsByName, membersOf, type BuiltinFunction } from '../language/builtins.js';
 import { elementTypes, isNumeric, typeNames, type Type, type Visibility } from '../language/types.js';
 import { checkPatternArgument } from './check-pattern.js';
+import { loggedFieldInfo } from './check-logged-field.js';
 import { declKindNames, type DeclInfo, type VariableSymbol } from './symbols.js';
 
 /** An expression's type and visibility, and where its oracle taint (if any) comes from. */
@@ -257,6 +258,10 @@ export class Inference {
         this.nestUse(decl, this.active - this.nesting.base - 1, name.span);
         return { type: info.type, visibility: info.visibility, oracleSource: info.visibility === 'oracle' ? name.span : undefined };
       }
+      if (decl.kind === 'logged') {
+        const info = loggedFieldInfo(decl);
+        return { type: info.type, visibility: info.visibility, oracleSource: info.visibility === 'oracle' ? name.span : undefined };
+      }
       const hint = decl.kind === 'corpus' ? "; inside expressions 'corpus' is the audited corpus's id set" : '';
       report(this.a, issueCodes.kindMismatch, 'error', name.span, `'${name.text}' is ${declKindNames[decl.kind]} and has no value in an expression${hint}`);
       return unknown;
@@ -275,7 +280,7 @@ export class Inference {
   }
 
   private valueNames(): string[] {
-    return [...this.a.globals.values()].filter((s) => s.kind === 'signal' || s.kind === 'detector').map((s) => s.name);
+    return [...this.a.globals.values()].filter((s) => s.kind === 'signal' || s.kind === 'detector' || s.kind === 'logged').map((s) => s.name);
   }
 
   private member(objectExpr: Expr, property: Name | undefined, scope: Scope): Inferred {

@@ -108,6 +108,20 @@ export interface PoolDecl {
   readonly span: Span;
 }
 
+/** `[oracle] field NAME "doc" : TYPE = meta.PATH`: a value logged with each row, read by path. */
+export interface FieldDecl {
+  /** Not 'field': that names the built-in fields' symbols (semantics/symbols.ts). */
+  readonly kind: 'logged';
+  readonly name: Name | undefined;
+  readonly doc: StringLit | undefined;
+  /** The word before `field`: `oracle` declares the field oracle (any other word is an error). */
+  readonly modifier: Name | undefined;
+  readonly fieldType: Name | undefined;
+  /** `meta`, `judge`, `score` in `meta.judge.score`. */
+  readonly path: readonly Name[];
+  readonly span: Span;
+}
+
 export interface SignalDecl {
   readonly kind: 'signal';
   readonly name: Name | undefined;
@@ -289,7 +303,7 @@ export interface ComparisonDecl {
   readonly span: Span;
 }
 
-export type Decl = CorpusDecl | PoolDecl | SignalDecl | DetectorDecl | RewardDecl | AuditDecl | TrainingDecl | ComparisonDecl;
+export type Decl = CorpusDecl | PoolDecl | FieldDecl | SignalDecl | DetectorDecl | RewardDecl | AuditDecl | TrainingDecl | ComparisonDecl;
 
 export interface Comment {
   readonly text: string;

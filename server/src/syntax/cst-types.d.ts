@@ -21,6 +21,7 @@ export interface DeclarationCstNode extends CstNode {
 export type DeclarationCstChildren = {
   corpusDecl?: CorpusDeclCstNode[];
   poolDecl?: PoolDeclCstNode[];
+  fieldDecl?: FieldDeclCstNode[];
   signalDecl?: SignalDeclCstNode[];
   detectorDecl?: DetectorDeclCstNode[];
   rewardDecl?: RewardDeclCstNode[];
@@ -51,6 +52,23 @@ export type PoolDeclCstChildren = {
   Identifier: IToken[];
   Equals: IToken[];
   StringLiteral: IToken[];
+};
+
+export interface FieldDeclCstNode extends CstNode {
+  name: "fieldDecl";
+  children: FieldDeclCstChildren;
+}
+
+export type FieldDeclCstChildren = {
+  modifier?: IToken[];
+  Field: IToken[];
+  name: IToken[];
+  StringLiteral?: IToken[];
+  Colon: IToken[];
+  fieldType: IToken[];
+  Equals: IToken[];
+  path: IToken[];
+  Dot?: IToken[];
 };
 
 export interface SignalDeclCstNode extends CstNode {
@@ -522,6 +540,7 @@ export interface RewardCstVisitor<IN, OUT> extends ICstVisitor<IN, OUT> {
   declaration(children: DeclarationCstChildren, param?: IN): OUT;
   corpusDecl(children: CorpusDeclCstChildren, param?: IN): OUT;
   poolDecl(children: PoolDeclCstChildren, param?: IN): OUT;
+  fieldDecl(children: FieldDeclCstChildren, param?: IN): OUT;
   signalDecl(children: SignalDeclCstChildren, param?: IN): OUT;
   detectorDecl(children: DetectorDeclCstChildren, param?: IN): OUT;
   rewardDecl(children: RewardDeclCstChildren, param?: IN): OUT;

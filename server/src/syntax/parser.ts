@@ -19,6 +19,7 @@ export class RewardParser extends CstParser {
     this.OR([
       { ALT: () => this.SUBRULE(this.corpusDecl) },
       { ALT: () => this.SUBRULE(this.poolDecl) },
+      { ALT: () => this.SUBRULE(this.fieldDecl) },
       { ALT: () => this.SUBRULE(this.signalDecl) },
       { ALT: () => this.SUBRULE(this.detectorDecl) },
       { ALT: () => this.SUBRULE(this.rewardDecl) },
@@ -40,6 +41,19 @@ export class RewardParser extends CstParser {
     this.CONSUME(T.Identifier);
     this.CONSUME(T.Equals);
     this.CONSUME(T.StringLiteral);
+  });
+
+  // `oracle field judge "doc" : number = meta.judge.score`: a value logged with each row.
+  private fieldDecl = this.RULE('fieldDecl', () => {
+    // `oracle` is read as a name and checked there, so it stays free to name a declaration.
+    this.OPTION(() => this.CONSUME4(T.Identifier, { LABEL: 'modifier' }));
+    this.CONSUME(T.Field);
+    this.CONSUME(T.Identifier, { LABEL: 'name' });
+    this.OPTION2(() => this.CONSUME(T.StringLiteral));
+    this.CONSUME(T.Colon);
+    this.CONSUME2(T.Identifier, { LABEL: 'fieldType' });
+    this.CONSUME(T.Equals);
+    this.AT_LEAST_ONE_SEP({ SEP: T.Dot, DEF: () => this.CONSUME3(T.Identifier, { LABEL: 'path' }) });
   });
 
   private signalDecl = this.RULE('signalDecl', () => {

@@ -28,6 +28,7 @@ export const quantifierTokens: readonly TokenType[] = quantifierWords.map(tokenO
 export const Corpus = tokenOf('corpus');
 export const Pools = tokenOf('pools');
 export const Pool = tokenOf('pool');
+export const Field = tokenOf('field');
 export const Signal = tokenOf('signal');
 export const Detector = tokenOf('detector');
 export const Reward = tokenOf('reward');
