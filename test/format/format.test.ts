@@ -54,6 +54,13 @@ describe('formatSpec: layout', () => {
     );
   });
 
+  it('writes a conditional with single spaces, its unary minus attached', () => {
+    assertFormats(
+      'signal   s=if has_final then(1+2)else   -3\nsignal t = 2*if a then b else c\n',
+      lines('signal s = if has_final then (1 + 2) else -3', 'signal t = 2 * if a then b else c'),
+    );
+  });
+
   it('puts a body on the header line when the declaration fits in 100 columns, else indents it on the next', () => {
     const longDoc = 'a description long enough that the body no longer fits on the header line';
     assertFormats(

@@ -1,10 +1,13 @@
 // The registry of built-ins: what the checker accepts, the compiler can run, and a call computes.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { builtinFields, builtinFunctions, builtinMembers } from '../../server/src/language/builtins.js';
+import { builtinFields, builtinFunctions, builtinMembers, type BuiltinFunction } from '../../server/src/language/builtins.js';
 import { corpusEnv } from '../../server/src/language/eval-env.js';
 import type { Type } from '../../server/src/language/types.js';
 import { kinds, type TypedEval, type ValueType } from '../../server/src/language/values.js';
+import { EvaluationError } from '../../server/src/language/eval-error.js';
+import { loggedFieldReason } from '../../server/src/language/logged-fields.js';
+import { maxPatternWork } from '../../server/src/problems/limits.js';
 import type { TrajectoryView } from '../../server/src/language/view.js';
 import { RewardCompiler } from '../../server/src/reward/compile.js';
 import { analyze } from '../../server/src/semantics/analyze.js';
@@ -37,8 +40,12 @@ const view: TrajectoryView = {
   searches: [step, { ...step, query: 'Eiffel  tower height?' }],
   invalidActions: 1,
   gold: { answers: ['Paris', 'City of Paris'], support_ids: ['w:1', 'w:3'] },
+  meta: { judge: { score: 0.75, verdict: 'correct' }, format_ok: true, docids: ['w:1', 'w:2'] },
 };
 const corpus = { file: 'corpus.jsonl', passages: new Map([['w:1', { id: 'w:1', title: 'Paris', text: 'The capital of France.' }]]) };
+
+/** The literals a call of `fn` writes: a valid pattern for each pattern parameter. */
+const literalsOf = (fn: BuiltinFunction): (string | undefined)[] => fn.parameters.map((p) => (p.pattern === true ? 'Paris' : undefined));
 
 /** The value of `expr` on `view`, through the checker and the compiler, as a term computes it (booleans as 0/1). */
 function evaluate(expr: string, on: TrajectoryView = view): number {
@@ -51,11 +58,12 @@ describe('built-in registry', () => {
   it('each function compiles exactly the argument types its signature declares, to its result type', () => {
     for (const fn of builtinFunctions) {
       const full = fn.parameters.map((p) => accepting(p.types));
-      assert.equal(fn.compile(full)?.type, fn.result, fn.name);
+      const literals = literalsOf(fn);
+      assert.equal(fn.compile(full, literals)?.type, fn.result, fn.name);
       fn.parameters.forEach((parameter, i) => {
         for (const type of valueTypes) {
           const args = full.map((arg, j) => (j === i ? sample[type] : arg));
-          assert.equal(fn.compile(args) !== undefined, parameter.types.includes(type), `${fn.name} argument ${i + 1} of type ${type}`);
+          assert.equal(fn.compile(args, literals) !== undefined, parameter.types.includes(type), `${fn.name} argument ${i + 1} of type ${type}`);
         }
       });
     }
@@ -65,9 +73,10 @@ describe('built-in registry', () => {
     for (const fn of builtinFunctions) {
       const full = fn.parameters.map((p) => accepting(p.types));
       const extra = [...full, full[full.length - 1]!];
-      assert.equal(fn.compile(extra) !== undefined, fn.variadic, `${fn.name} with one argument more`);
-      assert.equal(fn.compile(full.slice(0, fn.required)) !== undefined, true, `${fn.name} with its required arguments`);
-      if (fn.required > 0) assert.equal(fn.compile(full.slice(0, fn.required - 1)), undefined, `${fn.name} with one argument less`);
+      const literals = literalsOf(fn);
+      assert.equal(fn.compile(extra, literals) !== undefined, fn.variadic, `${fn.name} with one argument more`);
+      assert.equal(fn.compile(full.slice(0, fn.required), literals) !== undefined, true, `${fn.name} with its required arguments`);
+      if (fn.required > 0) assert.equal(fn.compile(full.slice(0, fn.required - 1), literals), undefined, `${fn.name} with one argument less`);
     }
   });
 
@@ -135,5 +144,117 @@ describe('contains(text, part)', () => {
     assert.equal(evaluate('contains(question, "The")'), 0, 'nothing left after normalisation');
     assert.equal(evaluate('contains(question, answer)', { ...view, answer: '' }), 0);
     assert.equal(evaluate('any a in gold.answers: contains(answer, a)', { ...view, answer: 'It is the city of Paris.' }), 1);
+  });
+});
+
+describe('if … then … else', () => {
+  it('takes the branch its condition chooses, numbers and indicators alike', () => {
+    assert.equal(evaluate('if has_final then 2 else 3'), 2);
+    assert.equal(evaluate('if has_final then 2 else 3', { ...view, hasFinal: false }), 3);
+    assert.equal(evaluate('if search_calls > 5 then 1 else false'), 0);
+    assert.equal(evaluate('if has_final then true else false'), 1);
+    assert.equal(evaluate('(if has_final then answer else question) == "Paris"'), 1);
+    assert.equal(evaluate('count(if has_final then citations else retrieved)'), 2);
+    assert.equal(evaluate('2 * if invalid_actions > 0 then 0.5 else 1'), 1);
+  });
+
+  it('computes Search-R1\'s format gate: EM when the format holds, else a format score', () => {
+    const gate = 'if has_final and search_calls > 0 then exact_match(answer, gold.answers) else 0.1 * invalid_actions';
+    assert.equal(evaluate(gate), 1);
+    assert.equal(evaluate(gate, { ...view, searches: [] }), 0.1);
+  });
+
+  it('is exact where the branch not taken is not finite (unlike `c * a + (1 - c) * b`)', () => {
+    assert.equal(evaluate('if has_final then 1 else 1e308 * 1e308'), 1);
+  });
+});
+
+describe('starts_with(text, prefix)', () => {
+  it('tests the prefix as written, not normalised', () => {
+    assert.equal(evaluate('starts_with(final_text, "<answer>")'), 1);
+    assert.equal(evaluate('starts_with(final_text, "<Answer>")'), 0, 'case counts');
+    assert.equal(evaluate('starts_with(answer, "")'), 1);
+    assert.equal(evaluate('starts_with(answer, "Paris!")'), 0);
+  });
+
+  it('is as visible as its texts', () => {
+    const { model, problems } = analyze('signal S = any a in gold.answers: starts_with(answer, a)\ndetector D "d" = starts_with(final_text, "<")\nreward R { x 1 * S  d -1 * D }\n');
+    assert.deepEqual(problems, []);
+    const info = (name: string) => model.declInfo.get(model.globals.get(name)!.decl)?.visibility;
+    assert.equal(info('S'), 'oracle');
+    assert.equal(info('D'), 'visible');
+  });
+});
+
+describe('matches(text, "pattern")', () => {
+  const problems = (spec: string) => {
+    const { text, spans } = marked(spec);
+    return { found: analyze(text).problems.map((p) => [p.code, p.span]), spans };
+  };
+
+  it('finds an RE2 pattern anywhere in the raw text', () => {
+    assert.equal(evaluate('matches(final_text, "<answer>[A-Z][a-z]+</answer>")'), 1);
+    assert.equal(evaluate('matches(final_text, "^<answer>.*</answer> \\\\[w:\\\\d+\\\\]$")'), 1);
+    assert.equal(evaluate('matches(answer, "paris")'), 0, 'case counts');
+    assert.equal(evaluate('matches(answer, "(?i)paris")'), 1);
+    assert.equal(evaluate('matches(question, "^Eiffel")'), 0, 'anchored at the start of the text');
+    assert.equal(evaluate('matches(final_text, "\\"")'), 0, 'an escaped quote is a quote');
+  });
+
+  it('stays linear on a pattern that makes a backtracking engine hang', () => {
+    const long = { ...view, answer: `${'a'.repeat(100_000)}!` };
+    const started = Date.now();
+    assert.equal(evaluate('matches(answer, "^(a+)+$")', long), 0);
+    assert.ok(Date.now() - started < 5_000);
+  });
+
+  it('refuses a text past the work bound instead of running for minutes', () => {
+    const huge = { ...view, answer: 'a'.repeat(maxPatternWork / 4) };
+    assert.throws(() => evaluate('matches(answer, "a[ab]{20}$")', huge), EvaluationError);
+  });
+
+  it('reports a bad pattern at its place, with the code bad-pattern', () => {
+    const bracket = problems('signal S = matches(answer, "ab⟦[⟧")\nreward R { x 1 * S }\n');
+    assert.deepEqual(bracket.found, [['bad-pattern', bracket.spans[0]]]);
+    const lookahead = problems('signal S = matches(answer, "x⟦(?=⟧y)")\nreward R { x 1 * S }\n');
+    assert.deepEqual(lookahead.found, [['bad-pattern', lookahead.spans[0]]]);
+    const escaped = problems('signal S = matches(answer, "\\\\\\"⟦[⟧")\nreward R { x 1 * S }\n');
+    assert.deepEqual(escaped.found, [['bad-pattern', escaped.spans[0]]], 'offsets through escapes');
+    const lost = problems('signal S = matches(answer, "a⟦\\d⟧+")\nreward R { x 1 * S }\n');
+    assert.deepEqual(lost.found, [['bad-pattern', lost.spans[0]]]);
+    const notLiteral = problems('signal S = matches(answer, ⟦question⟧)\nreward R { x 1 * S }\n');
+    assert.deepEqual(notLiteral.found, [['bad-pattern', notLiteral.spans[0]]]);
+    const large = problems('signal S = matches(answer, ⟦"[ab]{999}c"⟧)\nreward R { x 1 * S }\n');
+    assert.deepEqual(large.found, [['bad-pattern', large.spans[0]]]);
+  });
+});
+
+describe('declared logged fields', () => {
+  const spec = (decl: string, expr: string) => `${decl}\nsignal s = ${expr}\nreward R { x 1 * s }\n`;
+  const value = (decl: string, expr: string, on: TrajectoryView = view): number => {
+    const { model, problems } = analyze(spec(decl, expr));
+    assert.deepEqual(problems, [], expr);
+    return new RewardCompiler(model).reward('R').terms[0]!.feature(on, corpusEnv(corpus));
+  };
+
+  it('reads the value at the path under meta, as its declared type', () => {
+    assert.equal(value('field judge "j" : number = meta.judge.score', 'judge'), 0.75);
+    assert.equal(value('field ok "f" : boolean = meta.format_ok', 'if ok then 2 else 3'), 2);
+    assert.equal(value('field verdict "v" : text = meta.judge.verdict', 'verdict == "correct"'), 1);
+    assert.equal(value('field docs "d" : ids = meta.docids', 'recall(docs, citations)'), 0.5);
+  });
+
+  it('raises rather than read a missing or mistyped value (the rows are skipped before)', () => {
+    assert.throws(() => value('field judge "j" : number = meta.judge.missing', 'judge'), EvaluationError);
+    assert.throws(() => value('field judge "j" : number = meta.judge.verdict', 'judge'), EvaluationError);
+  });
+
+  it('words why a row cannot give a field, never quoting the value', () => {
+    const meta = { judge: { score: '0.8', nested: null }, list: [1] };
+    assert.equal(loggedFieldReason(meta, ['judge', 'score'], 'number', 'judge'), "logged field 'judge': meta.judge.score is string, not a number");
+    assert.equal(loggedFieldReason(meta, ['judge', 'nested', 'x'], 'number', 'n'), "logged field 'n': the row has no meta.judge.nested.x");
+    assert.equal(loggedFieldReason(meta, ['list'], 'texts', 'l'), "logged field 'l': meta.list is a list with an element that is not a string, not a list of texts (texts)");
+    assert.equal(loggedFieldReason(meta, ['judge'], 'text', 't'), "logged field 't': meta.judge is object, not a text");
+    assert.equal(loggedFieldReason({ x: 1 }, ['x'], 'number', 'x'), undefined);
   });
 });

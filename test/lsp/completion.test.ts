@@ -26,7 +26,7 @@ function paperWith(original: string, replacement: string): string {
   return paperSpec.replace(original, replacement);
 }
 
-const declarationKeywords = ['corpus', 'pool', 'signal', 'detector', 'reward', 'audit', 'training', 'comparison'];
+const declarationKeywords = ['corpus', 'pool', 'field', 'oracle field', 'signal', 'detector', 'reward', 'audit', 'training', 'comparison'];
 const auditItemKeywords = ['reward', 'compare', 'corpus', 'pools', 'attack', 'lattice', 'expect', 'seed', 'bootstrap', 'sweep'];
 
 describe('completion', () => {
@@ -62,6 +62,15 @@ describe('completion', () => {
     const signal = item(items, 'signal', CompletionItemKind.Keyword);
     assert.equal(signal.insertTextFormat, InsertTextFormat.Snippet);
     assert.equal(signal.insertText, 'signal ${1:name} "${2:what it measures}" = $0');
+  });
+
+  test('in a conditional: the then or else it waits for, after a finished operand', async () => {
+    const afterCondition = labels(await complete(`signal s = if has_final ${cursor}`));
+    assert.ok(afterCondition.includes('then') && !afterCondition.includes('else'), afterCondition.join(', '));
+    const afterBranch = labels(await complete(`signal s = if has_final then 1 ${cursor}`));
+    assert.ok(afterBranch.includes('else') && !afterBranch.includes('then'), afterBranch.join(', '));
+    const operand = await complete(`signal s = ${cursor}`);
+    assert.equal(item(operand, 'if').insertTextFormat, InsertTextFormat.Snippet);
   });
 
   test('in an empty file and while typing a keyword', async () => {

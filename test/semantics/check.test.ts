@@ -102,6 +102,13 @@ const cases: Case[] = [
   { code: issueCodes.unusedDeclaration, title: 'a signal nothing reads', bad: variant('reward R0 {', 'signal ⟦spare⟧ = 1\nreward R0 {') },
   { code: issueCodes.typeMismatch, title: 'a numeric detector', bad: variant('any c in citations: c not in corpus', '⟦count(citations)⟧') },
   { code: issueCodes.typeMismatch, title: 'an id compared with a text set', bad: variant('c not in corpus', '⟦c⟧ not in gold.answers') },
+  { code: issueCodes.typeMismatch, title: 'an if whose branches differ in type', bad: variant('mean(has_final, search_calls > 0)', 'mean(has_final, ⟦if has_final then 1 else answer⟧)') },
+  { code: issueCodes.typeMismatch, title: 'an if on a number', bad: variant('mean(has_final, search_calls > 0)', 'mean(has_final, if ⟦search_calls⟧ then 1 else 0)') },
+  { code: issueCodes.oracleDetector, title: 'a detector whose if reads gold in a branch', bad: variant('c not in corpus', 'c not in (if has_final then corpus else ⟦gold⟧.support)') },
+  { code: issueCodes.badPattern, title: 'a pattern with an unclosed bracket', bad: variant('mean(has_final, search_calls > 0)', 'mean(has_final, matches(final_text, "<answer>⟦[a-z⟧"))') },
+  { code: issueCodes.badField, title: 'a logged field of an unknown type', bad: variant('reward R0 {', 'field judge "score" : ⟦float⟧ = meta.judge.score\nsignal j = judge\nreward R0 {\n  j 1 * j'), good: variant('reward R0 {', 'field judge "score" : number = meta.judge.score\nsignal j = judge\nreward R0 {\n  j 1 * j') },
+  { code: issueCodes.badField, title: 'a logged field read from outside meta', bad: variant('reward R0 {', 'field judge "score" : number = ⟦judge.score⟧\nsignal j = judge\nreward R0 {\n  j 1 * j') },
+  { code: issueCodes.oracleDetector, title: 'a detector that reads an oracle logged field', bad: variant('detector F "cites fakes" = any c in citations: c not in corpus', 'oracle field judge "saw gold" : number = meta.judge\ndetector F "cites fakes" = ⟦judge⟧ > 0.5') },
   { code: issueCodes.wrongArity, title: 'a function given one argument too many', bad: variant('exact_match(answer, gold.answers)', 'exact_match(answer, gold.answers, ⟦answer⟧)') },
   { code: issueCodes.unknownMember, title: 'a misspelt gold field', bad: variant('gold.answers', 'gold.⟦answer⟧'), data: { suggestion: 'answers' } },
   { code: issueCodes.oracleDetector, title: 'a detector that reads gold', bad: variant('c not in corpus', 'c not in ⟦gold⟧.support') },
@@ -191,6 +198,47 @@ reward derived_oracle = oracle - 1 * U
     assert.equal(info('oracle'), 'number/oracle');
     assert.equal(info('derived'), 'number/visible');
     assert.equal(info('derived_oracle'), 'number/oracle');
+  });
+
+  it('types an if from its branches and taints it from all three parts', () => {
+    const { model, problems } = run(`signal a = if has_final then 1 else false
+signal b = if exact_match(answer, gold.answers) > 0 then 1 else 0
+signal c = if has_final then tokens(answer) else count(gold.answers)
+detector d "text branches" = (if has_final then answer else question) == ""
+reward R { a 1 * a  b 1 * b  c 1 * c  d -1 * d }
+`);
+    assert.deepEqual(problems, []);
+    const info = (name: string) => {
+      const i = model.declInfo.get(model.globals.get(name)!.decl);
+      return `${i?.type}/${i?.visibility}`;
+    };
+    assert.equal(info('a'), 'number/visible');
+    assert.equal(info('b'), 'number/oracle');
+    assert.equal(info('c'), 'number/oracle');
+    assert.equal(info('d'), 'boolean/visible');
+  });
+
+  it('types logged fields as declared, oracle exactly when declared so, and taints their readers', () => {
+    const { model, problems } = run(`field judge "score" : number = meta.judge.score
+field ok "format" : boolean = meta.format_ok
+oracle field gold_judge "saw gold" : number = meta.gold_judge
+field docs "ids" : ids = meta.docids
+signal a = if ok then judge else 0
+signal b = gold_judge * 2
+detector D "no logged docs" = count(docs) == 0 and not ok
+reward R { a 1 * a  b 1 * b  d -1 * D }
+`);
+    assert.deepEqual(problems, []);
+    const info = (name: string) => {
+      const i = model.declInfo.get(model.globals.get(name)!.decl);
+      return `${i?.type}/${i?.visibility}`;
+    };
+    assert.equal(info('judge'), 'number/visible');
+    assert.equal(info('gold_judge'), 'number/oracle');
+    assert.equal(info('a'), 'number/visible');
+    assert.equal(info('b'), 'number/oracle');
+    assert.equal(info('D'), 'boolean/visible');
+    assert.equal(info('R'), 'number/oracle');
   });
 
   it('types quantifier variables from their collection', () => {

@@ -179,6 +179,8 @@ describe('limits: the table in docs/language.md', () => {
     ['maxBootstrapResamples', limits.maxBootstrapResamples, issueCodes.settingTooLarge],
     ['maxSweepPoints', limits.maxSweepPoints, issueCodes.settingTooLarge],
     ['maxCitationsPerRow', limits.maxCitationsPerRow, 'bad-rows'],
+    ['maxPatternInstructions', limits.maxPatternInstructions, issueCodes.badPattern],
+    ['maxPatternWork', limits.maxPatternWork, 'audit-failed'],
   ];
 
   it('lists every limit with its value and code', () => {

@@ -40,6 +40,8 @@ function show(e: A.Expr | undefined): string {
       return `(${show(e.left)} ${e.op} ${show(e.right)})`;
     case 'quantifier':
       return `(${e.quantifier} ${e.variable?.text ?? '?'} in ${show(e.collection)}: ${show(e.body)})`;
+    case 'if':
+      return `(if ${show(e.condition)} then ${show(e.whenTrue)} else ${show(e.whenFalse)})`;
   }
 }
 
@@ -176,6 +178,15 @@ comparison m {
     assert.equal(result.spec.decls[1]?.kind, 'reward');
   });
 
+  it('reads logged fields, oracle or not, and leaves `oracle` free as a name', () => {
+    const spec = parseClean('field judge "j" : number = meta.judge.score\noracle field g : ids = meta.gold_docs\nreward oracle { x 1 * judge }');
+    const [visible, oracle, reward] = spec.decls;
+    assert.equal(visible?.kind, 'logged');
+    assert.deepEqual(visible?.kind === 'logged' ? [visible.modifier, visible.fieldType?.text, visible.path.map((n) => n.text)] : [], [undefined, 'number', ['meta', 'judge', 'score']]);
+    assert.deepEqual(oracle?.kind === 'logged' ? [oracle.modifier?.text, oracle.doc, oracle.fieldType?.text] : [], ['oracle', undefined, 'ids']);
+    assert.equal(reward?.name?.text, 'oracle');
+  });
+
   it('parses the sample spec without problems', () => {
     const text = readFileSync('samples/paper.reward', 'utf8');
     const spec = parseClean(text);
@@ -203,6 +214,15 @@ describe('parse: expressions', () => {
     assert.equal(body('count c in citations: c in gold.support'), '(count c in citations: (c in gold.support))');
     assert.equal(body('mean(any c in citations: c in corpus, has_final)'), 'mean((any c in citations: (c in corpus)), has_final)');
     assert.equal(body('repeated_queries()'), 'repeated_queries()');
+  });
+
+  it('reads conditionals, whose else branch reaches as far right as it can', () => {
+    assert.equal(body('if a then 1 else 0'), '(if a then 1 else 0)');
+    assert.equal(body('if a and b then x + 1 else y * 2'), '(if (a and b) then (x + 1) else (y * 2))');
+    assert.equal(body('if a then 1 else 0 + 2'), '(if a then 1 else (0 + 2))');
+    assert.equal(body('(if a then 1 else 0) + 2'), '((if a then 1 else 0) + 2)');
+    assert.equal(body('if a then if b then 1 else 2 else 3'), '(if a then (if b then 1 else 2) else 3)');
+    assert.equal(body('2 * if a then 1 else 0'), '(2 * (if a then 1 else 0))');
   });
 
   it('reads literals', () => {

@@ -1,4 +1,5 @@
 import * as path from 'node:path';
+import { withLoggedFields } from '../edits/logged-field-rows.js';
 import { AuditError } from '../edits/audit-error.js';
 import { createCandidateSource } from '../edits/candidate-source.js';
 import { candidateLinks } from '../edits/attack-plan.js';
@@ -96,7 +97,7 @@ async function auditOne(ctx: AuditContext, decl: AuditDecl, plan: AuditPlan, opt
   const cacheDir = ctx.candidateCache();
   const rankings = cacheDir === false ? undefined : await caches.inputs.rankings(cacheDir, corpusFile, load.inputs.corpus, ctx.trust);
   const source = createCandidateSource(load.inputs.corpus, load.candidateFiles, rankings === undefined ? {} : { store: rankings });
-  const prepared = prepareEdits(model, auditEditPlan(plan), load.inputs, source, options);
+  const prepared = prepareEdits(model, auditEditPlan(plan), withLoggedFields(model, load.inputs, ctx.issues), source, options);
   // Rankings computed before a cancellation are as valid as any: keep them too.
   caches.inputs.flushRankings();
   if (prepared === undefined) return undefined;

@@ -1,4 +1,5 @@
 import * as path from 'node:path';
+import { withLoggedFields } from '../edits/logged-field-rows.js';
 import { candidateLinks } from '../edits/attack-plan.js';
 import { AuditError } from '../edits/audit-error.js';
 import { createCandidateSource } from '../edits/candidate-source.js';
@@ -67,7 +68,7 @@ export async function compareSpec(text: string, specFile: string, request: Compa
     if (!base.ok || !treatment.ok) return { problems, dataIssues: issues.issues, reports: undefined, model };
     const source = createCandidateSource(base.inputs.corpus, base.candidateFiles);
     try {
-      const report = runComparison(model, plan, base.inputs, treatment.inputs, source, lines);
+      const report = runComparison(model, plan, withLoggedFields(model, base.inputs, issues), withLoggedFields(model, treatment.inputs, issues), source, lines);
       if (report !== undefined) reports.push(report);
     } catch (error) {
       if (!(error instanceof AuditError)) throw error;

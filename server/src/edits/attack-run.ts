@@ -1,5 +1,6 @@
 import type { Trajectory } from '../pool/types.js';
 import type { EvalEnv } from '../language/eval-env.js';
+import { EvaluationError } from '../language/eval-error.js';
 import type { TrajectoryView } from '../language/view.js';
 import { AuditError, featureName } from './audit-error.js';
 import type { FeatureTable } from './features.js';
@@ -53,9 +54,18 @@ export interface AttackRun {
   readonly changes: readonly Float64Array[];
 }
 
-/** Evaluates every feature on one trajectory view into `out` at `offset`. */
-export function evaluateFeatures(table: FeatureTable, view: TrajectoryView, env: EvalEnv, out: Float64Array, offset: number): void {
-  for (let k = 0; k < table.features.length; k++) out[offset + k] = table.features[k]!(view, env);
+/**
+ * Evaluates every feature on one trajectory view into `out` at `offset`. A value past the engine's
+ * bounds (language/eval-error.ts) stops the analysis, naming the term and, given `row`, the row.
+ */
+export function evaluateFeatures(table: FeatureTable, view: TrajectoryView, env: EvalEnv, out: Float64Array, offset: number, row?: number): void {
+  let k = 0;
+  try {
+    for (; k < table.features.length; k++) out[offset + k] = table.features[k]!(view, env);
+  } catch (error) {
+    if (!(error instanceof EvaluationError)) throw error;
+    throw new AuditError(`term '${featureName(table.keys[k]!)}': ${error.message}`, row);
+  }
 }
 
 export interface AttackContext {
@@ -123,7 +133,7 @@ export function runAttack(plan: AttackPlan, ctx: AttackContext): AttackRun | und
     for (const edit of editsOf(plan, ctx, row)) {
       anyEdit = true;
       editCounter.constructible++;
-      evaluateFeatures(ctx.table, edit.view, ctx.env, scratch, 0);
+      evaluateFeatures(ctx.table, edit.view, ctx.env, scratch, 0, row);
       const eligible = targets.every((c) => ctx.originalValues[base + c] === 0 && scratch[c] === 1);
       if (!eligible) continue;
       editCounter.eligible++;

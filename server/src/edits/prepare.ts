@@ -108,7 +108,7 @@ export function prepareEdits(model: SpecModel, plan: EditPlan, inputs: AnalysisI
   const env = corpusEnv(inputs.corpus);
   const views = rows.map(viewOf);
   const originalValues = new Float64Array(rows.length * F);
-  views.forEach((view, r) => evaluateFeatures(table, view, env, originalValues, r * F));
+  withRows(rows, () => views.forEach((view, r) => evaluateFeatures(table, view, env, originalValues, r * F, r)));
   const bad = originalValues.findIndex((v) => !Number.isFinite(v));
   if (bad >= 0) {
     const row = Math.floor(bad / F);

@@ -54,6 +54,11 @@ export function attachedSigns(spec: Spec, text: string): Set<number> {
         visit(e.collection);
         visit(e.body);
         return;
+      case 'if':
+        visit(e.condition);
+        visit(e.whenTrue);
+        visit(e.whenFalse);
+        return;
       default:
         return;
     }

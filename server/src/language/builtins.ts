@@ -1,5 +1,6 @@
 import type { EvalEnv } from './eval-env.js';
 import * as fns from './functions.js';
+import { compilePattern } from './patterns.js';
 import type { Type, Visibility } from './types.js';
 import { kinds, params, type Eval, type Kind, type Param, type TypedEval } from './values.js';
 import type { TrajectoryView } from './view.js';
@@ -30,6 +31,8 @@ export interface BuiltinMember {
 export interface BuiltinParameter {
   readonly name: string;
   readonly types: readonly Type[];
+  /** The argument must be a string literal holding a valid RE2 pattern (language/patterns.ts). */
+  readonly pattern?: true;
 }
 
 /** A function. It never reads gold on its own: a call is oracle exactly when one of its arguments is. */
@@ -42,8 +45,11 @@ export interface BuiltinFunction {
   readonly variadic: boolean;
   readonly result: Type;
   readonly doc: string;
-  /** The call's evaluator from its arguments'; undefined when they do not fit the signature. */
-  compile(args: readonly TypedEval[]): TypedEval | undefined;
+  /**
+   * The call's evaluator from its arguments' (and, for a pattern parameter, the literal written
+   * there); undefined when they do not fit the signature.
+   */
+  compile(args: readonly TypedEval[], literals?: readonly (string | undefined)[]): TypedEval | undefined;
 }
 
 function field<T>(name: string, kind: Kind<T>, visibility: Visibility, doc: string, evaluate: Eval<T>): BuiltinField {
@@ -98,6 +104,22 @@ function optional<A, R>(name: string, p: [Param<A>], result: Kind<R>, doc: strin
       if (args.length === 0) return result.wrap((view, env) => evaluate(undefined, env, view));
       const a = args.length === 1 ? readArg(p[0], args[0]) : undefined;
       return a === undefined ? undefined : result.wrap((view, env) => evaluate(a(view, env), env, view));
+    },
+  };
+}
+
+/** `name(text, "pattern")`: the pattern is compiled once, when the call is; a bad one does not compile. */
+function patternTest(name: string, p: [Param<string>], doc: string): BuiltinFunction {
+  return {
+    name, parameters: [p[0], { name: 'pattern', types: ['text'], pattern: true }], required: 2, variadic: false, result: 'boolean', doc,
+    compile(args, literals) {
+      const text = args.length === 2 ? readArg(p[0], args[0]) : undefined;
+      // The pattern's value is its literal, read when compiling; the argument only has to be a text.
+      const source = args[1]?.type === 'text' ? literals?.[1] : undefined;
+      const compiled = source === undefined ? undefined : compilePattern(source);
+      if (text === undefined || compiled?.ok !== true) return undefined;
+      const pattern = compiled.pattern;
+      return kinds.boolean.wrap((view, env) => pattern.test(text(view, env)));
     },
   };
 }
@@ -173,6 +195,11 @@ export const builtinFunctions: readonly BuiltinFunction[] = [
       const wanted = env.normalizer.normalize(part);
       return wanted.length > 0 && env.normalizer.normalize(t).includes(wanted);
     }),
+  binary('starts_with', [text('text'), text('prefix')], kinds.boolean,
+    'The text begins with `prefix`, exactly as written: not normalised (unlike `contains`), case and spaces count; true for the prefix `""`. Python\'s `text.startswith(prefix)`.',
+    (t, prefix) => t.startsWith(prefix)),
+  patternTest('matches', [text('text')],
+    'The RE2 pattern (a string literal) matches somewhere in the text, as written (not normalised): `matches(final_text, "^<think>(?s:.*)</think>")`. Anchor with `^`/`$`; `(?i)` ignores case. Linear-time (re2js): no pattern can hang an analysis.'),
 ];
 
 export const builtinFieldsByName = new Map(builtinFields.map((f) => [f.name, f]));

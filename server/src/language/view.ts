@@ -1,4 +1,4 @@
-import type { Gold, SearchStep, Trajectory } from '../pool/types.js';
+import type { Gold, SearchStep, Trajectory, TrajectoryMeta } from '../pool/types.js';
 
 /**
  * The fields a reward expression reads, computed once per trajectory (original or edited).
@@ -14,6 +14,8 @@ export interface TrajectoryView {
   readonly searches: readonly SearchStep[];
   readonly invalidActions: number;
   readonly gold: Gold;
+  /** What the framework logged with the row: declared logged fields read it (language/logged-fields.ts). */
+  readonly meta: TrajectoryMeta;
 }
 
 export function viewOf(trajectory: Trajectory): TrajectoryView {
@@ -30,5 +32,6 @@ export function viewOf(trajectory: Trajectory): TrajectoryView {
     searches,
     invalidActions: trajectory.steps.length - searches.length,
     gold: trajectory.gold,
+    meta: trajectory.meta,
   };
 }

@@ -129,11 +129,24 @@ function expressionWants(tokens: readonly IToken[], options: ExpressionOptions):
   if (last !== undefined && is(last, ...expressionEnds)) {
     const depth = parenDepth(tokens);
     const wants: Want[] = [];
+    const awaited = awaitedConditionalWord(tokens);
+    if (awaited !== undefined) wants.push({ kind: 'keywords', words: [awaited] });
     if (options.continues || depth > 0) wants.push({ kind: 'keywords', words: continuationWords });
     if (depth <= 0 && options.canEndDeclaration) wants.push(declarationKeywords);
     return wants;
   }
   return [{ kind: 'expression', scope, visibleOnly: options.visibleOnly, exclude: options.exclude }];
+}
+
+/** The `then` or `else` that the innermost open `if … then … else` still waits for. */
+function awaitedConditionalWord(tokens: readonly IToken[]): 'then' | 'else' | undefined {
+  const open: ('then' | 'else')[] = [];
+  for (const t of tokens) {
+    if (is(t, T.If)) open.push('then');
+    else if (is(t, T.Then) && open[open.length - 1] === 'then') open[open.length - 1] = 'else';
+    else if (is(t, T.Else) && open[open.length - 1] === 'else') open.pop();
+  }
+  return open[open.length - 1];
 }
 
 function equalsWithinHeader(segment: readonly IToken[]): number {

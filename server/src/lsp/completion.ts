@@ -27,6 +27,7 @@ export interface CompletionOptions {
 
 const declItemKinds: Record<Decl['kind'], CompletionItemKind> = {
   corpus: CompletionItemKind.File,
+  logged: CompletionItemKind.Field,
   pool: CompletionItemKind.File,
   signal: CompletionItemKind.Variable,
   detector: CompletionItemKind.Event,

@@ -7,6 +7,7 @@ import type { DocumentAnalysis } from './document-analysis.js';
 /** How each declaration shows in the outline; semantic-tokens.ts and completion.ts use the same picture. */
 export const declSymbolKinds: Record<Decl['kind'], SymbolKind> = {
   corpus: SymbolKind.File,
+  logged: SymbolKind.Field,
   pool: SymbolKind.File,
   signal: SymbolKind.Variable,
   detector: SymbolKind.Event,

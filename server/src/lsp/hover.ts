@@ -57,6 +57,9 @@ function describeDeclaration(analysis: DocumentAnalysis, symbol: DeclSymbol): st
     case 'pool':
       if (decl.path !== undefined) lines.push(`File: \`${decl.path.value}\``);
       break;
+    case 'logged':
+      lines.push(`Logged with each row at \`${decl.path.map((n) => n.text).join('.')}\`; a row without it, or with a value of another type, is skipped.`);
+      break;
     case 'signal':
     case 'detector': {
       const body = exprOf(decl);

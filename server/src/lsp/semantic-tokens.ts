@@ -19,6 +19,7 @@ export const semanticTokensLegend: SemanticTokensLegend = { tokenTypes: [...toke
 
 const declTokenTypes: Record<Decl['kind'], TokenType> = {
   corpus: 'namespace',
+  logged: 'property',
   pool: 'namespace',
   signal: 'variable',
   detector: 'event',

@@ -41,3 +41,17 @@ export const maxSweepPoints = 100;
  * citations under `lexical(8)` take under a second; 1,000 took 10 s and 2,000 took 35 s.
  */
 export const maxCitationsPerRow = 256;
+
+/**
+ * Instructions of a compiled `matches` pattern (`bad-pattern`). RE2 matches in time linear in the
+ * text, times the program's size when its DFA gives way to the NFA: `a[ab]{999}$` (1,003
+ * instructions) took 31 s on 1 MB of random `a`/`b` text, `a[ab]{20}$` (24) 0.9 s.
+ */
+export const maxPatternInstructions = 1_000;
+
+/**
+ * Work of one `matches` call: the pattern's instructions times the text's characters. Past it the
+ * analysis stops with `audit-failed` naming the term and the row (the worst case at the bound is
+ * about 10 s); a 25-instruction pattern reads texts of up to about 10 million characters.
+ */
+export const maxPatternWork = 2 ** 28;

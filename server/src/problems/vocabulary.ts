@@ -41,6 +41,8 @@ export interface KeywordDef {
   readonly operator?: true;
   /** A constant value. */
   readonly constant?: true;
+  /** A word of the conditional expression `if … then … else …`. */
+  readonly conditional?: true;
 }
 
 export const vocabulary = [
@@ -54,6 +56,15 @@ export const vocabulary = [
     word: 'pool',
     doc: '`pool NAME = "path.jsonl"` declares a pool of logged trajectories, one JSON object per line.',
     declaration: [{ usage: 'pool NAME = "path.jsonl"', snippet: 'pool ${1:name} = "${2:pool.jsonl}"' }],
+  },
+  {
+    word: 'field',
+    doc: '`field NAME "doc" : TYPE = meta.PATH` declares a value logged with each row (`meta.judge.score`), typed number, boolean, text, texts or ids; visible unless declared `oracle field`. A row without it, or with a value of another type, is skipped with the reason.',
+    declaration: [
+      { usage: 'field NAME "doc" : TYPE = meta.PATH', snippet: 'field ${1:name} "${2:what was logged}" : ${3:number} = meta.${4:path}' },
+      // `oracle` is a modifier, not a reserved word: specs may still name a reward `oracle`.
+      { label: 'oracle field', usage: 'oracle field NAME "doc" : TYPE = meta.PATH', snippet: 'oracle field ${1:name} "${2:what was logged}" : ${3:number} = meta.${4:path}' },
+    ],
   },
   {
     word: 'signal',
@@ -187,6 +198,14 @@ export const vocabulary = [
   },
   { word: 'and', doc: '`A and B` holds when both sides hold.', operator: true },
   { word: 'or', doc: '`A or B` holds when either side holds.', operator: true },
+  {
+    word: 'if',
+    doc: '`if BOOL then A else B` is A where the condition holds and B elsewhere; A and B have one type (a number and a boolean mix as numbers); the else branch reaches as far right as it can.',
+    operand: { usage: 'if BOOL then A else B', snippet: 'if ${1:condition} then ${2:1} else ${3:0}' },
+    conditional: true,
+  },
+  { word: 'then', doc: '`then A` in `if BOOL then A else B`: the value where the condition holds.', conditional: true },
+  { word: 'else', doc: '`else B` in `if BOOL then A else B`: the value where the condition does not hold; it reaches as far right as it can.', conditional: true },
   {
     word: 'true',
     doc: 'The boolean constant true (1 as an indicator).',

@@ -1,9 +1,10 @@
 import { builtinFieldsByName, builtinFunctionsByName, membersOf } from '../language/builtins.js';
 import type { EvalEnv } from '../language/eval-env.js';
+import { isLoggedType, loggedFieldEvaluator } from '../language/logged-fields.js';
 import type { Visibility } from '../language/types.js';
-import { asNumber, kinds, type Eval, type Ids, type TypedEval } from '../language/values.js';
+import { asNumber, kinds, type Eval, type Ids, type Kind, type TypedEval } from '../language/values.js';
 import type { TrajectoryView } from '../language/view.js';
-import type { BinaryExpr, DetectorDecl, Expr, Quantifier, QuantifierExpr, RewardDecl, SignalDecl, Term } from '../syntax/ast.js';
+import type { BinaryExpr, ConditionalExpr, DetectorDecl, FieldDecl, Expr, Quantifier, QuantifierExpr, RewardDecl, SignalDecl, Term } from '../syntax/ast.js';
 import type { SpecModel } from '../semantics/check.js';
 
 /** A number-valued function of a trajectory; booleans count as 0/1. */
@@ -135,7 +136,8 @@ export class RewardCompiler {
         return compiled;
       }
       case 'call': {
-        const compiled = builtinFunctionsByName.get(e.callee.text)?.compile(e.args.map((a) => this.expr(a, scope)));
+        const literals = e.args.map((a) => (a.kind === 'string' ? a.value : undefined));
+        const compiled = builtinFunctionsByName.get(e.callee.text)?.compile(e.args.map((a) => this.expr(a, scope)), literals);
         if (compiled === undefined) throw new UncompilableSpec(`'${e.callee.text}' is not a function of these arguments`);
         return compiled;
       }
@@ -153,7 +155,22 @@ export class RewardCompiler {
         return this.binary(e, scope);
       case 'quantifier':
         return this.quantifier(e, scope);
+      case 'if':
+        return this.conditional(e, scope);
     }
+  }
+
+  private conditional(e: ConditionalExpr, scope: Scope): TypedEval {
+    if (e.condition === undefined || e.whenTrue === undefined || e.whenFalse === undefined) throw new UncompilableSpec('incomplete conditional');
+    const test = expect(kinds.boolean.read(this.expr(e.condition, scope)), "the condition of 'if'");
+    const a = this.expr(e.whenTrue, scope);
+    const b = this.expr(e.whenFalse, scope);
+    // One type, or a number and a boolean read as numbers (the checker's rule); only the chosen branch runs.
+    const compiled = choose(kinds.boolean, test, a, b) ?? chooseNumber(test, a, b) ?? choose(kinds.text, test, a, b)
+      ?? choose(kinds.id, test, a, b) ?? choose(kinds.ids, test, a, b) ?? choose(kinds.texts, test, a, b)
+      ?? choose(kinds.step, test, a, b) ?? choose(kinds.steps, test, a, b) ?? choose(kinds.gold, test, a, b);
+    if (compiled === undefined) throw new UncompilableSpec("the branches of 'if' differ in type");
+    return compiled;
   }
 
   private name(name: string, scope: Scope): TypedEval {
@@ -161,12 +178,19 @@ export class RewardCompiler {
     if (variable !== undefined) return variable;
     const symbol = this.model.globals.get(name);
     if (symbol !== undefined) {
+      if (symbol.decl.kind === 'logged') return this.logged(symbol.decl);
       if (symbol.decl.kind !== 'signal' && symbol.decl.kind !== 'detector') throw new UncompilableSpec(`'${name}' has no value`);
       return this.declaration(symbol.decl);
     }
     const field = builtinFieldsByName.get(name);
     if (field === undefined) throw new UncompilableSpec(`unknown name '${name}'`);
     return field.evaluator;
+  }
+
+  private logged(decl: FieldDecl): TypedEval {
+    const type = decl.fieldType?.text;
+    if (type === undefined || !isLoggedType(type)) throw new UncompilableSpec(`logged field '${decl.name?.text}' has no type`);
+    return loggedFieldEvaluator(decl.path.slice(1).map((n) => n.text), type, decl.name?.text ?? '?');
   }
 
   private quantifier(e: QuantifierExpr, scope: Scope): TypedEval {
@@ -243,6 +267,20 @@ export class RewardCompiler {
         return arithmetic(e.op, expect(asNumber(left), `the left side of '${e.op}'`), expect(asNumber(right), `the right side of '${e.op}'`));
     }
   }
+}
+
+/** `test ? a : b` when both branches are of `kind`. */
+function choose<T>(kind: Kind<T>, test: Eval<boolean>, a: TypedEval, b: TypedEval): TypedEval | undefined {
+  const x = kind.read(a);
+  const y = kind.read(b);
+  return x === undefined || y === undefined ? undefined : kind.wrap((v, env) => (test(v, env) ? x(v, env) : y(v, env)));
+}
+
+/** `test ? a : b` over numbers and 0/1 indicators. */
+function chooseNumber(test: Eval<boolean>, a: TypedEval, b: TypedEval): TypedEval | undefined {
+  const x = asNumber(a);
+  const y = asNumber(b);
+  return x === undefined || y === undefined ? undefined : kinds.number.wrap((v, env) => (test(v, env) ? x(v, env) : y(v, env)));
 }
 
 /** `==`: numbers and 0/1 indicators by value; other values of one type by identity (texts, ids). */

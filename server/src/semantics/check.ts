@@ -1,4 +1,5 @@
 import type { FileStatus } from '../inputs/file-probe.js';
+import { checkLoggedField } from './check-logged-field.js';
 import { specInputs } from '../inputs/spec-inputs.js';
 import type { Decl, DetectorDecl, RewardDecl, Spec, Term } from '../syntax/ast.js';
 import type { Span } from '../problems/span.js';
@@ -125,6 +126,8 @@ export function check(spec: Spec, options: CheckOptions = {}): SpecModel {
         checkRewardTerms(a, decl);
         checkWeightsFinite(a, decl);
       }
+    } else if (decl.kind === 'logged') {
+      a.declInfo.set(decl, checkLoggedField(a, decl));
     } else if (decl.kind === 'audit') {
       checkAudit(a, decl);
     } else if (decl.kind === 'training') {

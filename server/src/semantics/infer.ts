@@ -5,6 +5,8 @@ import { maxDependencyNesting } from '../problems/limits.js';
 import { report, suggest, type Analysis } from './analysis.js';
 import { builtinFieldsByName, builtinFunctionsByName, membersOf, type BuiltinFunction } from '../language/builtins.js';
 import { elementTypes, isNumeric, typeNames, type Type, type Visibility } from '../language/types.js';
+import { checkPatternArgument } from './check-pattern.js';
+import { loggedFieldInfo } from './check-logged-field.js';
 import { declKindNames, type DeclInfo, type VariableSymbol } from './symbols.js';
 
 /** An expression's type and visibility, and where its oracle taint (if any) comes from. */
@@ -33,6 +35,15 @@ function expectType(a: Analysis, inferred: Inferred, accepted: readonly Type[], 
 
 function expectNumeric(a: Analysis, inferred: Inferred, span: Span, what: string): void {
   if (!isNumeric(inferred.type)) report(a, issueCodes.typeMismatch, 'error', span, `${what} must be a number or a boolean indicator, not ${typeNames[inferred.type]}`);
+}
+
+/** The type of `if … then a else b` from its branches' (reported at the whole expression when they differ). */
+function branchType(a: Analysis, x: Type, y: Type, span: Span): Type {
+  if (x === 'error') return y;
+  if (y === 'error' || x === y) return x;
+  if (isNumeric(x) && isNumeric(y)) return 'number';
+  report(a, issueCodes.typeMismatch, 'error', span, `the branches of 'if' must have one type, not ${typeNames[x]} and ${typeNames[y]}`);
+  return 'error';
 }
 
 /** The declaration being typed: how deep its expression nests with the declarations it uses counted in place. */
@@ -198,6 +209,8 @@ export class Inference {
       }
       case 'binary':
         return this.binary(e, scope);
+      case 'if':
+        return this.conditional(e, scope);
       case 'quantifier': {
         if (e.collection === undefined) return unknown;
         const collection = this.expr(e.collection, scope);
@@ -220,6 +233,15 @@ export class Inference {
     }
   }
 
+  /** Both branches have one type (a number and a boolean mix as numbers); visible only when all three parts are. */
+  private conditional(e: Extract<Expr, { kind: 'if' }>, scope: Scope): Inferred {
+    const condition = e.condition === undefined ? unknown : this.expr(e.condition, scope);
+    if (e.condition !== undefined) expectType(this.a, condition, ['boolean'], e.condition.span, "the condition of 'if'");
+    const whenTrue = e.whenTrue === undefined ? unknown : this.expr(e.whenTrue, scope);
+    const whenFalse = e.whenFalse === undefined ? unknown : this.expr(e.whenFalse, scope);
+    return combine(branchType(this.a, whenTrue.type, whenFalse.type, e.span), [condition, whenTrue, whenFalse]);
+  }
+
   private name(name: Name, scope: Scope): Inferred {
     const variable = scope.get(name.text);
     if (variable !== undefined) {
@@ -234,6 +256,10 @@ export class Inference {
         const info = this.typed(decl, name.span, -1);
         // The name itself is the level its declaration's body replaces.
         this.nestUse(decl, this.active - this.nesting.base - 1, name.span);
+        return { type: info.type, visibility: info.visibility, oracleSource: info.visibility === 'oracle' ? name.span : undefined };
+      }
+      if (decl.kind === 'logged') {
+        const info = loggedFieldInfo(decl);
         return { type: info.type, visibility: info.visibility, oracleSource: info.visibility === 'oracle' ? name.span : undefined };
       }
       const hint = decl.kind === 'corpus' ? "; inside expressions 'corpus' is the audited corpus's id set" : '';
@@ -254,7 +280,7 @@ export class Inference {
   }
 
   private valueNames(): string[] {
-    return [...this.a.globals.values()].filter((s) => s.kind === 'signal' || s.kind === 'detector').map((s) => s.name);
+    return [...this.a.globals.values()].filter((s) => s.kind === 'signal' || s.kind === 'detector' || s.kind === 'logged').map((s) => s.name);
   }
 
   private member(objectExpr: Expr, property: Name | undefined, scope: Scope): Inferred {
@@ -303,6 +329,7 @@ export class Inference {
       const parameter = fn.parameters[Math.min(i, fn.parameters.length - 1)];
       if (parameter === undefined || i >= max) return;
       expectType(this.a, arg, parameter.types, argExprs[i]!.span, `argument ${i + 1} (${parameter.name}) of ${callee.text}`);
+      if (parameter.pattern === true) checkPatternArgument(this.a, argExprs[i]!, `argument ${i + 1} (${parameter.name}) of ${callee.text}`);
     });
   }
 

@@ -72,6 +72,7 @@ export interface DeclInfo extends Typed {
 
 export const declKindNames: Record<Decl['kind'], string> = {
   corpus: 'a corpus',
+  logged: 'a logged field',
   pool: 'a pool',
   signal: 'a signal',
   detector: 'a detector',

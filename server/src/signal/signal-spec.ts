@@ -1,4 +1,5 @@
 import * as path from 'node:path';
+import { withLoggedFields } from '../edits/logged-field-rows.js';
 import { AuditError } from '../edits/audit-error.js';
 import type { RowIssue } from '../pool/types.js';
 import type { SignalReport } from '../report/training-schema.js';
@@ -83,7 +84,7 @@ export async function signalSpec(text: string, specFile: string, request: Signal
     const loaded = await loadInputs(specDir, { corpus: named(plan.corpus), pools: logs }, { cache, trust, issues });
     if (!loaded.ok) return { problems, dataIssues: issues.issues, reports: undefined, model };
     try {
-      reports.push(runSignal(model, { ...plan, logs: logs.map((l) => l.name) }, loaded.inputs, lines));
+      reports.push(runSignal(model, { ...plan, logs: logs.map((l) => l.name) }, withLoggedFields(model, loaded.inputs, issues), lines));
     } catch (error) {
       if (!(error instanceof AuditError)) throw error;
       return { problems, dataIssues: issues.issues, reports: undefined, runError: `training block '${plan.name}' could not run: ${error.message}`, model };

@@ -13,6 +13,8 @@ export interface Name {
 export interface StringLit {
   readonly kind: 'string';
   readonly value: string;
+  /** The text between the quotes as written, escapes and all (a pattern's checker maps offsets through it). */
+  readonly raw: string;
   readonly span: Span;
 }
 
@@ -81,7 +83,16 @@ export interface QuantifierExpr {
   readonly span: Span;
 }
 
-export type Expr = NumberLit | StringLit | BoolLit | NameRef | MemberExpr | CallExpr | UnaryExpr | BinaryExpr | QuantifierExpr;
+/** `if condition then whenTrue else whenFalse`: only the branch chosen is evaluated. */
+export interface ConditionalExpr {
+  readonly kind: 'if';
+  readonly condition: Expr | undefined;
+  readonly whenTrue: Expr | undefined;
+  readonly whenFalse: Expr | undefined;
+  readonly span: Span;
+}
+
+export type Expr = NumberLit | StringLit | BoolLit | NameRef | MemberExpr | CallExpr | UnaryExpr | BinaryExpr | QuantifierExpr | ConditionalExpr;
 
 export interface CorpusDecl {
   readonly kind: 'corpus';
@@ -94,6 +105,20 @@ export interface PoolDecl {
   readonly kind: 'pool';
   readonly name: Name | undefined;
   readonly path: StringLit | undefined;
+  readonly span: Span;
+}
+
+/** `[oracle] field NAME "doc" : TYPE = meta.PATH`: a value logged with each row, read by path. */
+export interface FieldDecl {
+  /** Not 'field': that names the built-in fields' symbols (semantics/symbols.ts). */
+  readonly kind: 'logged';
+  readonly name: Name | undefined;
+  readonly doc: StringLit | undefined;
+  /** The word before `field`: `oracle` declares the field oracle (any other word is an error). */
+  readonly modifier: Name | undefined;
+  readonly fieldType: Name | undefined;
+  /** `meta`, `judge`, `score` in `meta.judge.score`. */
+  readonly path: readonly Name[];
   readonly span: Span;
 }
 
@@ -278,7 +303,7 @@ export interface ComparisonDecl {
   readonly span: Span;
 }
 
-export type Decl = CorpusDecl | PoolDecl | SignalDecl | DetectorDecl | RewardDecl | AuditDecl | TrainingDecl | ComparisonDecl;
+export type Decl = CorpusDecl | PoolDecl | FieldDecl | SignalDecl | DetectorDecl | RewardDecl | AuditDecl | TrainingDecl | ComparisonDecl;
 
 export interface Comment {
   readonly text: string;

@@ -23,7 +23,7 @@ export function buildDecls(cst: CstNode): A.Decl[] {
 }
 
 function declaration(c: Children<C.DeclarationCstNode>): A.Decl | undefined {
-  return one(c.corpusDecl, corpusDecl) ?? one(c.poolDecl, poolDecl) ?? one(c.signalDecl, signalDecl) ?? one(c.detectorDecl, detectorDecl)
+  return one(c.corpusDecl, corpusDecl) ?? one(c.poolDecl, poolDecl) ?? one(c.fieldDecl, fieldDecl) ?? one(c.signalDecl, signalDecl) ?? one(c.detectorDecl, detectorDecl)
     ?? one(c.rewardDecl, rewardDecl) ?? one(c.auditDecl, auditDecl) ?? one(c.trainingDecl, trainingDecl) ?? one(c.comparisonDecl, comparisonDecl);
 }
 
@@ -37,6 +37,18 @@ function poolDecl(c: Children<C.PoolDeclCstNode>): A.PoolDecl {
   const name = nameOf(read(c.Identifier));
   const path = stringOf(read(c.StringLiteral));
   return { kind: 'pool', name, path, span: cover(read(c.Pool), name, path) };
+}
+
+function fieldDecl(c: Children<C.FieldDeclCstNode>): A.FieldDecl {
+  const name = nameOf(read(c.name));
+  const doc = stringOf(read(c.StringLiteral));
+  const modifier = nameOf(read(c.modifier));
+  const fieldType = nameOf(read(c.fieldType));
+  const path = readAll(c.path).map((t) => nameOf(t)!);
+  return {
+    kind: 'logged', name, doc, modifier, fieldType, path,
+    span: cover(modifier, read(c.Field), name, doc, read(c.Colon), fieldType, read(c.Equals), path),
+  };
 }
 
 function signalDecl(c: Children<C.SignalDeclCstNode>): A.SignalDecl {

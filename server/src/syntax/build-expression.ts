@@ -95,7 +95,7 @@ function primary(c: Children<C.PrimaryCstNode>): A.Expr | undefined {
   if (boolean !== undefined) return { kind: 'bool', value: boolean.value, span: tokenSpan(boolean.token) };
   const corpus = nameOf(read(c.Corpus));
   if (corpus !== undefined) return { kind: 'name', name: corpus, span: corpus.span };
-  return one(c.quantifier, quantifier) ?? one(c.countCall, countCall) ?? one(c.callOrName, callOrName) ?? one(c.parenthesized, parenthesized);
+  return one(c.quantifier, quantifier) ?? one(c.conditional, conditional) ?? one(c.countCall, countCall) ?? one(c.callOrName, callOrName) ?? one(c.parenthesized, parenthesized);
 }
 
 function quantifier(c: Children<C.QuantifierCstNode>): A.QuantifierExpr | undefined {
@@ -109,6 +109,15 @@ function quantifier(c: Children<C.QuantifierCstNode>): A.QuantifierExpr | undefi
     kind: 'quantifier', quantifier: word, variable, collection, body,
     span: cover(token, variable, read(c.In), collection, read(c.Colon), body),
   };
+}
+
+function conditional(c: Children<C.ConditionalCstNode>): A.ConditionalExpr | undefined {
+  const keyword = read(c.If);
+  if (keyword === undefined) return undefined;
+  const condition = one(c.condition, expression);
+  const whenTrue = one(c.whenTrue, expression);
+  const whenFalse = one(c.whenFalse, expression);
+  return { kind: 'if', condition, whenTrue, whenFalse, span: cover(keyword, condition, read(c.Then), whenTrue, read(c.Else), whenFalse) };
 }
 
 function countCall(c: Children<C.CountCallCstNode>): A.CallExpr | undefined {

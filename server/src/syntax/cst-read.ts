@@ -83,7 +83,7 @@ export function unquote(image: string): string {
 }
 
 export function stringOf(t: IToken | undefined): A.StringLit | undefined {
-  return t === undefined ? undefined : { kind: 'string', value: unquote(t.image), span: tokenSpan(t) };
+  return t === undefined ? undefined : { kind: 'string', value: unquote(t.image), raw: t.image.slice(1, -1), span: tokenSpan(t) };
 }
 
 export function numberOf(t: IToken | undefined): A.NumberLit | undefined {

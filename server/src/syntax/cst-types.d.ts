@@ -21,6 +21,7 @@ export interface DeclarationCstNode extends CstNode {
 export type DeclarationCstChildren = {
   corpusDecl?: CorpusDeclCstNode[];
   poolDecl?: PoolDeclCstNode[];
+  fieldDecl?: FieldDeclCstNode[];
   signalDecl?: SignalDeclCstNode[];
   detectorDecl?: DetectorDeclCstNode[];
   rewardDecl?: RewardDeclCstNode[];
@@ -51,6 +52,23 @@ export type PoolDeclCstChildren = {
   Identifier: IToken[];
   Equals: IToken[];
   StringLiteral: IToken[];
+};
+
+export interface FieldDeclCstNode extends CstNode {
+  name: "fieldDecl";
+  children: FieldDeclCstChildren;
+}
+
+export type FieldDeclCstChildren = {
+  modifier?: IToken[];
+  Field: IToken[];
+  name: IToken[];
+  StringLiteral?: IToken[];
+  Colon: IToken[];
+  fieldType: IToken[];
+  Equals: IToken[];
+  path: IToken[];
+  Dot?: IToken[];
 };
 
 export interface SignalDeclCstNode extends CstNode {
@@ -440,6 +458,7 @@ export type PrimaryCstChildren = {
   False?: IToken[];
   Corpus?: IToken[];
   quantifier?: QuantifierCstNode[];
+  conditional?: ConditionalCstNode[];
   countCall?: CountCallCstNode[];
   callOrName?: CallOrNameCstNode[];
   parenthesized?: ParenthesizedCstNode[];
@@ -457,6 +476,20 @@ export type QuantifierCstChildren = {
   postfixExpression: PostfixExpressionCstNode[];
   Colon: IToken[];
   expression: ExpressionCstNode[];
+};
+
+export interface ConditionalCstNode extends CstNode {
+  name: "conditional";
+  children: ConditionalCstChildren;
+}
+
+export type ConditionalCstChildren = {
+  If: IToken[];
+  condition: ExpressionCstNode[];
+  Then: IToken[];
+  whenTrue: ExpressionCstNode[];
+  Else: IToken[];
+  whenFalse: ExpressionCstNode[];
 };
 
 export interface CountCallCstNode extends CstNode {
@@ -507,6 +540,7 @@ export interface RewardCstVisitor<IN, OUT> extends ICstVisitor<IN, OUT> {
   declaration(children: DeclarationCstChildren, param?: IN): OUT;
   corpusDecl(children: CorpusDeclCstChildren, param?: IN): OUT;
   poolDecl(children: PoolDeclCstChildren, param?: IN): OUT;
+  fieldDecl(children: FieldDeclCstChildren, param?: IN): OUT;
   signalDecl(children: SignalDeclCstChildren, param?: IN): OUT;
   detectorDecl(children: DetectorDeclCstChildren, param?: IN): OUT;
   rewardDecl(children: RewardDeclCstChildren, param?: IN): OUT;
@@ -539,6 +573,7 @@ export interface RewardCstVisitor<IN, OUT> extends ICstVisitor<IN, OUT> {
   postfixExpression(children: PostfixExpressionCstChildren, param?: IN): OUT;
   primary(children: PrimaryCstChildren, param?: IN): OUT;
   quantifier(children: QuantifierCstChildren, param?: IN): OUT;
+  conditional(children: ConditionalCstChildren, param?: IN): OUT;
   countCall(children: CountCallCstChildren, param?: IN): OUT;
   callOrName(children: CallOrNameCstChildren, param?: IN): OUT;
   argumentList(children: ArgumentListCstChildren, param?: IN): OUT;

@@ -10,19 +10,21 @@ import * as T from './tokens.js';
 // a spec nested deeper than a stack holds must be cut short before any of them runs.
 //
 // The depth at a token is the number of open parentheses (and argument lists) around it plus, in
-// each of them, the operators, `not`s, unary minuses, `.`s and quantifiers read since it opened (or
+// each of them, the operators, `not`s, unary minuses, `.`s, quantifiers and `if`s read since it opened (or
 // since its last comma). That bounds both the parser's recursion and the depth of the tree built
 // (a tree is never deeper than it has operators), whatever the precedence.
 
 const operators = new Set<TokenType>([
   T.Or, T.And, T.Not, T.In, T.EqEq, T.NotEq, T.Less, T.LessEq, T.Greater, T.GreaterEq,
-  T.Plus, T.Minus, T.Star, T.Slash, T.Dot, ...T.quantifierTokens,
+  T.Plus, T.Minus, T.Star, T.Slash, T.Dot, T.If, ...T.quantifierTokens,
 ]);
+/** `then` and `else` separate the parts of a conditional: inside an expression, and no level of their own. */
+const separators = new Set<TokenType>([T.Then, T.Else]);
 /** Tokens that are an operand by themselves; `corpus` is the corpus id set inside expressions. */
 const primaries = new Set<TokenType>([T.Identifier, T.NumberLiteral, T.StringLiteral, T.True, T.False, T.Corpus]);
 const operandEnds = new Set<TokenType>([...primaries, T.RParen]);
 /** Tokens that only stand outside expressions: each ends whatever expression came before. */
-const outside = new Set<TokenType>([...T.keywordTokens.filter((k) => !operators.has(k) && !primaries.has(k)), T.LBrace, T.RBrace, T.Equals]);
+const outside = new Set<TokenType>([...T.keywordTokens.filter((k) => !operators.has(k) && !primaries.has(k) && !separators.has(k)), T.LBrace, T.RBrace, T.Equals]);
 
 export interface LimitedTokens {
   /** The tokens to parse: each part nested too deep is left out. */
@@ -62,7 +64,7 @@ export function limitNesting(tokens: readonly IToken[], textLength: number): Lim
     problems.push({
       code: issueCodes.nestingTooDeep,
       severity: 'error',
-      message: `this expression nests more than ${maxExpressionNesting} levels deep (each open parenthesis adds one, and so does each operator, 'not', unary minus, '.' and quantifier inside it): name parts of it as signals`,
+      message: `this expression nests more than ${maxExpressionNesting} levels deep (each open parenthesis adds one, and so does each operator, 'not', unary minus, '.', quantifier and 'if' inside it): name parts of it as signals`,
       span: { start: t.startOffset, end: tokenEnd(t) },
     });
     // Up to the statement's end: what the parser reads after the cut is one expression with a part

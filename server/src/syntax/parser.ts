@@ -19,6 +19,7 @@ export class RewardParser extends CstParser {
     this.OR([
       { ALT: () => this.SUBRULE(this.corpusDecl) },
       { ALT: () => this.SUBRULE(this.poolDecl) },
+      { ALT: () => this.SUBRULE(this.fieldDecl) },
       { ALT: () => this.SUBRULE(this.signalDecl) },
       { ALT: () => this.SUBRULE(this.detectorDecl) },
       { ALT: () => this.SUBRULE(this.rewardDecl) },
@@ -40,6 +41,19 @@ export class RewardParser extends CstParser {
     this.CONSUME(T.Identifier);
     this.CONSUME(T.Equals);
     this.CONSUME(T.StringLiteral);
+  });
+
+  // `oracle field judge "doc" : number = meta.judge.score`: a value logged with each row.
+  private fieldDecl = this.RULE('fieldDecl', () => {
+    // `oracle` is read as a name and checked there, so it stays free to name a declaration.
+    this.OPTION(() => this.CONSUME4(T.Identifier, { LABEL: 'modifier' }));
+    this.CONSUME(T.Field);
+    this.CONSUME(T.Identifier, { LABEL: 'name' });
+    this.OPTION2(() => this.CONSUME(T.StringLiteral));
+    this.CONSUME(T.Colon);
+    this.CONSUME2(T.Identifier, { LABEL: 'fieldType' });
+    this.CONSUME(T.Equals);
+    this.AT_LEAST_ONE_SEP({ SEP: T.Dot, DEF: () => this.CONSUME3(T.Identifier, { LABEL: 'path' }) });
   });
 
   private signalDecl = this.RULE('signalDecl', () => {
@@ -342,6 +356,7 @@ export class RewardParser extends CstParser {
       // `corpus` is a keyword at the top level and the corpus id set inside expressions.
       { ALT: () => this.CONSUME(T.Corpus) },
       { ALT: () => this.SUBRULE(this.quantifier) },
+      { ALT: () => this.SUBRULE(this.conditional) },
       { ALT: () => this.SUBRULE(this.countCall) },
       { ALT: () => this.SUBRULE(this.callOrName) },
       { ALT: () => this.SUBRULE(this.parenthesized) },
@@ -356,6 +371,16 @@ export class RewardParser extends CstParser {
     this.SUBRULE(this.postfixExpression);
     this.CONSUME(T.Colon);
     this.SUBRULE(this.expression);
+  });
+
+  // `if c then a else b`: like a quantifier's body, the else branch reaches as far right as it can.
+  private conditional = this.RULE('conditional', () => {
+    this.CONSUME(T.If);
+    this.SUBRULE(this.expression, { LABEL: 'condition' });
+    this.CONSUME(T.Then);
+    this.SUBRULE2(this.expression, { LABEL: 'whenTrue' });
+    this.CONSUME(T.Else);
+    this.SUBRULE3(this.expression, { LABEL: 'whenFalse' });
   });
 
   // `count(citations)`: the keyword `count` also names the size function.

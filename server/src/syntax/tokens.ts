@@ -28,6 +28,7 @@ export const quantifierTokens: readonly TokenType[] = quantifierWords.map(tokenO
 export const Corpus = tokenOf('corpus');
 export const Pools = tokenOf('pools');
 export const Pool = tokenOf('pool');
+export const Field = tokenOf('field');
 export const Signal = tokenOf('signal');
 export const Detector = tokenOf('detector');
 export const Reward = tokenOf('reward');
@@ -51,6 +52,9 @@ export const In = tokenOf('in');
 export const Not = tokenOf('not');
 export const And = tokenOf('and');
 export const Or = tokenOf('or');
+export const If = tokenOf('if');
+export const Then = tokenOf('then');
+export const Else = tokenOf('else');
 export const True = tokenOf('true');
 export const False = tokenOf('false');
 
