@@ -6,15 +6,16 @@ import tseslint from 'typescript-eslint';
 // Each entry: the folder and the folders it must not import.
 const above = (...folders) => folders;
 const walls = {
-  problems: above('stats', 'report', 'syntax', 'pool', 'inputs', 'language', 'semantics', 'format', 'reward', 'edits', 'audit', 'signal', 'compare', 'findings', 'render', 'lsp', 'cli'),
-  stats: above('problems', 'report', 'syntax', 'pool', 'inputs', 'language', 'semantics', 'format', 'reward', 'edits', 'audit', 'signal', 'compare', 'findings', 'render', 'lsp', 'cli'),
-  report: above('syntax', 'pool', 'inputs', 'language', 'semantics', 'format', 'reward', 'edits', 'audit', 'signal', 'compare', 'findings', 'render', 'lsp', 'cli'),
-  language: above('syntax', 'inputs', 'semantics', 'format', 'reward', 'edits', 'audit', 'signal', 'compare', 'findings', 'render', 'lsp', 'cli'),
-  syntax: above('pool', 'inputs', 'semantics', 'format', 'reward', 'edits', 'audit', 'signal', 'compare', 'findings', 'render', 'lsp', 'cli'),
-  pool: above('syntax', 'language', 'inputs', 'semantics', 'format', 'reward', 'edits', 'audit', 'signal', 'compare', 'findings', 'render', 'lsp', 'cli'),
+  problems: above('importers', 'stats', 'report', 'syntax', 'pool', 'inputs', 'language', 'semantics', 'format', 'reward', 'edits', 'audit', 'signal', 'compare', 'findings', 'render', 'lsp', 'cli'),
+  stats: above('importers', 'problems', 'report', 'syntax', 'pool', 'inputs', 'language', 'semantics', 'format', 'reward', 'edits', 'audit', 'signal', 'compare', 'findings', 'render', 'lsp', 'cli'),
+  report: above('syntax', 'pool', 'importers', 'inputs', 'language', 'semantics', 'format', 'reward', 'edits', 'audit', 'signal', 'compare', 'findings', 'render', 'lsp', 'cli'),
+  language: above('syntax', 'importers', 'inputs', 'semantics', 'format', 'reward', 'edits', 'audit', 'signal', 'compare', 'findings', 'render', 'lsp', 'cli'),
+  syntax: above('pool', 'importers', 'inputs', 'semantics', 'format', 'reward', 'edits', 'audit', 'signal', 'compare', 'findings', 'render', 'lsp', 'cli'),
+  pool: above('syntax', 'language', 'importers', 'inputs', 'semantics', 'format', 'reward', 'edits', 'audit', 'signal', 'compare', 'findings', 'render', 'lsp', 'cli'),
+  importers: above('syntax', 'language', 'inputs', 'semantics', 'format', 'reward', 'edits', 'audit', 'signal', 'compare', 'findings', 'render', 'lsp', 'cli'),
   inputs: above('semantics', 'format', 'reward', 'edits', 'audit', 'signal', 'compare', 'findings', 'render', 'lsp', 'cli'),
   semantics: above('format', 'reward', 'edits', 'audit', 'signal', 'compare', 'findings', 'render', 'lsp', 'cli'),
-  format: above('inputs', 'reward', 'edits', 'audit', 'signal', 'compare', 'findings', 'render', 'lsp', 'cli'),
+  format: above('importers', 'inputs', 'reward', 'edits', 'audit', 'signal', 'compare', 'findings', 'render', 'lsp', 'cli'),
   reward: above('format', 'edits', 'audit', 'signal', 'compare', 'findings', 'render', 'lsp', 'cli'),
   edits: above('format', 'audit', 'signal', 'compare', 'findings', 'render', 'lsp', 'cli'),
   audit: above('format', 'signal', 'compare', 'findings', 'render', 'lsp', 'cli'),

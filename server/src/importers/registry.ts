@@ -1,0 +1,51 @@
+// The one list of importers (`herald import --from`, `pool … from FORMAT(...)` in a spec), and the
+// one way to run one: options checked against the importer's schema, and every row it produces
+// checked against the pool format, so an importer's mistake is a skipped record with a reason,
+// never a row the audit misreads.
+import { parsePoolRow } from '../pool/schemas.js';
+import type { ImportFile, Importer, ImportResult, RawOptions } from './importer.js';
+
+export type ImportOutcome = { readonly ok: true; readonly result: ImportResult } | { readonly ok: false; readonly reason: string };
+
+/** An importer with its option type erased, so the list can hold them all. */
+export interface RegisteredImporter {
+  readonly format: string;
+  readonly summary: string;
+  readonly optionDocs: Readonly<Record<string, string>>;
+  run(files: readonly ImportFile[], options: RawOptions): Promise<ImportOutcome>;
+}
+
+function optionsReason(issues: readonly { readonly path: readonly PropertyKey[]; readonly message: string }[]): string {
+  return issues.map((issue) => (issue.path.length === 0 ? issue.message : `option ${issue.path.map(String).join('.')}: ${issue.message}`)).join('; ');
+}
+
+function registered<O>(importer: Importer<O>): RegisteredImporter {
+  return {
+    format: importer.format,
+    summary: importer.summary,
+    optionDocs: importer.optionDocs,
+    async run(files, raw) {
+      const options = importer.options.safeParse(raw);
+      if (!options.success) return { ok: false, reason: optionsReason(options.error.issues) };
+      const result = await importer.run(files, options.data);
+      const rows = [];
+      const skipped = [...result.skipped];
+      for (const imported of result.rows) {
+        const checked = parsePoolRow(imported.row, { pool: importer.format, file: imported.at.file, line: imported.at.line });
+        if (checked.ok) rows.push(imported);
+        else skipped.push({ at: imported.at, reason: `the ${importer.format} importer made a row the pool format refuses: ${checked.reason}` });
+      }
+      const counts = { ...result.counts, imported: rows.length, skipped: skipped.length };
+      return { ok: true, result: { ...result, rows, skipped, counts } };
+    },
+  };
+}
+
+/** Every importer, in the order `herald import --help` lists them. */
+export const importers: readonly RegisteredImporter[] = [
+  // registered(verlImporter), one line per importer.
+];
+
+export function importerFor(format: string): RegisteredImporter | undefined {
+  return importers.find((importer) => importer.format === format);
+}
