@@ -19,7 +19,7 @@ function optionsReason(issues: readonly { readonly path: readonly PropertyKey[];
   return issues.map((issue) => (issue.path.length === 0 ? issue.message : `option ${issue.path.map(String).join('.')}: ${issue.message}`)).join('; ');
 }
 
-function registered<O>(importer: Importer<O>): RegisteredImporter {
+export function registered<O>(importer: Importer<O>): RegisteredImporter {
   return {
     format: importer.format,
     summary: importer.summary,
