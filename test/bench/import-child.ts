@@ -1,0 +1,94 @@
+// One measurement of `npm run bench:import`, in its own process so its peak memory is its own.
+// Prints one JSON line on stdout.
+//   prepare DIR: imports DIR/dump/*.jsonl once, resolves the ids against the corpus and writes the
+//                same rows in pool format v1 to DIR/v1.jsonl (what the v1 audit reads);
+//   import DIR:  the cold audit of a spec whose pool is the dump `from verl(dialect: search_r1)`;
+//   v1 DIR:      the cold audit of the same spec whose pool is DIR/v1.jsonl.
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { auditSpec, newAuditCaches } from '../../server/src/audit/audit-spec.js';
+import { importerFor } from '../../server/src/importers/registry.js';
+import { loadCorpus } from '../../server/src/inputs/loaders.js';
+import { resolvePool } from '../../server/src/pool/resolve-ids.js';
+import { parsePoolRow } from '../../server/src/pool/schemas.js';
+import type { Trajectory } from '../../server/src/pool/types.js';
+import { benchSpec } from './scale-spec.js';
+
+export interface ImportChildResult {
+  readonly ms: number;
+  readonly rows: number;
+  readonly peakMb: number;
+  /** SHA-256 of the audit's attack sections: the same figures whichever way the rows were read. */
+  readonly reportHash?: string;
+  readonly v1Bytes?: number;
+  readonly resolved?: number;
+  readonly unresolved?: number;
+}
+
+const peakMb = (): number => process.resourceUsage().maxRSS / 1024;
+
+/** A loaded row in pool format v1: engine steps with ids, the final, gold and meta as loaded. */
+function v1Row(t: Trajectory): object {
+  return { id: t.id, question_id: t.question_id, question: t.question, steps: t.steps, final: t.final, gold: t.gold, meta: t.meta };
+}
+
+async function prepare(dir: string): Promise<ImportChildResult> {
+  const start = performance.now();
+  const dumpDir = path.join(dir, 'dump');
+  const files = readdirSync(dumpDir).sort().map((name) => ({ path: `dump/${name}`, bytes: readFileSync(path.join(dumpDir, name)) }));
+  const verl = importerFor('verl');
+  if (verl === undefined) throw new Error('no verl importer registered');
+  const outcome = await verl.run(files, { dialect: 'search_r1' });
+  if (!outcome.ok) throw new Error(outcome.reason);
+  const parsed: Trajectory[] = [];
+  for (const { row, at } of outcome.result.rows) {
+    const checked = parsePoolRow(row, { pool: 'bench', file: at.file, line: at.line });
+    if (checked.ok) parsed.push(checked.value);
+  }
+  const corpus = await loadCorpus(path.join(dir, '..', 'corpus.jsonl'));
+  const resolved = resolvePool(parsed, corpus.corpus);
+  const text = `${resolved.rows.map((t) => JSON.stringify(v1Row(t))).join('\n')}\n`;
+  writeFileSync(path.join(dir, 'v1.jsonl'), text);
+  const counts = resolved.resolution?.counts.results;
+  const resolvedCount = counts === undefined ? 0 : counts.logged + counts.url + counts.text + counts.title;
+  return { ms: performance.now() - start, rows: resolved.rows.length, peakMb: peakMb(), v1Bytes: Buffer.byteLength(text), resolved: resolvedCount, unresolved: counts?.unresolved ?? 0 };
+}
+
+async function coldAudit(dir: string, poolLine: string): Promise<ImportChildResult> {
+  const specFile = path.join(dir, 'bench.reward');
+  const spec = benchSpec('../corpus.jsonl', 'v1.jsonl', undefined, false).replace(/^pool bench = .*$/mu, poolLine);
+  writeFileSync(specFile, spec);
+  const start = performance.now();
+  const outcome = await auditSpec(spec, specFile, { cache: newAuditCaches(), only: 'main' });
+  const ms = performance.now() - start;
+  const audit = outcome.report?.audits[0];
+  if (audit === undefined) throw new Error(`the audit did not run: ${JSON.stringify(outcome.problems.slice(0, 3))} ${JSON.stringify(outcome.dataIssues.slice(0, 3))}`);
+  return {
+    ms,
+    rows: audit.pools.reduce((sum, p) => sum + p.rows, 0),
+    peakMb: peakMb(),
+    reportHash: createHash('sha256').update(JSON.stringify(audit.attacks)).digest('hex'),
+  };
+}
+
+const [mode, dir] = process.argv.slice(2);
+const runs: Record<string, (d: string) => Promise<ImportChildResult>> = {
+  prepare,
+  import: (d) => coldAudit(d, 'pool bench = "dump/*.jsonl" from verl(dialect: search_r1)'),
+  v1: (d) => coldAudit(d, 'pool bench = "v1.jsonl"'),
+};
+const chosen = mode === undefined ? undefined : runs[mode];
+if (chosen === undefined || dir === undefined) {
+  console.error('usage: import-child.js prepare|import|v1 DIR');
+  process.exitCode = 2;
+} else {
+  chosen(dir).then(
+    (result) => console.log(JSON.stringify(result)),
+    (error: unknown) => {
+      console.error(error);
+      process.exitCode = 1;
+    },
+  );
+}
