@@ -1,7 +1,9 @@
 // The language's generic steps (docs/language.md, "Steps"): `steps` and its members, `calls`,
 // `reasoning`, `final_status`, and `retrieved` with tool results, on v2 rows and on v1 rows.
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
+import { builtinFields, builtinFunctions, membersOf } from '../../server/src/language/builtins.js';
 import { viewOf } from '../../server/src/language/view.js';
 import { evaluate, parsed, toolRow, toolView, v1Row, v1View } from './v2-rows.js';
 
@@ -119,4 +121,30 @@ describe('retrieved: the results of searches and tool calls', () => {
   it('is unchanged for a v1 row: every id its searches returned', () => {
     assert.deepEqual([...v1View().retrieved], ['w:1', 'w:2', 'w:4']);
   });
+});
+
+describe('docs/language.md documents every built-in', () => {
+  const doc = readFileSync('docs/language.md', 'utf8');
+  const section = (heading: string): string => {
+    const start = doc.indexOf(`### ${heading}\n`);
+    assert.ok(start >= 0, heading);
+    const end = doc.indexOf('\n### ', start + 1);
+    return doc.slice(start, end < 0 ? undefined : end);
+  };
+
+  it('each field in the fields table, each step member in the steps table, each function in the functions table', () => {
+    const fields = section('Trajectory fields (built in)');
+    for (const f of builtinFields) assert.ok(fields.includes(`| \`${f.name}\` | ${f.type} | ${f.visibility} |`), f.name);
+    const steps = section('Steps');
+    for (const m of membersOf('step')) assert.ok(new RegExp(`\`s\\.${m.name}[\`.]`).test(steps), m.name);
+    const functions = section('Functions (built in)');
+    for (const fn of builtinFunctions) assert.ok(functions.includes(`\`${fn.name}(`), fn.name);
+  });
+});
+
+it('the TextMate grammar colours every built-in field and function', () => {
+  const grammar = JSON.parse(readFileSync('syntaxes/reward.tmLanguage.json', 'utf8')) as { repository: Record<string, { match?: string }> };
+  const words = (rule: string): string[] => /\(\?:([a-z0-9_|]+)\)/.exec(grammar.repository[rule]?.match ?? '')?.[1]?.split('|').sort() ?? [];
+  assert.deepEqual(words('builtin-field'), builtinFields.map((f) => f.name).sort());
+  assert.deepEqual(words('builtin-function'), builtinFunctions.map((f) => f.name).sort());
 });
