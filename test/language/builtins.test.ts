@@ -25,9 +25,10 @@ const sample: Record<ValueType, TypedEval> = {
   texts: kinds.texts.wrap(() => ['Eiffel Tower']),
   step: kinds.step.wrap(() => step),
   steps: kinds.steps.wrap(() => [step]),
+  args: kinds.args.wrap(() => ({ url: 'https://example.org' })),
   gold: kinds.gold.wrap(() => ({ answers: ['Eiffel Tower'], support_ids: ['w:1'] })),
 };
-const valueTypes: readonly ValueType[] = ['number', 'boolean', 'id', 'ids', 'text', 'texts', 'step', 'steps', 'gold'];
+const valueTypes: readonly ValueType[] = ['number', 'boolean', 'id', 'ids', 'text', 'texts', 'step', 'steps', 'args', 'gold'];
 const accepting = (types: readonly Type[]): TypedEval => sample[valueTypes.find((t) => types.includes(t))!];
 
 const view: TrajectoryView = {
@@ -37,8 +38,10 @@ const view: TrajectoryView = {
   hasFinal: true,
   citations: ['w:1', 'w:9'],
   retrieved: new Set(['w:1', 'w:2']),
+  steps: [step, { ...step, query: 'Eiffel  tower height?' }, { type: 'invalid', text: '<serach>' }],
   searches: [step, { ...step, query: 'Eiffel  tower height?' }],
   invalidActions: 1,
+  finalStatus: '',
   gold: { answers: ['Paris', 'City of Paris'], support_ids: ['w:1', 'w:3'] },
   meta: { judge: { score: 0.75, verdict: 'correct' }, format_ok: true, docids: ['w:1', 'w:2'] },
 };

@@ -27,6 +27,7 @@ function paperWith(original: string, replacement: string): string {
 }
 
 const declarationKeywords = ['corpus', 'pool', 'field', 'oracle field', 'signal', 'detector', 'reward', 'audit', 'training', 'comparison'];
+const stepMembers = ['args', 'has_step_reward', 'query', 'results', 'step_reward', 'text', 'titles', 'tool', 'type', 'urls'];
 const auditItemKeywords = ['reward', 'compare', 'corpus', 'pools', 'attack', 'lattice', 'expect', 'seed', 'bootstrap', 'sweep'];
 
 describe('completion', () => {
@@ -141,8 +142,27 @@ describe('completion', () => {
     assert.deepEqual(labels(gold), ['answers', 'support']);
     assert.equal(item(gold, 'support').detail, 'id set, oracle');
     const step = await complete(`${paperSpec}\nsignal S = count s in searches: s.${cursor}`);
-    assert.deepEqual(labels(step), ['query', 'results']);
+    assert.deepEqual(labels(step), stepMembers);
     assert.deepEqual(labels(await complete(`${paperSpec}\nsignal S = any c in citations: c.${cursor}`)), []);
+  });
+
+  test('after `s.` on any logged step its fields, typed; after `s.args.` nothing to list (any name is an argument)', async () => {
+    const step = await complete(`${paperSpec}\ndetector D "d" = any s in steps: s.${cursor}`);
+    assert.deepEqual(labels(step), stepMembers);
+    assert.equal(item(step, 'tool').detail, 'text, visible');
+    assert.equal(item(step, 'args').detail, 'tool arguments, visible');
+    assert.equal(item(step, 'titles').detail, 'text set, visible');
+    assert.equal(item(step, 'step_reward').detail, 'number, visible');
+    assert.equal(item(step, 'has_step_reward').detail, 'boolean, visible');
+    assert.deepEqual(labels(await complete(`${paperSpec}\ndetector D "d" = any s in steps: s.args.${cursor}`)), []);
+  });
+
+  test('the step built-ins are offered in a detector, with their types', async () => {
+    const items = await complete(`${paperSpec}\ndetector D "d" = ${cursor}`);
+    assert.equal(item(items, 'steps').detail, 'steps, visible');
+    assert.equal(item(items, 'reasoning').detail, 'text set, visible');
+    assert.equal(item(items, 'final_status').detail, 'text, visible');
+    assert.equal(item(items, 'calls').detail, 'calls(tool: text) → number');
   });
 
   test('a reward term and a derived reward take expressions; the base of a derived reward is a reward', async () => {

@@ -88,6 +88,33 @@ describe('hover', () => {
     assert.ok(visible.text.startsWith('term `tool_cost` of reward `R0`: number, visible'), visible.text);
   });
 
+  test('the step forms: fields, members, tool arguments and calls, visible, with their docs', async () => {
+    const spec = 'detector D "d" = any s in steps: s.tool == "visit" and s.args.url == "" and s.step_reward < 0\n'
+      + 'detector E "e" = calls("visit") > 2 or final_status == "length" or count(reasoning) == 0\nreward R { d -1 * D  e -1 * E }\n';
+    const other = folder.uri('steps.reward');
+    await client.open(other, spec);
+    const at = async (text: string, offset: number): Promise<string> => {
+      const hover = await client.connection.sendRequest(HoverRequest.type, { textDocument: { uri: other }, position: positionIn(spec, text, offset) });
+      return (hover?.contents as MarkupContent | undefined)?.value ?? '';
+    };
+    const expected: [string, number, string, string][] = [
+      ['in steps:', 3, 'field `steps`: steps, visible', 'Every logged step in order'],
+      ['s.tool', 2, 'field `tool` of step: text, visible', '`"search"` for a search step'],
+      ['s.args.url', 2, 'field `args` of step: tool arguments, visible', 'The arguments of a tool call'],
+      ['s.args.url', 7, 'field `url` of tool arguments: text, visible', '`""` when the call has no such argument'],
+      ['s.step_reward', 2, 'field `step_reward` of step: number, visible', '0 when the step logs none'],
+      ['calls(', 1, '```reward\ncalls(tool: text) → number\n```', '`calls("search")` counts the search steps too'],
+      ['final_status', 1, 'field `final_status`: text, visible', '`""` when the log has none'],
+      ['reasoning)', 1, 'field `reasoning`: text set, visible', 'reasoning (think) steps'],
+    ];
+    for (const [text, offset, headline, doc] of expected) {
+      const shown = await at(text, offset);
+      assert.ok(shown.startsWith(headline), shown);
+      assert.ok(shown.includes(doc), shown);
+    }
+    await client.close(other);
+  });
+
   test('a quantifier variable shows its element type', async () => {
     const { text } = await hoverAt(positionIn(paperSpec, 'c in corpus and', 0));
     assert.ok(text.startsWith('variable `c`: id, visible'), text);

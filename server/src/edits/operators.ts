@@ -1,4 +1,5 @@
-import type { TrajectoryView } from '../language/view.js';
+import { withSteps, type TrajectoryView } from '../language/view.js';
+import type { TraceStep } from '../pool/types.js';
 
 /** One exact edit A(τ) of a trajectory, as the reward sees it. */
 export interface Edit {
@@ -10,13 +11,24 @@ export interface Edit {
 }
 
 /**
- * Same-final: delete every search action and its observations; keep the question, the answer,
- * the ordered citations and the raw final output. Only trajectories with a final and at least
- * one search can be edited this way.
+ * The steps same-final deletes: every search and every tool call that logged results (resolved or
+ * not), i.e. every step whose results `retrieved` reads. Reasoning, invalid actions and tool calls
+ * without results stay. (lsp/worked-pair.ts applies the same rule to the row's JSON.)
+ */
+export function isRetrievalStep(step: TraceStep): boolean {
+  if (step.type === 'search') return true;
+  return step.type === 'tool' && (step.results.length > 0 || (step.hits?.length ?? 0) > 0);
+}
+
+/**
+ * Same-final: delete every retrieval step (search, or tool call with results) and its
+ * observations; keep the question, the answer, the ordered citations, the raw final output and
+ * every other step. Only trajectories with a final and at least one retrieval step can be edited
+ * this way (for a v1 row: at least one search).
  */
 export function sameFinalEdit(original: TrajectoryView): Edit | undefined {
-  if (!original.hasFinal || original.searches.length === 0) return undefined;
-  return { position: undefined, replacement: undefined, view: { ...original, searches: [], retrieved: new Set() } };
+  if (!original.hasFinal || !original.steps.some(isRetrievalStep)) return undefined;
+  return { position: undefined, replacement: undefined, view: withSteps(original, original.steps.filter((s) => !isRetrievalStep(s))) };
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { EvalEnv } from './eval-env.js';
 import * as fns from './functions.js';
 import { compilePattern } from './patterns.js';
+import * as steps from './steps.js';
 import type { Type, Visibility } from './types.js';
 import { kinds, params, type Eval, type Kind, type Param, type TypedEval } from './values.js';
 import type { TrajectoryView } from './view.js';
@@ -142,8 +143,13 @@ export const builtinFields: readonly BuiltinField[] = [
   field('answer', kinds.text, 'visible', 'The final answer; `""` when the trajectory has no valid final.', (v) => v.answer),
   field('final_text', kinds.text, 'visible', 'The raw final output, citations included.', (v) => v.finalText),
   field('citations', kinds.ids, 'visible', "The final's citation ids in order: C(τ).", (v) => v.citations),
-  field('retrieved', kinds.ids, 'visible', 'Every passage id a search returned to the agent: E(τ).', (v) => v.retrieved),
+  field('retrieved', kinds.ids, 'visible', 'Every passage id a search or a tool call returned to the agent: E(τ).', (v) => v.retrieved),
   field('searches', kinds.steps, 'visible', 'The search actions in order; each has `.query` (text) and `.results` (id set).', (v) => v.searches),
+  field('steps', kinds.steps, 'visible',
+    'Every logged step in order: searches, tool calls, reasoning and invalid actions. Each has `.type`, `.tool`, `.args.NAME`, `.query`, `.results`, `.titles`, `.urls`, `.text`, `.step_reward`, `.has_step_reward`.',
+    (v) => v.steps),
+  field('reasoning', kinds.texts, 'visible', 'The texts of the reasoning (think) steps, in order.', (v) => steps.reasoningTexts(v.steps)),
+  field('final_status', kinds.text, 'visible', 'Why the trajectory stopped, as logged in `final.status` (`stop`, `length`…); `""` when the log has none.', (v) => v.finalStatus),
   field('corpus', kinds.ids, 'visible', "The ids of the audit's corpus: P.", (_v, env) => env.corpusIds),
   field('has_final', kinds.boolean, 'visible', 'The trajectory ends with a valid final answer.', (v) => v.hasFinal),
   field('search_calls', kinds.number, 'visible', 'The number of search actions.', (v) => v.searches.length),
@@ -154,13 +160,33 @@ export const builtinFields: readonly BuiltinField[] = [
 export const builtinMembers: readonly BuiltinMember[] = [
   member(kinds.gold, 'answers', kinds.texts, 'The gold answers (oracle).', (g) => g.answers),
   member(kinds.gold, 'support', kinds.ids, 'The gold support passage ids (oracle).', (g) => g.support_ids),
-  member(kinds.step, 'query', kinds.text, "The search step's query.", (s) => s.query),
-  member(kinds.step, 'results', kinds.ids, 'The passage ids the search returned.', (s) => s.results),
+  member(kinds.step, 'type', kinds.text, 'The step\'s type: `"search"`, `"tool"`, `"reasoning"` or `"invalid"`.', (s) => s.type),
+  member(kinds.step, 'tool', kinds.text, 'The tool a tool call called (`"visit"`); `"search"` for a search step; `""` for reasoning and invalid steps.', steps.toolOf),
+  member(kinds.step, 'args', kinds.args, 'The arguments of a tool call: `s.args.url` is one, as text. Other steps have none.', steps.argsOf),
+  member(kinds.step, 'query', kinds.text, 'A search step\'s query; `""` for other steps.', steps.queryOf),
+  member(kinds.step, 'results', kinds.ids, 'The passage ids a search step or tool call returned (resolved against the corpus); none for other steps.', steps.resultsOf),
+  member(kinds.step, 'titles', kinds.texts, 'The titles logged with the step\'s results, in order; a result logged without one (a bare id) adds none.', steps.titlesOf),
+  member(kinds.step, 'urls', kinds.texts, 'The urls logged with the step\'s results, in order; a result logged without one adds none.', steps.urlsOf),
+  member(kinds.step, 'text', kinds.text, 'A reasoning step\'s text, an invalid action\'s text, or a tool call\'s output; `""` for a search step and a call without output.', steps.textOf),
+  member(kinds.step, 'step_reward', kinds.number, 'The step\'s reward as logged; 0 when the step logs none or `null` (see `has_step_reward`).', steps.rewardOf),
+  member(kinds.step, 'has_step_reward', kinds.boolean, 'The step logs a reward (a number, not `null`).', (s) => s.reward !== undefined),
 ];
 
-/** The fields of a record type (none for the other types). */
+/** `s.args.NAME`: any name is an argument; one the call does not have reads as `""`. */
+export function argumentMember(name: string): BuiltinMember {
+  return member(kinds.args, name, kinds.text,
+    'An argument of the tool call, as text: a string as logged, any other JSON value as its compact JSON text (`5`, `true`, `["a","b"]`); `""` when the call has no such argument, logs it as `null`, or the step is not a tool call.',
+    (args) => steps.argumentText(args, name));
+}
+
+/** The fields of a record type that completion can list (none for the other types, and none for tool arguments: any name is one). */
 export function membersOf(owner: Type): readonly BuiltinMember[] {
   return builtinMembers.filter((m) => m.owner === owner);
+}
+
+/** The field `name` of a record type, or undefined when it has none. */
+export function memberOf(owner: Type, name: string): BuiltinMember | undefined {
+  return owner === 'args' ? argumentMember(name) : membersOf(owner).find((m) => m.name === name);
 }
 
 const { text, ids, number, numeric, answers, collection } = params;
@@ -176,7 +202,10 @@ export const builtinFunctions: readonly BuiltinFunction[] = [
     'The share of the cited passages whose text contains one of the answers (normalised); 0 without citations.',
     (cited, a, env) => fns.grounding(cited, a, (id) => env.normalizedPassage(id), env.normalizer)),
   unary('tokens', [text('text')], kinds.number, 'The number of whitespace-separated tokens in the text.', fns.tokens),
-  unary('count', [collection('collection')], kinds.number, 'The number of elements of an id set, text set or search steps.', fns.count),
+  unary('count', [collection('collection')], kinds.number, 'The number of elements of an id set, text set or steps.', fns.count),
+  unary('calls', [text('tool')], kinds.number,
+    'The number of calls of the tool named `tool` (`count s in steps: s.tool == tool`): `calls("search")` counts the search steps too; `calls("")` is 0.',
+    (tool, _env, view) => steps.callCount(view.steps, tool)),
   optional('repeated_queries', [number('threshold')], kinds.number,
     'The number of searches whose query repeats an earlier one: token Jaccard similarity at or above the threshold (default 1: identical after normalisation).',
     (threshold, env, view) => env.repeatedQueries(view.searches, threshold ?? 1)),

@@ -1,4 +1,4 @@
-import type { SearchStep } from '../pool/types.js';
+import type { SearchStep, TraceStep } from '../pool/types.js';
 import { plainNormalizer, type Normalizer } from './normalizer.js';
 import type { Ids } from './values.js';
 
@@ -6,7 +6,7 @@ import type { Ids } from './values.js';
 // and wires them), pure and reusable by the analyses' own metrics. Functions that normalise text
 // take the normaliser to use: an evaluation passes its caching one.
 
-export type Collection = Ids | readonly SearchStep[];
+export type Collection = Ids | readonly TraceStep[];
 
 function answersOf(value: string | readonly string[]): readonly string[] {
   return typeof value === 'string' ? [value] : value;

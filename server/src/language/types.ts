@@ -1,5 +1,5 @@
 /** The types of .reward expressions. `error` marks an expression already reported, to stop cascades. */
-export type Type = 'number' | 'boolean' | 'id' | 'ids' | 'text' | 'texts' | 'step' | 'steps' | 'gold' | 'error';
+export type Type = 'number' | 'boolean' | 'id' | 'ids' | 'text' | 'texts' | 'step' | 'steps' | 'args' | 'gold' | 'error';
 
 /** Oracle values read gold labels; everything derived from them is oracle too. */
 export type Visibility = 'visible' | 'oracle';
@@ -18,8 +18,9 @@ export const typeNames: Record<Type, string> = {
   ids: 'id set',
   text: 'text',
   texts: 'text set',
-  step: 'search step',
-  steps: 'search steps',
+  step: 'step',
+  steps: 'steps',
+  args: 'tool arguments',
   gold: 'gold record',
   error: 'unknown',
 };

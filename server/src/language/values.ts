@@ -1,4 +1,4 @@
-import type { Gold, SearchStep } from '../pool/types.js';
+import type { Gold, TraceStep } from '../pool/types.js';
 import type { EvalEnv } from './eval-env.js';
 import type { Type } from './types.js';
 import type { TrajectoryView } from './view.js';
@@ -18,12 +18,17 @@ export interface ValueOf {
   ids: Ids;
   text: string;
   texts: readonly string[];
-  step: SearchStep;
-  steps: readonly SearchStep[];
+  /** Any logged step (a search, a tool call, reasoning, an invalid action). */
+  step: TraceStep;
+  steps: readonly TraceStep[];
+  /** A tool call's arguments as logged (JSON): `s.args.NAME` reads one (language/steps.ts). */
+  args: ToolArgs;
   gold: Gold;
 }
 
 export type ValueType = keyof ValueOf;
+
+export type ToolArgs = Readonly<Record<string, unknown>>;
 
 /** Computes a value of a trajectory (original or edited) in an environment. */
 export type Eval<T> = (view: TrajectoryView, env: EvalEnv) => T;
@@ -47,6 +52,7 @@ export const kinds: { readonly [K in ValueType]: Kind<ValueOf[K]> } = {
   texts: { type: 'texts', wrap: (run) => ({ type: 'texts', run }), read: (e) => (e.type === 'texts' ? e.run : undefined) },
   step: { type: 'step', wrap: (run) => ({ type: 'step', run }), read: (e) => (e.type === 'step' ? e.run : undefined) },
   steps: { type: 'steps', wrap: (run) => ({ type: 'steps', run }), read: (e) => (e.type === 'steps' ? e.run : undefined) },
+  args: { type: 'args', wrap: (run) => ({ type: 'args', run }), read: (e) => (e.type === 'args' ? e.run : undefined) },
   gold: { type: 'gold', wrap: (run) => ({ type: 'gold', run }), read: (e) => (e.type === 'gold' ? e.run : undefined) },
 };
 
@@ -81,7 +87,7 @@ export const params = {
     name, types: ['texts', 'text'], read: (e) => kinds.texts.read(e) ?? kinds.text.read(e),
   }),
   /** Any collection a quantifier ranges over. */
-  collection: (name: string): Param<Ids | readonly SearchStep[]> => ({
+  collection: (name: string): Param<Ids | readonly TraceStep[]> => ({
     name, types: ['ids', 'texts', 'steps'], read: (e) => kinds.ids.read(e) ?? kinds.texts.read(e) ?? kinds.steps.read(e),
   }),
 };

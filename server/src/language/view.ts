@@ -1,4 +1,4 @@
-import type { Gold, SearchStep, Trajectory, TrajectoryMeta } from '../pool/types.js';
+import { traceOf, type Gold, type SearchStep, type Trajectory, type TrajectoryMeta, type TraceStep } from '../pool/types.js';
 
 /**
  * The fields a reward expression reads, computed once per trajectory (original or edited).
@@ -10,28 +10,51 @@ export interface TrajectoryView {
   readonly finalText: string;
   readonly hasFinal: boolean;
   readonly citations: readonly string[];
+  /** Every logged step in order (a v1 row: its steps). `searches`, `retrieved` and `invalidActions` are read from it. */
+  readonly steps: readonly TraceStep[];
   readonly retrieved: ReadonlySet<string>;
   readonly searches: readonly SearchStep[];
   readonly invalidActions: number;
+  /** `final.status` as logged; `""` when the log has none. */
+  readonly finalStatus: string;
   readonly gold: Gold;
   /** What the framework logged with the row: declared logged fields read it (language/logged-fields.ts). */
   readonly meta: TrajectoryMeta;
 }
 
-export function viewOf(trajectory: Trajectory): TrajectoryView {
-  const searches = trajectory.steps.filter((s): s is SearchStep => s.type === 'search');
+/** The step fields of a view: whatever changes a view's steps goes through here, so they always agree. */
+type StepFields = Pick<TrajectoryView, 'steps' | 'retrieved' | 'searches' | 'invalidActions'>;
+
+/**
+ * E(τ), the one definition: the result ids of every search step and every tool step (a document
+ * the agent opened with `get_document` or `visit` was retrieved as much as a search result).
+ */
+function stepFields(steps: readonly TraceStep[]): StepFields {
+  const searches = steps.filter((s): s is SearchStep & TraceStep => s.type === 'search');
   const retrieved = new Set<string>();
-  for (const step of searches) for (const id of step.results) retrieved.add(id);
+  let invalidActions = 0;
+  for (const step of steps) {
+    if (step.type === 'search' || step.type === 'tool') for (const id of step.results) retrieved.add(id);
+    else if (step.type === 'invalid') invalidActions++;
+  }
+  return { steps, retrieved, searches, invalidActions };
+}
+
+export function viewOf(trajectory: Trajectory): TrajectoryView {
   return {
     question: trajectory.question,
     answer: trajectory.final?.answer ?? '',
     finalText: trajectory.final?.text ?? '',
     hasFinal: trajectory.final !== null,
     citations: trajectory.final?.citations ?? [],
-    retrieved,
-    searches,
-    invalidActions: trajectory.steps.length - searches.length,
+    ...stepFields(traceOf(trajectory)),
+    finalStatus: trajectory.finalStatus ?? '',
     gold: trajectory.gold,
     meta: trajectory.meta,
   };
+}
+
+/** The view with its steps replaced (an edit): searches, retrieved ids and invalid actions follow them. */
+export function withSteps(view: TrajectoryView, steps: readonly TraceStep[]): TrajectoryView {
+  return { ...view, ...stepFields(steps) };
 }

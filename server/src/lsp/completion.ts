@@ -1,6 +1,6 @@
 import type { IToken } from 'chevrotain';
 import { CompletionItemKind, InsertTextFormat, MarkupKind, type CompletionItem, type MarkupContent } from 'vscode-languageserver/node';
-import { builtinFields, builtinFieldsByName, builtinFunctions, functionSignature, membersOf } from '../language/builtins.js';
+import { builtinFields, builtinFieldsByName, builtinFunctions, functionSignature, memberOf, membersOf } from '../language/builtins.js';
 import { elementTypes, typeNames, type Type, type Visibility } from '../language/types.js';
 import { attackKinds, generatorKinds, metricKinds, selectionKinds } from '../semantics/builtins.js';
 import type { AuditWordCategory, DeclSymbol, SymbolInfo } from '../semantics/symbols.js';
@@ -140,7 +140,7 @@ function chainType(analysis: DocumentAnalysis, chain: readonly IToken[], scope: 
     typed = index >= 0 ? variableType(analysis, scope, index) : builtinFieldsByName.get(first.image);
   }
   for (let i = 2; i < chain.length && typed !== undefined; i += 2) {
-    const member = membersOf(typed.type).find((m) => m.name === chain[i]!.image);
+    const member = memberOf(typed.type, chain[i]!.image);
     typed = member === undefined ? undefined : { type: member.type, visibility: typed.visibility };
   }
   return typed;

@@ -107,7 +107,9 @@ export const isRecord = (value: unknown): value is Record<string, unknown> => ty
 export function editedRow(raw: Record<string, unknown>, pair: ComputedPair): Record<string, unknown> {
   if (pair.sameFinal) {
     const steps = raw['steps'];
-    return { ...raw, steps: Array.isArray(steps) ? steps.filter((s) => !(isRecord(s) && s['type'] === 'search')) : steps };
+    // The rows' JSON form of `isRetrievalStep` (edits/operators.ts): searches, and tool calls that logged results.
+    const retrieval = (s: unknown): boolean => isRecord(s) && (s['type'] === 'search' || (s['type'] === 'tool' && Array.isArray(s['results']) && s['results'].length > 0));
+    return { ...raw, steps: Array.isArray(steps) ? steps.filter((s) => !retrieval(s)) : steps };
   }
   const final = raw['final'];
   if (!isRecord(final)) return raw;

@@ -1,4 +1,4 @@
-import { builtinFieldsByName, builtinFunctionsByName, membersOf } from '../language/builtins.js';
+import { builtinFieldsByName, builtinFunctionsByName, memberOf } from '../language/builtins.js';
 import type { EvalEnv } from '../language/eval-env.js';
 import { isLoggedType, loggedFieldEvaluator } from '../language/logged-fields.js';
 import type { Visibility } from '../language/types.js';
@@ -131,7 +131,7 @@ export class RewardCompiler {
       case 'member': {
         const record = this.expr(e.object, scope);
         const property = e.property?.text;
-        const compiled = membersOf(record.type).find((m) => m.name === property)?.compile(record);
+        const compiled = property === undefined ? undefined : memberOf(record.type, property)?.compile(record);
         if (compiled === undefined) throw new UncompilableSpec(`unknown member '${property}'`);
         return compiled;
       }
@@ -168,7 +168,7 @@ export class RewardCompiler {
     // One type, or a number and a boolean read as numbers (the checker's rule); only the chosen branch runs.
     const compiled = choose(kinds.boolean, test, a, b) ?? chooseNumber(test, a, b) ?? choose(kinds.text, test, a, b)
       ?? choose(kinds.id, test, a, b) ?? choose(kinds.ids, test, a, b) ?? choose(kinds.texts, test, a, b)
-      ?? choose(kinds.step, test, a, b) ?? choose(kinds.steps, test, a, b) ?? choose(kinds.gold, test, a, b);
+      ?? choose(kinds.step, test, a, b) ?? choose(kinds.steps, test, a, b) ?? choose(kinds.args, test, a, b) ?? choose(kinds.gold, test, a, b);
     if (compiled === undefined) throw new UncompilableSpec("the branches of 'if' differ in type");
     return compiled;
   }

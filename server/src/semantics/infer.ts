@@ -3,7 +3,7 @@ import type { Span } from '../problems/span.js';
 import { issueCodes } from '../problems/issue-codes.js';
 import { maxDependencyNesting } from '../problems/limits.js';
 import { report, suggest, type Analysis } from './analysis.js';
-import { builtinFieldsByName, builtinFunctionsByName, membersOf, type BuiltinFunction } from '../language/builtins.js';
+import { builtinFieldsByName, builtinFunctionsByName, memberOf, membersOf, type BuiltinFunction } from '../language/builtins.js';
 import { elementTypes, isNumeric, typeNames, type Type, type Visibility } from '../language/types.js';
 import { checkPatternArgument } from './check-pattern.js';
 import { loggedFieldInfo } from './check-logged-field.js';
@@ -216,7 +216,7 @@ export class Inference {
         const collection = this.expr(e.collection, scope);
         const element = elementTypes[collection.type];
         if (element === undefined && collection.type !== 'error') {
-          report(this.a, issueCodes.typeMismatch, 'error', e.collection.span, `'${e.quantifier}' ranges over an id set, text set or search steps, not ${typeNames[collection.type]}`);
+          report(this.a, issueCodes.typeMismatch, 'error', e.collection.span, `'${e.quantifier}' ranges over an id set, text set or steps, not ${typeNames[collection.type]}`);
         }
         const inner = new Map(scope);
         if (e.variable !== undefined) {
@@ -286,9 +286,9 @@ export class Inference {
   private member(objectExpr: Expr, property: Name | undefined, scope: Scope): Inferred {
     const object = this.expr(objectExpr, scope);
     if (property === undefined || object.type === 'error') return unknown;
-    const members = membersOf(object.type);
-    const member = members.find((m) => m.name === property.text);
+    const member = memberOf(object.type, property.text);
     if (member === undefined) {
+      const members = membersOf(object.type);
       const suggestion = suggest(this.a, property.text, () => members.map((m) => m.name));
       const known = members.length === 0 ? `${typeNames[object.type]} has no fields` : `fields: ${members.map((m) => m.name).join(', ')}`;
       report(this.a, issueCodes.unknownMember, 'error', property.span,
