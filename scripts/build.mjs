@@ -1,7 +1,7 @@
 // Bundles the extension client, the language server and the command line with esbuild.
 // Everything the extension needs at run time ends up in dist/, so the .vsix ships no node_modules.
 import * as esbuild from 'esbuild';
-import { chmod, readFile } from 'node:fs/promises';
+import { chmod, readFile, writeFile } from 'node:fs/promises';
 
 const production = process.argv.includes('--production');
 
@@ -28,16 +28,21 @@ await esbuild.build({
 });
 const reportView = await readFile('dist/report-view.js', 'utf8');
 
+// The language server, its analysis worker thread and the command line share one bundle,
+// dist/engine.js (entry server/src/entry-points.ts), so the engine and every dependency ship once:
+// three separate bundles each held nearly all of it. The files editors, the server and the tasks
+// start keep their names and only call into it (the server starts dist/analysis-worker.js).
+const starter = (shebang, part) => `${shebang ? '#!/usr/bin/env node\n' : ''}'use strict';\nrequire('./engine.js').${part}();\n`;
+
 await Promise.all([
   esbuild.build({ ...shared, entryPoints: ['client/src/extension.ts'], outfile: 'dist/client.js', external: ['vscode'] }),
-  esbuild.build({ ...shared, entryPoints: ['server/src/lsp/main.ts'], outfile: 'dist/server.js', banner: { js: '#!/usr/bin/env node' } }),
   esbuild.build({
-    ...shared, entryPoints: ['server/src/cli/main.ts'], outfile: 'dist/herald.js', banner: { js: '#!/usr/bin/env node' },
+    ...shared, entryPoints: ['server/src/entry-points.ts'], outfile: 'dist/engine.js',
     define: { __HERALD_REPORT_VIEW__: JSON.stringify(reportView) },
   }),
-  // The language server runs audits, training signals and comparisons in this worker thread, off
-  // the thread that answers requests.
-  esbuild.build({ ...shared, entryPoints: ['server/src/lsp/analysis-worker.ts'], outfile: 'dist/analysis-worker.js' }),
+  writeFile('dist/server.js', starter(true, 'startServer')),
+  writeFile('dist/analysis-worker.js', starter(false, 'startAnalysisWorker')),
+  writeFile('dist/herald.js', starter(true, 'startCli')),
 ]);
 await chmod('dist/server.js', 0o755);
 await chmod('dist/herald.js', 0o755);

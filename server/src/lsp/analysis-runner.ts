@@ -30,7 +30,8 @@ function deferred<T>(wanted: boolean): [Promise<T> | undefined, ((value: T) => v
 }
 
 /**
- * Runs analyses in one long-lived worker thread (dist/analysis-worker.js beside the server bundle).
+ * Runs analyses in one long-lived worker thread: analysis-worker.js beside this file, which in
+ * dist/ starts the worker part of the engine bundle the server runs from (dist/engine.js).
  * Cancelling sets a shared flag that the engine polls between rows (and between analyses), so a
  * cancelled run stops within milliseconds and the worker keeps its caches for the next one. A
  * worker that crashes fails the parts still pending; the next run starts a fresh one.
