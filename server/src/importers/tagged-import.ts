@@ -73,6 +73,7 @@ export function importTagged(files: readonly ImportFile[], container: TaggedCont
   let noGold = 0;
   let unanswered = 0;
   let noAnswer = 0;
+  let logged = 0;
   const rows: ImportedRow[] = reads.map((r) => {
     const { fields } = r;
     const questionId = fields.questionId ?? derivedQuestionId(fields.question);
@@ -84,6 +85,7 @@ export function importTagged(files: readonly ImportFile[], container: TaggedCont
     const transcript = readTranscript(fields.response, container.dialect);
     unanswered += transcript.unanswered;
     const answer = fields.loggedAnswer ?? transcript.answer;
+    if (fields.loggedAnswer !== undefined) logged++;
     if (answer === null) noAnswer++;
     const status = fields.status === undefined ? {} : { status: fields.status };
     const final = answer !== null ? { answer, citations: [], text: transcript.finalText, ...status } : fields.status === undefined ? null : { answer: null, ...status };
@@ -103,8 +105,9 @@ export function importTagged(files: readonly ImportFile[], container: TaggedCont
     ...(derived === 0 ? [] : [`${plural(derived, 'question id')} derived from the question text (derivedQuestionId): the ${container.format} log carries none`]),
     ...(grouped.length === 0 ? [] : [`${plural(recovered.count, 'group')} recovered from identical prompts within a step (meta.group, meta.sample)`]),
     ...(noGold === 0 ? [] : [`${plural(noGold, 'row')} without gold in the log: gold answers left empty ({"answers": [], "support_ids": []})`]),
+    ...(logged === 0 ? [] : [`${plural(logged, 'answer')} taken as the log extracted ${logged === 1 ? 'it' : 'them'} (pred_ans), not from the transcript`]),
     ...(noAnswer === 0 ? [] : [`${plural(noAnswer, 'row')} with no answer in the response: final is null (or {"answer": null} with the stop reason)`]),
-    ...(unanswered === 0 ? [] : [`${plural(unanswered, 'observation block')} answered no call and were not imported`]),
+    ...(unanswered === 0 ? [] : [`${plural(unanswered, 'observation block')} that answered no call ${unanswered === 1 ? 'was' : 'were'} not imported`]),
     'results carry rank, title and text, no ids: they are resolved against the corpus on load (herald import --corpus shows how many resolve)',
   ];
   return {
