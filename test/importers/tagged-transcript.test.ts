@@ -119,7 +119,9 @@ describe('passage blocks', () => {
     assert.deepEqual(paragraphDocs('one line\n\nTitle\nbody'), [{ rank: 1, text: 'one line' }, { rank: 2, title: 'Title', text: 'body' }]);
   });
 
-  it('lastAnswer spans lines and trims', () => {
+  it('lastAnswer spans lines and trims, and pairs tags as the regex does (each open with the first close after it)', () => {
     assert.equal(lastAnswer('<answer>\n multi\nline </answer>', false), 'multi\nline');
+    assert.equal(lastAnswer('<answer>a<answer>b</answer> <answer>c', false), 'a<answer>b');
+    assert.equal(lastAnswer('<answer>'.repeat(100_000), false), null);
   });
 });

@@ -20,14 +20,21 @@ export interface Transcript {
 
 type Mark = 'think' | 'call' | 'observation' | 'answer' | 'invalid';
 
-/** The earliest of the dialect's opening marks at or after `from`. */
-function nextMark(text: string, from: number, opens: readonly (readonly [Mark, string])[]): { mark: Mark; at: number; open: string } | undefined {
-  let best: { mark: Mark; at: number; open: string } | undefined;
-  for (const [mark, open] of opens) {
-    const at = text.indexOf(open, from);
-    if (at !== -1 && (best === undefined || at < best.at)) best = { mark, at, open };
-  }
-  return best;
+/**
+ * The earliest of the dialect's opening marks at or after `from`. Each mark's next position is kept
+ * until the reader passes it, so a mark the text never holds is searched for once, not once per tag.
+ */
+function markFinder(text: string, opens: readonly (readonly [Mark, string])[]): (from: number) => { mark: Mark; at: number; open: string } | undefined {
+  const next = opens.map(() => -2);
+  return (from) => {
+    let best: { mark: Mark; at: number; open: string } | undefined;
+    for (const [i, [mark, open]] of opens.entries()) {
+      if (next[i] !== -1 && next[i]! < from) next[i] = text.indexOf(open, from);
+      const at = next[i]!;
+      if (at !== -1 && (best === undefined || at < best.at)) best = { mark, at, open };
+    }
+    return best;
+  };
 }
 
 /** The inside of the last `\boxed{…}` (braces balanced), if any. */
@@ -42,10 +49,20 @@ export function lastBoxed(text: string): string | undefined {
   return undefined;
 }
 
-/** Search-R1's `qa_em` rule on the response alone: the inside of the last `<answer>…</answer>`. */
+/**
+ * Search-R1's `qa_em` rule on the response alone: the inside of the last `<answer>…</answer>`, as
+ * `re.finditer(r"<answer>(.*?)</answer>", text, re.DOTALL)` pairs them (each open with the first close
+ * after it), found by scanning once so a hostile response cannot make it quadratic.
+ */
 export function lastAnswer(text: string, boxed: boolean): string | null {
-  const all = [...text.matchAll(/<answer>(.*?)<\/answer>/gsu)];
-  const last = all.at(-1)?.[1];
+  let last: string | undefined;
+  for (let pos = 0; ;) {
+    const open = text.indexOf('<answer>', pos);
+    const close = open === -1 ? -1 : text.indexOf('</answer>', open + '<answer>'.length);
+    if (close === -1) break;
+    last = text.slice(open + '<answer>'.length, close);
+    pos = close + '</answer>'.length;
+  }
   if (last === undefined) return null;
   return boxed ? (lastBoxed(last) ?? null) : last.trim();
 }
@@ -61,7 +78,8 @@ export function readTranscript(text: string, dialect: Dialect): Transcript {
   let unanswered = 0;
   let pos = 0;
   let lastObservationEnd = 0;
-  for (let found = nextMark(text, pos, opens); found !== undefined; found = nextMark(text, pos, opens)) {
+  const nextMark = markFinder(text, opens);
+  for (let found = nextMark(pos); found !== undefined; found = nextMark(pos)) {
     const body = found.at + found.open.length;
     const closeAt = text.indexOf(closes[found.mark], body);
     // An unclosed block (a truncated response) runs to the end of the text.
