@@ -6,6 +6,7 @@ import { describe, it } from 'node:test';
 import { auditCommand } from '../../server/src/cli/audit-command.js';
 import { checkCommand } from '../../server/src/cli/check-command.js';
 import { compareCommand } from '../../server/src/cli/compare-command.js';
+import { importCommand } from '../../server/src/cli/import-command.js';
 import { signalCommand } from '../../server/src/cli/signal-command.js';
 
 // Usage as users meet it: the bundled CLI in a child process. Every usage error says what was wrong
@@ -19,7 +20,7 @@ function runHerald(args: string[]): { code: number | null; stdout: string; stder
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
-const commands = [checkCommand, auditCommand, signalCommand, compareCommand];
+const commands = [checkCommand, auditCommand, signalCommand, compareCommand, importCommand];
 
 describe('herald <command> --help', () => {
   for (const command of commands) {

@@ -1,12 +1,13 @@
 import { auditCommand, runAuditCommand } from './audit-command.js';
 import { checkCommand, runCheck } from './check-command.js';
 import { compareCommand, runCompareCommand } from './compare-command.js';
+import { importCommand, runImportCommand } from './import-command.js';
 import { runSignalCommand, signalCommand } from './signal-command.js';
 import { usageExit } from './command-line.js';
 import { escapeControls } from '../report/escape-text.js';
 import { heraldVersion } from '../version.js';
 
-const commands = [checkCommand, auditCommand, signalCommand, compareCommand];
+const commands = [checkCommand, auditCommand, signalCommand, compareCommand, importCommand];
 
 const usage = `usage: herald <command> [options]
        herald --version | -V
@@ -34,6 +35,8 @@ async function main(argv: readonly string[]): Promise<number> {
       return runSignalCommand(rest, io);
     case 'compare':
       return runCompareCommand(rest, io);
+    case 'import':
+      return runImportCommand(rest, io);
     case '--version':
     case '-V':
       io.out(heraldVersion);

@@ -1,0 +1,147 @@
+import * as fs from 'node:fs';
+import type { ImportFile, ImportIssue, ImportResult, RawOptions } from '../importers/importer.js';
+import { importerFor, importers } from '../importers/registry.js';
+import { loadCorpus } from '../inputs/loaders.js';
+import { resolvePool, type ResolutionCounts } from '../pool/resolve-ids.js';
+import { parsePoolRow } from '../pool/schemas.js';
+import type { Trajectory } from '../pool/types.js';
+import { escapeControls } from '../report/escape-text.js';
+import { parseCommandLine, usageError, usageExit, type CommandSpec, type OptionSpec } from './command-line.js';
+import type { CommandOutput } from './check-command.js';
+import { outputTarget, writeOutput, type ReadFile } from './output-file.js';
+
+// `herald import`: a framework's logs in, pool rows (format v2, one JSON object per line) out, and on
+// stderr every count the import rests on (docs/import.md), so nothing it derived or dropped is silent.
+
+export const importCommand = {
+  name: 'import',
+  operands: '<log>…',
+  positionals: { min: 1, max: Infinity },
+  brief: "turn a framework's logs into a pool (JSONL, format v2)",
+  summary: "reads the logs (the shell expands globs) with the importer --from names and writes the pool rows to --out; prints on stderr the records read, imported and skipped (each as file:line: reason), the question ids derived, the groups recovered and the importer's notes; with --corpus, how many result ids resolve against it",
+  options: {
+    from: { type: 'string', value: 'FORMAT', choices: importers.map((i) => i.format), help: 'the log format (listed below with its options)' },
+    option: { type: 'string', multiple: true, value: 'KEY=VALUE', help: "an importer option, e.g. --option dialect=search_r1; repeat for several" },
+    corpus: { type: 'string', value: 'FILE', help: 'a corpus (JSONL) to resolve the rows against: prints how many results and citations resolve, and how, and each row with unresolved results' },
+    out: { type: 'string', value: 'FILE', help: "where the pool goes ('-' for stdout); refused, with nothing written, when FILE is one of the logs or the corpus" },
+    quiet: { type: 'boolean', default: false, help: "print only skipped records, notes and counts, no 'wrote FILE' line" },
+  },
+  exit: '0 when at least one row was imported, 1 when every record was skipped (nothing is written then), 2 on bad usage (no --from or --out, an unknown format or option) or an unreadable log or corpus',
+} as const satisfies CommandSpec<Readonly<Record<string, OptionSpec>>>;
+
+/** How many skipped records and unresolved rows are listed one per line; the counts give the rest. */
+const listed = 20;
+
+/** `herald import --help`'s list of formats, from the registry. */
+function formatsHelp(): string {
+  const lines = ['', 'formats (--from):'];
+  for (const importer of importers) {
+    lines.push(`  ${importer.format.padEnd(14)}${importer.summary}`);
+    for (const [key, doc] of Object.entries(importer.optionDocs)) lines.push(`      --option ${key}=…  ${doc}`);
+  }
+  return lines.join('\n');
+}
+
+/** `--option key=value`… as the importer's raw options, or why they cannot be. */
+function rawOptions(given: readonly string[]): RawOptions | string {
+  const options: Record<string, string> = {};
+  for (const item of given) {
+    const eq = item.indexOf('=');
+    if (eq <= 0) return `--option '${item}': expected KEY=VALUE`;
+    const key = item.slice(0, eq);
+    if (key in options) return `--option ${key} given twice`;
+    options[key] = item.slice(eq + 1);
+  }
+  return options;
+}
+
+function readLogs(files: readonly string[], io: CommandOutput): ImportFile[] | undefined {
+  const read: ImportFile[] = [];
+  for (const file of files) {
+    try {
+      read.push({ path: file, bytes: fs.readFileSync(file) });
+    } catch (error) {
+      io.err(escapeControls(`herald import: cannot read ${file}: ${error instanceof Error ? error.message : String(error)}`));
+      return undefined;
+    }
+  }
+  return read;
+}
+
+function listIssues(issues: readonly ImportIssue[], what: string, io: CommandOutput): void {
+  for (const issue of issues.slice(0, listed)) io.err(escapeControls(`  ${issue.at.file}:${issue.at.line}: ${what}: ${issue.reason}`));
+  if (issues.length > listed) io.err(`  … and ${issues.length - listed} more`);
+}
+
+function printSummary(format: string, result: ImportResult, io: CommandOutput): void {
+  const c = result.counts;
+  const groups = c.groupsRecovered === null ? 'no groups recovered' : `${c.groupsRecovered} group${c.groupsRecovered === 1 ? '' : 's'} recovered`;
+  io.err(`herald import: ${format}: ${c.read} records read, ${c.imported} imported, ${c.skipped} skipped, ${c.questionIdsDerived} question ids derived, ${groups}`);
+  listIssues(result.skipped, 'skipped', io);
+  for (const note of result.notes) io.err(escapeControls(`  note: ${note}`));
+}
+
+function howMany(counts: Readonly<Record<string, number>>, keys: readonly string[]): string {
+  const resolved = keys.filter((k) => k !== 'logged' && k !== 'unresolved');
+  const sum = resolved.reduce((n, k) => n + (counts[k] ?? 0), 0);
+  return `${counts.logged ?? 0} logged as ids, ${sum} resolved (${resolved.map((k) => `by ${k} ${counts[k] ?? 0}`).join(', ')}), ${counts.unresolved ?? 0} unresolved`;
+}
+
+function printResolution(counts: ResolutionCounts, io: CommandOutput): void {
+  io.err(`herald import: results against the corpus: ${howMany(counts.results, ['logged', 'url', 'text', 'title', 'unresolved'])}`);
+  io.err(`herald import: citations against the corpus: ${howMany(counts.citations, ['logged', 'url', 'rank', 'unresolved'])}`);
+}
+
+/** Resolves the imported rows against the corpus the way loading the pool will, and says how it went. */
+async function resolveAgainst(corpusFile: string, result: ImportResult, io: CommandOutput): Promise<boolean> {
+  const corpus = await loadCorpus(corpusFile);
+  if (corpus.fileError !== undefined) {
+    io.err(escapeControls(`herald import: cannot read the corpus: ${corpus.fileError}`));
+    return false;
+  }
+  const rows: Trajectory[] = [];
+  for (const { row, at } of result.rows) {
+    const parsed = parsePoolRow(row, { pool: 'import', file: at.file, line: at.line });
+    if (parsed.ok) rows.push(parsed.value);
+  }
+  const resolved = resolvePool(rows, corpus.corpus);
+  if (resolved.resolution === undefined) {
+    io.err('herald import: no row logs a result object or a citation marker: nothing to resolve against the corpus');
+    return true;
+  }
+  printResolution(resolved.resolution.counts, io);
+  const notes = [...resolved.resolution.unresolved, ...resolved.issues].map((i) => ({ at: { file: i.file, line: i.line }, reason: i.reason }));
+  listIssues(notes, 'unresolved', io);
+  return true;
+}
+
+export async function runImportCommand(args: readonly string[], io: CommandOutput & { write: (text: string) => void }): Promise<number> {
+  const parsed = parseCommandLine(importCommand, args, io);
+  if (parsed === 'help') {
+    io.out(formatsHelp());
+    return 0;
+  }
+  if (typeof parsed === 'number') return parsed;
+  const { values, positionals } = parsed;
+  const importer = values.from === undefined ? undefined : importerFor(values.from);
+  if (importer === undefined) return usageError('import', '--from FORMAT is required', io);
+  if (values.out === undefined) return usageError('import', "--out FILE is required ('-' for stdout)", io);
+  const options = rawOptions(values.option ?? []);
+  if (typeof options === 'string') return usageError('import', options, io);
+  const reads: ReadFile[] = [...positionals.map((file) => ({ file, what: 'a log this import reads' })), ...(values.corpus === undefined ? [] : [{ file: values.corpus, what: 'the corpus' }])];
+  const target = values.out === '-' ? { kind: 'stdout' as const } : outputTarget('import', values.out, reads, io);
+  if (target === undefined) return usageExit;
+  const files = readLogs(positionals, io);
+  if (files === undefined) return usageExit;
+
+  const outcome = await importer.run(files, options);
+  if (!outcome.ok) return usageError('import', `--from ${importer.format}: ${outcome.reason}`, io);
+  printSummary(importer.format, outcome.result, io);
+  if (values.corpus !== undefined && !(await resolveAgainst(values.corpus, outcome.result, io))) return usageExit;
+  if (outcome.result.rows.length === 0) {
+    io.err('herald import: every record was skipped; nothing was written');
+    return 1;
+  }
+  const text = outcome.result.rows.map((r) => JSON.stringify(r.row)).join('\n');
+  return writeOutput(target, `${text}\n`, io, values.quiet) ? 0 : usageExit;
+}

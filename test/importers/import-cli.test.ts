@@ -1,0 +1,104 @@
+// `herald import` end to end (docs/import.md): the counts on stderr, rows the pool loader reads, the
+// resolution counts against the sample corpus, and the refusals (an --out that is an input, bad
+// options, every record skipped). Runs the built CLI (npm run build first, like test/cli).
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { describe, it } from 'node:test';
+import { loadCorpus, loadPool } from '../../server/src/inputs/loaders.js';
+import { resolvePool } from '../../server/src/pool/resolve-ids.js';
+
+const herald = path.resolve('dist/herald.js');
+const fixtures = path.resolve('test/importers/fixtures');
+const corpus = path.resolve('samples/pools/corpus.jsonl');
+
+function runHerald(args: string[], cwd = fixtures): { code: number | null; stdout: string; stderr: string } {
+  const result = spawnSync(process.execPath, [herald, 'import', ...args], { cwd, encoding: 'utf8' });
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+describe('herald import', () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'herald-import-'));
+
+  it('imports a verl dump: counts, skipped records by file:line, notes, resolution against the corpus', async () => {
+    const out = path.join(dir, 'pool.jsonl');
+    const r = runHerald(['--from', 'verl', '--option', 'dialect=search_r1', '--corpus', corpus, 'verl-search-r1.jsonl', '--out', out]);
+    assert.equal(r.code, 0, r.stderr);
+    const lines = r.stderr.split('\n');
+    assert.ok(lines.includes('herald import: verl: 9 records read, 6 imported, 3 skipped, 6 question ids derived, 3 groups recovered'), r.stderr);
+    assert.ok(lines.includes("  verl-search-r1.jsonl:6: skipped: no 'output' (the response)"), r.stderr);
+    assert.ok(lines.some((l) => l.startsWith('  note: 6 question ids derived')), r.stderr);
+    assert.ok(lines.includes('herald import: results against the corpus: 0 logged as ids, 11 resolved (by url 0, by text 10, by title 1), 1 unresolved'), r.stderr);
+    assert.ok(lines.some((l) => l.startsWith('  verl-search-r1.jsonl:2: unresolved: 1 result not resolved')), r.stderr);
+
+    // What was written loads with the pool loader and resolves the same way.
+    const pool = await loadPool(out, 'imported');
+    assert.deepEqual(pool.issues, []);
+    assert.equal(pool.items.length, 6);
+    const resolved = resolvePool(pool.items, (await loadCorpus(corpus)).corpus);
+    assert.deepEqual(resolved.resolution?.counts.results, { logged: 0, url: 0, text: 10, title: 1, unresolved: 1 });
+    assert.deepEqual(resolved.rows[0]?.steps.find((s) => s.type === 'search'), { type: 'search', query: 'director Stone Kingdom', results: ['w:1322', 'w:2630', 'w:488'] });
+  });
+
+  it('every importer on its fixture: the summary line', () => {
+    const cases: [string[], string][] = [
+      [['--from', 'skyrl', 'skyrl-global_step_40_evals-hotpotqa.jsonl'], 'skyrl: 4 records read, 3 imported, 1 skipped, 0 question ids derived, 2 groups recovered'],
+      [['--from', 'r1_searcher', 'r1-searcher-eval.jsonl'], 'r1_searcher: 3 records read, 2 imported, 1 skipped, 2 question ids derived, no groups recovered'],
+      [['--from', 'verl', '--option', 'dialect=research', 'verl-research.jsonl'], 'verl: 2 records read, 2 imported, 0 skipped, 2 question ids derived, 1 group recovered'],
+      [['--from', 'verl', '--option', 'dialect=hermes', 'verl-hermes.jsonl'], 'verl: 1 records read, 1 imported, 0 skipped, 1 question ids derived, 1 group recovered'],
+    ];
+    for (const [args, summary] of cases) {
+      const r = runHerald([...args, '--out', '-']);
+      assert.equal(r.code, 0, r.stderr);
+      assert.ok(r.stderr.split('\n').includes(`herald import: ${summary}`), r.stderr);
+      assert.ok(r.stdout.split('\n').filter((l) => l !== '').every((l) => typeof JSON.parse(l) === 'object'));
+    }
+  });
+
+  it('refuses an --out that is one of the logs or the corpus, and writes nothing', () => {
+    const log = path.join(dir, 'dump.jsonl');
+    const before = readFileSync(path.join(fixtures, 'verl-research.jsonl'), 'utf8');
+    writeFileSync(log, before);
+    const r = runHerald(['--from', 'verl', log, '--out', `${dir}/./dump.jsonl`]);
+    assert.equal(r.code, 2);
+    assert.match(r.stderr, /refusing to write .* it is a log this import reads; nothing was written/u);
+    assert.equal(readFileSync(log, 'utf8'), before);
+    assert.equal(runHerald(['--from', 'verl', log, '--corpus', corpus, '--out', corpus]).code, 2);
+  });
+
+  it('usage errors exit 2: no --from, no --out, an unknown format, dialect or option, KEY without =', () => {
+    for (const args of [
+      ['verl-research.jsonl', '--out', '-'],
+      ['--from', 'verl', 'verl-research.jsonl'],
+      ['--from', 'trl_csv', 'verl-research.jsonl', '--out', '-'],
+      ['--from', 'verl', '--option', 'dialect=webthinker', 'verl-research.jsonl', '--out', '-'],
+      ['--from', 'verl', '--option', 'colour=red', 'verl-research.jsonl', '--out', '-'],
+      ['--from', 'verl', '--option', 'dialect', 'verl-research.jsonl', '--out', '-'],
+      ['--from', 'verl', 'missing.jsonl', '--out', '-'],
+    ]) {
+      const r = runHerald(args);
+      assert.equal(r.code, 2, `${args.join(' ')}: ${r.stderr}`);
+      assert.equal(r.stdout, '');
+    }
+    assert.match(runHerald(['--from', 'verl', '--option', 'dialect=webthinker', 'verl-research.jsonl', '--out', '-']).stderr, /unknown dialect 'webthinker'; expected one of search_r1, r1_searcher, research, hermes/u);
+  });
+
+  it('every record skipped: exit 1, nothing written', () => {
+    const log = path.join(dir, 'bad.jsonl');
+    writeFileSync(log, '{"input": "no marker here", "output": ""}\nnot json\n');
+    const out = path.join(dir, 'none.jsonl');
+    const r = runHerald(['--from', 'verl', log, '--out', out]);
+    assert.equal(r.code, 1);
+    assert.match(r.stderr, /2 skipped/u);
+    assert.match(r.stderr, /every record was skipped; nothing was written/u);
+    assert.equal(existsSync(out), false);
+  });
+
+  it('--help lists the formats and their options from the registry', () => {
+    const r = runHerald(['--help']);
+    assert.equal(r.code, 0);
+    for (const text of ['formats (--from):', '  verl ', '  skyrl ', '  r1_searcher ', '--option dialect=', '--option question_marker=']) assert.ok(r.stdout.includes(text), text);
+  });
+});
