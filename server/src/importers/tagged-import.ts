@@ -96,7 +96,7 @@ export function importTagged(files: readonly ImportFile[], container: TaggedCont
       steps: transcript.steps,
       final,
       gold: { answers: r.gold ?? [], support_ids: [] },
-      meta: { ...(group === undefined ? {} : { group: group.group, sample: group.sample }), dialect: container.dialect.name, ...fields.meta, transcript: fields.response },
+      meta: { ...(group === undefined ? {} : { group: group.group, sample: group.sample }), dialect: container.dialect.name, ...fields.meta, transcript: fields.response, observations: transcript.observations },
     };
     return { row, at: r.at };
   });

@@ -16,6 +16,11 @@ export interface Transcript {
   readonly finalText: string;
   /** Observation blocks (or parts of one) that answered no call: counted, never imported. */
   readonly unanswered: number;
+  /**
+   * The inside of every observation block, as written (untrimmed), in order: what a reward that reads
+   * the blocks' text reads (Search-R1's retrieval bonus: a gold answer inside an `<information>` block).
+   */
+  readonly observations: readonly string[];
 }
 
 type Mark = 'think' | 'call' | 'observation' | 'answer' | 'invalid';
@@ -75,6 +80,7 @@ export function readTranscript(text: string, dialect: Dialect): Transcript {
   const closes: Record<Mark, string> = { think: dialect.think.close, call: dialect.call.close, observation: dialect.observation.close, answer: '</answer>', invalid: '\n' };
   const steps: StepJson[] = [];
   const waiting: PendingCall[] = [];
+  const observations: string[] = [];
   let unanswered = 0;
   let pos = 0;
   let lastObservationEnd = 0;
@@ -102,6 +108,7 @@ export function readTranscript(text: string, dialect: Dialect): Transcript {
       case 'observation': {
         const call = waiting.shift();
         unanswered += call === undefined ? 1 : dialect.answer(inside, call);
+        observations.push(inside);
         lastObservationEnd = end;
         break;
       }
@@ -114,5 +121,5 @@ export function readTranscript(text: string, dialect: Dialect): Transcript {
     }
     pos = end;
   }
-  return { steps, answer: lastAnswer(text, dialect.boxedAnswer), finalText: text.slice(lastObservationEnd).trim(), unanswered };
+  return { steps, answer: lastAnswer(text, dialect.boxedAnswer), finalText: text.slice(lastObservationEnd).trim(), unanswered, observations };
 }
