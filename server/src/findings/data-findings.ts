@@ -91,7 +91,7 @@ function poolLinking(model: SpecModel, specDir: string, file: string): PoolDecl 
  * warning when results or citation markers did not resolve against the corpus (the rows with
  * unresolved results are its rows; rows skipped for a citation are `bad-rows` already), and a
  * `pool-imported` note with the importer's counts. A log named on the command line has no link:
- * the CLI prints those itself (`readFileLines`).
+ * `unlinkedReadNews` words those for the CLI.
  */
 export function readFindings(report: Report | undefined, model: SpecModel, specDir: string): Problem[] {
   if (report === undefined) return [];
@@ -124,4 +124,19 @@ export function readFindings(report: Report | undefined, model: SpecModel, specD
     }
   }
   return problems;
+}
+
+/**
+ * The same news for the pools and logs no declaration links (named on the command line with
+ * `--log`, `--base`, `--treatment`), for the CLI's stderr: a sentence each, with its data rows.
+ */
+export function unlinkedReadNews(report: Report, model: SpecModel, specDir: string): { readonly text: string; readonly rows: readonly RowIssue[] }[] {
+  return readPools(report).flatMap((pool) => {
+    if (poolLinking(model, specDir, pool.file)?.path !== undefined) return [];
+    const unresolved = pool.resolution === undefined ? undefined : unresolvedSentence(pool.resolution);
+    return [
+      ...(pool.import === undefined ? [] : [{ text: `${pool.file}: ${importSentence(pool.import)}${pool.import.notes.length === 0 ? '' : `; ${pool.import.notes.join('; ')}`}`, rows: [] }]),
+      ...(unresolved === undefined ? [] : [{ text: `${pool.file}: ${unresolved}`, rows: pool.resolution?.notes ?? [] }]),
+    ];
+  });
 }
