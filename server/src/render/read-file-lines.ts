@@ -20,7 +20,7 @@ export function readFileCells(p: ReadPoolLine): Cell[] | undefined {
     if (p.import !== undefined) cells.push(text('; '));
     cells.push(text(`ids: ${resolutionCounts(p.resolution)}`));
     const unresolved = unresolvedSentence(p.resolution);
-    if (unresolved !== undefined) cells.push(text(' ('), cell(unresolved, 'warn'), text(')'));
+    if (unresolved !== undefined) cells.push(text(' — '), cell(unresolved, 'warn'));
   }
   return cells;
 }
