@@ -13,6 +13,7 @@ import { signalSpec } from '../../server/src/signal/signal-spec.js';
 import { compareSpec } from '../../server/src/compare/compare-spec.js';
 import { auditIssueCodes } from '../../server/src/problems/issue-codes.js';
 import type { Problem } from '../../server/src/problems/problem.js';
+import type { Report } from '../../server/src/report/schema.js';
 import { marked } from '../helpers/marked.js';
 import { jsonl, tempDir } from '../pool/temp-files.js';
 
@@ -73,6 +74,23 @@ interface Case {
   /** Files to write beside the spec for this case only (the bad run; the good run gets `goodFiles`). */
   readonly files?: Record<string, string>;
   readonly goodFiles?: Record<string, string>;
+  /** What the load adds to the report, for what no spec can ask yet (a pool imported on load). */
+  readonly loaded?: (report: Report) => Report;
+}
+
+/** A v2 row: results are objects with titles (the first is Ada Roe's), its citation a marker through rank 1. */
+function v2Row(i: number, second: string): Record<string, unknown> {
+  return {
+    ...row(i),
+    steps: [{ type: 'search', query: 'ada roe born', results: [{ rank: 1, title: 'Ada Roe' }, { rank: 2, title: second }] }],
+    final: { answer: 'Lune', citations: [{ marker: '[1]', rank: 1 }], text: 'Lune [1]' },
+  };
+}
+
+/** The pools of every audit, as an importer would have left them (the counts of a verl dump). */
+function imported(report: Report): Report {
+  const counts = { read: 60, imported: 58, skipped: 2, questionIdsDerived: 58, groupsRecovered: 12 };
+  return { ...report, audits: report.audits.map((a) => ({ ...a, pools: a.pools.map((p) => ({ ...p, import: { format: 'verl', counts, notes: ['question ids derived from the prompt text'] } })) })) };
 }
 
 const cases: Case[] = [
@@ -107,6 +125,15 @@ const cases: Case[] = [
     files: { 'broken.jsonl': jsonl([row(100), '{"id": "no-question"}']) }, goodFiles: { 'broken.jsonl': jsonl([row(100)]) },
   },
   {
+    code: auditIssueCodes.unresolvedIds, title: 'a result object whose title no passage has',
+    bad: variant('pool broken = "broken.jsonl"', 'pool broken = ⟦"broken.jsonl"⟧').replace('pools big', 'pools big, broken'), good: audit.replace('pools big', 'pools big, broken'),
+    files: { 'broken.jsonl': jsonl([v2Row(100, 'Lune'), v2Row(101, 'Nobody')]) }, goodFiles: { 'broken.jsonl': jsonl([v2Row(100, 'Lune'), v2Row(101, 'LUNE')]) },
+  },
+  {
+    code: auditIssueCodes.poolImported, title: 'a pool imported on load states its counts',
+    bad: variant('pool big = "big.jsonl"', 'pool big = ⟦"big.jsonl"⟧'), good: audit, loaded: imported,
+  },
+  {
     code: auditIssueCodes.auditFailed, title: 'a term that overflows a double on the data',
     bad: variant('audit a {', 'audit ⟦a⟧ {').replace('reward R0 { answer 1 * exact_match(answer, gold.answers) }', 'reward R0 { answer 1 * exact_match(answer, gold.answers)  huge 1 * (search_calls * 1e308 * 10) }'),
     good: audit.replace('reward R0 { answer 1 * exact_match(answer, gold.answers) }', 'reward R0 { answer 1 * exact_match(answer, gold.answers)  huge 1 * (search_calls * 1e300 * 10) }'),
@@ -138,7 +165,7 @@ const cases: Case[] = [
 ];
 
 /** Everything the editor shows after an audit of `text`, from the same functions it calls. */
-async function findings(text: string, files: Record<string, string> = {}): Promise<Problem[]> {
+async function findings(text: string, files: Record<string, string> = {}, loaded: (report: Report) => Report = (r) => r): Promise<Problem[]> {
   const folder = tempDir();
   folder.write('c.jsonl', jsonl(corpus));
   folder.write('big.jsonl', jsonl(rows(60)));
@@ -156,7 +183,7 @@ async function findings(text: string, files: Record<string, string> = {}): Promi
   assert.deepEqual(outcome.problems.filter((p) => p.severity === 'error'), [], 'the spec itself is clean');
   const signals = await signalSpec(text, specFile);
   const comparisons = await compareSpec(text, specFile, {});
-  const report = outcome.report === undefined ? undefined : { ...outcome.report, signals: [...(signals.reports ?? [])], comparisons: [...(comparisons.reports ?? [])] };
+  const report = outcome.report === undefined ? undefined : { ...loaded(outcome.report), signals: [...(signals.reports ?? [])], comparisons: [...(comparisons.reports ?? [])] };
   return specFindings({
     model: outcome.model, text, specDir: folder.dir, report, dataIssues: outcome.dataIssues, failures: outcome.failures,
     baseline: { read: readBaseline(baselineFile), file: baselineFile },
@@ -172,7 +199,7 @@ describe('audit findings: every code', () => {
   for (const c of cases) {
     it(`${c.code}: ${c.title}`, async () => {
       const { text, spans } = marked(c.bad);
-      const bad = (await findings(text, c.files)).filter((p) => p.code === c.code);
+      const bad = (await findings(text, c.files, c.loaded)).filter((p) => p.code === c.code);
       // Several figures can regress at one weight: one place, however many findings it holds.
       const places = [...new Map(bad.map((p) => [`${p.span.start}:${p.span.end}`, p.span])).values()];
       assert.deepEqual(places, spans, JSON.stringify(bad));

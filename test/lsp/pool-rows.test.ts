@@ -2,7 +2,13 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { loadCandidates, loadCorpus, loadPool } from '../../server/src/inputs/loaders.js';
 import type { Loaded } from '../../server/src/pool/types.js';
-import { checkRows, type DataFileKind } from '../../server/src/lsp/pool-rows.js';
+import { checkRows, corpusOfPool, type DataFileKind } from '../../server/src/lsp/pool-rows.js';
+import { withLoggedFields } from '../../server/src/edits/logged-field-rows.js';
+import { InputCache } from '../../server/src/inputs/input-cache.js';
+import { IssueLog, loadInputs } from '../../server/src/inputs/load-inputs.js';
+import { WorkspaceTrust } from '../../server/src/inputs/trust.js';
+import { analyze } from '../../server/src/semantics/analyze.js';
+import { v2Corpus, v2Resolution, v2Rows, v2Skipped, v2Spec } from '../helpers/v2-pool.js';
 import { jsonl, poolRow, tempDir } from '../pool/temp-files.js';
 
 // The editor checks an open data file's rows as the audit's loaders check the file on disk: the
@@ -55,5 +61,39 @@ describe('data file rows in the editor: the loaders\' verdicts', () => {
     const first = rows[0]!;
     assert.ok(first.ok && first.value.kind === 'pool');
     assert.deepEqual([first.value.row.id, first.value.row.source], ['t1', { pool: 'p', file: 'p.jsonl', line: 1 }]);
+  });
+});
+
+describe('pool rows in the editor, read as a spec reads them (corpus resolution, declared logged fields)', () => {
+  const tmp = tempDir();
+
+  it('skips the rows an analysis skips from disk, on the same lines for the same reasons, and notes unresolved results', async () => {
+    const spec = v2Spec();
+    const corpusFile = tmp.write('corpus.jsonl', jsonl(v2Corpus));
+    const poolFile = tmp.write('v2.jsonl', jsonl(v2Rows));
+    const { model } = analyze(spec);
+    const log = new IssueLog();
+    const loaded = await loadInputs(tmp.dir, { corpus: { name: 'c', file: corpusFile }, pools: [{ name: 'v2', file: poolFile }] }, { cache: new InputCache(), trust: WorkspaceTrust.everything, issues: log });
+    assert.ok(loaded.ok);
+    const fromDisk = withLoggedFields(model, loaded.inputs, log).pools[0]!;
+    const corpus = await loadCorpus(corpusFile);
+    const rows = checkRows(jsonl(v2Rows), 'pool', poolFile, 'v2', { corpus: corpus.corpus, model });
+    assert.deepEqual(rows.flatMap((r) => (r.ok ? [] : [[r.line, r.reason]])), fromDisk.issues.map((i) => [i.line, i.reason]));
+    assert.deepEqual(rows.flatMap((r) => (r.ok ? [] : [{ line: r.line, reason: r.reason }])), v2Skipped);
+    assert.deepEqual(rows.flatMap((r) => (r.ok && r.unresolved !== undefined ? [[r.line, r.unresolved]] : [])), [[2, v2Resolution.notes[0]!.reason]]);
+    // The rows kept are the rows the analysis reads: markers resolved to ids.
+    assert.deepEqual(rows.flatMap((r) => (r.ok && r.value.kind === 'pool' ? [r.value.row.final?.citations] : [])), fromDisk.rows.map((r) => r.final?.citations));
+    assert.deepEqual(fromDisk.rows[0]!.final?.citations, ['w:1']);
+  });
+
+  it('without a corpus or a spec, the loader\'s rule alone', () => {
+    const rows = checkRows(jsonl(v2Rows), 'pool', 'v2.jsonl', 'v2');
+    assert.deepEqual(rows.map((r) => r.ok), [true, true, true, true, true]);
+  });
+
+  it('finds the corpus a pool is read against: the block that reads it, else the only corpus', () => {
+    const { model } = analyze(v2Spec());
+    assert.equal(corpusOfPool(model, 'v2'), 'c');
+    assert.equal(corpusOfPool(analyze('corpus a = "a.jsonl"\ncorpus b = "b.jsonl"\npool p = "p.jsonl"\n').model, 'p'), undefined);
   });
 });

@@ -4,6 +4,7 @@ import { pairedMargin, rewardScorer, type Scorer } from '../edits/features.js';
 import { compilePlan, prepareEdits, withRows, type CandidateSource, type PreparedEdits, type RunOptions } from '../edits/prepare.js';
 import { scoreAttack, selectionLabel } from '../edits/scoring.js';
 import type { AnalysisInputs } from '../inputs/analysis-inputs.js';
+import { readFileSection, reportedRows } from '../inputs/pool-section.js';
 import type { AttackReport, AuditReport, LatticeReport, WorkedPair } from '../report/schema.js';
 import type { CompiledReward } from '../reward/compile.js';
 import type { SpecModel } from '../semantics/check.js';
@@ -18,7 +19,6 @@ import { compatibleRows, retention, retentionContract } from './retention.js';
 import { penaltySweep, perPool } from './sensitivity.js';
 import { offlineUtility, rowMetrics } from './utility.js';
 
-const maxReportedIssues = 100;
 
 /**
  * Scores a prepared audit with the spec's current weights: margins, estimates, lattice and the
@@ -170,11 +170,10 @@ function dataSummary(scoring: AuditScoring): Pick<AuditReport, 'corpus' | 'pools
   return {
     corpus: {
       name: inputs.corpusName, file: inputs.corpus.file, passages: inputs.corpus.passages.size,
-      skipped: inputs.corpusIssues.length, issues: inputs.corpusIssues.slice(0, maxReportedIssues).map((i) => ({ ...i })),
+      skipped: inputs.corpusIssues.length, issues: reportedRows(inputs.corpusIssues),
     },
     pools: inputs.pools.map((p) => ({
-      name: p.name, file: p.file, rows: p.rows.length, questions: new Set(p.rows.map((r) => r.question_id)).size,
-      skipped: p.issues.length, issues: p.issues.slice(0, maxReportedIssues).map((i) => ({ ...i })),
+      name: p.name, file: p.file, rows: p.rows.length, questions: new Set(p.rows.map((r) => r.question_id)).size, ...readFileSection(p),
     })),
     clusters: prepared.clusters,
     detectors: prepared.detectorNames.map((name) => {

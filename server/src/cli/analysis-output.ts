@@ -1,7 +1,11 @@
+import { readFindings, unlinkedReadNews } from '../findings/data-findings.js';
+import type { LineIndex } from '../problems/line-index.js';
 import { formatHtml } from '../render/format-html.js';
 import { formatTable } from '../render/format-table.js';
 import type { Report } from '../report/schema.js';
-import type { CommandOutput } from './check-command.js';
+import { escapeControls } from '../report/escape-text.js';
+import type { SpecModel } from '../semantics/check.js';
+import { printFindings, type CommandOutput } from './check-command.js';
 import { writeOutput, type OutputTarget } from './output-file.js';
 
 // What `herald signal` and `herald compare` share: their output formats and where output goes.
@@ -17,4 +21,16 @@ export function isAnalysisFormat(format: string | undefined): format is Analysis
 export function writeReport(report: Report, format: AnalysisFormat, target: OutputTarget, io: CommandOutput & { write: (text: string) => void }): boolean {
   const rendered = format === 'table' ? formatTable(report) : format === 'json' ? `${JSON.stringify(report, null, 2)}\n` : formatHtml(report);
   return writeOutput(target, rendered, io);
+}
+
+/**
+ * What reading the logs took (imports, ids that did not resolve), on stderr like skipped rows: as
+ * findings on the spec line that links a log, else (a log named on the command line) as `herald:` lines.
+ */
+export function printReadNews(specFile: string, lines: LineIndex, report: Report, model: SpecModel, specDir: string, io: CommandOutput): void {
+  printFindings(specFile, lines, readFindings(report, model, specDir), io);
+  for (const news of unlinkedReadNews(report, model, specDir)) {
+    io.err(escapeControls(`herald: ${news.text}`));
+    for (const row of news.rows) io.err(escapeControls(`  ${row.file}:${row.line}: ${row.reason}`));
+  }
 }

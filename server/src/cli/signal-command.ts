@@ -2,7 +2,7 @@ import * as path from 'node:path';
 import { signalSpec } from '../signal/signal-spec.js';
 import { LineIndex } from '../problems/line-index.js';
 import { newReport } from '../report/schema.js';
-import { analysisFormats, isAnalysisFormat, writeReport } from './analysis-output.js';
+import { analysisFormats, isAnalysisFormat, printReadNews, writeReport } from './analysis-output.js';
 import { signalFindings } from '../findings/signal-findings.js';
 import { escapeControls } from '../report/escape-text.js';
 import { parse } from '../syntax/parse.js';
@@ -55,7 +55,9 @@ export async function runSignalCommand(args: readonly string[], io: CommandOutpu
   printRunProblems(specFile, lines, outcome, io);
   if (outcome.runError !== undefined) io.err(escapeControls(`herald signal: ${outcome.runError}`));
   if (outcome.reports === undefined) return 2;
-  if (!writeReport(newReport(path.basename(specFile), { audits: [], signals: [...outcome.reports] }), format, target, io)) return 2;
+  const report = newReport(path.basename(specFile), { audits: [], signals: [...outcome.reports] });
+  if (!writeReport(report, format, target, io)) return 2;
+  printReadNews(specFile, lines, report, outcome.model, path.dirname(path.resolve(specFile)), io);
   // A block named on the command line (--reward) is not in the spec: its detectors are named here.
   const findings = signalFindings(outcome.reports, outcome.model);
   printFindings(specFile, lines, findings, io);

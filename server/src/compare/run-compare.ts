@@ -1,4 +1,5 @@
 import type { AnalysisInputs } from '../inputs/analysis-inputs.js';
+import { readFileSection } from '../inputs/pool-section.js';
 import type { CandidateSource } from '../edits/prepare.js';
 import type { Trajectory } from '../pool/types.js';
 import type { ComparisonReport } from '../report/training-schema.js';
@@ -12,7 +13,6 @@ import { equalSuiteDifference, pairedDifference, zeroEventDifference } from '../
 import type { ComparisonPlan } from './plan.js';
 import { verdictOf } from './verdict.js';
 
-const maxReportedIssues = 100;
 export const equalSuite = 'equal-suite';
 
 /** Rows are paired by question id and sample (the generation seed's index). */
@@ -137,7 +137,7 @@ export function runComparison(
   const gate = em.cells.filter((c) => c.benchmark !== equalSuite).map((c) => ({ benchmark: c.benchmark, lower: c.interval.low, passed: c.interval.low !== null && c.interval.low > -plan.margin / 100 }));
   const scorer = new RewardCompiler(model).reward(plan.reward);
   const logs = (inputs: AnalysisInputs) => inputs.pools.map((p) => ({
-    name: p.name, file: p.file, rows: p.rows.length, skipped: p.issues.length, issues: p.issues.slice(0, maxReportedIssues).map((i) => ({ ...i })),
+    name: p.name, file: p.file, rows: p.rows.length, ...readFileSection(p),
   }));
   return {
     name: plan.name,

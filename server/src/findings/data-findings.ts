@@ -3,7 +3,10 @@ import { resolveLink, specRelative } from '../inputs/paths.js';
 import { auditIssueCodes } from '../problems/issue-codes.js';
 import type { Problem } from '../problems/problem.js';
 import type { RowIssue } from '../pool/types.js';
+import type { PoolImportReport, PoolResolutionReport, Report } from '../report/schema.js';
 import type { SpecModel } from '../semantics/check.js';
+import type { PoolDecl } from '../syntax/ast.js';
+import { importSentence, unresolvedSentence } from './wording.js';
 
 /** How many skipped rows a finding names in its message; all of them are in its rows. */
 const rowsInMessage = 5;
@@ -47,5 +50,93 @@ export function failureFindings(issues: readonly RowIssue[], failures: readonly 
     const reasons = [...unreadable, ...failures.filter((f) => f.audit === name).map((f) => f.reason)];
     if (reasons.length === 0) return [];
     return [{ code: auditIssueCodes.auditFailed, severity: 'error', span: decl.name.span, message: `the audit could not run: ${reasons.join('; ')}`, key: [name] }];
+  });
+}
+
+/** A pool or log as any report section names it, with what it says about its ids and its import. */
+interface ReadPool {
+  readonly file: string;
+  readonly resolution?: PoolResolutionReport | undefined;
+  readonly import?: PoolImportReport | undefined;
+}
+
+/** Every pool and log a report read, each file once (two audits of one pool say the same). */
+function readPools(report: Report): ReadPool[] {
+  const all: ReadPool[] = [
+    ...report.audits.flatMap((a) => a.pools),
+    ...(report.signals ?? []).flatMap((s) => s.logs),
+    ...(report.comparisons ?? []).flatMap((c) => [...c.base, ...c.treatment]),
+  ];
+  const seen = new Set<string>();
+  return all.filter((p) => {
+    // Against another corpus the same pool resolves differently: that is another thing to say.
+    const key = JSON.stringify([p.file, p.resolution, p.import]);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+/** The pool declaration that links `file` (spec-relative, as reports name files). */
+function poolLinking(model: SpecModel, specDir: string, file: string): PoolDecl | undefined {
+  const wanted = resolveLink(specDir, file);
+  for (const s of model.globals.values()) {
+    if (s.decl.kind === 'pool' && s.decl.path !== undefined && resolveLink(specDir, s.decl.path.value) === wanted) return s.decl;
+  }
+  return undefined;
+}
+
+/**
+ * What happened to a linked pool's ids and import, on the link in the spec: an `unresolved-ids`
+ * warning when results or citation markers did not resolve against the corpus (the rows with
+ * unresolved results are its rows; rows skipped for a citation are `bad-rows` already), and a
+ * `pool-imported` note with the importer's counts. A log named on the command line has no link:
+ * `unlinkedReadNews` words those for the CLI.
+ */
+export function readFindings(report: Report | undefined, model: SpecModel, specDir: string): Problem[] {
+  if (report === undefined) return [];
+  const problems: Problem[] = [];
+  for (const pool of readPools(report)) {
+    const decl = poolLinking(model, specDir, pool.file);
+    if (decl?.path === undefined) continue;
+    const span = decl.path.span;
+    const unresolved = pool.resolution === undefined ? undefined : unresolvedSentence(pool.resolution);
+    if (pool.resolution !== undefined && unresolved !== undefined) {
+      const notes = pool.resolution.notes;
+      const shown = notes.slice(0, rowsInMessage).map((r) => `${r.file}:${r.line}: ${r.reason}`).join('; ');
+      const more = pool.resolution.rowsWithUnresolved - Math.min(notes.length, rowsInMessage);
+      problems.push({
+        code: auditIssueCodes.unresolvedIds, severity: 'warning', span,
+        message: `${pool.file}: ${unresolved}${shown === '' ? '' : `: ${shown}`}${more > 0 ? `; and ${more} more` : ''}`,
+        rows: notes.map((r) => ({ file: resolveLink(specDir, r.file), line: r.line, message: r.reason })),
+        data: { results: pool.resolution.results.unresolved, rows: pool.resolution.rowsWithUnresolved, citations: pool.resolution.citations.unresolved },
+        key: [pool.file],
+      });
+    }
+    if (pool.import !== undefined) {
+      const notes = pool.import.notes.length === 0 ? '' : `; ${pool.import.notes.join('; ')}`;
+      problems.push({
+        code: auditIssueCodes.poolImported, severity: 'information', span,
+        message: `${pool.file}: ${importSentence(pool.import)}${notes}`,
+        data: { format: pool.import.format, ...pool.import.counts },
+        key: [pool.file],
+      });
+    }
+  }
+  return problems;
+}
+
+/**
+ * The same news for the pools and logs no declaration links (named on the command line with
+ * `--log`, `--base`, `--treatment`), for the CLI's stderr: a sentence each, with its data rows.
+ */
+export function unlinkedReadNews(report: Report, model: SpecModel, specDir: string): { readonly text: string; readonly rows: readonly RowIssue[] }[] {
+  return readPools(report).flatMap((pool) => {
+    if (poolLinking(model, specDir, pool.file)?.path !== undefined) return [];
+    const unresolved = pool.resolution === undefined ? undefined : unresolvedSentence(pool.resolution);
+    return [
+      ...(pool.import === undefined ? [] : [{ text: `${pool.file}: ${importSentence(pool.import)}${pool.import.notes.length === 0 ? '' : `; ${pool.import.notes.join('; ')}`}`, rows: [] }]),
+      ...(unresolved === undefined ? [] : [{ text: `${pool.file}: ${unresolved}`, rows: pool.resolution?.notes ?? [] }]),
+    ];
   });
 }

@@ -7,7 +7,7 @@ import type { SpecModel } from '../semantics/check.js';
 import { auditFindings } from './audit-findings.js';
 import { baselineFindings } from './baseline-findings.js';
 import { comparisonFindings } from './comparison-findings.js';
-import { failureFindings, rowFindings } from './data-findings.js';
+import { failureFindings, readFindings, rowFindings } from './data-findings.js';
 import { signalFindings } from './signal-findings.js';
 
 /** Everything the analyses of one spec produced, as the editor, the CLI and SARIF all receive it. */
@@ -36,6 +36,7 @@ export function specFindings(results: FindingsInput): Problem[] {
   return [
     ...rowFindings(results.dataIssues, model, specDir),
     ...failureFindings(results.dataIssues, results.failures, model),
+    ...readFindings(report, model, specDir),
     ...audits.flatMap((audit) => auditFindings(audit, model, text, specDir)),
     ...signalFindings(report?.signals ?? [], model),
     ...comparisonFindings(report?.comparisons ?? [], model),

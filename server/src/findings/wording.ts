@@ -1,5 +1,5 @@
 import { decimal5, margin, minus, notAvailable, plural, shortNumber, type Label } from '../report/format-numbers.js';
-import type { CancellationFinding, CertificateEntry, WorkedPair } from '../report/schema.js';
+import type { CancellationFinding, CertificateEntry, PoolImportReport, PoolResolutionReport, WorkedPair } from '../report/schema.js';
 
 // Sentences that a finding and the report's own views say alike: one wording, so the editor, SARIF,
 // the CLI and the table agree to the word.
@@ -56,4 +56,36 @@ export function visibilityExplanation(reward: string, visibility: 'visible' | 'o
   return visibility === 'oracle'
     ? `${reward} reads gold, so the figures whose edit is chosen to maximise it (oracle-worst) are oracle upper bounds; first-visible figures choose without gold and stay label-free.`
     : `${reward} reads only visible fields, so every figure it scores is label-free.`;
+}
+
+/** `results 58 logged, 12 by url, 1 unresolved; citations 20 logged, 4 by rank`: how a pool's ids were found (zero counts left out). */
+export function resolutionCounts(r: PoolResolutionReport): string {
+  const part = (what: string, counts: Readonly<Record<string, number>>): string => {
+    const said = Object.entries(counts).filter(([, n]) => n > 0).map(([how, n]) => (how === 'logged' || how === 'unresolved' ? `${n} ${how}` : `${n} by ${how}`));
+    return `${what} ${said.length === 0 ? 'none' : said.join(', ')}`;
+  };
+  return `${part('results', r.results)}; ${part('citations', r.citations)}`;
+}
+
+/** `12 results did not resolve against the corpus (4 rows kept without them); 1 row skipped …`; undefined when everything resolved. */
+export function unresolvedSentence(r: PoolResolutionReport): string | undefined {
+  const parts = [
+    // Results of a row skipped for its citation count too: the rows kept are said apart.
+    ...(r.results.unresolved > 0
+      ? [`${plural(r.results.unresolved, 'result')} did not resolve against the corpus${r.rowsWithUnresolved > 0 ? ` (${plural(r.rowsWithUnresolved, 'row')} kept without ${r.results.unresolved === 1 ? 'it' : 'them'})` : ''}`]
+      : []),
+    ...(r.rowsSkipped > 0 ? [`${plural(r.rowsSkipped, 'row')} skipped for a citation marker that did not resolve`] : []),
+  ];
+  return parts.length === 0 ? undefined : parts.join('; ');
+}
+
+/** `imported 58 of 60 records from verl; 2 skipped; question ids derived for 58; 12 groups recovered`. */
+export function importSentence(i: PoolImportReport): string {
+  const c = i.counts;
+  return [
+    `imported ${c.imported} of ${plural(c.read, 'record')} from ${i.format}`,
+    `${c.skipped} skipped`,
+    c.questionIdsDerived > 0 ? `question ids derived for ${c.questionIdsDerived}` : 'question ids as logged',
+    c.groupsRecovered === null ? 'groups as logged' : `${plural(c.groupsRecovered, 'group')} recovered`,
+  ].join('; ');
 }

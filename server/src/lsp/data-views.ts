@@ -36,7 +36,7 @@ export class DataViews {
     private readonly log: ErrorLog,
     docsUri: string,
   ) {
-    this.data = new DataDocuments(session, findings, docsUri);
+    this.data = new DataDocuments(session, findings, docsUri, this.corpora);
     const documents = session.documents;
     documents.onDidOpen(guardNotification(log, 'didOpen (data)', (e) => this.documentChanged(e.document.uri)));
     documents.onDidChangeContent(guardNotification(log, 'didChange (data)', (e) => (isDataDocument(e.document.uri) ? this.documentChanged(e.document.uri) : undefined)));

@@ -1,13 +1,14 @@
 import * as path from 'node:path';
 import { DiagnosticSeverity, MarkupKind, type Diagnostic, type Hover, type Position } from 'vscode-languageserver/node';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import { specInputs } from '../inputs/spec-inputs.js';
+import type { InputCache } from '../inputs/input-cache.js';
+import { specFiles, specInputs } from '../inputs/spec-inputs.js';
 import { auditIssueCodes } from '../problems/issue-codes.js';
 import type { Problem, RowPair } from '../problems/problem.js';
 import { codeDescriptionHref } from './diagnostics.js';
 import { specFileOf, type DocumentAnalysis } from './document-analysis.js';
 import { plainText } from './hover.js';
-import { checkRows, type CheckedRow, type DataFileKind, type DataRow } from './pool-rows.js';
+import { checkRows, corpusOfPool, type CheckedRow, type DataFileKind, type DataRow, type PoolReading } from './pool-rows.js';
 import type { Session } from './session.js';
 import { markdownText, pairLabel, pairLink, pairParams, unescapeMarkdown } from './worked-pair-links.js';
 
@@ -83,13 +84,25 @@ function rowLines(value: DataRow): string[] {
  * for its current version and reading (a pool of 1,600 rows takes ~0.1 s to check), until it closes.
  */
 export class DataDocuments {
-  private readonly checkedRows = new Map<string, { readonly version: number; readonly reading: string; readonly rows: CheckedRow[] }>();
+  private readonly checkedRows = new Map<string, { readonly version: number; readonly reading: string; readonly with: PoolReading; readonly rows: CheckedRow[] }>();
 
   constructor(
     private readonly session: Session,
     private readonly findings: FindingsSource,
     private readonly docsUri: string,
+    /** The linking specs' corpora (a pool's ids resolve against its corpus, as the analyses read it). */
+    private readonly corpora: InputCache,
   ) {}
+
+  /** How the linking spec reads a pool: its corpus (when it loads) and its model (declared logged fields). */
+  private async poolReading(link: DataLink): Promise<PoolReading> {
+    const model = link.spec.analyzed.model;
+    const specFile = specFileOf(link.spec.uri);
+    const corpusName = link.kind === 'pool' ? corpusOfPool(model, link.name) : undefined;
+    if (link.kind !== 'pool' || specFile === undefined || corpusName === undefined) return { model };
+    const loaded = await this.corpora.corpus(specFiles(model.spec, specFile).named(corpusName).file, this.session.trust);
+    return { model, ...(loaded.fileError === undefined ? { corpus: loaded.corpus } : {}) };
+  }
 
   /** The open specs that link the data file at `uri`, in the order they were opened. */
   async links(uri: string): Promise<DataLink[]> {
@@ -116,10 +129,13 @@ export class DataDocuments {
     const first = links[0];
     if (first === undefined) return undefined;
     const reading = `${first.kind}\u0000${first.name}`;
+    const how = await this.poolReading(first);
     const known = this.checkedRows.get(uri);
-    if (known !== undefined && known.version === document.version && known.reading === reading) return { document, links, rows: known.rows };
-    const rows = checkRows(document.getText(), first.kind, file, first.name);
-    this.checkedRows.set(uri, { version: document.version, reading, rows });
+    // The corpus and the model are the cache's and the analysis's objects: a new one is a new reading.
+    const same = known !== undefined && known.version === document.version && known.reading === reading && known.with.corpus === how.corpus && known.with.model === how.model;
+    if (known !== undefined && same) return { document, links, rows: known.rows };
+    const rows = checkRows(document.getText(), first.kind, file, first.name, first.kind === 'pool' ? how : undefined);
+    this.checkedRows.set(uri, { version: document.version, reading, with: how, rows });
     return { document, links, rows };
   }
 
@@ -128,19 +144,18 @@ export class DataDocuments {
     this.checkedRows.delete(uri);
   }
 
-  /** One diagnostic per row the audits would skip, on its line. */
+  /** One diagnostic per row the audits would skip, and per row whose results do not all resolve, on its line. */
   async diagnostics(uri: string): Promise<Diagnostic[]> {
     const checked = await this.checked(uri);
     if (checked === undefined) return [];
     const read = `read as the ${linkText(checked.links[0]!, (name) => `'${name}'`)}`;
-    return checked.rows.flatMap((row): Diagnostic[] => (row.ok ? [] : [{
-      range: lineRange(checked.document, row.line - 1),
-      severity: DiagnosticSeverity.Error,
-      source: 'herald',
-      code: auditIssueCodes.badRows,
-      codeDescription: { href: codeDescriptionHref(this.docsUri, auditIssueCodes.badRows) },
-      message: `the audits skip this row: ${row.reason} (${read})`,
-    }]));
+    const diagnostic = (line: number, severity: DiagnosticSeverity, code: typeof auditIssueCodes.badRows | typeof auditIssueCodes.unresolvedIds, message: string): Diagnostic => ({
+      range: lineRange(checked.document, line - 1), severity, source: 'herald', code, codeDescription: { href: codeDescriptionHref(this.docsUri, code) }, message: `${message} (${read})`,
+    });
+    return checked.rows.flatMap((row): Diagnostic[] => {
+      if (!row.ok) return [diagnostic(row.line, DiagnosticSeverity.Error, auditIssueCodes.badRows, `the audits skip this row: ${row.reason}`)];
+      return row.unresolved === undefined ? [] : [diagnostic(row.line, DiagnosticSeverity.Warning, auditIssueCodes.unresolvedIds, row.unresolved)];
+    });
   }
 
   /** A row's hover: what it holds (or why it is skipped), which specs read it, and the findings that name it. */
@@ -150,6 +165,7 @@ export class DataDocuments {
     const row = checked?.rows.find((r) => r.line === position.line + 1);
     if (checked === undefined || file === undefined || row === undefined) return null;
     const lines = row.ok ? rowLines(row.value) : [`**skipped row**: the audits leave it out: ${markdownText(row.reason)}`];
+    if (row.ok && row.unresolved !== undefined) lines.push(`**ids not resolved**: ${markdownText(row.unresolved)}`);
     lines.push(`Line ${row.line}, read as the ${checked.links.map((l) => linkText(l)).join(' and as the ')}.`);
     const named = this.findingsNaming(checked.links, file, row.line);
     if (named.findings.length > 0) {

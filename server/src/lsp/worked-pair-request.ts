@@ -5,6 +5,7 @@ import { describeFileError, streamJsonlLines } from '../inputs/jsonl.js';
 import { linkedFileAccess } from '../inputs/open-input.js';
 import type { WorkspaceTrust } from '../inputs/trust.js';
 import { specRelative } from '../inputs/paths.js';
+import { resolveRows } from '../inputs/resolve-rows.js';
 import { specFiles } from '../inputs/spec-inputs.js';
 import { parsePoolRow } from '../pool/schemas.js';
 import type { Trajectory } from '../pool/types.js';
@@ -15,7 +16,8 @@ import { computeWorkedPair, editedRow, isRecord } from './worked-pair.js';
 import { editedText, rowText } from './worked-pair-text.js';
 
 // `herald/workedPair`: the pair rebuilt from the spec as the editor holds it, the row read from its
-// pool file, and the audit's corpus (kept in `corpora` between requests; reloaded when it changes).
+// pool file with its ids resolved against the audit's corpus (kept in `corpora` between requests;
+// reloaded when it changes), as the audit read it.
 
 interface PoolRow {
   readonly raw: Record<string, unknown>;
@@ -68,8 +70,12 @@ export async function workedPairAnswer(session: Session, corpora: InputCache, pa
   if (found === undefined) return unavailable(`no valid row of ${specRelative(path.dirname(specFile), poolFile)} has the id ${params.trajectory}`);
   const corpus = await corpora.corpus(files.named(plan.corpus).file, session.trust);
   if (corpus.fileError !== undefined) return unavailable(corpus.fileError);
+  // The ids the row does not log (result objects, citation markers) resolve as the audit resolved them.
+  const resolved = resolveRows([found.row], corpus.corpus);
+  const row = resolved.rows[0];
+  if (row === undefined) return unavailable(`the audits skip line ${found.line}: ${resolved.skipped[0]?.reason ?? 'its ids do not resolve against the corpus'}`);
 
-  const computed = computeWorkedPair(model, plan, corpus.corpus, found.row, params);
+  const computed = computeWorkedPair(model, plan, corpus.corpus, row, params);
   if (!computed.ok) return unavailable(computed.reason);
   const { pair } = computed;
   const heading = {

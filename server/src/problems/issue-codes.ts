@@ -66,6 +66,9 @@ export const auditIssueCodes = {
   sparseTrainingSignal: 'sparse-training-signal',
   // issue 14
   nonInferiorityFails: 'non-inferiority-fails',
+  // issue 15
+  unresolvedIds: 'unresolved-ids',
+  poolImported: 'pool-imported',
 } as const;
 
 export type IssueCode = (typeof issueCodes)[keyof typeof issueCodes] | (typeof auditIssueCodes)[keyof typeof auditIssueCodes];
@@ -124,4 +127,7 @@ export const issueCodeDocs: Record<IssueCode, string> = {
   'sparse-training-signal': "A detector's penalty changes the group-normalised advantages (GRPO) in fewer training groups than the training block's `min_groups`: a detector that fires in all or none of a group's samples is cancelled by the group mean, so the optimizer barely sees it.",
   // issue 14
   'non-inferiority-fails': "A comparison's pre-specified EM non-inferiority gate fails: on some benchmark the paired lower bound of treatment − base EM is not above −margin points (`herald compare` exits 1).",
+  // issue 15
+  'unresolved-ids': "Results or citation markers of a pool named no corpus id and matched no single passage (by url, exact text or normalised title; a marker by its url or rank): unresolved results are left out of their step's ids, and a row with an unresolved citation is skipped (docs/pools.md, \"Resolving ids\").",
+  'pool-imported': 'A pool that links a foreign log (`from FORMAT(...)`) was imported on load: how many records were read, imported and skipped, and what the importer derived (question ids, groups).',
 };

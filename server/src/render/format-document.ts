@@ -5,6 +5,7 @@ import { describeComparison, describeSignal } from './format-training.js';
 import type { AttackReport, AuditReport, Report, WorkedPair } from '../report/schema.js';
 import { cancellationSentence, certificateSentence, editText, labelExplanations, marginChain, visibilityExplanation } from '../findings/wording.js';
 import { rateCell, smallSampleFootnote } from './small-sample-cells.js';
+import { readFileFields } from './read-file-lines.js';
 
 // What an audit summary says, section by section, as blocks that the text table and the HTML page
 // both render (see format-blocks.ts).
@@ -86,6 +87,7 @@ function header(audit: AuditReport): Block[] {
         cell(plural(p.skipped, 'skipped row'), p.skipped > 0 ? 'warn' : undefined),
       ],
     })),
+    ...readFileFields(audit.pools),
     { name: 'clusters', value: [text(`${audit.clusters} distinct question ids across the pools`)] },
     // Why a reward that reads gold has label-free rows: said once, where the labels first appear.
     { name: 'labels', value: [cell(`${labelExplanations['label-free']}; ${shortLabel('oracle upper bound')} = ${labelExplanations['oracle upper bound']}`, 'muted')] },

@@ -4,6 +4,7 @@ import { betterArrow, differenceConvention, points } from '../findings/wording.j
 import type { SignalReport } from '../report/training-schema.js';
 import type { ComparisonReport } from '../report/training-schema.js';
 import type { ComparisonCell } from '../report/training-schema.js';
+import { readFileFields } from './read-file-lines.js';
 
 // The training-signal audit and the paired policy comparison, as blocks for the text table and the
 // HTML page (format-document.ts appends them after the audits).
@@ -20,6 +21,7 @@ export function describeSignal(signal: SignalReport): Block[] {
       fields: [
         { name: 'reward', value: [text(`${signal.reward.name} (${signal.reward.visibility})`)] },
         { name: 'logs', value: [text(signal.logs.map((l) => `${l.name} (${l.file}, ${plural(l.rows, 'row')}${l.skipped > 0 ? `, ${l.skipped} skipped` : ''})`).join(', '))] },
+        ...readFileFields(signal.logs),
         { name: 'groups', value: [text(`${signal.rows} rows in ${signal.groups} groups; ${signal.ungroupedRows} without meta.group; ${signal.flatGroups} with all advantages zero`)] },
         { name: 'advantage', value: [text(signal.normalization === 'std' ? 'A_i = (r_i − r̄_g) / s_g (GRPO)' : 'A_i = r_i − r̄_g (centred only)')] },
         { name: 'min_groups', value: [text(String(signal.minGroups))] },
@@ -88,6 +90,7 @@ export function describeComparison(comparison: ComparisonReport): Block[] {
       fields: [
         { name: 'base', value: [text(logs(comparison.base))] },
         { name: 'treatment', value: [text(logs(comparison.treatment))] },
+        ...readFileFields([...comparison.base, ...comparison.treatment]),
         { name: 'pairs', value: [text(`${comparison.pairs} by (question_id, meta.sample); ${comparison.unpairedBase} base and ${comparison.unpairedTreatment} treatment rows unpaired`)] },
         { name: 'scorer', value: [text(`${comparison.scorer.name} (${comparison.scorer.visibility}): fixed for the targeted attacks in both arms`)] },
         { name: 'intervals', value: [text(`95% question-cluster bootstrap, ${comparison.settings.bootstrap} resamples, seed ${shortNumber(comparison.settings.seed)}`)] },

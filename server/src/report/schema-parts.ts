@@ -40,3 +40,32 @@ export const rowIssue = z.object({
   reason: z.string(),
 });
 
+/** How many bad rows, and rows with unresolved results, a pool's section lists (its counts cover all). */
+export const maxReportedRows = 100;
+
+const count = z.number().int();
+
+// What a pool's section says about its ids and its import: both absent for a pool in our own format
+// that logs only corpus ids (every v1 pool), so such a report is unchanged.
+export const poolResolution = z.object({
+  results: z.object({ logged: count, url: count, text: count, title: count, unresolved: count })
+    .describe('result entries: given as ids (logged) or resolved against the corpus by url, exact text or normalised title; unresolved ones are left out of their step'),
+  rowsWithUnresolved: count.describe('kept rows with at least one unresolved result'),
+  citations: z.object({ logged: count, url: count, rank: count, unresolved: count })
+    .describe('citations: given as ids (logged) or markers resolved by url or by the rank of the result they point at'),
+  rowsSkipped: count.describe('rows skipped because a citation marker did not resolve (also counted in skipped and listed in issues)'),
+  notes: z.array(rowIssue).describe(`the first ${maxReportedRows} rows with unresolved results, one note each`),
+}).describe("how the pool's result objects and citation markers were resolved against the corpus; absent when it logs none");
+
+export const poolImport = z.object({
+  format: z.string().describe('the importer the spec names (`from FORMAT(...)`)'),
+  counts: z.object({
+    read: count.describe('records read (lines, Parquet rows, episodes, run files)'),
+    imported: count,
+    skipped: count,
+    questionIdsDerived: count.describe("rows whose question id the log did not carry, derived"),
+    groupsRecovered: count.nullable().describe('groups recovered from identical prompts; null when the log names its groups'),
+  }),
+  notes: z.array(z.string()).describe('what the importer derived or assumed, one sentence each'),
+}).describe('present when the pool links a foreign log that was imported on load');
+

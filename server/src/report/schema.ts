@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { heraldVersion } from '../version.js';
-import { interval, intervalMethod, label, rateEstimate, rowIssue, selection, specRange, undefinedWhenEmpty, visibility } from './schema-parts.js';
+import { interval, intervalMethod, label, maxReportedRows, poolImport, poolResolution, rateEstimate, rowIssue, selection, specRange, undefinedWhenEmpty, visibility } from './schema-parts.js';
 import { comparisonReport, signalReport } from './training-schema.js';
 
 // The one JSON shape every run produces: the audits here, the training-signal and comparison
@@ -174,7 +174,9 @@ const poolReport = z.object({
   rows: z.number().int(),
   questions: z.number().int(),
   skipped: z.number().int(),
-  issues: z.array(rowIssue).describe('the first 100 bad rows'),
+  issues: z.array(rowIssue).describe(`the first ${maxReportedRows} bad rows`),
+  resolution: poolResolution.optional(),
+  import: poolImport.optional(),
 });
 
 const expectation = z.object({
@@ -246,3 +248,5 @@ export type PerPoolEntry = z.infer<typeof perPoolEntry>;
 export type AggregateEntry = z.infer<typeof aggregateEntry>;
 export type Expectation = z.infer<typeof expectation>;
 export type PoolReport = z.infer<typeof poolReport>;
+export type PoolResolutionReport = z.infer<typeof poolResolution>;
+export type PoolImportReport = z.infer<typeof poolImport>;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { rowIssue, specRange, undefinedWhenEmpty, visibility } from './schema-parts.js';
+import { poolImport, poolResolution, rowIssue, specRange, undefinedWhenEmpty, visibility } from './schema-parts.js';
 
 // The training-signal (`herald signal`) and paired-comparison (`herald compare`) sections of the
 // report; docs/report.md describes them.
@@ -10,6 +10,8 @@ export const logReport = z.object({
   rows: z.number().int(),
   skipped: z.number().int(),
   issues: z.array(rowIssue),
+  resolution: poolResolution.optional(),
+  import: poolImport.optional(),
 });
 
 const groupExample = z.object({

@@ -1,5 +1,6 @@
 import { dot, rewardScorer } from '../edits/features.js';
 import type { AnalysisInputs } from '../inputs/analysis-inputs.js';
+import { readFileSection } from '../inputs/pool-section.js';
 import { noCandidates, prepareEdits } from '../edits/prepare.js';
 import type { SignalReport } from '../report/training-schema.js';
 import { RewardCompiler } from '../reward/compile.js';
@@ -8,7 +9,6 @@ import type { LineIndex } from '../problems/line-index.js';
 import type { TrainingPlan } from './plan.js';
 import { analyseTrainingSignal, type SignalDetector, type SignalRow } from './training-signal.js';
 
-const maxReportedIssues = 100;
 
 /** The detector terms of a reward, with λ = −(their summed weight): what the training-signal audit follows. */
 export function detectorTerms(model: SpecModel, rewardName: string): SignalDetector[] {
@@ -57,7 +57,7 @@ export function runSignal(model: SpecModel, plan: TrainingPlan, inputs: Analysis
     normalization: plan.normalization,
     minGroups: plan.minGroups,
     logs: inputs.pools.map((p) => ({
-      name: p.name, file: p.file, rows: p.rows.length, skipped: p.issues.length, issues: p.issues.slice(0, maxReportedIssues).map((i) => ({ ...i })),
+      name: p.name, file: p.file, rows: p.rows.length, ...readFileSection(p),
     })),
     rows: analysis.rows,
     groups: analysis.groups,

@@ -16,6 +16,7 @@ import { subsetReward } from './lattice-figures.js';
 import { embedJson, latticeDetailClass, reportDataId, type ChartKind } from './page-contract.js';
 import { pageStyle } from './page-style.js';
 import { skippedRowsCard } from './skipped-rows.js';
+import { readFilesCard } from './read-files-card.js';
 import { blockHtml, runsHtml } from './tables-html.js';
 import { workedPairsCard } from './worked-pairs.js';
 
@@ -109,6 +110,7 @@ function auditSection(audit: AuditReport, index: number, tables: readonly Html[]
     small.map((a) => h('p', { class: 'warn small-sample' }, `${smallSampleMark} Small sample: ${a.name} has ${smallSampleSentence(a.counts.clusters.isolatedEligible)}.`)),
     h('div', { class: 'cards' },
       skippedRowsCard([audit.corpus, ...audit.pools]),
+      readFilesCard(audit.pools),
       latticeCard(audit, index),
       marginsCard(audit, index),
       sweepCard(audit, index),
@@ -220,6 +222,7 @@ function signalSection(signal: SignalReport, index: number, tables: readonly Htm
     h('p', { class: 'meta' }, `${signal.reward.name} · ${signal.rows} rows in ${signal.groups} groups · ${signal.normalization === 'std' ? 'A = (r − r̄_g)/s_g' : 'A = r − r̄_g'}`),
     h('div', { class: 'cards' },
       skippedRowsCard(signal.logs),
+      readFilesCard(signal.logs),
       h('figure', { class: 'card wide' },
         h('h3', {}, 'Exposure over training'),
         h('p', { class: 'note' }, `Bars: rows on which each detector fires, per step. Line: the running number of groups whose normalised advantages its penalty changed; the dashed line is min_groups (${signal.minGroups}). ${normalizationIdentity}`),
@@ -240,6 +243,7 @@ function comparisonSection(comparison: ComparisonReport, index: number, tables: 
       h('li', { class: `chip ${g.passed ? 'passed' : 'failed'}`, title: `paired EM lower bound ${points(g.lower)} points` }, `${g.passed ? '✓' : '✗'} EM non-inferiority on ${g.benchmark} (treatment − base lower bound > −${gate.margin} points)`))),
     h('div', { class: 'cards' },
       skippedRowsCard([...comparison.base, ...comparison.treatment]),
+      readFilesCard([...comparison.base, ...comparison.treatment]),
       h('figure', { class: 'card wide' },
         h('h3', {}, 'Paired differences'),
         h('p', { class: 'note' }, `Every row is ${differenceConvention}. Whiskers: 95% question-cluster bootstrap intervals; a rate with no event in either arm shows ±(1 − 0.05^(1/n)).`),
