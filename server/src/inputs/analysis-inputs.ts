@@ -1,3 +1,4 @@
+import type { ImportCounts } from '../importers/importer.js';
 import type { PoolResolution } from '../pool/resolve-ids.js';
 import type { Corpus, RowIssue, Trajectory } from '../pool/types.js';
 
@@ -10,6 +11,8 @@ export interface LoadedPool {
   readonly issues: readonly RowIssue[];
   /** How its result objects and citation markers were resolved against the corpus; absent when it logs none (every v1 pool). */
   readonly resolution?: PoolResolution;
+  /** A pool linked `from FORMAT(...)`: what its importer counted and noted; absent for a pool in our format. */
+  readonly imported?: { readonly format: string; readonly counts: ImportCounts; readonly notes: readonly string[] };
 }
 
 /** The data one analysis reads: a corpus and the pools or logs it runs over, loaded and validated. */
