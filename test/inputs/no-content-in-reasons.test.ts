@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
-import { jsonFileReason, jsonLineReason } from '../../server/src/inputs/json-error.js';
+import { jsonFileReason, jsonLineReason } from '../../server/src/pool/json-error.js';
 import { loadCandidates, loadPool } from '../../server/src/inputs/loaders.js';
 import { poolRow } from '../pool/temp-files.js';
 import { auditSpec, secret, workspace } from './workspace.js';

@@ -4,6 +4,9 @@
 // never a row the audit misreads.
 import { parsePoolRow } from '../pool/schemas.js';
 import type { ImportFile, Importer, ImportResult, RawOptions } from './importer.js';
+import { r1SearcherImporter } from './r1-searcher-importer.js';
+import { skyrlImporter } from './skyrl-importer.js';
+import { verlImporter } from './verl-importer.js';
 
 export type ImportOutcome = { readonly ok: true; readonly result: ImportResult } | { readonly ok: false; readonly reason: string };
 
@@ -56,6 +59,9 @@ export function registered<O>(importer: Importer<O>): RegisteredImporter {
 /** Every importer, in the order `herald import --help` lists them. */
 export const importers: readonly RegisteredImporter[] = [
   // registered(verlImporter), one line per importer.
+  registered(verlImporter),
+  registered(skyrlImporter),
+  registered(r1SearcherImporter),
 ];
 
 export function importerFor(format: string): RegisteredImporter | undefined {

@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import { rowReason } from '../pool/row-reason.js';
 import { baselineSchema, type Baseline } from '../report/baseline-schema.js';
 import { maxBaselineBytes } from './input-limits.js';
-import { jsonFileReason } from './json-error.js';
+import { jsonFileReason } from '../pool/json-error.js';
 import { openInput, readOpened, UnreadableInput } from './open-input.js';
 import { WorkspaceTrust } from './trust.js';
 

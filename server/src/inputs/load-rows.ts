@@ -1,6 +1,6 @@
 // The loop every fixture loader shares: stream the lines, parse each as JSON, validate it, drop
 // duplicates, and turn every failure into a row issue or a file error instead of an exception.
-import { jsonLineReason } from './json-error.js';
+import { jsonLineReason } from '../pool/json-error.js';
 import { describeFileError, streamJsonlLines, type StreamOptions } from './jsonl.js';
 import { linkedFileAccess } from './open-input.js';
 import type { WorkspaceTrust } from './trust.js';

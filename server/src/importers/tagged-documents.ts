@@ -1,0 +1,69 @@
+// The retrieved passages inside an observation block, as each framework prints them, turned into
+// result objects `{rank, title?, text}`. No framework here prints a corpus id: the ids are resolved
+// against the corpus when the pool is loaded (pool/resolve-ids.ts). A result's rank is its position
+// in the block, from 1 (the numbers the frameworks print count the same way).
+
+export interface ResultJson {
+  readonly rank: number;
+  readonly title?: string;
+  readonly text: string;
+}
+
+// Search-R1 and verl print a passage's first line as its title; the wiki-18 corpus they ship stores
+// titles in double quotes (`"Aaron"`), which would never equal a corpus title, so one pair is dropped.
+function unquoteTitle(title: string): string {
+  const t = title.trim();
+  return t.length >= 2 && t.startsWith('"') && t.endsWith('"') ? t.slice(1, -1).trim() : t;
+}
+
+/** Where `(Title: …)` closes: the `)` that balances it, so a title like `Tosca (opera)` stays whole. */
+function titleEnd(text: string, from: number): number {
+  let depth = 0;
+  for (let i = from; i < text.length; i++) {
+    const c = text[i];
+    if (c === '\n') return -1;
+    if (c === '(') depth++;
+    else if (c === ')') {
+      if (depth === 0) return i;
+      depth--;
+    }
+  }
+  return -1;
+}
+
+const docHeader = /(?:^|\n)Doc \d+ ?\(Title: /gu;
+
+/**
+ * Search-R1's `Doc 1(Title: T) text\nDoc 2(Title: T2) text\n` and verl's search tool's
+ * `Doc 1 (Title: T)\ntext\n\nDoc 2 (Title: T2)\ntext`: one result per `Doc k` header at a line start.
+ */
+export function titledDocs(block: string): ResultJson[] {
+  const starts = [...block.matchAll(docHeader)].map((m) => ({ at: m.index + (m[0].startsWith('\n') ? 1 : 0), body: m.index + m[0].length }));
+  return starts.flatMap((s, i) => {
+    const end = i + 1 < starts.length ? starts[i + 1]!.at : block.length;
+    const close = titleEnd(block, s.body);
+    if (close === -1 || close > end) return [{ rank: i + 1, text: block.slice(s.body, end).trim() }];
+    return [{ rank: i + 1, title: unquoteTitle(block.slice(s.body, close)), text: block.slice(close + 1, end).trim() }];
+  });
+}
+
+const numberedHeader = /(?:^|\n)\(\d+\)/gu;
+
+/** R1-Searcher's `(1)text\n(2)text\n` (no titles); a block that reads `None` holds no results. */
+export function numberedDocs(block: string): ResultJson[] {
+  const starts = [...block.matchAll(numberedHeader)].map((m) => ({ at: m.index + (m[0].startsWith('\n') ? 1 : 0), body: m.index + m[0].length }));
+  return starts.map((s, i) => ({ rank: i + 1, text: block.slice(s.body, i + 1 < starts.length ? starts[i + 1]!.at : block.length).trim() }));
+}
+
+/**
+ * ReSearch's `<result>` block: passages separated by blank lines. A passage of several lines is read
+ * as FlashRAG's `contents` (first line the title, the rest the text); a one-line passage is text only.
+ */
+export function paragraphDocs(block: string): ResultJson[] {
+  const titled = titledDocs(block);
+  if (titled.length > 0) return titled;
+  return block.split(/\n\s*\n/u).map((p) => p.trim()).filter((p) => p !== '').map((p, i) => {
+    const nl = p.indexOf('\n');
+    return nl === -1 ? { rank: i + 1, text: p } : { rank: i + 1, title: unquoteTitle(p.slice(0, nl)), text: p.slice(nl + 1).trim() };
+  });
+}

@@ -1,0 +1,100 @@
+// Reading one tagged transcript (a model response with its tool observations spliced in) into steps
+// and an answer, for any dialect of ./tagged-dialects.ts. The reader walks the text once from left
+// to right, taking the earliest tag next: reasoning becomes a `reasoning` step, a call its `search`
+// or `tool` steps, an observation the results of the oldest call still waiting for one, and the
+// framework's invalid-action text an `invalid` step holding what the model wrote before it. The
+// answer is found separately, as the frameworks' reward code finds it: the LAST `<answer>` block of
+// the response, wherever it sits.
+import type { Dialect } from './tagged-dialects.js';
+import type { PendingCall, StepJson } from './tagged-steps.js';
+
+export interface Transcript {
+  readonly steps: readonly StepJson[];
+  /** The answer (trimmed), or null when the response has none (or, for a `\boxed{}` dialect, none boxed). */
+  readonly answer: string | null;
+  /** The text after the last observation: the model's final turn. */
+  readonly finalText: string;
+  /** Observation blocks (or parts of one) that answered no call: counted, never imported. */
+  readonly unanswered: number;
+}
+
+type Mark = 'think' | 'call' | 'observation' | 'answer' | 'invalid';
+
+/** The earliest of the dialect's opening marks at or after `from`. */
+function nextMark(text: string, from: number, opens: readonly (readonly [Mark, string])[]): { mark: Mark; at: number; open: string } | undefined {
+  let best: { mark: Mark; at: number; open: string } | undefined;
+  for (const [mark, open] of opens) {
+    const at = text.indexOf(open, from);
+    if (at !== -1 && (best === undefined || at < best.at)) best = { mark, at, open };
+  }
+  return best;
+}
+
+/** The inside of the last `\boxed{…}` (braces balanced), if any. */
+export function lastBoxed(text: string): string | undefined {
+  const start = text.lastIndexOf('\\boxed{');
+  if (start === -1) return undefined;
+  let depth = 0;
+  for (let i = start + '\\boxed'.length; i < text.length; i++) {
+    if (text[i] === '{') depth++;
+    else if (text[i] === '}' && --depth === 0) return text.slice(start + '\\boxed{'.length, i).trim();
+  }
+  return undefined;
+}
+
+/** Search-R1's `qa_em` rule on the response alone: the inside of the last `<answer>…</answer>`. */
+export function lastAnswer(text: string, boxed: boolean): string | null {
+  const all = [...text.matchAll(/<answer>(.*?)<\/answer>/gsu)];
+  const last = all.at(-1)?.[1];
+  if (last === undefined) return null;
+  return boxed ? (lastBoxed(last) ?? null) : last.trim();
+}
+
+export function readTranscript(text: string, dialect: Dialect): Transcript {
+  const opens: (readonly [Mark, string])[] = [
+    ['think', dialect.think.open], ['call', dialect.call.open], ['observation', dialect.observation.open], ['answer', '<answer>'],
+    ...(dialect.invalidMarker === undefined ? [] : [['invalid', dialect.invalidMarker] as const]),
+  ];
+  const closes: Record<Mark, string> = { think: dialect.think.close, call: dialect.call.close, observation: dialect.observation.close, answer: '</answer>', invalid: '\n' };
+  const steps: StepJson[] = [];
+  const waiting: PendingCall[] = [];
+  let unanswered = 0;
+  let pos = 0;
+  let lastObservationEnd = 0;
+  for (let found = nextMark(text, pos, opens); found !== undefined; found = nextMark(text, pos, opens)) {
+    const body = found.at + found.open.length;
+    const closeAt = text.indexOf(closes[found.mark], body);
+    // An unclosed block (a truncated response) runs to the end of the text.
+    const inside = text.slice(body, closeAt === -1 ? text.length : closeAt);
+    const end = closeAt === -1 ? text.length : closeAt + closes[found.mark].length;
+    switch (found.mark) {
+      case 'think':
+        steps.push({ type: 'reasoning', text: inside.trim() });
+        break;
+      case 'call': {
+        const read = dialect.readCall(inside);
+        if ('invalid' in read) steps.push({ type: 'invalid', text: read.invalid });
+        else {
+          waiting.push(read.pending);
+          if (read.pending.kind === 'search') steps.push(...read.pending.steps);
+          else steps.push(read.pending.step);
+        }
+        break;
+      }
+      case 'observation': {
+        const call = waiting.shift();
+        unanswered += call === undefined ? 1 : dialect.answer(inside, call);
+        lastObservationEnd = end;
+        break;
+      }
+      case 'invalid':
+        steps.push({ type: 'invalid', text: text.slice(pos, found.at).trim() });
+        lastObservationEnd = end;
+        break;
+      case 'answer':
+        break;
+    }
+    pos = end;
+  }
+  return { steps, answer: lastAnswer(text, dialect.boxedAnswer), finalText: text.slice(lastObservationEnd).trim(), unanswered };
+}
