@@ -93,7 +93,9 @@ function checkLinkedFiles(a: Analysis, specFile: string, probeFile: (absolutePat
     const status = probeFile(input.path);
     const resolved = input.path;
     if (status === 'missing') {
-      report(a, issueCodes.missingFile, 'error', link.span, input.glob === undefined ? `cannot find '${link.value}' (looked for ${resolved})` : `no file matches '${link.value}' (looked for ${resolved})`, { data: { path: resolved } });
+      // A glob carries no path: the quick fix that creates the missing file has no file to create.
+      if (input.glob === undefined) report(a, issueCodes.missingFile, 'error', link.span, `cannot find '${link.value}' (looked for ${resolved})`, { data: { path: resolved } });
+      else report(a, issueCodes.missingFile, 'error', link.span, `no file matches '${link.value}' (looked for ${resolved})`);
     } else if (status === 'unreadable') {
       report(a, issueCodes.unreadableFile, 'error', link.span, input.glob === undefined
         ? `cannot read '${link.value}' at ${resolved}: it is not a regular file (a folder, FIFO, device or socket) or it is not readable`
