@@ -74,3 +74,10 @@ function isFile(file: string): boolean {
     return false;
   }
 }
+
+/** The files one listed input reads: its path, or every file its glob matches now (none when the walk stops). */
+export function inputFiles(input: { readonly path: string; readonly glob?: true }, trust: WorkspaceTrust): readonly string[] {
+  if (input.glob === undefined) return [input.path];
+  const matched = globFiles(input.path, trust);
+  return matched.ok ? matched.files : [];
+}
