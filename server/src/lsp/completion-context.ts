@@ -2,7 +2,7 @@ import type { IToken, TokenType } from 'chevrotain';
 import type { AuditWordCategory } from '../semantics/symbols.js';
 import type { Comment } from '../syntax/ast.js';
 import * as T from '../syntax/tokens.js';
-import { importClauseWants, type ImportWant } from './import-clause.js';
+import { poolClauseWants, type ImportWant } from './import-clause.js';
 
 // What may be written at the cursor, read from the tokens before it. Tokens rather than the AST:
 // the text being typed is usually incomplete, and the recovering parser may drop the very node
@@ -176,9 +176,8 @@ function declarationWants(segment: readonly IToken[]): Want[] {
   const keyword = segment[0]!;
   const self = is(segment[1], T.Identifier) ? segment[1]!.image : undefined;
   const equals = equalsWithinHeader(segment);
-  // After a pool's path: `from FORMAT(…)` or the next declaration.
-  const clause = is(keyword, T.Pool) && is(segment[3], T.StringLiteral) ? importClauseWants(segment.slice(4)) : undefined;
-  if (clause !== undefined) return segment.length === 4 ? [...clause, declarationKeywords] : clause;
+  const clause = poolClauseWants(segment);
+  if (clause !== undefined) return clause;
   if (is(keyword, T.Corpus, T.Pool)) return is(segment[3], T.StringLiteral) ? [declarationKeywords] : nothing;
   if (equals < 0) return nothing;
   const body = segment.slice(equals + 1);

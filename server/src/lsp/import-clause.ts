@@ -33,6 +33,18 @@ export function importClauseWants(rest: readonly IToken[]): ImportWant[] | undef
   return [{ kind: 'import-options', format: format.image, exclude: written }];
 }
 
+/**
+ * What may follow a pool's path (`segment`: the declaration's tokens from `pool`): `from` and the
+ * next declaration, the formats, the options, or the next declaration once the clause is done.
+ * Undefined for any other declaration, or before the path.
+ */
+export function poolClauseWants(segment: readonly IToken[]): (ImportWant | { readonly kind: 'declaration-keywords' })[] | undefined {
+  if (!is(segment[0], T.Pool) || !is(segment[3], T.StringLiteral)) return undefined;
+  const clause = importClauseWants(segment.slice(4));
+  if (clause === undefined) return [{ kind: 'declaration-keywords' }];
+  return segment.length === 4 ? [...clause, { kind: 'declaration-keywords' }] : clause;
+}
+
 export interface ImportItem {
   readonly label: string;
   readonly kind: CompletionItemKind;
