@@ -110,6 +110,20 @@ describe('--out never overwrites what the run reads', () => {
     assert.deepEqual(snapshot(dir), before);
   });
 
+  it('every file a pool\'s glob matches is protected, imported or not', () => {
+    const dir = auditWorkspace();
+    writeFileSync(path.join(dir, 'spec.reward'), auditSpec.replace('pool hotpot = "data/hotpot.jsonl"', 'pool hotpot = "data/*.jsonl"\npool runs = "dumps/*.jsonl" from verl'));
+    mkdirSync(path.join(dir, 'dumps'));
+    writeFileSync(path.join(dir, 'dumps/7.jsonl'), '{}\n');
+    const before = snapshot(dir);
+    for (const [out, what] of [['data/hotpot.jsonl', "the pool 'hotpot'"], ['dumps/7.jsonl', "the pool 'runs'"]] as const) {
+      const result = runHerald(['audit', 'spec.reward', '--out', out, '--no-cache'], dir);
+      assert.equal(result.code, 2, result.stderr);
+      assert.equal(result.stderr, `herald audit: refusing to write the report to ${out}: it is ${what} that spec.reward reads; nothing was written\n`);
+    }
+    assert.deepEqual(snapshot(dir), before);
+  });
+
   it('any other file is written as before', () => {
     const dir = auditWorkspace();
     const result = runHerald(['audit', 'spec.reward', '--out', 'alias/report.json', '--format', 'json', '--no-cache'], dir);

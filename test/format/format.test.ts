@@ -43,6 +43,17 @@ describe('formatSpec: layout', () => {
     );
   });
 
+  it('writes a pool\'s from clause: one space around from, none inside the parentheses, one after : and ,', () => {
+    assertFormats(
+      'pool runs="dumps/*.jsonl"   from   verl ( dialect :search_r1,n:8 , tag: "x" )\npool b = "b.jsonl" from verl( )\npool c = "c.jsonl"   from verl\n',
+      lines(
+        'pool runs = "dumps/*.jsonl" from verl(dialect: search_r1, n: 8, tag: "x")',
+        'pool b    = "b.jsonl" from verl()',
+        'pool c    = "c.jsonl" from verl',
+      ),
+    );
+  });
+
   it('writes expressions with single spaces around operators and none inside parentheses', () => {
     assertFormats(
       'signal s = mean( a ,b,  - c )+gold . answers*-2\nsignal t=not(x<=1)or any c in citations : c not in corpus\nsignal u = count ( citations ) + count q in searches:true\n',

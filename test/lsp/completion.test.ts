@@ -74,6 +74,22 @@ describe('completion', () => {
     assert.equal(item(operand, 'if').insertTextFormat, InsertTextFormat.Snippet);
   });
 
+  test('after a pool\'s path: from and the declarations; after from: the importers; in its parentheses: its options', async () => {
+    assert.deepEqual(labels(await complete(`pool p = "p.jsonl" ${cursor}`)), [...declarationKeywords, 'from', 'reward ='].sort());
+    assert.deepEqual(labels(await complete(`corpus c = "c.jsonl" ${cursor}`)), [...declarationKeywords, 'reward ='].sort());
+    const formats = await complete(`pool p = "dumps/*.jsonl" from ${cursor}`);
+    const verl = item(formats, 'verl', CompletionItemKind.Module);
+    assert.match(String((verl.documentation as { value: string }).value), /verl rollout/);
+    assert.ok(!labels(formats).includes('signal'));
+    assert.ok(labels(await complete(`pool p = "p.jsonl" from ve${cursor}`)).includes('verl'));
+    const options = await complete(`pool p = "p.jsonl" from verl(${cursor}`);
+    assert.deepEqual(labels(options), ['dialect', 'question_marker']);
+    assert.match(String((item(options, 'dialect').documentation as { value: string }).value), /search_r1/);
+    assert.deepEqual(labels(await complete(`pool p = "p.jsonl" from verl(dialect: hermes, ${cursor})`)), ['question_marker']);
+    assert.deepEqual(labels(await complete(`pool p = "p.jsonl" from verl(dialect: ${cursor}`)), []);
+    assert.deepEqual(labels(await complete(`pool p = "p.jsonl" from verl(dialect: hermes)\n${cursor}`)), [...declarationKeywords, 'reward ='].sort());
+  });
+
   test('in an empty file and while typing a keyword', async () => {
     assert.deepEqual(labels(await complete(cursor)), [...declarationKeywords, 'reward ='].sort());
     assert.deepEqual(labels(await complete(`det${cursor}`)), [...declarationKeywords, 'reward ='].sort());

@@ -40,6 +40,22 @@ describe('hover', () => {
     assert.ok(text.includes('through `gold`'), text);
   });
 
+  test('a pool\'s from clause: the importer\'s summary and options, an option\'s doc, the word from', async () => {
+    const text = 'corpus c = "c.jsonl"\npool runs = "dumps/*.jsonl" from verl(dialect: search_r1)\n';
+    const other = uri.replace('paper.reward', 'import.reward');
+    await client.open(other, text);
+    const at = async (needle: string, delta = 1): Promise<string> => {
+      const hover = await client.connection.sendRequest(HoverRequest.type, { textDocument: { uri: other }, position: positionIn(text, needle, delta) });
+      return (hover?.contents as MarkupContent | undefined)?.value ?? '';
+    };
+    const format = await at('verl(');
+    assert.ok(format.startsWith('importer `verl`'), format);
+    assert.ok(format.includes('verl rollout') && format.includes('`dialect`') && format.includes('`question_marker`'), format);
+    assert.ok((await at('dialect:')).startsWith('option `dialect` of importer `verl`'));
+    assert.ok((await at('from ')).includes('importer'));
+    await client.close(other);
+  });
+
   test('a built-in function: signature and doc', async () => {
     const { text } = await hoverAt(positionIn(paperSpec, 'token_f1(', 3));
     assert.ok(text.includes('token_f1(text: text, answers: texts | text) → number'), text);

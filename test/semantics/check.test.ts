@@ -62,7 +62,7 @@ comparison m {
 `;
 
 const specDir = '/specs';
-const fileStatus: Record<string, FileStatus> = { 'missing.jsonl': 'missing', 'folder.jsonl': 'unreadable', '../elsewhere/p.jsonl': 'untrusted' };
+const fileStatus: Record<string, FileStatus> = { 'missing.jsonl': 'missing', 'dumps/*.jsonl': 'missing', 'folder.jsonl': 'unreadable', '../elsewhere/p.jsonl': 'untrusted' };
 const probeFile = (absolutePath: string): FileStatus => fileStatus[path.relative(specDir, absolutePath)] ?? 'ok';
 
 function run(text: string): ReturnType<typeof analyze> {
@@ -121,6 +121,11 @@ const cases: Case[] = [
   { code: issueCodes.missingFile, title: "a comparison's candidate file that does not exist", bad: variant('using lexical(8)\n  margin', 'using lexical(8), candidates ⟦"missing.jsonl"⟧\n  margin', cleanBlocks), good: cleanBlocks, data: { path: '/specs/missing.jsonl' } },
   { code: issueCodes.untrustedFile, title: "a comparison's candidate file outside an untrusted workspace", bad: variant('using lexical(8)\n  margin', 'using lexical(8), candidates ⟦"../elsewhere/p.jsonl"⟧\n  margin', cleanBlocks), good: cleanBlocks, data: { path: '/elsewhere/p.jsonl' } },
   { code: issueCodes.unreadableFile, title: 'a corpus path that is a folder', bad: variant('"c.jsonl"', '⟦"folder.jsonl"⟧') },
+  { code: issueCodes.missingFile, title: 'a pool glob that matches no file', bad: variant('"p.jsonl"', '⟦"dumps/*.jsonl"⟧'), good: variant('"p.jsonl"', '"runs/*.jsonl"') },
+  { code: issueCodes.unknownImporter, title: 'a pool imported from a format no importer reads', bad: variant('"p.jsonl"', '"p.jsonl" from ⟦verll⟧(dialect: search_r1)'), good: variant('"p.jsonl"', '"p.jsonl" from verl(dialect: search_r1)') },
+  { code: issueCodes.badImportOption, title: 'an option the importer does not take', bad: variant('"p.jsonl"', '"p.jsonl" from verl(⟦dialekt⟧: search_r1)'), good: variant('"p.jsonl"', '"p.jsonl" from verl(dialect: search_r1)') },
+  { code: issueCodes.badImportOption, title: 'an option value the importer refuses', bad: variant('"p.jsonl"', '"p.jsonl" from verl(dialect: ⟦search_r2⟧)'), good: variant('"p.jsonl"', '"p.jsonl" from verl(dialect: hermes)') },
+  { code: issueCodes.badImportOption, title: 'an option given twice', bad: variant('"p.jsonl"', '"p.jsonl" from verl(dialect: hermes, ⟦dialect⟧: hermes)'), good: variant('"p.jsonl"', '"p.jsonl" from verl()') },
   { code: issueCodes.untrustedFile, title: 'a pool outside an untrusted workspace', bad: variant('"p.jsonl"', '⟦"../elsewhere/p.jsonl"⟧'), data: { path: '/elsewhere/p.jsonl' } },
   { code: issueCodes.incompleteAudit, title: 'an audit without a corpus', bad: variant('audit a {', 'audit ⟦a⟧ {').replace('  corpus wiki\n', '') },
   { code: issueCodes.repeatedAuditItem, title: 'an audit with two rewards', bad: variant('  reward R0\n', '  reward R0\n  ⟦reward R0⟧\n') },

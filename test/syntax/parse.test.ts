@@ -63,6 +63,34 @@ describe('parse: declarations', () => {
     assert.equal(pool.path?.value, 'pools/hotpot.jsonl');
   });
 
+  it('reads a pool\'s from clause: format, options (names, strings, numbers, booleans), empty or left out', () => {
+    const { text, spans } = marked('pool runs = "dumps/*.jsonl" ⟦from⟧ ⟦verl⟧(⟦dialect⟧: ⟦search_r1⟧, n: 8, tag: "a b", flag: true)\npool b = "b.jsonl" from verl\npool c = "c.jsonl" from verl()\npool d = "d.jsonl"');
+    const spec = parseClean(text);
+    const [runs, b, c, d] = spec.decls as A.PoolDecl[];
+    assert.deepEqual(runs!.source?.from.span, spans[0]);
+    assert.deepEqual(runs!.source?.format?.span, spans[1]);
+    assert.deepEqual(runs!.source?.options[0]?.name.span, spans[2]);
+    assert.deepEqual(runs!.source?.options[0]?.value?.span, spans[3]);
+    const value = (o: A.ImportOption): unknown => (o.value !== undefined && 'kind' in o.value ? o.value.value : o.value?.text);
+    assert.deepEqual(runs!.source?.options.map((o) => [o.name.text, value(o)]), [['dialect', 'search_r1'], ['n', 8], ['tag', 'a b'], ['flag', 'true']]);
+    assert.equal(runs!.span.end, text.indexOf('\n'));
+    assert.deepEqual([b!.source?.format?.text, b!.source?.options], ['verl', []]);
+    assert.deepEqual([c!.source?.format?.text, c!.source?.options], ['verl', []]);
+    assert.equal(d!.source, undefined);
+  });
+
+  it('keeps `from` free as a name, and `oracle field` after a pool a declaration', () => {
+    const spec = parseClean('pool from = "f.jsonl"\noracle field judge "j" : number = meta.judge\nsignal from2 = 1\npool p = "p.jsonl"\noracle field k "k" : number = meta.k\nsignal from = 2');
+    assert.deepEqual(spec.decls.map((d) => d.kind), ['pool', 'logged', 'signal', 'pool', 'logged', 'signal']);
+    assert.equal((spec.decls[3] as A.PoolDecl).source, undefined);
+  });
+
+  it('reports a from clause without its format', () => {
+    const result = parse('pool p = "p.jsonl" from\nsignal s = 1');
+    assert.equal(result.problems[0]?.code, 'parse-error');
+    assert.deepEqual(result.spec.decls.map((d) => d.kind), ['pool', 'signal']);
+  });
+
   it('reads signals and detectors with and without a doc string', () => {
     const spec = parseClean('signal s "a rate" = mean(a, b)\ndetector D = has_final\ndetector E "cites fakes" = any c in citations: c not in corpus');
     const [s, d, e] = spec.decls as [A.SignalDecl, A.DetectorDecl, A.DetectorDecl];

@@ -1,5 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { inputFiles } from '../inputs/glob-files.js';
+import { WorkspaceTrust } from '../inputs/trust.js';
 import { specInputs, type SpecInput } from '../inputs/spec-inputs.js';
 import { escapeControls } from '../report/escape-text.js';
 import { parse } from '../syntax/parse.js';
@@ -33,7 +35,7 @@ export function filesRead(specFile: string, text: string, extra: readonly ReadFi
   const specPath = path.resolve(specFile);
   return [
     { file: specPath, what: 'the spec itself' },
-    ...specInputs(parse(text).spec, specPath).map((input) => ({ file: input.path, what: describeInput(input, specFile) })),
+    ...specInputs(parse(text).spec, specPath).flatMap((input) => inputFiles(input, WorkspaceTrust.everything).map((file) => ({ file, what: describeInput(input, specFile) }))),
     ...extra.map((e) => ({ file: path.resolve(e.file), what: e.what })),
   ];
 }

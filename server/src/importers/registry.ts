@@ -16,6 +16,13 @@ export interface RegisteredImporter {
   readonly summary: string;
   readonly optionDocs: Readonly<Record<string, string>>;
   run(files: readonly ImportFile[], options: RawOptions): Promise<ImportOutcome>;
+  /** What is wrong with options as written, before any file is read: each problem with the option it is about, if one. */
+  checkOptions(options: RawOptions): readonly OptionProblem[];
+}
+
+export interface OptionProblem {
+  readonly option: string | undefined;
+  readonly message: string;
 }
 
 function optionsReason(issues: readonly { readonly path: readonly PropertyKey[]; readonly message: string }[]): string {
@@ -27,6 +34,11 @@ export function registered<O>(importer: Importer<O>): RegisteredImporter {
     format: importer.format,
     summary: importer.summary,
     optionDocs: importer.optionDocs,
+    checkOptions(raw) {
+      const options = importer.options.safeParse(raw);
+      if (options.success) return [];
+      return options.error.issues.map((issue) => ({ option: issue.path.length === 0 ? undefined : String(issue.path[0]), message: issue.message }));
+    },
     async run(files, raw) {
       const options = importer.options.safeParse(raw);
       if (!options.success) return { ok: false, reason: optionsReason(options.error.issues) };

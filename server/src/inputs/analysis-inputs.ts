@@ -11,7 +11,7 @@ export interface LoadedPool {
   readonly issues: readonly RowIssue[];
   /** How its result objects and citation markers were resolved against the corpus; absent when it logs none (every v1 pool). */
   readonly resolution?: PoolResolution;
-  /** Present when the spec links a foreign log (`from FORMAT(...)`) that was imported on load. */
+  /** A pool linked `from FORMAT(...)`: what its importer counted and noted; absent for a pool in our format. */
   readonly imported?: { readonly format: string; readonly counts: ImportCounts; readonly notes: readonly string[] };
 }
 

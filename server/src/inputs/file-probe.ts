@@ -1,5 +1,6 @@
 import * as fs from 'node:fs';
-import type { WorkspaceTrust } from './trust.js';
+import { globFiles, isGlobLink } from './glob-files.js';
+import { WorkspaceTrust } from './trust.js';
 
 /** `untrusted`: outside the folders of a workspace the user has not trusted, so not read at all. */
 export type FileStatus = 'ok' | 'missing' | 'unreadable' | 'untrusted';
@@ -9,7 +10,12 @@ export type FileStatus = 'ok' | 'missing' | 'unreadable' | 'untrusted';
  * a folder, FIFO, device or socket is `unreadable` (reading one would block or never end). The
  * probe stats, it never opens.
  */
-export function probeFile(absolutePath: string): FileStatus {
+export function probeFile(absolutePath: string, trust = WorkspaceTrust.everything): FileStatus {
+  // A glob is there when it matches a file the rule allows; `unreadable` when its walk is too long.
+  if (isGlobLink(absolutePath)) {
+    const matched = globFiles(absolutePath, trust);
+    return !matched.ok ? 'unreadable' : matched.files.length > 0 ? 'ok' : 'missing';
+  }
   try {
     const stat = fs.statSync(absolutePath);
     if (!stat.isFile()) return 'unreadable';
@@ -22,5 +28,5 @@ export function probeFile(absolutePath: string): FileStatus {
 
 /** `probeFile` under a trust rule: a file the rule refuses is `untrusted` and not touched at all. */
 export function probeFileUnder(trust: WorkspaceTrust): (absolutePath: string) => FileStatus {
-  return trust.trusted ? probeFile : (absolutePath) => (trust.allows(absolutePath) ? probeFile(absolutePath) : 'untrusted');
+  return trust.trusted ? (absolutePath) => probeFile(absolutePath) : (absolutePath) => (trust.allows(absolutePath) ? probeFile(absolutePath, trust) : 'untrusted');
 }

@@ -1,5 +1,8 @@
 import * as fs from 'node:fs';
+import type { RegisteredImporter } from '../importers/registry.js';
+import { importPool, type ImportRequest, type LoadedImport, type PoolImport } from './import-pool.js';
 import { loadCandidates, loadCorpus, loadPool, type LoadedCorpus } from './loaders.js';
+import { joinFiles } from './pool-link.js';
 import type { CandidateList, Corpus, Loaded, Trajectory } from '../pool/types.js';
 import { linkedFileAccess } from './open-input.js';
 import { fileHash, openRankingStore, type PersistentStore, type RankedGenerator } from './ranking-cache.js';
@@ -27,7 +30,7 @@ function refused<T>(file: string): Loaded<T> {
  * refuses is not even looked at, and a file loaded under one rule is not handed out under another.
  */
 export class InputCache {
-  private readonly files = new Map<string, { file: string; stamp: string; loaded: Promise<unknown> }>();
+  private readonly files = new Map<string, { files: readonly string[]; stamp: string; loaded: Promise<unknown> }>();
   private readonly rankingStores = new Map<string, { hash: string; store: PersistentStore }>();
 
   corpus(file: string, trust: WorkspaceTrust): Promise<LoadedCorpus> {
@@ -38,6 +41,27 @@ export class InputCache {
   pool(file: string, name: string, trust: WorkspaceTrust): Promise<Loaded<Trajectory>> {
     if (!trust.allows(file)) return Promise.resolve(refused(file));
     return this.load(`pool:${trust.key}:${name}:${file}`, file, () => loadPool(file, name, trust));
+  }
+
+  /**
+   * A pool imported from a foreign log, kept until any of its files changes (stamps), the list of
+   * files changes (a glob matched one more), or the format or options do: an unchanged dump is
+   * imported once. `pattern` is the link (absolute) the files came from.
+   */
+  importedPool(pattern: string, request: ImportRequest, importer: RegisteredImporter, source: PoolImport, trust: WorkspaceTrust): Promise<LoadedImport> {
+    const refusedFile = request.files.find((file) => !trust.allows(file));
+    if (refusedFile !== undefined) return Promise.resolve(refused(refusedFile));
+    const key = `import:${trust.key}:${request.name}:${pattern}:${request.specDir}:${JSON.stringify([source.format, Object.entries(source.options).sort()])}`;
+    return this.load(key, request.files, () => importPool(request, importer, source.options, trust));
+  }
+
+  /** The files a glob matched, each loaded (and kept) as a pool of its own, joined in their order. */
+  joinedPool(pattern: string, request: ImportRequest, trust: WorkspaceTrust): Promise<Loaded<Trajectory>> {
+    const key = `joined:${trust.key}:${request.name}:${pattern}:${request.specDir}`;
+    return this.load(key, request.files, async () => {
+      const loads = await Promise.all(request.files.map((file) => this.pool(file, request.name, trust)));
+      return joinFiles(request.files, loads, request.specDir);
+    });
   }
 
   candidateFile(file: string, trust: WorkspaceTrust): Promise<Loaded<CandidateList>> {
@@ -75,7 +99,7 @@ export class InputCache {
   /** Forgets files after they changed on disk. */
   invalidate(paths: readonly string[]): void {
     const touched = (file: string): boolean => paths.some((p) => file === p || file.startsWith(`${p}/`));
-    for (const [key, entry] of this.files) if (touched(entry.file)) this.files.delete(key);
+    for (const [key, entry] of this.files) if (entry.files.some(touched)) this.files.delete(key);
   }
 
   /** The stamps of the given files (loaded ones: the trust rule allowed them), for keys that must change when data changes. */
@@ -83,12 +107,14 @@ export class InputCache {
     return files.map(stamp).join('\u0001');
   }
 
-  private load<T>(key: string, file: string, load: () => Promise<T>): Promise<T> {
-    const current = stamp(file);
+  private load<T>(key: string, file: string | readonly string[], load: () => Promise<T>): Promise<T> {
+    const files = typeof file === 'string' ? [file] : file;
+    // The list is part of the stamp: a glob that matches one more file is another load.
+    const current = files.map(stamp).join('\u0001');
     const cached = this.files.get(key);
     if (cached !== undefined && cached.stamp === current) return cached.loaded as Promise<T>;
     const loaded = load();
-    this.files.set(key, { file, stamp: current, loaded });
+    this.files.set(key, { files, stamp: current, loaded });
     return loaded;
   }
 }

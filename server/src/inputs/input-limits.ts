@@ -14,6 +14,9 @@ export const maxAnalysisBytes = 160 * mebibyte;
 /** The largest baseline file read (a baseline holds a few figures per attack: kilobytes). */
 export const maxBaselineBytes = 16 * mebibyte;
 
+/** The most folder entries a glob link's walk looks at (a `**` over a large tree stops here, with the reason). */
+export const maxGlobEntries = 100_000;
+
 /** `1.5 GiB`, `256 MiB`, `12 KiB`, `80 bytes`: sizes as the limit messages name them. */
 export function formatBytes(bytes: number): string {
   const units = [['GiB', 1024 ** 3], ['MiB', mebibyte], ['KiB', 1024]] as const;

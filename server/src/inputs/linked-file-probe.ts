@@ -1,5 +1,6 @@
 import * as path from 'node:path';
 import type { FileStatus } from './file-probe.js';
+import { isGlobLink } from './glob-files.js';
 import type { WorkspaceTrust } from './trust.js';
 
 /**
@@ -12,7 +13,7 @@ export class LinkedFileProbe {
   private readonly statuses = new Map<string, FileStatus>();
   private changes = 0;
 
-  constructor(private readonly probe: (absolutePath: string) => FileStatus, private readonly trust: () => WorkspaceTrust) {}
+  constructor(private readonly probe: (absolutePath: string, trust: WorkspaceTrust) => FileStatus, private readonly trust: () => WorkspaceTrust) {}
 
   get generation(): number {
     return this.changes;
@@ -22,7 +23,7 @@ export class LinkedFileProbe {
     if (!this.trust().allows(absolutePath)) return 'untrusted';
     let status = this.statuses.get(absolutePath);
     if (status === undefined) {
-      status = this.probe(absolutePath);
+      status = this.probe(absolutePath, this.trust());
       this.statuses.set(absolutePath, status);
     }
     return status;
@@ -36,7 +37,8 @@ export class LinkedFileProbe {
     for (const changed of changedPaths) {
       const folder = changed.endsWith(path.sep) ? changed : changed + path.sep;
       for (const known of this.statuses.keys()) {
-        if (known === changed || known.startsWith(folder)) this.statuses.delete(known);
+        // Any change may add or remove a glob's match, and globs are few: forget them all.
+        if (known === changed || known.startsWith(folder) || isGlobLink(known)) this.statuses.delete(known);
       }
     }
     this.changes++;

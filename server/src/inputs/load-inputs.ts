@@ -2,16 +2,23 @@ import * as path from 'node:path';
 import { corpusIndex, resolvePool, type CorpusIndex, type ResolvedPool } from '../pool/resolve-ids.js';
 import type { CandidateList, Loaded, RowIssue } from '../pool/types.js';
 import type { AnalysisInputs } from './analysis-inputs.js';
+import type { PoolImport } from './import-pool.js';
 import type { InputCache } from './input-cache.js';
 import { formatBytes, maxAnalysisBytes, maxInputBytes } from './input-limits.js';
 import { inputSize } from './open-input.js';
 import { specRelative } from './paths.js';
+import { loadPoolLink, poolLinkFiles } from './pool-link.js';
 import type { WorkspaceTrust } from './trust.js';
 
 /** A corpus or pool to read: the name the spec gives it and its file (absolute). */
 export interface NamedFile {
   readonly name: string;
+  /** Absolute; for a glob link, the absolute glob. */
   readonly file: string;
+  /** A pool linked by a glob: every file it matches, sorted, each file's rows in order. */
+  readonly glob?: true;
+  /** A pool linked `from FORMAT(...)`: its files are read by that importer. */
+  readonly importer?: PoolImport;
 }
 
 /** What one analysis reads: a corpus, its pools or logs, and candidate files by the link the spec writes. */
@@ -93,7 +100,17 @@ function sizeProblem(files: readonly string[], trust: WorkspaceTrust): { files: 
 export async function loadInputs(specDir: string, request: InputRequest, ctx: LoadContext): Promise<InputLoad> {
   const { cache, trust, issues } = ctx;
   const onProgress = ctx.onProgress ?? (() => undefined);
-  const files = [request.corpus.file, ...request.pools.map((p) => p.file), ...(request.candidates ?? []).map((c) => c.file)];
+  // A glob is expanded once, here: the size limits, the loads and the stamps all see the same files.
+  const poolFiles: (readonly string[])[] = [];
+  for (const pool of request.pools) {
+    const matched = poolLinkFiles(pool, trust);
+    if (!matched.ok) {
+      issues.addFiles([pool.file], matched.reason);
+      return { ok: false };
+    }
+    poolFiles.push(matched.files);
+  }
+  const files = [request.corpus.file, ...poolFiles.flat(), ...(request.candidates ?? []).map((c) => c.file)];
   const tooLarge = sizeProblem(files, trust);
   if (tooLarge !== undefined) {
     issues.addFiles(tooLarge.files, tooLarge.why);
@@ -101,9 +118,9 @@ export async function loadInputs(specDir: string, request: InputRequest, ctx: Lo
   }
   onProgress(`loading corpus ${specRelative(specDir, request.corpus.file)}`);
   const corpus = await cache.corpus(request.corpus.file, trust);
-  const pools = await Promise.all(request.pools.map(async (pool) => {
-    onProgress(`loading pool ${pool.name}`);
-    return { pool, loaded: await cache.pool(pool.file, pool.name, trust) };
+  const pools = await Promise.all(request.pools.map(async (pool, k) => {
+    onProgress(`${pool.importer === undefined ? 'loading' : `importing (${pool.importer.format})`} pool ${pool.name}`);
+    return { pool, loaded: await loadPoolLink(pool, poolFiles[k]!, specDir, cache, trust) };
   }));
   const candidateFiles = new Map<string, Loaded<CandidateList>>();
   const candidateLoads: { file: string; loaded: Loaded<CandidateList> }[] = [];
@@ -136,6 +153,7 @@ export async function loadInputs(specDir: string, request: InputRequest, ctx: Lo
         rows: r.rows,
         issues: relativeIssues(r.issues.length === 0 ? loaded.issues : [...loaded.issues, ...r.issues].sort((a, b) => a.line - b.line)),
         ...(r.resolution === undefined ? {} : { resolution: { counts: r.resolution.counts, unresolved: relativeIssues(r.resolution.unresolved) } }),
+        ...(loaded.imported === undefined ? {} : { imported: loaded.imported }),
       })),
     },
     candidateFiles,

@@ -1,6 +1,8 @@
 import * as path from 'node:path';
 import type { Spec, StringLit } from '../syntax/ast.js';
 import { baselineFileOf } from './baseline-file.js';
+import { isGlobLink } from './glob-files.js';
+import { poolImportOf, type PoolImport } from './import-pool.js';
 import type { NamedFile } from './load-inputs.js';
 import { resolveLink } from './paths.js';
 
@@ -16,8 +18,12 @@ export interface SpecInput {
   readonly name?: string;
   /** The string in the spec that links it; the baseline beside the spec has none. */
   readonly link?: StringLit;
-  /** Absolute path. */
+  /** Absolute path; for a glob link, the absolute glob (`globFiles` lists its files). */
   readonly path: string;
+  /** The link is a glob (`dumps/*.jsonl`): the pool is every file it matches, in sorted order. */
+  readonly glob?: true;
+  /** `from FORMAT(...)`: the pool's files are a foreign log, read through that importer. */
+  readonly importer?: PoolImport;
 }
 
 /**
@@ -30,7 +36,11 @@ export function specInputs(spec: Spec, specFile: string): SpecInput[] {
   const inputs: SpecInput[] = [];
   for (const decl of spec.decls) {
     if ((decl.kind === 'corpus' || decl.kind === 'pool') && decl.path !== undefined) {
-      inputs.push({ kind: decl.kind, ...(decl.name === undefined ? {} : { name: decl.name.text }), link: decl.path, path: resolveLink(specDir, decl.path.value) });
+      const importer = decl.kind === 'pool' ? poolImportOf(decl) : undefined;
+      inputs.push({
+        kind: decl.kind, ...(decl.name === undefined ? {} : { name: decl.name.text }), link: decl.path, path: resolveLink(specDir, decl.path.value),
+        ...(decl.kind === 'pool' && isGlobLink(decl.path.value) ? { glob: true } : {}), ...(importer === undefined ? {} : { importer }),
+      });
     }
     if (decl.kind !== 'audit' && decl.kind !== 'comparison') continue;
     for (const item of decl.items) {
@@ -59,7 +69,10 @@ export function specFiles(spec: Spec, specFile: string): SpecFiles {
   return {
     inputs,
     // The checker made sure every name links a file; the spec's folder stands in for none (and fails to load as one).
-    named: (name) => ({ name, file: inputs.find((i) => (i.kind === 'corpus' || i.kind === 'pool') && i.name === name)?.path ?? specDir }),
+    named: (name) => {
+      const input = inputs.find((i) => (i.kind === 'corpus' || i.kind === 'pool') && i.name === name);
+      return { name, file: input?.path ?? specDir, ...(input?.glob === undefined ? {} : { glob: true }), ...(input?.importer === undefined ? {} : { importer: input.importer }) };
+    },
     linked: (link) => ({ link, file: resolveLink(specDir, link) }),
   };
 }

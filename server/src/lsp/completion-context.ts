@@ -2,6 +2,7 @@ import type { IToken, TokenType } from 'chevrotain';
 import type { AuditWordCategory } from '../semantics/symbols.js';
 import type { Comment } from '../syntax/ast.js';
 import * as T from '../syntax/tokens.js';
+import { poolClauseWants, type ImportWant } from './import-clause.js';
 
 // What may be written at the cursor, read from the tokens before it. Tokens rather than the AST:
 // the text being typed is usually incomplete, and the recovering parser may drop the very node
@@ -27,7 +28,8 @@ export type Want =
   | { readonly kind: 'expression'; readonly scope: readonly ScopedVariable[]; readonly visibleOnly: boolean; readonly exclude: string | undefined }
   | { readonly kind: 'members'; readonly object: readonly IToken[]; readonly scope: readonly ScopedVariable[] }
   /** Inside the string of a link (`corpus c = "…"`, `pool p = "…"`, `candidates "…"`): `typed` is its text before the cursor, `start`–`end` its contents. */
-  | { readonly kind: 'path'; readonly typed: string; readonly start: number; readonly end: number };
+  | { readonly kind: 'path'; readonly typed: string; readonly start: number; readonly end: number }
+  | ImportWant;
 
 const is = (token: IToken | undefined, ...types: TokenType[]): boolean => token !== undefined && types.includes(token.tokenType);
 
@@ -174,6 +176,8 @@ function declarationWants(segment: readonly IToken[]): Want[] {
   const keyword = segment[0]!;
   const self = is(segment[1], T.Identifier) ? segment[1]!.image : undefined;
   const equals = equalsWithinHeader(segment);
+  const clause = poolClauseWants(segment);
+  if (clause !== undefined) return clause;
   if (is(keyword, T.Corpus, T.Pool)) return is(segment[3], T.StringLiteral) ? [declarationKeywords] : nothing;
   if (equals < 0) return nothing;
   const body = segment.slice(equals + 1);

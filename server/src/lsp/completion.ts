@@ -9,6 +9,7 @@ import type { AuditDecl, Decl } from '../syntax/ast.js';
 import { Corpus, Identifier } from '../syntax/tokens.js';
 import { auditItemSnippets, declarationSnippets, operandKeywordSnippets, type KeywordSnippet } from './completion-keywords.js';
 import { completionWants, type ScopedVariable, type Want } from './completion-context.js';
+import { importItems } from './import-clause.js';
 import { codeBlock, declDetail, declDoc, exprOf, functionDoc, memberVisibility, sourceText, typeAndVisibility } from './describe.js';
 import type { DocumentAnalysis } from './document-analysis.js';
 import { auditKeywordDocs, keywordDocs } from './keyword-docs.js';
@@ -228,6 +229,11 @@ function addWant(b: ItemBuilder, analysis: DocumentAnalysis, want: Want): void {
       return;
     case 'path':
       b.items.push(...pathItems(analysis, want, b.trust));
+      return;
+    case 'from':
+    case 'import-formats':
+    case 'import-options':
+      for (const item of importItems(want)) b.add(item.label, item.kind, item.kind === CompletionItemKind.Keyword ? rank.keyword : rank.declared, item.detail, item.doc, item.snippet);
       return;
     case 'members': {
       const owner = chainType(analysis, want.object, want.scope);

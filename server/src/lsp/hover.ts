@@ -11,6 +11,7 @@ import type { DocumentAnalysis } from './document-analysis.js';
 import { auditKeywordDocs, keywordDocs } from './keyword-docs.js';
 import { occurrenceAt, tokenAt, tokenSpan } from './occurrences.js';
 import { auditHoverLines } from './audit-hover.js';
+import { importHover } from './import-clause.js';
 import type { Report } from '../report/schema.js';
 import type { SignalReport } from '../report/training-schema.js';
 import { signalHoverLines } from './signal-hover.js';
@@ -111,6 +112,7 @@ export function hover(analysis: DocumentAnalysis, offset: number, markdown: bool
   let lines: string[] | undefined;
   let span = occurrence?.span;
   const named = occurrence === undefined ? termNamedAt(analysis, offset) : undefined;
+  const imported = occurrence === undefined && named === undefined ? importHover(analysis.analyzed.parsed.spec, offset) : undefined;
   if (occurrence !== undefined) {
     lines = describeSymbol(analysis, occurrence.symbol);
     const commandLinks = markdown && pairLinks;
@@ -123,6 +125,9 @@ export function hover(analysis: DocumentAnalysis, offset: number, markdown: bool
     const typed = info === undefined ? '' : `: ${typeAndVisibility(info.type, info.visibility)}`;
     lines = [`term \`${named.term.name.text}\` of reward \`${named.reward.name?.text ?? '?'}\`${typed}`, termText(analysis, named.term)];
     span = named.term.name.span;
+  } else if (imported !== undefined) {
+    lines = imported.lines;
+    span = imported.span;
   } else {
     const token = tokenAt(analysis, offset);
     if (token === undefined || !keywordTypes.has(token.tokenType)) return null;

@@ -114,7 +114,8 @@ export class DataDocuments {
       if (isDataDocument(document.uri) || specFile === undefined) continue;
       const spec = await this.session.analysisFor(document.uri);
       if (spec === undefined) continue;
-      const input = specInputs(spec.analyzed.model.spec, specFile).find((i) => i.kind !== 'baseline' && i.path === file);
+      // A foreign log (`from FORMAT`) is not in the pool format: its lines are not checked as pool rows.
+      const input = specInputs(spec.analyzed.model.spec, specFile).find((i) => i.kind !== 'baseline' && i.importer === undefined && i.path === file);
       if (input !== undefined && input.kind !== 'baseline') links.push({ spec, kind: input.kind, name: input.name ?? '' });
     }
     return links;

@@ -1,4 +1,5 @@
 import type { FileStatus } from '../inputs/file-probe.js';
+import { checkImportClause } from './check-import.js';
 import { checkLoggedField } from './check-logged-field.js';
 import { specInputs } from '../inputs/spec-inputs.js';
 import type { Decl, DetectorDecl, RewardDecl, Spec, Term } from '../syntax/ast.js';
@@ -91,8 +92,15 @@ function checkLinkedFiles(a: Analysis, specFile: string, probeFile: (absolutePat
     if (link === undefined) continue;
     const status = probeFile(input.path);
     const resolved = input.path;
-    if (status === 'missing') report(a, issueCodes.missingFile, 'error', link.span, `cannot find '${link.value}' (looked for ${resolved})`, { data: { path: resolved } });
-    else if (status === 'unreadable') report(a, issueCodes.unreadableFile, 'error', link.span, `cannot read '${link.value}' at ${resolved}: it is not a regular file (a folder, FIFO, device or socket) or it is not readable`, { data: { path: resolved } });
+    if (status === 'missing') {
+      // A glob carries no path: the quick fix that creates the missing file has no file to create.
+      if (input.glob === undefined) report(a, issueCodes.missingFile, 'error', link.span, `cannot find '${link.value}' (looked for ${resolved})`, { data: { path: resolved } });
+      else report(a, issueCodes.missingFile, 'error', link.span, `no file matches '${link.value}' (looked for ${resolved})`);
+    } else if (status === 'unreadable') {
+      report(a, issueCodes.unreadableFile, 'error', link.span, input.glob === undefined
+        ? `cannot read '${link.value}' at ${resolved}: it is not a regular file (a folder, FIFO, device or socket) or it is not readable`
+        : `cannot list the files of '${link.value}': its folders hold too many entries (see Limits in docs/language.md)`, { data: { path: resolved } });
+    }
     else if (status === 'untrusted') {
       report(a, issueCodes.untrustedFile, 'warning', link.span,
         `not read: '${link.value}' (${resolved}) is outside this untrusted workspace; trust the workspace to check and audit it`, { data: { path: resolved } });
@@ -126,6 +134,8 @@ export function check(spec: Spec, options: CheckOptions = {}): SpecModel {
         checkRewardTerms(a, decl);
         checkWeightsFinite(a, decl);
       }
+    } else if (decl.kind === 'pool' && decl.source !== undefined) {
+      checkImportClause(a, decl.source);
     } else if (decl.kind === 'logged') {
       a.declInfo.set(decl, checkLoggedField(a, decl));
     } else if (decl.kind === 'audit') {

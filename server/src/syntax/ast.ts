@@ -104,7 +104,27 @@ export interface CorpusDecl {
 export interface PoolDecl {
   readonly kind: 'pool';
   readonly name: Name | undefined;
+  /** A file, or a glob (`*`, `?`, `**`, `{a,b}`) of files read in sorted order. */
   readonly path: StringLit | undefined;
+  /** `from FORMAT(key: value, …)`: the pool is a foreign log, imported on load. */
+  readonly source?: ImportClause;
+  readonly span: Span;
+}
+
+/** `from verl(dialect: search_r1)` after a pool's path: which importer reads the files, with its options. */
+export interface ImportClause {
+  readonly kind: 'import';
+  /** The word `from` (a name, not a reserved word: only its place makes it the clause). */
+  readonly from: Name;
+  readonly format: Name | undefined;
+  readonly options: readonly ImportOption[];
+  readonly span: Span;
+}
+
+export interface ImportOption {
+  readonly name: Name;
+  /** A name (`search_r1`, `true`), a string or a number, as written. */
+  readonly value: Name | StringLit | NumberLit | undefined;
   readonly span: Span;
 }
 

@@ -36,7 +36,23 @@ function corpusDecl(c: Children<C.CorpusDeclCstNode>): A.CorpusDecl {
 function poolDecl(c: Children<C.PoolDeclCstNode>): A.PoolDecl {
   const name = nameOf(read(c.Identifier));
   const path = stringOf(read(c.StringLiteral));
-  return { kind: 'pool', name, path, span: cover(read(c.Pool), name, path) };
+  const source = one(c.importClause, importClause);
+  return { kind: 'pool', name, path, ...(source === undefined ? {} : { source }), span: cover(read(c.Pool), name, path, source) };
+}
+
+function importClause(c: Children<C.ImportClauseCstNode>): A.ImportClause | undefined {
+  const from = nameOf(read(c.from));
+  if (from === undefined) return undefined;
+  const format = nameOf(read(c.format));
+  const options = each(c.importOption, importOption);
+  return { kind: 'import', from, format, options, span: cover(from, format, read(c.LParen), options, read(c.RParen)) };
+}
+
+function importOption(c: Children<C.ImportOptionCstNode>): A.ImportOption | undefined {
+  const name = nameOf(read(c.key));
+  if (name === undefined) return undefined;
+  const value = nameOf(read(c.word)) ?? stringOf(read(c.StringLiteral)) ?? numberOf(read(c.NumberLiteral));
+  return { name, value, span: cover(name, read(c.Colon), value) };
 }
 
 function fieldDecl(c: Children<C.FieldDeclCstNode>): A.FieldDecl {

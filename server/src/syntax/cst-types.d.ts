@@ -4,6 +4,179 @@
 
 import type { CstNode, ICstVisitor, IToken } from "chevrotain";
 
+export interface SignedNumberCstNode extends CstNode {
+  name: "signedNumber";
+  children: SignedNumberCstChildren;
+}
+
+export type SignedNumberCstChildren = {
+  Plus?: IToken[];
+  Minus?: IToken[];
+  NumberLiteral: IToken[];
+};
+
+export interface ComparisonOperatorCstNode extends CstNode {
+  name: "comparisonOperator";
+  children: ComparisonOperatorCstChildren;
+}
+
+export type ComparisonOperatorCstChildren = {
+  EqEq?: IToken[];
+  NotEq?: IToken[];
+  LessEq?: IToken[];
+  GreaterEq?: IToken[];
+  Less?: IToken[];
+  Greater?: IToken[];
+};
+
+export interface ExpressionCstNode extends CstNode {
+  name: "expression";
+  children: ExpressionCstChildren;
+}
+
+export type ExpressionCstChildren = {
+  operands: (PrefixedOperandCstNode)[];
+  operators?: BinaryOperatorCstNode[];
+};
+
+export interface PrefixedOperandCstNode extends CstNode {
+  name: "prefixedOperand";
+  children: PrefixedOperandCstChildren;
+}
+
+export type PrefixedOperandCstChildren = {
+  Not?: IToken[];
+  unary: UnaryCstNode[];
+};
+
+export interface BinaryOperatorCstNode extends CstNode {
+  name: "binaryOperator";
+  children: BinaryOperatorCstChildren;
+}
+
+export type BinaryOperatorCstChildren = {
+  Or?: IToken[];
+  And?: IToken[];
+  comparisonOperator?: ComparisonOperatorCstNode[];
+  In?: (IToken)[];
+  Not?: IToken[];
+  Plus?: IToken[];
+  Minus?: IToken[];
+  Star?: IToken[];
+  Slash?: IToken[];
+};
+
+export interface UnaryCstNode extends CstNode {
+  name: "unary";
+  children: UnaryCstChildren;
+}
+
+export type UnaryCstChildren = {
+  Minus?: IToken[];
+  unary?: UnaryCstNode[];
+  postfixExpression?: PostfixExpressionCstNode[];
+};
+
+export interface PostfixExpressionCstNode extends CstNode {
+  name: "postfixExpression";
+  children: PostfixExpressionCstChildren;
+}
+
+export type PostfixExpressionCstChildren = {
+  primary: PrimaryCstNode[];
+  Dot?: IToken[];
+  members?: IToken[];
+};
+
+export interface PrimaryCstNode extends CstNode {
+  name: "primary";
+  children: PrimaryCstChildren;
+}
+
+export type PrimaryCstChildren = {
+  NumberLiteral?: IToken[];
+  StringLiteral?: IToken[];
+  True?: IToken[];
+  False?: IToken[];
+  Corpus?: IToken[];
+  quantifier?: QuantifierCstNode[];
+  conditional?: ConditionalCstNode[];
+  countCall?: CountCallCstNode[];
+  callOrName?: CallOrNameCstNode[];
+  parenthesized?: ParenthesizedCstNode[];
+};
+
+export interface QuantifierCstNode extends CstNode {
+  name: "quantifier";
+  children: QuantifierCstChildren;
+}
+
+export type QuantifierCstChildren = {
+  quantifier?: (IToken)[];
+  Identifier: IToken[];
+  In: IToken[];
+  postfixExpression: PostfixExpressionCstNode[];
+  Colon: IToken[];
+  expression: ExpressionCstNode[];
+};
+
+export interface ConditionalCstNode extends CstNode {
+  name: "conditional";
+  children: ConditionalCstChildren;
+}
+
+export type ConditionalCstChildren = {
+  If: IToken[];
+  condition: ExpressionCstNode[];
+  Then: IToken[];
+  whenTrue: ExpressionCstNode[];
+  Else: IToken[];
+  whenFalse: ExpressionCstNode[];
+};
+
+export interface CountCallCstNode extends CstNode {
+  name: "countCall";
+  children: CountCallCstChildren;
+}
+
+export type CountCallCstChildren = {
+  Count: IToken[];
+  argumentList: ArgumentListCstNode[];
+};
+
+export interface CallOrNameCstNode extends CstNode {
+  name: "callOrName";
+  children: CallOrNameCstChildren;
+}
+
+export type CallOrNameCstChildren = {
+  Identifier: IToken[];
+  argumentList?: ArgumentListCstNode[];
+};
+
+export interface ArgumentListCstNode extends CstNode {
+  name: "argumentList";
+  children: ArgumentListCstChildren;
+}
+
+export type ArgumentListCstChildren = {
+  LParen: IToken[];
+  expression?: ExpressionCstNode[];
+  Comma?: IToken[];
+  RParen: IToken[];
+};
+
+export interface ParenthesizedCstNode extends CstNode {
+  name: "parenthesized";
+  children: ParenthesizedCstChildren;
+}
+
+export type ParenthesizedCstChildren = {
+  LParen: IToken[];
+  expression: ExpressionCstNode[];
+  RParen: IToken[];
+};
+
 export interface SpecCstNode extends CstNode {
   name: "spec";
   children: SpecCstChildren;
@@ -52,6 +225,34 @@ export type PoolDeclCstChildren = {
   Identifier: IToken[];
   Equals: IToken[];
   StringLiteral: IToken[];
+  importClause?: ImportClauseCstNode[];
+};
+
+export interface ImportClauseCstNode extends CstNode {
+  name: "importClause";
+  children: ImportClauseCstChildren;
+}
+
+export type ImportClauseCstChildren = {
+  from: IToken[];
+  format: IToken[];
+  LParen?: IToken[];
+  importOption?: ImportOptionCstNode[];
+  Comma?: IToken[];
+  RParen?: IToken[];
+};
+
+export interface ImportOptionCstNode extends CstNode {
+  name: "importOption";
+  children: ImportOptionCstChildren;
+}
+
+export type ImportOptionCstChildren = {
+  key: IToken[];
+  Colon: IToken[];
+  word?: (IToken)[];
+  StringLiteral?: IToken[];
+  NumberLiteral?: IToken[];
 };
 
 export interface FieldDeclCstNode extends CstNode {
@@ -137,17 +338,6 @@ export type DerivedTermCstChildren = {
   NumberLiteral: IToken[];
   Star: IToken[];
   postfixExpression: PostfixExpressionCstNode[];
-};
-
-export interface SignedNumberCstNode extends CstNode {
-  name: "signedNumber";
-  children: SignedNumberCstChildren;
-}
-
-export type SignedNumberCstChildren = {
-  Plus?: IToken[];
-  Minus?: IToken[];
-  NumberLiteral: IToken[];
 };
 
 export interface AuditDeclCstNode extends CstNode {
@@ -373,180 +563,33 @@ export type SettingItemCstChildren = {
   Comma?: IToken[];
 };
 
-export interface ComparisonOperatorCstNode extends CstNode {
-  name: "comparisonOperator";
-  children: ComparisonOperatorCstChildren;
-}
-
-export type ComparisonOperatorCstChildren = {
-  EqEq?: IToken[];
-  NotEq?: IToken[];
-  LessEq?: IToken[];
-  GreaterEq?: IToken[];
-  Less?: IToken[];
-  Greater?: IToken[];
-};
-
-export interface ExpressionCstNode extends CstNode {
-  name: "expression";
-  children: ExpressionCstChildren;
-}
-
-export type ExpressionCstChildren = {
-  operands: (PrefixedOperandCstNode)[];
-  operators?: BinaryOperatorCstNode[];
-};
-
-export interface PrefixedOperandCstNode extends CstNode {
-  name: "prefixedOperand";
-  children: PrefixedOperandCstChildren;
-}
-
-export type PrefixedOperandCstChildren = {
-  Not?: IToken[];
-  unary: UnaryCstNode[];
-};
-
-export interface BinaryOperatorCstNode extends CstNode {
-  name: "binaryOperator";
-  children: BinaryOperatorCstChildren;
-}
-
-export type BinaryOperatorCstChildren = {
-  Or?: IToken[];
-  And?: IToken[];
-  comparisonOperator?: ComparisonOperatorCstNode[];
-  In?: (IToken)[];
-  Not?: IToken[];
-  Plus?: IToken[];
-  Minus?: IToken[];
-  Star?: IToken[];
-  Slash?: IToken[];
-};
-
-export interface UnaryCstNode extends CstNode {
-  name: "unary";
-  children: UnaryCstChildren;
-}
-
-export type UnaryCstChildren = {
-  Minus?: IToken[];
-  unary?: UnaryCstNode[];
-  postfixExpression?: PostfixExpressionCstNode[];
-};
-
-export interface PostfixExpressionCstNode extends CstNode {
-  name: "postfixExpression";
-  children: PostfixExpressionCstChildren;
-}
-
-export type PostfixExpressionCstChildren = {
-  primary: PrimaryCstNode[];
-  Dot?: IToken[];
-  members?: IToken[];
-};
-
-export interface PrimaryCstNode extends CstNode {
-  name: "primary";
-  children: PrimaryCstChildren;
-}
-
-export type PrimaryCstChildren = {
-  NumberLiteral?: IToken[];
-  StringLiteral?: IToken[];
-  True?: IToken[];
-  False?: IToken[];
-  Corpus?: IToken[];
-  quantifier?: QuantifierCstNode[];
-  conditional?: ConditionalCstNode[];
-  countCall?: CountCallCstNode[];
-  callOrName?: CallOrNameCstNode[];
-  parenthesized?: ParenthesizedCstNode[];
-};
-
-export interface QuantifierCstNode extends CstNode {
-  name: "quantifier";
-  children: QuantifierCstChildren;
-}
-
-export type QuantifierCstChildren = {
-  quantifier?: (IToken)[];
-  Identifier: IToken[];
-  In: IToken[];
-  postfixExpression: PostfixExpressionCstNode[];
-  Colon: IToken[];
-  expression: ExpressionCstNode[];
-};
-
-export interface ConditionalCstNode extends CstNode {
-  name: "conditional";
-  children: ConditionalCstChildren;
-}
-
-export type ConditionalCstChildren = {
-  If: IToken[];
-  condition: ExpressionCstNode[];
-  Then: IToken[];
-  whenTrue: ExpressionCstNode[];
-  Else: IToken[];
-  whenFalse: ExpressionCstNode[];
-};
-
-export interface CountCallCstNode extends CstNode {
-  name: "countCall";
-  children: CountCallCstChildren;
-}
-
-export type CountCallCstChildren = {
-  Count: IToken[];
-  argumentList: ArgumentListCstNode[];
-};
-
-export interface CallOrNameCstNode extends CstNode {
-  name: "callOrName";
-  children: CallOrNameCstChildren;
-}
-
-export type CallOrNameCstChildren = {
-  Identifier: IToken[];
-  argumentList?: ArgumentListCstNode[];
-};
-
-export interface ArgumentListCstNode extends CstNode {
-  name: "argumentList";
-  children: ArgumentListCstChildren;
-}
-
-export type ArgumentListCstChildren = {
-  LParen: IToken[];
-  expression?: ExpressionCstNode[];
-  Comma?: IToken[];
-  RParen: IToken[];
-};
-
-export interface ParenthesizedCstNode extends CstNode {
-  name: "parenthesized";
-  children: ParenthesizedCstChildren;
-}
-
-export type ParenthesizedCstChildren = {
-  LParen: IToken[];
-  expression: ExpressionCstNode[];
-  RParen: IToken[];
-};
-
 export interface RewardCstVisitor<IN, OUT> extends ICstVisitor<IN, OUT> {
+  signedNumber(children: SignedNumberCstChildren, param?: IN): OUT;
+  comparisonOperator(children: ComparisonOperatorCstChildren, param?: IN): OUT;
+  expression(children: ExpressionCstChildren, param?: IN): OUT;
+  prefixedOperand(children: PrefixedOperandCstChildren, param?: IN): OUT;
+  binaryOperator(children: BinaryOperatorCstChildren, param?: IN): OUT;
+  unary(children: UnaryCstChildren, param?: IN): OUT;
+  postfixExpression(children: PostfixExpressionCstChildren, param?: IN): OUT;
+  primary(children: PrimaryCstChildren, param?: IN): OUT;
+  quantifier(children: QuantifierCstChildren, param?: IN): OUT;
+  conditional(children: ConditionalCstChildren, param?: IN): OUT;
+  countCall(children: CountCallCstChildren, param?: IN): OUT;
+  callOrName(children: CallOrNameCstChildren, param?: IN): OUT;
+  argumentList(children: ArgumentListCstChildren, param?: IN): OUT;
+  parenthesized(children: ParenthesizedCstChildren, param?: IN): OUT;
   spec(children: SpecCstChildren, param?: IN): OUT;
   declaration(children: DeclarationCstChildren, param?: IN): OUT;
   corpusDecl(children: CorpusDeclCstChildren, param?: IN): OUT;
   poolDecl(children: PoolDeclCstChildren, param?: IN): OUT;
+  importClause(children: ImportClauseCstChildren, param?: IN): OUT;
+  importOption(children: ImportOptionCstChildren, param?: IN): OUT;
   fieldDecl(children: FieldDeclCstChildren, param?: IN): OUT;
   signalDecl(children: SignalDeclCstChildren, param?: IN): OUT;
   detectorDecl(children: DetectorDeclCstChildren, param?: IN): OUT;
   rewardDecl(children: RewardDeclCstChildren, param?: IN): OUT;
   term(children: TermCstChildren, param?: IN): OUT;
   derivedTerm(children: DerivedTermCstChildren, param?: IN): OUT;
-  signedNumber(children: SignedNumberCstChildren, param?: IN): OUT;
   auditDecl(children: AuditDeclCstChildren, param?: IN): OUT;
   trainingDecl(children: TrainingDeclCstChildren, param?: IN): OUT;
   comparisonDecl(children: ComparisonDeclCstChildren, param?: IN): OUT;
@@ -565,17 +608,4 @@ export interface RewardCstVisitor<IN, OUT> extends ICstVisitor<IN, OUT> {
   latticeEntry(children: LatticeEntryCstChildren, param?: IN): OUT;
   expectItem(children: ExpectItemCstChildren, param?: IN): OUT;
   settingItem(children: SettingItemCstChildren, param?: IN): OUT;
-  comparisonOperator(children: ComparisonOperatorCstChildren, param?: IN): OUT;
-  expression(children: ExpressionCstChildren, param?: IN): OUT;
-  prefixedOperand(children: PrefixedOperandCstChildren, param?: IN): OUT;
-  binaryOperator(children: BinaryOperatorCstChildren, param?: IN): OUT;
-  unary(children: UnaryCstChildren, param?: IN): OUT;
-  postfixExpression(children: PostfixExpressionCstChildren, param?: IN): OUT;
-  primary(children: PrimaryCstChildren, param?: IN): OUT;
-  quantifier(children: QuantifierCstChildren, param?: IN): OUT;
-  conditional(children: ConditionalCstChildren, param?: IN): OUT;
-  countCall(children: CountCallCstChildren, param?: IN): OUT;
-  callOrName(children: CallOrNameCstChildren, param?: IN): OUT;
-  argumentList(children: ArgumentListCstChildren, param?: IN): OUT;
-  parenthesized(children: ParenthesizedCstChildren, param?: IN): OUT;
 }

@@ -1,13 +1,14 @@
-import { CstParser } from 'chevrotain';
+import { ExpressionGrammar } from './expression-grammar.js';
 import * as T from './tokens.js';
 
 /**
  * The grammar of .reward specs. Grammar only: no semantics in actions, the CST visitor in
  * build-ast.ts turns the tree into the AST. Built once and reused through `parser.input`.
  */
-export class RewardParser extends CstParser {
+export class RewardParser extends ExpressionGrammar {
   constructor() {
-    super(T.allTokens, { recoveryEnabled: true, nodeLocationTracking: 'none', maxLookahead: 3 });
+    super();
+    // After super(): this class's rules are defined by then, and the analysis needs them all.
     this.performSelfAnalysis();
   }
 
@@ -41,6 +42,33 @@ export class RewardParser extends CstParser {
     this.CONSUME(T.Identifier);
     this.CONSUME(T.Equals);
     this.CONSUME(T.StringLiteral);
+    // `from` is a word, not a reserved keyword: only here, right after a pool's path, does it start
+    // the clause, so a spec may still name a declaration `from`. (`oracle field …` after a pool
+    // also starts with a name: the gate tells them apart.)
+    this.OPTION({ GATE: () => this.LA(1).image === 'from', DEF: () => this.SUBRULE(this.importClause) });
+  });
+
+  // `from verl(dialect: search_r1, max_turns: 8)`; the list may be empty or left out.
+  private importClause = this.RULE('importClause', () => {
+    this.CONSUME(T.Identifier, { LABEL: 'from' });
+    this.CONSUME2(T.Identifier, { LABEL: 'format' });
+    this.OPTION(() => {
+      this.CONSUME(T.LParen);
+      this.MANY_SEP({ SEP: T.Comma, DEF: () => this.SUBRULE(this.importOption) });
+      this.CONSUME(T.RParen);
+    });
+  });
+
+  private importOption = this.RULE('importOption', () => {
+    this.CONSUME(T.Identifier, { LABEL: 'key' });
+    this.CONSUME(T.Colon);
+    this.OR([
+      { ALT: () => this.CONSUME2(T.Identifier, { LABEL: 'word' }) },
+      { ALT: () => this.CONSUME(T.True, { LABEL: 'word' }) },
+      { ALT: () => this.CONSUME(T.False, { LABEL: 'word' }) },
+      { ALT: () => this.CONSUME(T.StringLiteral) },
+      { ALT: () => this.CONSUME(T.NumberLiteral) },
+    ]);
   });
 
   // `oracle field judge "doc" : number = meta.judge.score`: a value logged with each row.
@@ -107,11 +135,6 @@ export class RewardParser extends CstParser {
     this.CONSUME(T.Star);
     // A postfix operand, so `R0 - 1.2 * L - 0.8 * X` splits into two terms.
     this.SUBRULE(this.postfixExpression);
-  });
-
-  private signedNumber = this.RULE('signedNumber', () => {
-    this.OPTION(() => this.OR([{ ALT: () => this.CONSUME(T.Plus) }, { ALT: () => this.CONSUME(T.Minus) }]));
-    this.CONSUME(T.NumberLiteral);
   });
 
   private auditDecl = this.RULE('auditDecl', () => {
@@ -279,131 +302,6 @@ export class RewardParser extends CstParser {
   private settingItem = this.RULE('settingItem', () => {
     this.OR(T.settingTokens.map((token) => ({ ALT: () => this.CONSUME(token, { LABEL: 'setting' }) })));
     this.AT_LEAST_ONE_SEP({ SEP: T.Comma, DEF: () => this.CONSUME(T.NumberLiteral) });
-  });
-
-  private comparisonOperator = this.RULE('comparisonOperator', () => {
-    this.OR([
-      { ALT: () => this.CONSUME(T.EqEq) },
-      { ALT: () => this.CONSUME(T.NotEq) },
-      { ALT: () => this.CONSUME(T.LessEq) },
-      { ALT: () => this.CONSUME(T.GreaterEq) },
-      { ALT: () => this.CONSUME(T.Less) },
-      { ALT: () => this.CONSUME(T.Greater) },
-    ]);
-  });
-
-  // One flat rule for every binary operator: a precedence ladder of rules builds about ten CST
-  // nodes per operand, and their garbage dominated keystroke parsing. build-ast.ts applies the
-  // precedence (operator-precedence parsing), so the grammar stays unambiguous and small.
-  public expression = this.RULE('expression', () => {
-    this.SUBRULE(this.prefixedOperand, { LABEL: 'operands' });
-    this.MANY(() => {
-      this.SUBRULE(this.binaryOperator, { LABEL: 'operators' });
-      this.SUBRULE2(this.prefixedOperand, { LABEL: 'operands' });
-    });
-  });
-
-  private prefixedOperand = this.RULE('prefixedOperand', () => {
-    this.MANY(() => this.CONSUME(T.Not));
-    this.SUBRULE(this.unary);
-  });
-
-  private binaryOperator = this.RULE('binaryOperator', () => {
-    this.OR([
-      { ALT: () => this.CONSUME(T.Or) },
-      { ALT: () => this.CONSUME(T.And) },
-      { ALT: () => this.SUBRULE(this.comparisonOperator) },
-      { ALT: () => this.CONSUME(T.In) },
-      {
-        ALT: () => {
-          this.CONSUME2(T.Not);
-          this.CONSUME2(T.In);
-        },
-      },
-      { ALT: () => this.CONSUME(T.Plus) },
-      { ALT: () => this.CONSUME(T.Minus) },
-      { ALT: () => this.CONSUME(T.Star) },
-      { ALT: () => this.CONSUME(T.Slash) },
-    ]);
-  });
-
-  private unary = this.RULE('unary', () => {
-    this.OR([
-      {
-        ALT: () => {
-          this.CONSUME(T.Minus);
-          this.SUBRULE(this.unary);
-        },
-      },
-      { ALT: () => this.SUBRULE(this.postfixExpression) },
-    ]);
-  });
-
-  private postfixExpression = this.RULE('postfixExpression', () => {
-    this.SUBRULE(this.primary);
-    this.MANY(() => {
-      this.CONSUME(T.Dot);
-      this.CONSUME(T.Identifier, { LABEL: 'members' });
-    });
-  });
-
-  private primary = this.RULE('primary', () => {
-    this.OR([
-      { ALT: () => this.CONSUME(T.NumberLiteral) },
-      { ALT: () => this.CONSUME(T.StringLiteral) },
-      { ALT: () => this.CONSUME(T.True) },
-      { ALT: () => this.CONSUME(T.False) },
-      // `corpus` is a keyword at the top level and the corpus id set inside expressions.
-      { ALT: () => this.CONSUME(T.Corpus) },
-      { ALT: () => this.SUBRULE(this.quantifier) },
-      { ALT: () => this.SUBRULE(this.conditional) },
-      { ALT: () => this.SUBRULE(this.countCall) },
-      { ALT: () => this.SUBRULE(this.callOrName) },
-      { ALT: () => this.SUBRULE(this.parenthesized) },
-    ]);
-  });
-
-  // One alternative per quantifier keyword of the vocabulary, each read as the `quantifier` child.
-  private quantifier = this.RULE('quantifier', () => {
-    this.OR(T.quantifierTokens.map((token) => ({ ALT: () => this.CONSUME(token, { LABEL: 'quantifier' }) })));
-    this.CONSUME(T.Identifier);
-    this.CONSUME(T.In);
-    this.SUBRULE(this.postfixExpression);
-    this.CONSUME(T.Colon);
-    this.SUBRULE(this.expression);
-  });
-
-  // `if c then a else b`: like a quantifier's body, the else branch reaches as far right as it can.
-  private conditional = this.RULE('conditional', () => {
-    this.CONSUME(T.If);
-    this.SUBRULE(this.expression, { LABEL: 'condition' });
-    this.CONSUME(T.Then);
-    this.SUBRULE2(this.expression, { LABEL: 'whenTrue' });
-    this.CONSUME(T.Else);
-    this.SUBRULE3(this.expression, { LABEL: 'whenFalse' });
-  });
-
-  // `count(citations)`: the keyword `count` also names the size function.
-  private countCall = this.RULE('countCall', () => {
-    this.CONSUME(T.Count);
-    this.SUBRULE(this.argumentList);
-  });
-
-  private callOrName = this.RULE('callOrName', () => {
-    this.CONSUME(T.Identifier);
-    this.OPTION(() => this.SUBRULE(this.argumentList));
-  });
-
-  private argumentList = this.RULE('argumentList', () => {
-    this.CONSUME(T.LParen);
-    this.MANY_SEP({ SEP: T.Comma, DEF: () => this.SUBRULE(this.expression) });
-    this.CONSUME(T.RParen);
-  });
-
-  private parenthesized = this.RULE('parenthesized', () => {
-    this.CONSUME(T.LParen);
-    this.SUBRULE(this.expression);
-    this.CONSUME(T.RParen);
   });
 }
 

@@ -1,0 +1,112 @@
+// A pool that links a foreign log (`pool runs = "dumps/*.jsonl" from verl(dialect: search_r1)`):
+// its files are read here, through `openInput` like every linked file, handed to the importer the
+// registry names (the same code `herald import` runs), and each row it makes is parsed with the
+// pool parser, so the audit sees exactly what `herald import` would have written and then loaded.
+import type { ImportCounts, ImportFile, RawOptions } from '../importers/importer.js';
+import type { RegisteredImporter } from '../importers/registry.js';
+import { parsePoolRow } from '../pool/schemas.js';
+import type { Loaded, RowIssue, Trajectory } from '../pool/types.js';
+import type { ImportOption, PoolDecl } from '../syntax/ast.js';
+import { maxInputBytes } from './input-limits.js';
+import { linkedFileAccess, readOpened, openInput, UnreadableInput } from './open-input.js';
+import { resolveLink, specRelative } from './paths.js';
+import type { WorkspaceTrust } from './trust.js';
+
+/** The importer a pool names and its options as written (values as text, like `--option key=value`). */
+export interface PoolImport {
+  readonly format: string;
+  readonly options: RawOptions;
+}
+
+/** What the importer stated about an imported pool: its counts and its notes (never silent). */
+export interface ImportSummary {
+  readonly format: string;
+  readonly counts: ImportCounts;
+  readonly notes: readonly string[];
+}
+
+export interface LoadedImport extends Loaded<Trajectory> {
+  readonly imported?: ImportSummary;
+}
+
+/** An option's value as the importer receives it: a name or number as written, a string's value. */
+export function importOptionText(option: ImportOption): string | undefined {
+  const value = option.value;
+  if (value === undefined) return undefined;
+  if ('kind' in value) return value.kind === 'string' ? value.value : String(value.value);
+  return value.text;
+}
+
+/** The importer a pool declaration names, or undefined (no `from`, or no format written yet). A repeated option keeps its first value. */
+export function poolImportOf(decl: PoolDecl): PoolImport | undefined {
+  const format = decl.source?.format?.text;
+  if (format === undefined) return undefined;
+  const options: Record<string, string> = {};
+  for (const option of decl.source?.options ?? []) {
+    const text = importOptionText(option);
+    if (text !== undefined && !Object.hasOwn(options, option.name.text)) options[option.name.text] = text;
+  }
+  return { format, options };
+}
+
+/** The files of one imported pool: absolute paths in the order they are read, and the spec's folder (reasons name files relative to it). */
+export interface ImportRequest {
+  readonly files: readonly string[];
+  readonly name: string;
+  readonly specDir: string;
+}
+
+/** Reads every file whole through `openInput` (trust, kind, per-file limit), or says which could not be read. */
+function readFiles(request: ImportRequest, trust: WorkspaceTrust): { ok: true; files: ImportFile[] } | { ok: false; fileError: string } {
+  const files: ImportFile[] = [];
+  for (const file of request.files) {
+    const opened = openInput(file, linkedFileAccess(trust));
+    if (!opened.ok) return { ok: false, fileError: `${file}: cannot read: ${opened.reason}` };
+    try {
+      files.push({ path: specRelative(request.specDir, file), bytes: readOpened(opened, maxInputBytes) });
+    } catch (error) {
+      const why = error instanceof UnreadableInput || error instanceof Error ? error.message : String(error);
+      return { ok: false, fileError: `${file}: cannot read: ${why}` };
+    }
+  }
+  return { ok: true, files };
+}
+
+/**
+ * Imports one pool: its files' bytes through the importer, then every row through the pool parser
+ * (`RowSource`: the record's file and line), a later row with an id already taken skipped as a
+ * duplicate. The importer's skipped records and the rows the parser refuses are the pool's skipped
+ * rows, in file and line order; its counts and notes travel with the rows.
+ */
+export async function importPool(request: ImportRequest, importer: RegisteredImporter, options: RawOptions, trust: WorkspaceTrust): Promise<LoadedImport> {
+  const read = readFiles(request, trust);
+  if (!read.ok) return { items: [], issues: [], fileError: read.fileError };
+  const outcome = await importer.run(read.files, options);
+  const where = request.files.length === 1 ? request.files[0]! : request.files.join(', ');
+  if (!outcome.ok) return { items: [], issues: [], fileError: `${where}: cannot import as ${importer.format}: ${outcome.reason}` };
+  const { result } = outcome;
+  const absolute = (file: string): string => resolveLink(request.specDir, file);
+  const items: Trajectory[] = [];
+  const issues: RowIssue[] = result.skipped.map((s) => ({ file: absolute(s.at.file), line: s.at.line, reason: s.reason }));
+  const firstAt = new Map<string, { file: string; line: number }>();
+  for (const { row, at } of result.rows) {
+    const file = absolute(at.file);
+    const parsed = parsePoolRow(row, { pool: request.name, file, line: at.line });
+    if (!parsed.ok) {
+      issues.push({ file, line: at.line, reason: parsed.reason });
+      continue;
+    }
+    const first = firstAt.get(parsed.value.id);
+    if (first !== undefined) {
+      const place = first.file === file ? `line ${first.line}` : `${specRelative(request.specDir, first.file)} line ${first.line}`;
+      issues.push({ file, line: at.line, reason: `duplicate id '${parsed.value.id}' (first on ${place})` });
+      continue;
+    }
+    firstAt.set(parsed.value.id, { file, line: at.line });
+    items.push(parsed.value);
+  }
+  const order = new Map(request.files.map((f, k) => [f, k]));
+  issues.sort((a, b) => (order.get(a.file) ?? 0) - (order.get(b.file) ?? 0) || a.line - b.line);
+  const skipped = issues.length;
+  return { items, issues, imported: { format: importer.format, counts: { ...result.counts, imported: items.length, skipped }, notes: result.notes } };
+}

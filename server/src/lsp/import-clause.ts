@@ -1,0 +1,96 @@
+import type { IToken, TokenType } from 'chevrotain';
+import { CompletionItemKind } from 'vscode-languageserver/node';
+import { importerFor, importers, type RegisteredImporter } from '../importers/registry.js';
+import type { Span } from '../problems/span.js';
+import type { Spec } from '../syntax/ast.js';
+import * as T from '../syntax/tokens.js';
+
+// Completion and hover for a pool's `from FORMAT(key: value, …)` clause, from the one registry of
+// importers: the formats with their summaries after `from`, a format's options with their docs
+// inside its parentheses.
+
+export type ImportWant =
+  | { readonly kind: 'from' }
+  | { readonly kind: 'import-formats' }
+  | { readonly kind: 'import-options'; readonly format: string; readonly exclude: ReadonlySet<string> };
+
+const is = (token: IToken | undefined, ...types: TokenType[]): boolean => token !== undefined && types.includes(token.tokenType);
+
+/**
+ * What may follow a pool's path: `rest` are the tokens after the string. Undefined when the
+ * declaration is over (after `)` or a format without options), so the caller offers what it would.
+ */
+export function importClauseWants(rest: readonly IToken[]): ImportWant[] | undefined {
+  const [from, format, open] = rest;
+  if (from === undefined) return [{ kind: 'from' }];
+  if (from.image !== 'from') return undefined;
+  if (format === undefined) return [{ kind: 'import-formats' }];
+  // `from verl` and `from verl(…)` end the declaration.
+  if (open === undefined || !is(open, T.LParen) || rest.some((t) => is(t, T.RParen))) return undefined;
+  const last = rest[rest.length - 1]!;
+  if (!is(last, T.LParen, T.Comma)) return [];
+  const written = new Set(rest.slice(3).filter((t, i, list) => is(t, T.Identifier) && is(list[i + 1], T.Colon)).map((t) => t.image));
+  return [{ kind: 'import-options', format: format.image, exclude: written }];
+}
+
+/**
+ * What may follow a pool's path (`segment`: the declaration's tokens from `pool`): `from` and the
+ * next declaration, the formats, the options, or the next declaration once the clause is done.
+ * Undefined for any other declaration, or before the path.
+ */
+export function poolClauseWants(segment: readonly IToken[]): (ImportWant | { readonly kind: 'declaration-keywords' })[] | undefined {
+  if (!is(segment[0], T.Pool) || !is(segment[3], T.StringLiteral)) return undefined;
+  const clause = importClauseWants(segment.slice(4));
+  if (clause === undefined) return [{ kind: 'declaration-keywords' }];
+  return segment.length === 4 ? [...clause, { kind: 'declaration-keywords' }] : clause;
+}
+
+export interface ImportItem {
+  readonly label: string;
+  readonly kind: CompletionItemKind;
+  readonly detail: string;
+  readonly doc: string;
+  readonly snippet?: string;
+}
+
+export const fromDoc = 'Reads the pool\'s files with an importer: `from verl(dialect: search_r1)` (docs/language.md, "Pools from other frameworks").';
+
+/** The completion items of one want of the clause. */
+export function importItems(want: ImportWant): ImportItem[] {
+  switch (want.kind) {
+    case 'from':
+      return [{ label: 'from', kind: CompletionItemKind.Keyword, detail: 'from FORMAT(options)', doc: fromDoc, snippet: 'from ${1:format}' }];
+    case 'import-formats':
+      return importers.map((i) => ({ label: i.format, kind: CompletionItemKind.Module, detail: 'importer', doc: importerDoc(i) }));
+    case 'import-options': {
+      const docs = importerFor(want.format)?.optionDocs ?? {};
+      return Object.entries(docs).filter(([name]) => !want.exclude.has(name))
+        .map(([name, doc]) => ({ label: name, kind: CompletionItemKind.Property, detail: `${want.format} option`, doc, snippet: `${name}: $1` }));
+    }
+  }
+}
+
+/** An importer as hover and completion describe it: its summary, then each option with its doc. */
+export function importerDoc(importer: RegisteredImporter): string {
+  const options = Object.entries(importer.optionDocs).map(([name, doc]) => `- \`${name}\`: ${doc}`);
+  return [importer.summary, ...(options.length === 0 ? [] : ['Options:', options.join('\n')])].join('\n\n');
+}
+
+const inside = (span: Span | undefined, offset: number): span is Span => span !== undefined && span.start <= offset && offset <= span.end;
+
+/** What a hover over a pool's `from`, format or option name says, and the span it covers. */
+export function importHover(spec: Spec, offset: number): { readonly lines: string[]; readonly span: Span } | undefined {
+  for (const decl of spec.decls) {
+    const clause = decl.kind === 'pool' ? decl.source : undefined;
+    if (clause === undefined || !inside(clause.span, offset)) continue;
+    if (inside(clause.from.span, offset)) return { lines: ['`from`', fromDoc], span: clause.from.span };
+    const importer = clause.format === undefined ? undefined : importerFor(clause.format.text);
+    if (inside(clause.format?.span, offset)) {
+      return { lines: importer === undefined ? [`\`${clause.format.text}\`: no importer reads this format`] : [`importer \`${importer.format}\``, importerDoc(importer)], span: clause.format.span };
+    }
+    const option = clause.options.find((o) => inside(o.name.span, offset));
+    const doc = option === undefined ? undefined : importer?.optionDocs[option.name.text];
+    if (option !== undefined && doc !== undefined && importer !== undefined) return { lines: [`option \`${option.name.text}\` of importer \`${importer.format}\``, doc], span: option.name.span };
+  }
+  return undefined;
+}
