@@ -4,6 +4,7 @@
 // never a row the audit misreads.
 import { parsePoolRow } from '../pool/schemas.js';
 import type { ImportFile, Importer, ImportResult, RawOptions } from './importer.js';
+import { artImporter } from './art.js';
 
 export type ImportOutcome = { readonly ok: true; readonly result: ImportResult } | { readonly ok: false; readonly reason: string };
 
@@ -44,6 +45,7 @@ export function registered<O>(importer: Importer<O>): RegisteredImporter {
 /** Every importer, in the order `herald import --help` lists them. */
 export const importers: readonly RegisteredImporter[] = [
   // registered(verlImporter), one line per importer.
+  registered(artImporter),
 ];
 
 export function importerFor(format: string): RegisteredImporter | undefined {
