@@ -5,6 +5,9 @@
 import { parsePoolRow } from '../pool/schemas.js';
 import type { ImportFile, Importer, ImportResult, RawOptions } from './importer.js';
 import { artImporter } from './art.js';
+import { browseCompPlusImporter } from './browsecomp-plus.js';
+import { rllmImporter } from './rllm.js';
+import { trlImporter } from './trl.js';
 
 export type ImportOutcome = { readonly ok: true; readonly result: ImportResult } | { readonly ok: false; readonly reason: string };
 
@@ -45,7 +48,10 @@ export function registered<O>(importer: Importer<O>): RegisteredImporter {
 /** Every importer, in the order `herald import --help` lists them. */
 export const importers: readonly RegisteredImporter[] = [
   // registered(verlImporter), one line per importer.
+  registered(trlImporter),
+  registered(rllmImporter),
   registered(artImporter),
+  registered(browseCompPlusImporter),
 ];
 
 export function importerFor(format: string): RegisteredImporter | undefined {
