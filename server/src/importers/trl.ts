@@ -78,10 +78,12 @@ export const trlImporter: Importer<TrlOptions> = {
         tally.skip({ file: file.path, line: 1 }, table.reason);
         continue;
       }
-      for (const column of ['prompt', 'completion']) {
-        if (!table.columns.includes(column)) tally.skip({ file: file.path, line: 1 }, `not a TRL completions file: no '${column}' column`);
+      const missing = ['prompt', 'completion'].filter((column) => !table.columns.includes(column));
+      if (missing.length > 0) {
+        tally.read += 1;
+        tally.skip({ file: file.path, line: 1 }, `not a TRL completions file: no ${missing.map((c) => `'${c}'`).join(' or ')} column`);
+        continue;
       }
-      if (!table.columns.includes('prompt') || !table.columns.includes('completion')) continue;
       for (const [i, record] of table.records.entries()) {
         tally.read += 1;
         const at = { file: file.path, line: i + 1 };
