@@ -13,6 +13,8 @@ import { importerFor } from '../../server/src/importers/registry.js';
 import type { ImportOutcome } from '../../server/src/importers/registry.js';
 import type { ImportResult } from '../../server/src/importers/importer.js';
 import { tempDir } from '../pool/temp-files.js';
+import { artParquet } from './parquet-fixtures.js';
+import type { ArtMessage, ArtRow } from './parquet-fixtures.js';
 
 const sample = path.resolve('walkthrough/sample');
 const herald = path.resolve('dist/herald.js');
@@ -28,17 +30,17 @@ interface V1Row {
 }
 
 function readRows(file: string): V1Row[] {
-  return fs.readFileSync(file, 'utf8').split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as V1Row);
+  return fs.readFileSync(file, 'utf8').split('\n').filter((l) => l !== '').map((l): V1Row => JSON.parse(l));
 }
 
-const passages = new Map(readRows(path.join(sample, 'pools/corpus.jsonl')).map((p) => {
-  const passage = p as unknown as { id: string; text: string };
+const passages = new Map(fs.readFileSync(path.join(sample, 'pools/corpus.jsonl'), 'utf8').split('\n').filter((l) => l !== '').map((l) => {
+  const passage: { id: string; text: string } = JSON.parse(l);
   return [passage.id, passage.text];
 }));
 
 /** One v1 row as the chat messages a tool-calling agent logs. */
-function chatMessages(row: V1Row): unknown[] {
-  const messages: unknown[] = [
+function chatMessages(row: V1Row): PlainMessage[] {
+  const messages: PlainMessage[] = [
     { role: 'system', content: 'Search with the search tool, answer in <answer></answer> and cite passages as [id].' },
     { role: 'user', content: row.question },
   ];
@@ -74,32 +76,64 @@ function artJsonl(rows: readonly V1Row[]): string {
   })).join('\n') + '\n';
 }
 
+interface PlainMessage {
+  role: string;
+  content: string | null;
+  tool_calls?: unknown[];
+  tool_call_id?: string;
+  name?: string;
+}
+
+/** The rows as ART's Parquet (ZSTD): one row per trajectory, `tool_calls` and `metadata` as JSON strings. */
+function artParquetRows(rows: readonly V1Row[]): ArtRow[] {
+  const groups = [...new Set(rows.map((r) => r.question_id))];
+  return rows.map((row) => ({
+    group_index: groups.indexOf(row.question_id),
+    reward: 0,
+    metadata: JSON.stringify({ id: row.id, question_id: row.question_id, question: row.question, answers: row.gold.answers, support_ids: row.gold.support_ids, ...row.meta }),
+    messages: chatMessages(row).map((m): ArtMessage => ({
+      role: m.role,
+      content: m.content,
+      tool_calls: m.tool_calls === undefined ? null : JSON.stringify(m.tool_calls),
+      tool_call_id: m.tool_call_id ?? null,
+    })),
+  }));
+}
+
 function audit(dir: string): string {
   const run = spawnSync(process.execPath, [herald, 'audit', 'paper.reward', '--format', 'json', '--quiet', '--no-cache'], { cwd: dir, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
   assert.ok(run.status === 0 || run.status === 1, run.stderr);
   return run.stdout;
 }
 
-describe('chat-message roundtrip: v1 pool → ART JSONL → import → audit', () => {
-  it('audits to a byte-identical JSON report', async () => {
-    const art = importerFor('art');
-    assert.ok(art !== undefined);
-    const tmp = tempDir();
-    fs.cpSync(sample, tmp.dir, { recursive: true });
-    for (const name of ['hotpot', '2wiki']) {
-      const rows = readRows(path.join(sample, 'pools', `${name}.jsonl`));
-      const bytes = new TextEncoder().encode(artJsonl(rows));
-      const outcome: ImportOutcome = await art.run([{ path: `${name}.art.jsonl`, bytes }], { answer: 'answer_tag', citations: 'docid' });
-      if (!outcome.ok) assert.fail(outcome.reason);
-      const { counts, rows: imported, skipped }: ImportResult = outcome.result;
-      assert.deepEqual(skipped, []);
-      assert.deepEqual(counts, { read: rows.length, imported: rows.length, skipped: 0, questionIdsDerived: 0, groupsRecovered: null });
-      assert.deepEqual(imported.map((r) => r.row.id), rows.map((r) => r.id));
-      tmp.write(`pools/${name}.jsonl`, imported.map((r) => JSON.stringify(r.row)).join('\n') + '\n');
-    }
-    const before = audit(sample);
-    const after = audit(tmp.dir);
-    assert.ok(before.length > 1000);
-    assert.equal(after, before);
-  });
+async function importInto(dir: string, form: 'jsonl' | 'parquet'): Promise<void> {
+  const art = importerFor('art');
+  assert.ok(art !== undefined);
+  for (const name of ['hotpot', '2wiki']) {
+    const rows = readRows(path.join(sample, 'pools', `${name}.jsonl`));
+    const file = form === 'jsonl' ? { path: `${name}.art.jsonl`, bytes: new TextEncoder().encode(artJsonl(rows)) } : artParquet(`${name}.parquet`, artParquetRows(rows));
+    const outcome: ImportOutcome = await art.run([file], { answer: 'answer_tag', citations: 'docid' });
+    if (!outcome.ok) assert.fail(outcome.reason);
+    const { counts, rows: imported, skipped }: ImportResult = outcome.result;
+    assert.deepEqual(skipped, []);
+    assert.deepEqual(counts, { read: rows.length, imported: rows.length, skipped: 0, questionIdsDerived: 0, groupsRecovered: null });
+    assert.deepEqual(imported.map((r) => r.row.id), rows.map((r) => r.id));
+    // The imported rows are v2 forms (result objects, citation markers), not copies of the v1 rows.
+    assert.ok(imported.some((r) => JSON.stringify(r.row.steps).includes('"rank":1')));
+    fs.writeFileSync(path.join(dir, 'pools', `${name}.jsonl`), imported.map((r) => JSON.stringify(r.row)).join('\n') + '\n');
+  }
+}
+
+describe('chat-message roundtrip: v1 pool → ART → import → audit', () => {
+  const before = audit(sample);
+
+  for (const form of ['jsonl', 'parquet'] as const) {
+    it(`audits to a byte-identical JSON report (ART ${form})`, async () => {
+      const tmp = tempDir();
+      fs.cpSync(sample, tmp.dir, { recursive: true });
+      await importInto(tmp.dir, form);
+      assert.ok(before.length > 1000);
+      assert.equal(audit(tmp.dir), before);
+    });
+  }
 });
