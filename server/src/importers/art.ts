@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import { chatMessages, firstUserText, isObject } from './chat-messages.js';
 import { chatOptionDocs, chatOptionShape, chatRules } from './chat-options.js';
-import { fileStem, jsonLines, stringsOf, utf8Text } from './chat-records.js';
+import { fileStem, idText, jsonLines, stringsOf, utf8Text } from './chat-records.js';
 import { ImportTally } from './chat-row.js';
 import { chatTrajectory } from './chat-trajectory.js';
 import type { ChatRules } from './chat-trajectory.js';
@@ -53,11 +53,6 @@ function jsonObject(value: unknown): Readonly<Record<string, unknown>> {
   }
 }
 
-function idText(value: unknown): string | undefined {
-  if (typeof value === 'string' && value !== '') return value;
-  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
-  return undefined;
-}
 
 function integer(value: unknown): number | undefined {
   return typeof value === 'number' && Number.isInteger(value) ? value : undefined;

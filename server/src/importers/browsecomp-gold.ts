@@ -2,7 +2,7 @@
 // content: the query file (JSON Lines or a JSON list of `{query_id, query, answer, gold_docs[{docid}],
 // evidence_docs[{docid}]}`) and TREC qrels (`qid Q0 docid relevance` lines; relevance > 0 counts).
 import { isObject } from './chat-messages.js';
-import { jsonLines } from './chat-records.js';
+import { idText, jsonLines } from './chat-records.js';
 import type { ImportIssue } from './importer.js';
 
 export interface QueryLabels {
@@ -22,11 +22,6 @@ export function supportIds(labels: QueryLabels, rule: SupportRule): string[] {
   return [...new Set([...docs, ...labels.qrels])];
 }
 
-function idText(value: unknown): string | undefined {
-  if (typeof value === 'string' && value !== '') return value;
-  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
-  return undefined;
-}
 
 function docids(value: unknown): string[] {
   if (!Array.isArray(value)) return [];

@@ -10,7 +10,7 @@ import type { SupportRule } from './browsecomp-gold.js';
 import { isObject } from './chat-messages.js';
 import type { ChatCall, ChatMessage } from './chat-messages.js';
 import { chatOptionDocs, chatOptionShape, chatRules } from './chat-options.js';
-import { fileStem, jsonDocument, utf8Text } from './chat-records.js';
+import { fileStem, idText, jsonDocument, utf8Text } from './chat-records.js';
 import { ImportTally } from './chat-row.js';
 import { chatTrajectory } from './chat-trajectory.js';
 import type { ChatRules } from './chat-trajectory.js';
@@ -79,11 +79,6 @@ interface RunFile {
   readonly run: Readonly<Record<string, unknown>>;
 }
 
-function idText(value: unknown): string | undefined {
-  if (typeof value === 'string' && value !== '') return value;
-  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
-  return undefined;
-}
 
 function addRun(tally: ImportTally, { path, run }: RunFile, sample: number, labels: LabelBook, rules: ChatRules, support: SupportRule): void {
   const at = { file: path, line: 1 };

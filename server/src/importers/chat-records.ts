@@ -63,6 +63,13 @@ export function stringsOf(value: unknown): string[] | undefined {
   return out;
 }
 
+/** An id as logs write it: a non-empty string, or a number written as text. */
+export function idText(value: unknown): string | undefined {
+  if (typeof value === 'string' && value !== '') return value;
+  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+  return undefined;
+}
+
 /** The file name without folders and extension (`…/0004.parquet` → `0004`): the step a file holds in ART and TRL. */
 export function fileStem(path: string): string {
   const base = path.split(/[\\/]/).at(-1) ?? path;

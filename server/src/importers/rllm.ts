@@ -8,7 +8,7 @@
 import { z } from 'zod';
 import { chatMessages, firstUserText, isObject } from './chat-messages.js';
 import { chatOptionDocs, chatOptionShape, chatRules } from './chat-options.js';
-import { jsonDocument, stringsOf, utf8Text } from './chat-records.js';
+import { idText, jsonDocument, stringsOf, utf8Text } from './chat-records.js';
 import { ImportTally } from './chat-row.js';
 import { chatTrajectory } from './chat-trajectory.js';
 import type { Importer, ImportFile } from './importer.js';
@@ -63,7 +63,7 @@ function readEpisode(tally: ImportTally, file: ImportFile, o: RllmOptions): void
   const episode = doc.value;
   if (!isObject(episode) || !Array.isArray(episode.trajectories)) return tally.skip(at, "not an rllm episode: expected an object with a 'trajectories' list");
   const task = isObject(episode.task) ? episode.task : {};
-  const episodeId = text(episode.episode_id) ?? (typeof episode.episode_id === 'number' ? String(episode.episode_id) : undefined);
+  const episodeId = idText(episode.episode_id);
   const group = rllmGroup(episodeId, file.path);
   const answers = stringsOf(task[o.keys.answers]);
   const support = stringsOf(task[o.keys.support]);
