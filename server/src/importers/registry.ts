@@ -4,8 +4,12 @@
 // never a row the audit misreads.
 import { parsePoolRow } from '../pool/schemas.js';
 import type { ImportFile, Importer, ImportResult, RawOptions } from './importer.js';
+import { artImporter } from './art.js';
+import { browseCompPlusImporter } from './browsecomp-plus.js';
 import { r1SearcherImporter } from './r1-searcher-importer.js';
+import { rllmImporter } from './rllm.js';
 import { skyrlImporter } from './skyrl-importer.js';
+import { trlImporter } from './trl.js';
 import { verlImporter } from './verl-importer.js';
 
 export type ImportOutcome = { readonly ok: true; readonly result: ImportResult } | { readonly ok: false; readonly reason: string };
@@ -62,6 +66,10 @@ export const importers: readonly RegisteredImporter[] = [
   registered(verlImporter),
   registered(skyrlImporter),
   registered(r1SearcherImporter),
+  registered(trlImporter),
+  registered(rllmImporter),
+  registered(artImporter),
+  registered(browseCompPlusImporter),
 ];
 
 export function importerFor(format: string): RegisteredImporter | undefined {

@@ -1,0 +1,111 @@
+// BrowseComp-Plus labels, given as further input files beside the run files and recognised by their
+// content: the query file (JSON Lines or a JSON list of `{query_id, query, answer, gold_docs[{docid}],
+// evidence_docs[{docid}]}`) and TREC qrels (`qid Q0 docid relevance` lines; relevance > 0 counts).
+import { isObject } from './chat-messages.js';
+import { idText, jsonLines } from './chat-records.js';
+import type { ImportIssue } from './importer.js';
+
+export interface QueryLabels {
+  readonly question?: string;
+  readonly answers: readonly string[];
+  readonly goldDocs: readonly string[];
+  readonly evidenceDocs: readonly string[];
+  readonly qrels: readonly string[];
+}
+
+/** Which labelled documents are a row's `gold.support_ids` (`support` option). */
+export const supportRules = ['evidence', 'gold', 'both'] as const;
+export type SupportRule = (typeof supportRules)[number];
+
+export function supportIds(labels: QueryLabels, rule: SupportRule): string[] {
+  const docs = rule === 'gold' ? labels.goldDocs : rule === 'evidence' ? labels.evidenceDocs : [...labels.evidenceDocs, ...labels.goldDocs];
+  return [...new Set([...docs, ...labels.qrels])];
+}
+
+
+function docids(value: unknown): string[] {
+  if (!Array.isArray(value)) return [];
+  return value.flatMap((doc) => {
+    const id = isObject(doc) ? idText(doc.docid ?? doc.doc_id ?? doc.id) : idText(doc);
+    return id === undefined ? [] : [id];
+  });
+}
+
+function answersOf(value: unknown): string[] {
+  if (typeof value === 'string') return [value];
+  return Array.isArray(value) ? value.filter((a): a is string => typeof a === 'string') : [];
+}
+
+/** Accumulates labels by query id across every label file. */
+export class LabelBook {
+  private readonly byQuery = new Map<string, QueryLabels>();
+
+  get(queryId: string): QueryLabels | undefined {
+    return this.byQuery.get(queryId);
+  }
+
+  get size(): number {
+    return this.byQuery.size;
+  }
+
+  private merge(queryId: string, add: Partial<QueryLabels>): void {
+    const old = this.byQuery.get(queryId) ?? { answers: [], goldDocs: [], evidenceDocs: [], qrels: [] };
+    this.byQuery.set(queryId, {
+      ...(old.question === undefined && add.question === undefined ? {} : { question: add.question ?? old.question }),
+      answers: [...old.answers, ...(add.answers ?? [])],
+      goldDocs: [...old.goldDocs, ...(add.goldDocs ?? [])],
+      evidenceDocs: [...old.evidenceDocs, ...(add.evidenceDocs ?? [])],
+      qrels: [...old.qrels, ...(add.qrels ?? [])],
+    });
+  }
+
+  /** A query record; false when the value is not one (no `query_id`). */
+  addQuery(value: unknown): boolean {
+    if (!isObject(value)) return false;
+    const queryId = idText(value.query_id);
+    if (queryId === undefined) return false;
+    const question = typeof value.query === 'string' ? value.query : undefined;
+    this.merge(queryId, { ...(question === undefined ? {} : { question }), answers: answersOf(value.answer), goldDocs: docids(value.gold_docs), evidenceDocs: docids(value.evidence_docs) });
+    return true;
+  }
+
+  /** Qrels lines; issues for lines that are not `qid Q0 docid relevance`. */
+  addQrels(file: string, text: string): ImportIssue[] {
+    const issues: ImportIssue[] = [];
+    for (const [i, raw] of text.split('\n').entries()) {
+      const line = raw.trim();
+      if (line === '') continue;
+      const fields = line.split(/\s+/);
+      const [qid, , docid, relevance] = fields;
+      if (fields.length !== 4 || qid === undefined || docid === undefined || relevance === undefined || !/^-?\d+$/.test(relevance)) {
+        issues.push({ at: { file, line: i + 1 }, reason: 'not a qrels line: expected `query_id Q0 docid relevance`' });
+        continue;
+      }
+      if (Number(relevance) > 0) this.merge(qid, { qrels: [docid] });
+    }
+    return issues;
+  }
+}
+
+/** True when a text is TREC qrels (its first non-blank line has four fields, the last an integer). */
+export function looksLikeQrels(text: string): boolean {
+  const first = text.split('\n').find((l) => l.trim() !== '');
+  return first !== undefined && /^\S+\s+\S+\s+\S+\s+-?\d+\s*$/.test(first.trim());
+}
+
+/** Query records of a JSON Lines or JSON-list text; issues for records that are not queries. */
+export function addQueryFile(book: LabelBook, file: string, text: string): ImportIssue[] {
+  const trimmed = text.trim();
+  if (trimmed.startsWith('[')) {
+    try {
+      const list: unknown = JSON.parse(trimmed);
+      if (Array.isArray(list)) {
+        return list.flatMap((item, i) => (book.addQuery(item) ? [] : [{ at: { file, line: 1 }, reason: `item ${i}: not a BrowseComp-Plus query (no query_id)` }]));
+      }
+    } catch {
+      // Not one JSON list: read it as JSON Lines below.
+    }
+  }
+  const { records, issues } = jsonLines(file, text);
+  return [...issues, ...records.flatMap(({ line, value }) => (book.addQuery(value) ? [] : [{ at: { file, line }, reason: 'not a BrowseComp-Plus query (no query_id)' }]))];
+}

@@ -1,0 +1,156 @@
+// BrowseComp-Plus run files: one `run_*.json` per query, `{query_id, status, tool_call_counts,
+// retrieved_docids, result[{type: tool_call|reasoning|output_text, tool_name, arguments, output}], metadata{model}}`.
+// `search` outputs a JSON list `[{docid, score?, snippet}]`; `get_document` returns `{docid, text}`.
+// The items are laid out as the chat messages they were (a call and its output; reasoning and text
+// before a call ride on that call's turn) and converted by the shared chat converter. The query
+// text and gold are not in run files: further inputs give them (./browsecomp-gold.ts).
+import { z } from 'zod';
+import { addQueryFile, LabelBook, looksLikeQrels, supportIds, supportRules } from './browsecomp-gold.js';
+import type { SupportRule } from './browsecomp-gold.js';
+import { isObject } from './chat-messages.js';
+import type { ChatCall, ChatMessage } from './chat-messages.js';
+import { chatOptionDocs, chatOptionShape, chatRules } from './chat-options.js';
+import { fileStem, idText, jsonDocument, utf8Text } from './chat-records.js';
+import { ImportTally } from './chat-row.js';
+import { chatTrajectory } from './chat-trajectory.js';
+import type { ChatRules } from './chat-trajectory.js';
+import type { Importer } from './importer.js';
+
+const defaults = { answer: 'exact_answer', citations: 'docid' } as const;
+
+const options = z
+  .strictObject({ ...chatOptionShape(defaults), support: z.enum(supportRules).default('evidence') })
+  .transform((o) => ({ rules: chatRules(o), support: o.support }));
+
+type BrowseCompOptions = z.output<typeof options>;
+
+function textOf(value: unknown): string {
+  if (typeof value === 'string') return value;
+  // Reasoning summaries are `[{type: "summary_text", text}]`.
+  if (Array.isArray(value)) return value.map((part) => (isObject(part) && typeof part.text === 'string' ? part.text : typeof part === 'string' ? part : '')).filter((t) => t !== '').join('\n');
+  return value === null || value === undefined ? '' : JSON.stringify(value);
+}
+
+function callOf(item: Readonly<Record<string, unknown>>, index: number): ChatCall {
+  const raw = item.arguments;
+  const argsText = typeof raw === 'string' ? raw : raw === null || raw === undefined ? '' : JSON.stringify(raw);
+  let args: unknown = raw;
+  if (typeof raw === 'string') {
+    try {
+      args = JSON.parse(raw);
+    } catch {
+      args = undefined;
+    }
+  }
+  return { id: `call_${index}`, name: typeof item.tool_name === 'string' ? item.tool_name : 'unknown', argsText, ...(isObject(args) ? { args } : {}) };
+}
+
+/** The `result` items as chat messages; or why an item cannot be read. */
+function messagesOf(result: readonly unknown[]): { ok: true; messages: ChatMessage[] } | { ok: false; reason: string } {
+  const messages: ChatMessage[] = [];
+  let reasoning: string[] = [];
+  let beside: string[] = [];
+  for (const [i, item] of result.entries()) {
+    if (!isObject(item)) return { ok: false, reason: `result[${i}]: expected an object` };
+    const pending = reasoning.length === 0 ? {} : { reasoning: reasoning.join('\n') };
+    if (item.type === 'reasoning') {
+      const text = textOf(item.output);
+      if (text !== '') reasoning.push(text);
+    } else if (item.type === 'tool_call') {
+      if (typeof item.tool_name !== 'string') return { ok: false, reason: `result[${i}].tool_name: expected a string` };
+      const call = callOf(item, i);
+      messages.push({ role: 'assistant', content: beside.join('\n'), calls: [call], ...pending }, { role: 'tool', content: textOf(item.output), calls: [], callId: `call_${i}` });
+      reasoning = [];
+      beside = [];
+    } else if (item.type === 'output_text') {
+      beside.push(textOf(item.output));
+    } else {
+      return { ok: false, reason: `result[${i}].type: expected tool_call, reasoning or output_text` };
+    }
+  }
+  if (beside.length > 0 || reasoning.length > 0) {
+    messages.push({ role: 'assistant', content: beside.join('\n'), calls: [], ...(reasoning.length === 0 ? {} : { reasoning: reasoning.join('\n') }) });
+  }
+  return { ok: true, messages };
+}
+
+interface RunFile {
+  readonly path: string;
+  readonly run: Readonly<Record<string, unknown>>;
+}
+
+
+function addRun(tally: ImportTally, { path, run }: RunFile, sample: number, labels: LabelBook, rules: ChatRules, support: SupportRule): void {
+  const at = { file: path, line: 1 };
+  const queryId = idText(run.query_id);
+  if (queryId === undefined) return tally.skip(at, 'query_id: expected a string or a number');
+  if (!Array.isArray(run.result)) return tally.skip(at, 'result: expected a list');
+  const read = messagesOf(run.result);
+  if (!read.ok) return tally.skip(at, read.reason);
+  const label = labels.get(queryId);
+  const status = typeof run.status === 'string' && run.status !== '' ? run.status : undefined;
+  const model = isObject(run.metadata) && typeof run.metadata.model === 'string' ? { model: run.metadata.model } : {};
+  const meta = {
+    ...model,
+    sample,
+    run: fileStem(path),
+    ...(isObject(run.tool_call_counts) ? { tool_call_counts: run.tool_call_counts } : {}),
+  };
+  tally.add(
+    {
+      id: `${queryId}#${sample}`,
+      questionId: queryId,
+      question: label?.question ?? '',
+      trajectory: chatTrajectory(read.messages, rules, status),
+      ...(label === undefined ? {} : { gold: { answers: label.answers, support_ids: supportIds(label, support) } }),
+      meta,
+    },
+    at,
+  );
+}
+
+export const browseCompPlusImporter: Importer<BrowseCompOptions> = {
+  format: 'browsecomp_plus',
+  summary: 'BrowseComp-Plus run files (run_*.json, one per query), with its query file and qrels as further inputs for the question and gold',
+  options,
+  optionDocs: {
+    ...chatOptionDocs(defaults),
+    support: 'which labelled documents of the query file are `gold.support_ids`: `evidence` (evidence_docs), `gold` (gold_docs) or `both`; qrels lines given as inputs always count. Default `evidence`',
+  },
+  run(files, o) {
+    const tally = new ImportTally();
+    const labels = new LabelBook();
+    const runs: RunFile[] = [];
+    let labelFiles = 0;
+    for (const file of files) {
+      const decoded = utf8Text(file.bytes);
+      if (!decoded.ok) {
+        tally.read += 1;
+        tally.skip({ file: file.path, line: 1 }, decoded.reason);
+        continue;
+      }
+      const doc = jsonDocument(decoded.text);
+      if (doc.ok && isObject(doc.value) && 'result' in doc.value) {
+        runs.push({ path: file.path, run: doc.value });
+        continue;
+      }
+      labelFiles += 1;
+      const issues = doc.ok && isObject(doc.value) ? (labels.addQuery(doc.value) ? [] : [{ at: { file: file.path, line: 1 }, reason: "neither a run file (no 'result') nor a query record (no 'query_id')" }])
+        : looksLikeQrels(decoded.text) ? labels.addQrels(file.path, decoded.text) : addQueryFile(labels, file.path, decoded.text);
+      tally.read += issues.length;
+      tally.skipped.push(...issues);
+    }
+    const samples = new Map<string, number>();
+    for (const run of runs) {
+      tally.read += 1;
+      const key = idText(run.run.query_id) ?? '';
+      const sample = samples.get(key) ?? 0;
+      samples.set(key, sample + 1);
+      addRun(tally, run, sample, labels, o.rules, o.support);
+    }
+    const unlabelled = tally.rows.filter((r) => labels.get(String(r.row.question_id)) === undefined).length;
+    if (labelFiles > 0) tally.note(`labels for ${labels.size} queries read from ${labelFiles} query/qrels files`);
+    if (unlabelled > 0) tally.note(`${unlabelled} rows have no query text: no query file given for their query_id (question is "")`);
+    return Promise.resolve(tally.result(null, 'never (run files carry query_id)'));
+  },
+};

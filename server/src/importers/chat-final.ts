@@ -1,0 +1,82 @@
+// The final answer inside the last assistant message, by the rule the user's reward uses to find it,
+// and the citation markers its text writes (`[20]`, `【20】`, `[20, 21]`).
+
+/** How the answer is found in the final text (`answer` option). */
+export const answerRules = ['boxed', 'answer_tag', 'exact_answer', 'whole'] as const;
+export type AnswerRule = (typeof answerRules)[number];
+
+/** What a citation marker names (`citations` option): a corpus id, a result rank, or nothing (markers ignored). */
+export const citationRules = ['docid', 'rank', 'none'] as const;
+export type CitationRule = (typeof citationRules)[number];
+
+export const answerRuleDocs: Readonly<Record<AnswerRule, string>> = {
+  boxed: 'the last `\\boxed{…}` (braces balanced)',
+  answer_tag: 'the last `<answer>…</answer>`',
+  exact_answer: 'the last `Exact Answer: …` line (BrowseComp prompts; `**Exact Answer:**` too)',
+  whole: 'the whole text without `<think>` blocks, trimmed',
+};
+
+const thinkBlock = /<think>[\s\S]*?<\/think>/g;
+
+/** `<think>…</think>` blocks, in order, and the text without them. */
+export function splitThink(text: string): { readonly thoughts: readonly string[]; readonly rest: string } {
+  const thoughts = [...text.matchAll(/<think>([\s\S]*?)<\/think>/g)].map((m) => (m[1] ?? '').trim());
+  return { thoughts, rest: thoughts.length === 0 ? text : text.replace(thinkBlock, '') };
+}
+
+function lastBoxed(text: string): string | undefined {
+  const start = text.lastIndexOf('\\boxed{');
+  if (start < 0) return undefined;
+  let depth = 0;
+  const open = start + '\\boxed'.length;
+  for (let i = open; i < text.length; i += 1) {
+    if (text[i] === '{') depth += 1;
+    else if (text[i] === '}') {
+      depth -= 1;
+      if (depth === 0) return text.slice(open + 1, i);
+    }
+  }
+  return undefined;
+}
+
+/** The answer the rule finds in a final text, or undefined when it finds none. */
+export function extractAnswer(text: string, rule: AnswerRule): string | undefined {
+  switch (rule) {
+    case 'boxed':
+      return lastBoxed(text)?.trim();
+    case 'answer_tag': {
+      const tags = [...text.matchAll(/<answer>([\s\S]*?)<\/answer>/g)];
+      return tags.at(-1)?.[1];
+    }
+    case 'exact_answer': {
+      const lines = [...text.matchAll(/^[^\S\n]*\**Exact Answer\**[^\S\n]*:\**[^\S\n]*(.*)$/gim)];
+      const answer = lines.at(-1)?.[1]?.trim();
+      return answer === undefined || answer === '' ? undefined : answer;
+    }
+    case 'whole': {
+      const whole = splitThink(text).rest.trim();
+      return whole === '' ? undefined : whole;
+    }
+  }
+}
+
+/** A citation marker of pool format v2. */
+export type CitationMarker = { readonly marker: string; readonly id: string } | { readonly marker: string; readonly rank: number };
+
+// An id inside brackets: no spaces or brackets (docids, `w:123`); a markdown link `[x](url)` is not a citation.
+const bracketed = /\[([^[\]\s,]+(?:,\s*[^[\]\s,]+)*)\](?!\()|【([^【】\s,]+(?:,\s*[^【】\s,]+)*)】/g;
+
+/** The citation markers of a final text, in order of appearance (a `[20, 21]` list is two citations). */
+export function citationMarkers(text: string, rule: CitationRule): CitationMarker[] {
+  if (rule === 'none') return [];
+  const markers: CitationMarker[] = [];
+  for (const match of text.matchAll(bracketed)) {
+    const inner = match[1] ?? match[2] ?? '';
+    for (const token of inner.split(',').map((t) => t.trim())) {
+      // A docid has a digit: `[sic]` or `[citation needed]` is prose, not a citation.
+      if (rule === 'docid' && /\d/.test(token)) markers.push({ marker: match[0], id: token });
+      else if (/^\d+$/.test(token)) markers.push({ marker: match[0], rank: Number(token) });
+    }
+  }
+  return markers;
+}

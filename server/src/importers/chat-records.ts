@@ -1,0 +1,78 @@
+// An input file's bytes as JSON records with their line numbers: JSON Lines (ART's older JSONL,
+// gold and qrels files) or one JSON document (an rllm episode, a BrowseComp-Plus run file). Read the
+// way the pool loader reads (UTF-8, a byte-order mark dropped, CRLF accepted, blank lines counted).
+import type { ImportIssue } from './importer.js';
+
+export type Decoded = { readonly ok: true; readonly text: string } | { readonly ok: false; readonly reason: string };
+
+export function utf8Text(bytes: Uint8Array): Decoded {
+  try {
+    const text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    return { ok: true, text: text.startsWith('\uFEFF') ? text.slice(1) : text };
+  } catch {
+    return { ok: false, reason: 'the file is not UTF-8 text' };
+  }
+}
+
+export interface JsonRecord {
+  readonly line: number;
+  readonly value: unknown;
+}
+
+function jsonError(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** The non-blank lines of a JSON Lines text as parsed values; a line that is not JSON is an issue. */
+export function jsonLines(file: string, text: string): { readonly records: readonly JsonRecord[]; readonly issues: readonly ImportIssue[] } {
+  const records: JsonRecord[] = [];
+  const issues: ImportIssue[] = [];
+  for (const [i, raw] of text.split('\n').entries()) {
+    const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
+    if (line.trim() === '') continue;
+    try {
+      records.push({ line: i + 1, value: JSON.parse(line) });
+    } catch (error) {
+      issues.push({ at: { file, line: i + 1 }, reason: `not JSON: ${jsonError(error)}` });
+    }
+  }
+  return { records, issues };
+}
+
+/** A file that is one JSON document (record 1), or why not. */
+export function jsonDocument(text: string): { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly reason: string } {
+  try {
+    return { ok: true, value: JSON.parse(text) };
+  } catch (error) {
+    return { ok: false, reason: `not JSON: ${jsonError(error)}` };
+  }
+}
+
+/** A JSON value as a list of strings: a string is a list of one, numbers are written as text, null is empty. */
+export function stringsOf(value: unknown): string[] | undefined {
+  if (value === null || value === undefined) return [];
+  if (typeof value === 'string') return [value];
+  if (typeof value === 'number' && Number.isFinite(value)) return [String(value)];
+  if (!Array.isArray(value)) return undefined;
+  const out: string[] = [];
+  for (const item of value) {
+    if (typeof item === 'string') out.push(item);
+    else if (typeof item === 'number' && Number.isFinite(item)) out.push(String(item));
+    else return undefined;
+  }
+  return out;
+}
+
+/** An id as logs write it: a non-empty string, or a number written as text. */
+export function idText(value: unknown): string | undefined {
+  if (typeof value === 'string' && value !== '') return value;
+  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+  return undefined;
+}
+
+/** The file name without folders and extension (`…/0004.parquet` → `0004`): the step a file holds in ART and TRL. */
+export function fileStem(path: string): string {
+  const base = path.split(/[\\/]/).at(-1) ?? path;
+  const dot = base.indexOf('.');
+  return dot > 0 ? base.slice(0, dot) : base;
+}

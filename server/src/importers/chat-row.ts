@@ -1,0 +1,71 @@
+// One pool row from a converted conversation and the ids, gold and meta its log gives, and the
+// counts and notes every chat-message importer states the same way.
+import { derivedQuestionId } from './derived-ids.js';
+import type { ImportCounts, ImportedRow, ImportIssue, ImportResult, PoolRowJson, RecordAt } from './importer.js';
+import type { ChatTrajectory } from './chat-trajectory.js';
+
+export interface RowParts {
+  readonly id: string;
+  /** The question id the log gives; absent: derived from the question text (and counted). */
+  readonly questionId?: string;
+  readonly question: string;
+  readonly trajectory: ChatTrajectory;
+  /** Absent when the log has no gold: the row gets empty gold and the importer says so. */
+  readonly gold?: { readonly answers: readonly string[]; readonly support_ids: readonly string[] };
+  readonly meta: Readonly<Record<string, unknown>>;
+}
+
+export function poolRow(parts: RowParts): PoolRowJson {
+  return {
+    id: parts.id,
+    question_id: parts.questionId ?? derivedQuestionId(parts.question),
+    question: parts.question,
+    steps: parts.trajectory.steps,
+    final: parts.trajectory.final,
+    gold: parts.gold ?? { answers: [], support_ids: [] },
+    meta: parts.meta,
+  };
+}
+
+/** Collects rows, skipped records and what was derived, and words the notes once for every importer. */
+export class ImportTally {
+  readonly rows: ImportedRow[] = [];
+  readonly skipped: ImportIssue[] = [];
+  read = 0;
+  private derivedIds = 0;
+  private withoutGold = 0;
+  private unreadOutputs = 0;
+  private readonly extraNotes: string[] = [];
+
+  add(parts: RowParts, at: RecordAt): void {
+    if (parts.questionId === undefined) this.derivedIds += 1;
+    if (parts.gold === undefined) this.withoutGold += 1;
+    this.unreadOutputs += parts.trajectory.unreadSearchOutputs;
+    this.rows.push({ row: poolRow(parts), at });
+  }
+
+  skip(at: RecordAt, reason: string): void {
+    this.skipped.push({ at, reason });
+  }
+
+  note(text: string): void {
+    this.extraNotes.push(text);
+  }
+
+  result(groupsRecovered: number | null, questionIdSource: string): ImportResult {
+    const counts: ImportCounts = {
+      read: this.read,
+      imported: this.rows.length,
+      skipped: this.skipped.length,
+      questionIdsDerived: this.derivedIds,
+      groupsRecovered,
+    };
+    const notes = [
+      ...(this.derivedIds === 0 ? [] : [`${this.derivedIds} question ids derived from the question text (q- + SHA-256 of the normalised question): ${questionIdSource}`]),
+      ...(this.withoutGold === 0 ? [] : [`${this.withoutGold} rows have no gold in the log: imported with empty gold ({"answers": [], "support_ids": []}), so oracle terms see no labels`]),
+      ...(this.unreadOutputs === 0 ? [] : [`${this.unreadOutputs} search outputs were not a result list: imported as searches with no results`]),
+      ...this.extraNotes,
+    ];
+    return { rows: this.rows, skipped: this.skipped, counts, notes };
+  }
+}

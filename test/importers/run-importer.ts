@@ -1,0 +1,57 @@
+// Running an importer through the registry in tests, and resolving its rows against the sample
+// corpus as the loader would (inputs/load-inputs.ts), to count ids resolved and unresolved.
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import type { ImportFile, ImportResult, PoolRowJson } from '../../server/src/importers/importer.js';
+import { importerFor } from '../../server/src/importers/registry.js';
+import type { ImportOutcome } from '../../server/src/importers/registry.js';
+import { resolvePool } from '../../server/src/pool/resolve-ids.js';
+import type { ResolutionCounts } from '../../server/src/pool/resolve-ids.js';
+import { parseCorpusRow, parsePoolRow } from '../../server/src/pool/schemas.js';
+import type { Corpus, Passage, Trajectory } from '../../server/src/pool/types.js';
+
+export async function runImporter(format: string, files: readonly ImportFile[], options: Record<string, string> = {}): Promise<ImportResult> {
+  const importer = importerFor(format);
+  assert.ok(importer !== undefined, `no importer ${format}`);
+  const outcome: ImportOutcome = await importer.run(files, options);
+  if (!outcome.ok) assert.fail(outcome.reason);
+  return outcome.result;
+}
+
+export function fileOf(path: string, content: unknown): ImportFile {
+  const text = typeof content === 'string' ? content : JSON.stringify(content, null, 2);
+  return { path, bytes: new TextEncoder().encode(text) };
+}
+
+/** Reasons as `file:line: reason`, the way the CLI prints them. */
+export function reasons(result: ImportResult): string[] {
+  return result.skipped.map((s) => `${s.at.file}:${s.at.line}: ${s.reason}`);
+}
+
+/** samples/pools/corpus.jsonl. */
+export function corpus(): Corpus {
+  const passages: Passage[] = [];
+  for (const line of fs.readFileSync('samples/pools/corpus.jsonl', 'utf8').split('\n')) {
+    if (line.trim() === '') continue;
+    const parsed = parseCorpusRow(JSON.parse(line));
+    if (parsed.ok) passages.push(parsed.value);
+  }
+  return { file: 'samples/pools/corpus.jsonl', passages: new Map(passages.map((p) => [p.id, p])) };
+}
+
+export function passage(id: string): Passage {
+  const p = corpus().passages.get(id);
+  assert.ok(p !== undefined, id);
+  return p;
+}
+
+/** The rows as the loader would load them: parsed, then resolved against the sample corpus. */
+export function resolved(rows: readonly PoolRowJson[]): { rows: readonly Trajectory[]; counts: ResolutionCounts | undefined; skipped: number } {
+  const parsed = rows.map((row, i) => {
+    const r = parsePoolRow(row, { pool: 'imported', file: 'imported.jsonl', line: i + 1 });
+    if (!r.ok) assert.fail(r.reason);
+    return r.value;
+  });
+  const out = resolvePool(parsed, corpus());
+  return { rows: out.rows, counts: out.resolution?.counts, skipped: out.issues.length };
+}
