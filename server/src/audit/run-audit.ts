@@ -101,8 +101,9 @@ function auditScoring(model: SpecModel, plan: AuditPlan, prepared: PreparedEdits
     const row = rows[record.row]!;
     const margins: Record<string, number> = {};
     for (const scorer of scorers) margins[scorer.name] = pairedMargin(scorer.weights, run.editValues, edit * F, originalValues, record.row * F);
+    const file = prepared.inputs.pools.find((p) => p.name === row.source.pool)?.rowFiles?.get(row.source.file);
     return {
-      trajectory: row.id, pool: row.source.pool, line: row.source.line, attack: run.plan.name,
+      trajectory: row.id, pool: row.source.pool, ...(file === undefined ? {} : { file }), line: row.source.line, attack: run.plan.name,
       position: record.position ?? null, replacement: record.replacement ?? null, margins,
     };
   };

@@ -10,6 +10,7 @@ import { observedExpect } from './observed-expect.js';
 import { smallSampleClusters, smallSampleSentence } from './small-sample.js';
 import { repairFormula, rewardThatIsRepair, type RepairTerm } from './repair-reward.js';
 import { certificateSentence, editText, marginChain } from './wording.js';
+import { pairFile } from '../report/pair-file.js';
 
 /**
  * The penalty a repair should use: the lattice's λ when it exceeds the largest base gain among the
@@ -44,13 +45,13 @@ interface AuditContext {
 
 /** The trajectory of a worked pair, as a row of its pool file, with the edit that makes the pair. */
 function pairRow(ctx: AuditContext, pair: WorkedPair, message: string): RowLocation {
-  const file = ctx.report.pools.find((p) => p.name === pair.pool)?.file ?? pair.pool;
+  const file = pairFile(ctx.report, pair);
   const { trajectory, pool, attack, position, replacement } = pair;
   return { file: resolveLink(ctx.specDir, file), line: pair.line, message, pair: { audit: ctx.report.name, trajectory, pool, attack, position, replacement } };
 }
 
 function pairText(ctx: AuditContext, pair: WorkedPair): string {
-  return `${pair.trajectory} (${ctx.report.pools.find((p) => p.name === pair.pool)?.file ?? pair.pool}:${pair.line}, ${editText(pair)})`;
+  return `${pair.trajectory} (${pairFile(ctx.report, pair)}:${pair.line}, ${editText(pair)})`;
 }
 
 /** Expect lines that do not hold: matched by their text, so they stay put while the spec is edited around them. */

@@ -13,6 +13,8 @@ export interface LoadedPool {
   readonly resolution?: PoolResolution;
   /** A pool linked `from FORMAT(...)`: what its importer counted and noted; absent for a pool in our format. */
   readonly imported?: { readonly format: string; readonly counts: ImportCounts; readonly notes: readonly string[] };
+  /** A pool linked by a glob: each matched file (absolute, as in a row's source) → relative to the spec's folder. */
+  readonly rowFiles?: ReadonlyMap<string, string>;
 }
 
 /** The data one analysis reads: a corpus and the pools or logs it runs over, loaded and validated. */

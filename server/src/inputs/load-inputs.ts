@@ -154,6 +154,7 @@ export async function loadInputs(specDir: string, request: InputRequest, ctx: Lo
         issues: relativeIssues(r.issues.length === 0 ? loaded.issues : [...loaded.issues, ...r.issues].sort((a, b) => a.line - b.line)),
         ...(r.resolution === undefined ? {} : { resolution: { counts: r.resolution.counts, unresolved: relativeIssues(r.resolution.unresolved) } }),
         ...(loaded.imported === undefined ? {} : { imported: loaded.imported }),
+        ...(pool.glob === true ? { rowFiles: new Map(poolFiles[request.pools.indexOf(pool)]!.map((f) => [f, specRelative(specDir, f)])) } : {}),
       })),
     },
     candidateFiles,

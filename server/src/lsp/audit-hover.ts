@@ -5,6 +5,7 @@ import { isDeclSymbol, type SymbolInfo } from '../semantics/symbols.js';
 import { detectorSet, margin, percent, rateWithBound } from '../report/format-numbers.js';
 import { showReportCommand } from './protocol.js';
 import { pairLabel, pairLink, pairParams } from './worked-pair-links.js';
+import { pairFile } from '../report/pair-file.js';
 
 // What the latest audit says about the name under the cursor, appended to its hover: a summary a
 // few lines long per audit; every table is one click away in the report view.
@@ -16,7 +17,7 @@ export type PairLinks = { readonly uri: string } | undefined;
 function pairRef(audit: AuditReport, pair: WorkedPair, links: PairLinks): string {
   const label = pairLabel(pair);
   if (links !== undefined) return pairLink(label, pairParams(links.uri, { ...pair, audit: audit.name }));
-  const file = audit.pools.find((p) => p.name === pair.pool)?.file ?? pair.pool;
+  const file = pairFile(audit, pair);
   // A code span reads the same as markdown and, without its backticks, as plain text.
   return `\`${`${label} (${file}:${pair.line})`.replace(/`/g, "'")}\``;
 }

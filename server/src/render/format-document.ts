@@ -6,6 +6,7 @@ import type { AttackReport, AuditReport, Report, WorkedPair } from '../report/sc
 import { cancellationSentence, certificateSentence, editText, labelExplanations, marginChain, visibilityExplanation } from '../findings/wording.js';
 import { rateCell, smallSampleFootnote } from './small-sample-cells.js';
 import { readFileFields } from './read-file-lines.js';
+import { pairFile } from '../report/pair-file.js';
 
 // What an audit summary says, section by section, as blocks that the text table and the HTML page
 // both render (see format-blocks.ts).
@@ -226,14 +227,10 @@ function detectorEffectBlocks(audit: AuditReport): Block[] {
   ];
 }
 
-function poolFile(audit: AuditReport, pool: string): string {
-  return audit.pools.find((p) => p.name === pool)?.file ?? pool;
-}
-
 
 
 function pairLine(audit: AuditReport, pair: WorkedPair): string {
-  return `${pair.trajectory} (${poolFile(audit, pair.pool)}:${pair.line}, ${editText(pair)}): ${marginChain(pair)}`;
+  return `${pair.trajectory} (${pairFile(audit, pair)}:${pair.line}, ${editText(pair)}): ${marginChain(pair)}`;
 }
 
 
@@ -269,7 +266,7 @@ function certificateBlocks(audit: AuditReport): Block[] {
   for (const c of audit.certificate) {
     const runs: Cell[] = [text(`${certificateSentence(c)} `), check(c.certified)];
     if (c.maxGain !== null) {
-      const example = c.example === null ? '' : `; largest gain: ${c.example.trajectory}, ${poolFile(audit, c.example.pool)}:${c.example.line}, ${editText(c.example)}`;
+      const example = c.example === null ? '' : `; largest gain: ${c.example.trajectory}, ${pairFile(audit, c.example)}:${c.example.line}, ${editText(c.example)}`;
       runs.push(text(` (${plural(c.edits, 'edit')} trigger${c.edits === 1 ? 's' : ''} ${c.detector}${example})`));
     }
     blocks.push(paragraph(runs, 2));

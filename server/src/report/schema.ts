@@ -78,6 +78,7 @@ const lattice = z.object({
 const workedPair = z.object({
   trajectory: z.string(),
   pool: z.string(),
+  file: z.string().optional().describe("the trajectory's file, relative to the spec's folder: only for a pool linked by a glob, whose link names several files; else the pool's file"),
   line: z.number().int().describe("the trajectory's one-based line in its pool file"),
   attack: z.string(),
   position: z.number().int().nullable(),

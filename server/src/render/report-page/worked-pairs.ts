@@ -1,5 +1,6 @@
 import { editText, marginChain } from '../../findings/wording.js';
 import { plural } from '../../report/format-numbers.js';
+import { pairFile } from '../../report/pair-file.js';
 import type { AuditReport, WorkedPair } from '../../report/schema.js';
 import { h, type Html } from './html.js';
 import { rowFileAttribute, rowLineAttribute } from './page-contract.js';
@@ -37,14 +38,13 @@ export function auditPairs(audit: AuditReport): NamedPair[] {
 export function workedPairsCard(audit: AuditReport): Html | null {
   const pairs = auditPairs(audit);
   if (pairs.length === 0) return null;
-  const fileOf = (pool: string): string => audit.pools.find((p) => p.name === pool)?.file ?? pool;
   return h('figure', { class: 'card wide worked-pairs' },
     h('h3', {}, `Worked pairs (${pairs.length})`),
     h('p', { class: 'note' },
       `${plural(pairs.length, 'trajectory', 'trajectories')} of the pools, each with one edit and its paired margin M = R(A(τ)) − R(τ) under every scored reward: `,
       'the cases to check by hand. In the editor, a row opens its pool file at that line, and "side by side" shows the original and the edited trajectory with each term of the margin.'),
     h('ul', { class: 'pairs' }, pairs.map(({ pair, ref, reasons }) => {
-      const file = fileOf(pair.pool);
+      const file = pairFile(audit, pair);
       const edit = pair.position === null ? editText(pair) : `${pair.attack}, ${editText(pair)}`;
       return h('li', { class: 'worked-pair', [rowFileAttribute]: file, [rowLineAttribute]: pair.line, [pairAttribute]: ref },
         h('code', {}, `${file}:${pair.line}`), ' ', h('b', {}, pair.trajectory), ` (${edit}): ${marginChain(pair)} `,
