@@ -29,14 +29,17 @@ export const searchR1Weights = { structure: 0.2, final: 0.1, retrieval: 0.1 } as
 
 // The prompt as the chat template renders it: instructions, one example answer (which is why the
 // reward takes the *last* `<answer>` and needs two), the question after "Question: ".
-function promptOf(question: string): string {
-  return (
-    '<|im_start|>system\nYou are a helpful assistant.<|im_end|>\n<|im_start|>user\n' +
-    'Answer the question. Think inside <think> and </think> whenever you get new information. ' +
-    'To look something up, write <search> query </search>; the results come back between <information> and </information>. ' +
-    'Search as often as you need. When you know the answer, write it inside <answer> and </answer> with no explanation, ' +
-    `for example <answer> Paris </answer>. Question: ${question}\n<|im_end|>\n<|im_start|>assistant\n`
-  );
+export const fullInstructions =
+  'Answer the question. Think inside <think> and </think> whenever you get new information. ' +
+  'To look something up, write <search> query </search>; the results come back between <information> and </information>. ' +
+  'Search as often as you need. When you know the answer, write it inside <answer> and </answer> with no explanation, ' +
+  'for example <answer> Paris </answer>.';
+
+/** A shorter prompt of the same shape (instructions, an example answer, the question), for dumps that must stay small. */
+export const shortInstructions = 'Think in <think>, search with <search> q </search>, answer as <answer> Paris </answer>.';
+
+function promptOf(question: string, instructions: string): string {
+  return `<|im_start|>system\nYou are a helpful assistant.<|im_end|>\n<|im_start|>user\n${instructions} Question: ${question}\n<|im_end|>\n<|im_start|>assistant\n`;
 }
 
 function informationBlock(ids: readonly string[], corpus: ReadonlyMap<string, CorpusPassage>): string {
@@ -72,11 +75,11 @@ function responseOf(row: PoolRow, corpus: ReadonlyMap<string, CorpusPassage>): s
 }
 
 /** One rollout per pool row; rows of one question sampled together share a training step. */
-export function verlDumpRecords(rows: readonly PoolRow[], corpus: ReadonlyMap<string, CorpusPassage>, questionsPerStep: number): VerlDumpRecord[] {
+export function verlDumpRecords(rows: readonly PoolRow[], corpus: ReadonlyMap<string, CorpusPassage>, questionsPerStep: number, instructions = fullInstructions): VerlDumpRecord[] {
   const stepOfQuestion = new Map<string, number>();
   return rows.map((row) => {
     if (!stepOfQuestion.has(row.question_id)) stepOfQuestion.set(row.question_id, Math.floor(stepOfQuestion.size / questionsPerStep) + 1);
-    const input = promptOf(row.question);
+    const input = promptOf(row.question, instructions);
     const output = responseOf(row, corpus);
     const gts = { target: row.gold.answers };
     return { input, output, gts, score: searchR1Score(input + output, gts.target), step: stepOfQuestion.get(row.question_id) ?? 0 };

@@ -12,7 +12,7 @@ import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { generateScaled } from '../../samples/generator/scaled.js';
 import type { PoolRow } from '../../samples/generator/pool-row.js';
-import { verlDumpRecords } from '../../samples/generator/search-r1-dump.js';
+import { shortInstructions, verlDumpRecords } from '../../samples/generator/search-r1-dump.js';
 import type { ImportChildResult } from './import-child.js';
 
 const rows = Number(process.env['BENCH_IMPORT_ROWS'] ?? '58368');
@@ -27,7 +27,8 @@ function readJsonl<T>(file: string): T[] {
 /** Writes DIR/dump/STEP.jsonl from the generated pool; returns the number of rollouts and bytes. */
 function writeDump(poolFile: string, corpusFile: string, dir: string): { rollouts: number; bytes: number; files: number } {
   const corpus = new Map(readJsonl<{ id: string; title: string; text: string }>(corpusFile).map((p) => [p.id, { title: p.title, text: p.text }]));
-  const records = verlDumpRecords(readJsonl<PoolRow>(poolFile), corpus, rolloutsPerFile / 8);
+  // The short prompt keeps the dump and the 100,000-passage corpus under the 160 MiB one analysis may read.
+  const records = verlDumpRecords(readJsonl<PoolRow>(poolFile), corpus, rolloutsPerFile / 8, shortInstructions);
   const dumpDir = path.join(dir, 'dump');
   rmSync(dumpDir, { recursive: true, force: true });
   mkdirSync(dumpDir, { recursive: true });
