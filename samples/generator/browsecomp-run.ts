@@ -28,11 +28,10 @@ export interface RunFile {
   readonly result: readonly RunItem[];
 }
 
-/** What the grader said about one run: the answer judged against the gold answer, with its confidence. */
+/** What the grader said about one run: the answer judged against the gold answer. */
 export interface JudgeLine {
   readonly query_id: string;
-  readonly correct: boolean;
-  readonly score: number;
+  readonly judge: { readonly correct: boolean; readonly score: number };
 }
 
 export const docidOf = (id: string): string => id.replace(/^w:/u, '');
@@ -73,6 +72,6 @@ export function runFileOf(row: PoolRow, corpus: ReadonlyMap<string, RunPassage>)
   const correct = row.final !== null && golds.includes(row.final.answer.toLowerCase());
   return {
     run: { query_id: row.question_id, status: row.final === null ? 'incomplete' : 'completed', tool_call_counts: counts, retrieved_docids: retrieved, result },
-    judge: { query_id: row.question_id, correct, score: correct ? 1 : 0 },
+    judge: { query_id: row.question_id, judge: { correct, score: correct ? 1 : 0 } },
   };
 }

@@ -1,6 +1,7 @@
 // BrowseComp-Plus labels, given as further input files beside the run files and recognised by their
 // content: the query file (JSON Lines or a JSON list of `{query_id, query, answer, gold_docs[{docid}],
 // evidence_docs[{docid}]}`) and TREC qrels (`qid Q0 docid relevance` lines; relevance > 0 counts).
+// A query record may carry the grader's verdict on the run (`judge`, an object), kept as meta.judge.
 import { isObject } from './chat-messages.js';
 import { idText, jsonLines } from './chat-records.js';
 import type { ImportIssue } from './importer.js';
@@ -11,6 +12,8 @@ export interface QueryLabels {
   readonly goldDocs: readonly string[];
   readonly evidenceDocs: readonly string[];
   readonly qrels: readonly string[];
+  /** The grader's verdict on this query's run (an LLM judge that read the gold answer), as logged. */
+  readonly judge?: Readonly<Record<string, unknown>>;
 }
 
 /** Which labelled documents are a row's `gold.support_ids` (`support` option). */
@@ -56,6 +59,7 @@ export class LabelBook {
       goldDocs: [...old.goldDocs, ...(add.goldDocs ?? [])],
       evidenceDocs: [...old.evidenceDocs, ...(add.evidenceDocs ?? [])],
       qrels: [...old.qrels, ...(add.qrels ?? [])],
+      ...(add.judge ?? old.judge ? { judge: add.judge ?? old.judge } : {}),
     });
   }
 
@@ -65,7 +69,8 @@ export class LabelBook {
     const queryId = idText(value.query_id);
     if (queryId === undefined) return false;
     const question = typeof value.query === 'string' ? value.query : undefined;
-    this.merge(queryId, { ...(question === undefined ? {} : { question }), answers: answersOf(value.answer), goldDocs: docids(value.gold_docs), evidenceDocs: docids(value.evidence_docs) });
+    const judge = isObject(value.judge) ? { judge: value.judge } : {};
+    this.merge(queryId, { ...(question === undefined ? {} : { question }), answers: answersOf(value.answer), goldDocs: docids(value.gold_docs), evidenceDocs: docids(value.evidence_docs), ...judge });
     return true;
   }
 

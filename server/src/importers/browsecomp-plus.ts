@@ -95,6 +95,7 @@ function addRun(tally: ImportTally, { path, run }: RunFile, sample: number, labe
     sample,
     run: fileStem(path),
     ...(isObject(run.tool_call_counts) ? { tool_call_counts: run.tool_call_counts } : {}),
+    ...(label?.judge === undefined ? {} : { judge: label.judge }),
   };
   tally.add(
     {
