@@ -1,5 +1,5 @@
 // The options every chat-message importer takes (`search_tools`, `answer`, `citations`), with
-// their documentation, so `herald import --help` and docs/import-chat.md say the same thing.
+// their documentation, so `herald import --help` and docs/import.md say the same thing.
 import { z } from 'zod';
 import { answerRuleDocs, answerRules, citationRules } from './chat-final.js';
 import type { AnswerRule, CitationRule } from './chat-final.js';

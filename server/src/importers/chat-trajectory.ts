@@ -1,5 +1,5 @@
 // The one converter from chat messages to a pool row's `steps` and `final` (format v2), shared by
-// the rllm, ART, TRL and BrowseComp-Plus importers. Rules (docs/import-chat.md):
+// the rllm, ART, TRL and BrowseComp-Plus importers. Rules (docs/import.md):
 // - assistant reasoning (`reasoning_content`, `<think>` blocks, text beside tool calls) → `reasoning`;
 // - each tool call → a `search` step (one per query) when its tool is a search tool, else a `tool`
 //   step; the tool message answering it (by `tool_call_id`, else the next unanswered one) gives the
