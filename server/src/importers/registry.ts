@@ -3,7 +3,8 @@
 // checked against the pool format, so an importer's mistake is a skipped record with a reason,
 // never a row the audit misreads.
 import { parsePoolRow } from '../pool/schemas.js';
-import type { ImportFile, Importer, ImportResult, RawOptions } from './importer.js';
+import type { Trajectory } from '../pool/types.js';
+import type { ImportedRow, ImportFile, Importer, ImportResult, RawOptions } from './importer.js';
 import { artImporter } from './art.js';
 import { browseCompPlusImporter } from './browsecomp-plus.js';
 import { r1SearcherImporter } from './r1-searcher-importer.js';
@@ -12,7 +13,16 @@ import { skyrlImporter } from './skyrl-importer.js';
 import { trlImporter } from './trl.js';
 import { verlImporter } from './verl-importer.js';
 
-export type ImportOutcome = { readonly ok: true; readonly result: ImportResult } | { readonly ok: false; readonly reason: string };
+/** An imported row with the trajectory the pool format read from it (source: the importer's file:line, pool = the format). */
+export interface CheckedRow extends ImportedRow {
+  readonly trajectory: Trajectory;
+}
+
+export interface CheckedImport extends ImportResult {
+  readonly rows: readonly CheckedRow[];
+}
+
+export type ImportOutcome = { readonly ok: true; readonly result: CheckedImport } | { readonly ok: false; readonly reason: string };
 
 /** An importer with its option type erased, so the list can hold them all. */
 export interface RegisteredImporter {
@@ -47,11 +57,11 @@ export function registered<O>(importer: Importer<O>): RegisteredImporter {
       const options = importer.options.safeParse(raw);
       if (!options.success) return { ok: false, reason: optionsReason(options.error.issues) };
       const result = await importer.run(files, options.data);
-      const rows = [];
+      const rows: CheckedRow[] = [];
       const skipped = [...result.skipped];
       for (const imported of result.rows) {
         const checked = parsePoolRow(imported.row, { pool: importer.format, file: imported.at.file, line: imported.at.line });
-        if (checked.ok) rows.push(imported);
+        if (checked.ok) rows.push({ ...imported, trajectory: checked.value });
         else skipped.push({ at: imported.at, reason: `the ${importer.format} importer made a row the pool format refuses: ${checked.reason}` });
       }
       const counts = { ...result.counts, imported: rows.length, skipped: skipped.length };
@@ -62,7 +72,6 @@ export function registered<O>(importer: Importer<O>): RegisteredImporter {
 
 /** Every importer, in the order `herald import --help` lists them. */
 export const importers: readonly RegisteredImporter[] = [
-  // registered(verlImporter), one line per importer.
   registered(verlImporter),
   registered(skyrlImporter),
   registered(r1SearcherImporter),

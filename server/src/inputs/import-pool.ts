@@ -4,7 +4,6 @@
 // pool parser, so the audit sees exactly what `herald import` would have written and then loaded.
 import type { ImportCounts, ImportFile, RawOptions } from '../importers/importer.js';
 import type { RegisteredImporter } from '../importers/registry.js';
-import { parsePoolRow } from '../pool/schemas.js';
 import type { Loaded, RowIssue, Trajectory } from '../pool/types.js';
 import type { ImportOption, PoolDecl } from '../syntax/ast.js';
 import { maxInputBytes } from './input-limits.js';
@@ -89,21 +88,18 @@ export async function importPool(request: ImportRequest, importer: RegisteredImp
   const items: Trajectory[] = [];
   const issues: RowIssue[] = result.skipped.map((s) => ({ file: absolute(s.at.file), line: s.at.line, reason: s.reason }));
   const firstAt = new Map<string, { file: string; line: number }>();
-  for (const { row, at } of result.rows) {
+  // The registry has read every row with the pool format already; only its source changes here.
+  for (const { trajectory, at } of result.rows) {
     const file = absolute(at.file);
-    const parsed = parsePoolRow(row, { pool: request.name, file, line: at.line });
-    if (!parsed.ok) {
-      issues.push({ file, line: at.line, reason: parsed.reason });
-      continue;
-    }
-    const first = firstAt.get(parsed.value.id);
+    const row = { ...trajectory, source: { pool: request.name, file, line: at.line } };
+    const first = firstAt.get(row.id);
     if (first !== undefined) {
       const place = first.file === file ? `line ${first.line}` : `${specRelative(request.specDir, first.file)} line ${first.line}`;
-      issues.push({ file, line: at.line, reason: `duplicate id '${parsed.value.id}' (first on ${place})` });
+      issues.push({ file, line: at.line, reason: `duplicate id '${row.id}' (first on ${place})` });
       continue;
     }
-    firstAt.set(parsed.value.id, { file, line: at.line });
-    items.push(parsed.value);
+    firstAt.set(row.id, { file, line: at.line });
+    items.push(row);
   }
   const order = new Map(request.files.map((f, k) => [f, k]));
   issues.sort((a, b) => (order.get(a.file) ?? 0) - (order.get(b.file) ?? 0) || a.line - b.line);
