@@ -19,9 +19,15 @@ export function reportedRows(list: readonly RowIssue[]): RowIssue[] {
   return list.slice(0, maxReportedRows).map((i) => ({ ...i }));
 }
 
+/** True when the corpus found or failed to find some id: a row that logged every id leaves nothing to say. */
+function corpusWasAsked(counts: NonNullable<LoadedPool['resolution']>['counts']): boolean {
+  const { results, citations } = counts;
+  return results.url + results.text + results.title + results.unresolved + citations.url + citations.rank + citations.unresolved > 0;
+}
+
 function resolutionSection(pool: LoadedPool): PoolResolutionReport | undefined {
   const r = pool.resolution;
-  if (r === undefined) return undefined;
+  if (r === undefined || !corpusWasAsked(r.counts)) return undefined;
   return {
     results: { ...r.counts.results },
     rowsWithUnresolved: r.unresolved.length,
