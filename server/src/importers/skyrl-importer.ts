@@ -3,15 +3,11 @@
 // extra_info{index}}, data_source}` (docs/import.md, "SkyRL"). The question id is the dataset row
 // index when logged; repetitions of a prompt are not numbered, so groups are recovered from
 // identical prompts within the dump.
-import { z } from 'zod';
-import type { Importer } from './importer.js';
 import { isRecord, type JsonRecord } from './jsonl-records.js';
 import { promptQuestion } from './prompt-question.js';
-import { importTagged, type FieldsRead } from './tagged-import.js';
-import { dialectOption, questionMarkerOption, taggedOptionDocs } from './tagged-options.js';
+import type { FieldsRead } from './tagged-import.js';
+import { promptImporter } from './tagged-options.js';
 
-const options = z.strictObject({ dialect: dialectOption, question_marker: questionMarkerOption });
-type SkyrlOptions = z.infer<typeof options>;
 
 /** The training step of a dump, from its folder (`global_step_40_evals`), else the file: groups never span two. */
 function stepOf(file: string): string {
@@ -46,16 +42,4 @@ function skyrlFields(record: JsonRecord, marker: string): FieldsRead {
   };
 }
 
-export const skyrlImporter: Importer<SkyrlOptions> = {
-  format: 'skyrl',
-  summary: 'SkyRL eval dumps (global_step_N_evals/{data_source}.jsonl: input_prompt, output_response, score, stop_reason, env_extras)',
-  options,
-  optionDocs: taggedOptionDocs,
-  run(files, opts) {
-    return Promise.resolve(importTagged(files, {
-      format: 'skyrl', dialect: opts.dialect,
-      fields: (record) => skyrlFields(record, opts.question_marker),
-      soloId: (_f, at) => `${at.file}:${at.line}`,
-    }));
-  },
-};
+export const skyrlImporter = promptImporter('skyrl', 'SkyRL eval dumps (global_step_N_evals/{data_source}.jsonl: input_prompt, output_response, score, stop_reason, env_extras)', skyrlFields);

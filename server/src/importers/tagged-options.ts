@@ -1,7 +1,10 @@
 // The options of the tagged-transcript containers: which dialect the transcripts are written in, and
 // the marker the question follows in the prompt.
 import { z } from 'zod';
+import type { Importer } from './importer.js';
+import type { JsonRecord } from './jsonl-records.js';
 import { dialectNamed, dialectNames } from './tagged-dialects.js';
+import { importTagged, type FieldsRead } from './tagged-import.js';
 
 /** A dialect's name, read into its table entry; a name not in the table is an option error that lists them. */
 export const dialectOption = z.string().default('search_r1').transform((name, ctx) => {
@@ -16,3 +19,26 @@ export const taggedOptionDocs = {
   dialect: 'how the transcripts are tagged: search_r1 (default), r1_searcher, research or hermes (docs/import.md, "Dialects")',
   question_marker: "the text the question follows in the prompt; the question runs to the end of that line (default 'Question:', Search-R1's template)",
 } as const;
+
+const promptOptions = z.strictObject({ dialect: dialectOption, question_marker: questionMarkerOption });
+export type PromptOptions = z.infer<typeof promptOptions>;
+
+/**
+ * A container that logs the prompt and the tagged response of each sample (verl, SkyRL): its options
+ * are the dialect and the question marker, and a row without a group is named by its file:line.
+ */
+export function promptImporter(format: string, summary: string, fields: (record: JsonRecord, questionMarker: string) => FieldsRead): Importer<PromptOptions> {
+  return {
+    format,
+    summary,
+    options: promptOptions,
+    optionDocs: taggedOptionDocs,
+    run(files, opts) {
+      return Promise.resolve(importTagged(files, {
+        format, dialect: opts.dialect,
+        fields: (record) => fields(record, opts.question_marker),
+        soloId: (_f, at) => `${at.file}:${at.line}`,
+      }));
+    },
+  };
+}

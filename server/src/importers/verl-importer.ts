@@ -2,15 +2,11 @@
 // line per sample, `{input, output, gts, score, step, …reward_extra_info}`. They name no question,
 // no uid and no sample index, so the question is read from the prompt, its id derived from it, and
 // the groups recovered from identical prompts within a step (docs/import.md, "verl").
-import { z } from 'zod';
-import type { Importer } from './importer.js';
 import type { JsonRecord } from './jsonl-records.js';
 import { promptQuestion } from './prompt-question.js';
-import { importTagged, type FieldsRead } from './tagged-import.js';
-import { dialectOption, questionMarkerOption, taggedOptionDocs } from './tagged-options.js';
+import type { FieldsRead } from './tagged-import.js';
+import { promptImporter } from './tagged-options.js';
 
-const options = z.strictObject({ dialect: dialectOption, question_marker: questionMarkerOption });
-type VerlOptions = z.infer<typeof options>;
 
 const ownKeys = new Set(['input', 'output', 'gts', 'score', 'step', 'reward']);
 
@@ -42,16 +38,4 @@ function verlFields(record: JsonRecord, marker: string): FieldsRead {
   };
 }
 
-export const verlImporter: Importer<VerlOptions> = {
-  format: 'verl',
-  summary: 'verl rollout/validation dumps ({step}.jsonl: input, output, gts, score, step, reward extras) with tagged transcripts',
-  options,
-  optionDocs: taggedOptionDocs,
-  run(files, opts) {
-    return Promise.resolve(importTagged(files, {
-      format: 'verl', dialect: opts.dialect,
-      fields: (record) => verlFields(record, opts.question_marker),
-      soloId: (_f, at) => `${at.file}:${at.line}`,
-    }));
-  },
-};
+export const verlImporter = promptImporter('verl', 'verl rollout/validation dumps ({step}.jsonl: input, output, gts, score, step, reward extras) with tagged transcripts', verlFields);
