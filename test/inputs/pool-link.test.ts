@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
-import type { ImportFile, RawOptions } from '../../server/src/importers/importer.js';
+import type { ImportFile, RawOptions, RowSink } from '../../server/src/importers/importer.js';
 import { registered } from '../../server/src/importers/registry.js';
 import { verlImporter } from '../../server/src/importers/verl-importer.js';
 import { globFiles, isGlobLink } from '../../server/src/inputs/glob-files.js';
@@ -128,7 +128,7 @@ describe('pools imported from a foreign log', () => {
 
   it('are imported once while no file changes; a changed file, a new match or other options import again', async () => {
     let runs = 0;
-    const counting = registered({ ...verlImporter, run: (files: readonly ImportFile[], options: Parameters<typeof verlImporter.run>[1]) => { runs += 1; return verlImporter.run(files, options); } });
+    const counting = registered({ ...verlImporter, run: (files: readonly ImportFile[], options: Parameters<typeof verlImporter.run>[1], emit: RowSink) => { runs += 1; return verlImporter.run(files, options, emit); } });
     const cache = new InputCache();
     ws.write('c/1.jsonl', `${verlLine('Who directed Stone Kingdom?', 'Lupo', 1)}\n`);
     const files = (): string[] => { const g = globFiles(path.join(ws.dir, 'c/*.jsonl'), trusted); assert.ok(g.ok); return [...g.files]; };

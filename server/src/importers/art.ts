@@ -145,8 +145,8 @@ export const artImporter: Importer<ArtOptions> = {
     answers_key: 'metadata key of the gold answers, a string or a list (default `answers`)',
     support_key: 'metadata key of the gold support ids (default `support_ids`)',
   },
-  async run(files, o) {
-    const tally = new ImportTally();
+  async run(files, o, emit) {
+    const tally = new ImportTally(emit);
     for (const file of files) {
       if (looksLikeParquet(file.bytes)) {
         await readParquetFile(tally, file.path, file.bytes, o);

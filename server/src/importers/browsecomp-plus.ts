@@ -118,8 +118,8 @@ export const browseCompPlusImporter: Importer<BrowseCompOptions> = {
     ...chatOptionDocs(defaults),
     support: 'which labelled documents of the query file are `gold.support_ids`: `evidence` (evidence_docs), `gold` (gold_docs) or `both`; qrels lines given as inputs always count. Default `evidence`',
   },
-  run(files, o) {
-    const tally = new ImportTally();
+  run(files, o, emit) {
+    const tally = new ImportTally(emit);
     const labels = new LabelBook();
     const runs: RunFile[] = [];
     let labelFiles = 0;
@@ -149,7 +149,7 @@ export const browseCompPlusImporter: Importer<BrowseCompOptions> = {
       samples.set(key, sample + 1);
       addRun(tally, run, sample, labels, o.rules, o.support);
     }
-    const unlabelled = tally.rows.filter((r) => labels.get(String(r.row.question_id)) === undefined).length;
+    const unlabelled = tally.questionIds.filter((id) => labels.get(id) === undefined).length;
     if (labelFiles > 0) tally.note(`labels for ${labels.size} queries read from ${labelFiles} query/qrels files`);
     if (unlabelled > 0) tally.note(`${unlabelled} rows have no query text: no query file given for their query_id (question is "")`);
     return Promise.resolve(tally.result(null, 'never (run files carry query_id)'));

@@ -1,17 +1,16 @@
 // An input file's bytes as JSON records with their line numbers: JSON Lines (ART's older JSONL,
 // gold and qrels files) or one JSON document (an rllm episode, a BrowseComp-Plus run file). Read the
 // way the pool loader reads (UTF-8, a byte-order mark dropped, CRLF accepted, blank lines counted).
+import { Buffer, isUtf8 } from 'node:buffer';
 import type { ImportIssue } from './importer.js';
 
 export type Decoded = { readonly ok: true; readonly text: string } | { readonly ok: false; readonly reason: string };
 
+/** A file's bytes as text, or why not. Checked first and then decoded by Node's SIMD UTF-8 paths: a verl dump runs to gigabytes, and TextDecoder's fatal mode is several times slower. */
 export function utf8Text(bytes: Uint8Array): Decoded {
-  try {
-    const text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-    return { ok: true, text: text.startsWith('\uFEFF') ? text.slice(1) : text };
-  } catch {
-    return { ok: false, reason: 'the file is not UTF-8 text' };
-  }
+  if (!isUtf8(bytes)) return { ok: false, reason: 'the file is not UTF-8 text' };
+  const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
+  return { ok: true, text: text.startsWith('\uFEFF') ? text.slice(1) : text };
 }
 
 export interface JsonRecord {

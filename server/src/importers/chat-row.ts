@@ -1,7 +1,7 @@
 // One pool row from a converted conversation and the ids, gold and meta its log gives, and the
 // counts and notes every chat-message importer states the same way.
 import { derivedQuestionId } from './derived-ids.js';
-import type { ImportCounts, ImportedRow, ImportIssue, ImportResult, PoolRowJson, RecordAt } from './importer.js';
+import type { ImportCounts, ImportIssue, ImportSummary, PoolRowJson, RecordAt, RowSink } from './importer.js';
 import type { ChatTrajectory } from './chat-trajectory.js';
 
 export interface RowParts {
@@ -29,19 +29,24 @@ export function poolRow(parts: RowParts): PoolRowJson {
 
 /** Collects rows, skipped records and what was derived, and words the notes once for every importer. */
 export class ImportTally {
-  readonly rows: ImportedRow[] = [];
   readonly skipped: ImportIssue[] = [];
+  /** The question id of every row handed over, in order. */
+  readonly questionIds: string[] = [];
   read = 0;
   private derivedIds = 0;
   private withoutGold = 0;
   private unreadOutputs = 0;
   private readonly extraNotes: string[] = [];
 
+  constructor(private readonly emit: RowSink) {}
+
   add(parts: RowParts, at: RecordAt): void {
     if (parts.questionId === undefined) this.derivedIds += 1;
     if (parts.gold === undefined) this.withoutGold += 1;
     this.unreadOutputs += parts.trajectory.unreadSearchOutputs;
-    this.rows.push({ row: poolRow(parts), at });
+    const row = poolRow(parts);
+    this.questionIds.push(String(row.question_id));
+    this.emit({ row, at });
   }
 
   skip(at: RecordAt, reason: string): void {
@@ -52,10 +57,10 @@ export class ImportTally {
     this.extraNotes.push(text);
   }
 
-  result(groupsRecovered: number | null, questionIdSource: string): ImportResult {
+  result(groupsRecovered: number | null, questionIdSource: string): ImportSummary {
     const counts: ImportCounts = {
       read: this.read,
-      imported: this.rows.length,
+      imported: this.questionIds.length,
       skipped: this.skipped.length,
       questionIdsDerived: this.derivedIds,
       groupsRecovered,
@@ -66,6 +71,6 @@ export class ImportTally {
       ...(this.unreadOutputs === 0 ? [] : [`${this.unreadOutputs} search outputs were not a result list: imported as searches with no results`]),
       ...this.extraNotes,
     ];
-    return { rows: this.rows, skipped: this.skipped, counts, notes };
+    return { skipped: this.skipped, counts, notes };
   }
 }

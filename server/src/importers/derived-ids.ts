@@ -24,25 +24,43 @@ export interface RecoveredGroup {
   readonly sample: number;
 }
 
+/** Group recovery one record at a time, in record order: a record's group never depends on a later one. */
+export interface GroupRecovery {
+  next(record: PromptRecord): RecoveredGroup;
+  /** Groups recovered so far. */
+  readonly count: number;
+}
+
 /**
  * Groups for logs that do not name them (verl dumps, TRL completions): records with the same step
  * and byte-identical prompt are one group, because a GRPO group is one prompt sampled n times.
  */
+export function groupRecovery(): GroupRecovery {
+  const byStep = new Map<string, Map<string, { group: string; next: number }>>();
+  let count = 0;
+  return {
+    next({ step, prompt }) {
+      let prompts = byStep.get(step);
+      if (prompts === undefined) byStep.set(step, (prompts = new Map()));
+      let entry = prompts.get(prompt);
+      if (entry === undefined) {
+        entry = { group: `${step}/${prompts.size}`, next: 0 };
+        prompts.set(prompt, entry);
+        count++;
+      }
+      const sample = entry.next;
+      entry.next += 1;
+      return { group: entry.group, sample };
+    },
+    get count() {
+      return count;
+    },
+  };
+}
+
+/** The groups of a list of records (see groupRecovery). */
 export function groupsByPrompt(records: readonly PromptRecord[]): { readonly groups: readonly RecoveredGroup[]; readonly count: number } {
-  const firstSeen = new Map<string, { group: string; next: number }>();
-  const perStep = new Map<string, number>();
-  const groups = records.map(({ step, prompt }) => {
-    const key = JSON.stringify([step, prompt]);
-    let entry = firstSeen.get(key);
-    if (entry === undefined) {
-      const k = perStep.get(step) ?? 0;
-      perStep.set(step, k + 1);
-      entry = { group: `${step}/${k}`, next: 0 };
-      firstSeen.set(key, entry);
-    }
-    const sample = entry.next;
-    entry.next += 1;
-    return { group: entry.group, sample };
-  });
-  return { groups, count: firstSeen.size };
+  const recovery = groupRecovery();
+  const groups = records.map((r) => recovery.next(r));
+  return { groups, count: recovery.count };
 }

@@ -45,12 +45,22 @@ export interface ImportCounts {
   readonly groupsRecovered: number | null;
 }
 
-export interface ImportResult {
-  readonly rows: readonly ImportedRow[];
+/**
+ * Where an importer hands each row the moment it is made. The registry checks it at once, so of a
+ * record nothing outlives its checked row: a dump of a million rollouts never holds two copies.
+ */
+export type RowSink = (row: ImportedRow) => void;
+
+/** What an importer states once every row is handed over. */
+export interface ImportSummary {
   readonly skipped: readonly ImportIssue[];
   readonly counts: ImportCounts;
   /** What the importer derived or assumed, one sentence each (never silent): "question ids derived from …". */
   readonly notes: readonly string[];
+}
+
+export interface ImportResult extends ImportSummary {
+  readonly rows: readonly ImportedRow[];
 }
 
 /** Option values as written in a spec (`from verl(dialect: search_r1)`) or on the command line (`--option dialect=search_r1`). */
@@ -64,5 +74,5 @@ export interface Importer<Options = unknown> {
   /** The options, with what each means; the schema must be strict so an unknown option is an error. */
   readonly options: z.ZodType<Options, RawOptions>;
   readonly optionDocs: Readonly<Record<string, string>>;
-  run(files: readonly ImportFile[], options: Options): Promise<ImportResult>;
+  run(files: readonly ImportFile[], options: Options, emit: RowSink): Promise<ImportSummary>;
 }

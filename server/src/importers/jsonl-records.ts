@@ -2,6 +2,7 @@
 // its file:line, and a reason for every line that is not one (position and kind only: a log may
 // hold text its owner would not want quoted in a CI artifact).
 import { jsonLineReason } from '../pool/json-error.js';
+import { utf8Text } from './chat-records.js';
 import type { ImportFile, ImportIssue, RecordAt } from './importer.js';
 
 export interface JsonRecord {
@@ -29,12 +30,9 @@ export function isRecord(value: unknown): value is Readonly<Record<string, unkno
 
 /** Splits a file into its JSON-object lines; a file that is not UTF-8 is one issue on line 1. */
 export function jsonlRecords(file: ImportFile): JsonlRecords {
-  let text: string;
-  try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(file.bytes);
-  } catch {
-    return { records: [], issues: [{ at: { file: file.path, line: 1 }, reason: 'the file is not UTF-8 text' }], read: 1 };
-  }
+  const decoded = utf8Text(file.bytes);
+  if (!decoded.ok) return { records: [], issues: [{ at: { file: file.path, line: 1 }, reason: decoded.reason }], read: 1 };
+  const { text } = decoded;
   const records: JsonRecord[] = [];
   const issues: ImportIssue[] = [];
   let read = 0;

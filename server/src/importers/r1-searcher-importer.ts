@@ -31,11 +31,11 @@ export const r1SearcherImporter: Importer<R1SearcherOptions> = {
   summary: "R1-Searcher eval JSONL (question, answer, pred_ans, stop_reason_final, gen_text_store) in R1-Searcher's tags",
   options,
   optionDocs: {},
-  run(files) {
+  run(files, _options, emit) {
     return Promise.resolve(importTagged(files, {
       format: 'r1_searcher', dialect: r1Searcher,
       fields: r1Fields,
       soloId: (_f, _at, questionId, nth) => `${questionId}#${nth}`,
-    }));
+    }, emit));
   },
 };

@@ -4,7 +4,7 @@
 // never a row the audit misreads.
 import { parsePoolRow } from '../pool/schemas.js';
 import type { Trajectory } from '../pool/types.js';
-import type { ImportedRow, ImportFile, Importer, ImportResult, RawOptions } from './importer.js';
+import type { ImportedRow, ImportFile, Importer, ImportIssue, ImportSummary, RawOptions } from './importer.js';
 import { artImporter } from './art.js';
 import { browseCompPlusImporter } from './browsecomp-plus.js';
 import { r1SearcherImporter } from './r1-searcher-importer.js';
@@ -18,17 +18,21 @@ export interface CheckedRow extends ImportedRow {
   readonly trajectory: Trajectory;
 }
 
-export interface CheckedImport extends ImportResult {
+export interface CheckedImport extends ImportSummary {
   readonly rows: readonly CheckedRow[];
 }
 
 export type ImportOutcome = { readonly ok: true; readonly result: CheckedImport } | { readonly ok: false; readonly reason: string };
+export type StreamOutcome = { readonly ok: true; readonly summary: ImportSummary } | { readonly ok: false; readonly reason: string };
 
 /** An importer with its option type erased, so the list can hold them all. */
 export interface RegisteredImporter {
   readonly format: string;
   readonly summary: string;
   readonly optionDocs: Readonly<Record<string, string>>;
+  /** Every checked row handed to `onRow` as it is made; the summary counts only rows that passed the check. */
+  stream(files: readonly ImportFile[], options: RawOptions, onRow: (row: CheckedRow) => void): Promise<StreamOutcome>;
+  /** The same, with the rows collected (`herald import`, which writes them all). */
   run(files: readonly ImportFile[], options: RawOptions): Promise<ImportOutcome>;
   /** What is wrong with options as written, before any file is read: each problem with the option it is about, if one. */
   checkOptions(options: RawOptions): readonly OptionProblem[];
@@ -44,6 +48,23 @@ function optionsReason(issues: readonly { readonly path: readonly PropertyKey[];
 }
 
 export function registered<O>(importer: Importer<O>): RegisteredImporter {
+  const stream: RegisteredImporter['stream'] = async (files, raw, onRow) => {
+    const options = importer.options.safeParse(raw);
+    if (!options.success) return { ok: false, reason: optionsReason(options.error.issues) };
+    let imported = 0;
+    const refused: ImportIssue[] = [];
+    const summary = await importer.run(files, options.data, (made) => {
+      const checked = parsePoolRow(made.row, { pool: importer.format, file: made.at.file, line: made.at.line });
+      if (!checked.ok) {
+        refused.push({ at: made.at, reason: `the ${importer.format} importer made a row the pool format refuses: ${checked.reason}` });
+        return;
+      }
+      imported++;
+      onRow({ ...made, trajectory: checked.value });
+    });
+    const skipped = [...summary.skipped, ...refused];
+    return { ok: true, summary: { ...summary, skipped, counts: { ...summary.counts, imported, skipped: skipped.length } } };
+  };
   return {
     format: importer.format,
     summary: importer.summary,
@@ -53,19 +74,11 @@ export function registered<O>(importer: Importer<O>): RegisteredImporter {
       if (options.success) return [];
       return options.error.issues.map((issue) => ({ option: issue.path.length === 0 ? undefined : String(issue.path[0]), message: issue.message }));
     },
+    stream,
     async run(files, raw) {
-      const options = importer.options.safeParse(raw);
-      if (!options.success) return { ok: false, reason: optionsReason(options.error.issues) };
-      const result = await importer.run(files, options.data);
       const rows: CheckedRow[] = [];
-      const skipped = [...result.skipped];
-      for (const imported of result.rows) {
-        const checked = parsePoolRow(imported.row, { pool: importer.format, file: imported.at.file, line: imported.at.line });
-        if (checked.ok) rows.push({ ...imported, trajectory: checked.value });
-        else skipped.push({ at: imported.at, reason: `the ${importer.format} importer made a row the pool format refuses: ${checked.reason}` });
-      }
-      const counts = { ...result.counts, imported: rows.length, skipped: skipped.length };
-      return { ok: true, result: { ...result, rows, skipped, counts } };
+      const outcome = await stream(files, raw, (row) => rows.push(row));
+      return outcome.ok ? { ok: true, result: { ...outcome.summary, rows } } : outcome;
     },
   };
 }

@@ -129,8 +129,8 @@ export const rllmImporter: Importer<RllmOptions> = {
     answers_key: 'key of `task` holding the gold answers, a string or a list (default `ground_truth`)',
     support_key: 'key of `task` holding the gold support ids (default `support_ids`)',
   },
-  run(files, o) {
-    const tally = new ImportTally();
+  run(files, o, emit) {
+    const tally = new ImportTally(emit);
     for (const file of files) readEpisode(tally, file, o);
     return Promise.resolve(tally.result(null, "the episode has no 'task_hash'"));
   },

@@ -31,23 +31,31 @@ function titleEnd(text: string, from: number): number {
   return -1;
 }
 
-const docHeader = /(?:^|\n)Doc \d+ ?\(Title: /gu;
+const docHeader = /(?:^|\n)Doc \d+ ?\(Title: /g;
 
 /**
  * Search-R1's `Doc 1(Title: T) text\nDoc 2(Title: T2) text\n` and verl's search tool's
  * `Doc 1 (Title: T)\ntext\n\nDoc 2 (Title: T2)\ntext`: one result per `Doc k` header at a line start.
  */
 export function titledDocs(block: string): ResultJson[] {
-  const starts = [...block.matchAll(docHeader)].map((m) => ({ at: m.index + (m[0].startsWith('\n') ? 1 : 0), body: m.index + m[0].length }));
-  return starts.flatMap((s, i) => {
-    const end = i + 1 < starts.length ? starts[i + 1]!.at : block.length;
-    const close = titleEnd(block, s.body);
-    if (close === -1 || close > end) return [{ rank: i + 1, text: block.slice(s.body, end).trim() }];
-    return [{ rank: i + 1, title: unquoteTitle(block.slice(s.body, close)), text: block.slice(close + 1, end).trim() }];
-  });
+  const docs: ResultJson[] = [];
+  // One pass: each header ends the document before it (a dump holds a few hundred thousand).
+  let body = -1;
+  const addUpTo = (end: number): void => {
+    if (body === -1) return;
+    const close = titleEnd(block, body);
+    const rank = docs.length + 1;
+    docs.push(close === -1 || close > end ? { rank, text: block.slice(body, end).trim() } : { rank, title: unquoteTitle(block.slice(body, close)), text: block.slice(close + 1, end).trim() });
+  };
+  for (const m of block.matchAll(docHeader)) {
+    addUpTo(m.index + (m[0].startsWith('\n') ? 1 : 0));
+    body = m.index + m[0].length;
+  }
+  addUpTo(block.length);
+  return docs;
 }
 
-const numberedHeader = /(?:^|\n)\(\d+\)/gu;
+const numberedHeader = /(?:^|\n)\(\d+\)/g;
 
 /** R1-Searcher's `(1)text\n(2)text\n` (no titles); a block that reads `None` holds no results. */
 export function numberedDocs(block: string): ResultJson[] {

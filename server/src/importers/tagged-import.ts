@@ -1,9 +1,9 @@
 // The import loop every tagged-transcript container shares (verl, SkyRL, R1-Searcher): read the JSONL
 // records, let the container pick out the fields of each, read the transcript with the dialect, derive
 // what the log does not carry (question ids, groups), and count every choice for the notes.
-import { derivedQuestionId, groupsByPrompt } from './derived-ids.js';
+import { derivedQuestionId, groupRecovery } from './derived-ids.js';
 import { goldAnswers } from './gold-answers.js';
-import type { ImportedRow, ImportFile, ImportIssue, ImportResult, RecordAt } from './importer.js';
+import type { ImportFile, ImportIssue, ImportSummary, RecordAt, RowSink } from './importer.js';
 import { jsonlRecords, type JsonRecord } from './jsonl-records.js';
 import type { Dialect } from './tagged-dialects.js';
 import { readTranscript } from './tagged-transcript.js';
@@ -36,20 +36,24 @@ export interface TaggedContainer {
   soloId(fields: TaggedFields, at: RecordAt, questionId: string, nth: number): string;
 }
 
-interface Read {
-  readonly at: RecordAt;
-  readonly fields: TaggedFields;
-  readonly gold: readonly string[] | undefined;
-}
-
 function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
 
-export function importTagged(files: readonly ImportFile[], container: TaggedContainer): ImportResult {
+/** One pass over the records, each made into its row at once: nothing of a record outlives it but its row. */
+export function importTagged(files: readonly ImportFile[], container: TaggedContainer, emit: RowSink): ImportSummary {
   const skipped: ImportIssue[] = [];
-  const reads: Read[] = [];
+  let imported = 0;
+  const groups = groupRecovery();
+  const seen = new Map<string, number>();
+  const derivedIds = new Map<string, string>();
   let read = 0;
+  let grouped = 0;
+  let derived = 0;
+  let noGold = 0;
+  let unanswered = 0;
+  let noAnswer = 0;
+  let logged = 0;
   for (const file of files) {
     const records = jsonlRecords(file);
     read += records.read;
@@ -60,50 +64,45 @@ export function importTagged(files: readonly ImportFile[], container: TaggedCont
         skipped.push({ at: record.at, reason: got.reason });
         continue;
       }
-      const gold = goldAnswers(got.fields.gold.value, got.fields.gold.field);
-      if (!gold.ok) skipped.push({ at: record.at, reason: gold.reason });
-      else reads.push({ at: record.at, fields: got.fields, gold: gold.answers });
+      const { fields } = got;
+      const gold = goldAnswers(fields.gold.value, fields.gold.field);
+      if (!gold.ok) {
+        skipped.push({ at: record.at, reason: gold.reason });
+        continue;
+      }
+      // A group's samples share their question: its id is hashed once.
+      let questionId = fields.questionId ?? derivedIds.get(fields.question);
+      if (questionId === undefined) derivedIds.set(fields.question, (questionId = derivedQuestionId(fields.question)));
+      if (fields.questionId === undefined) derived++;
+      if (gold.answers === undefined) noGold++;
+      const nth = seen.get(questionId) ?? 0;
+      seen.set(questionId, nth + 1);
+      const group = fields.group === undefined ? undefined : groups.next(fields.group);
+      if (group !== undefined) grouped++;
+      const transcript = readTranscript(fields.response, container.dialect);
+      unanswered += transcript.unanswered;
+      const answer = fields.loggedAnswer ?? transcript.answer;
+      if (fields.loggedAnswer !== undefined) logged++;
+      if (answer === null) noAnswer++;
+      const status = fields.status === undefined ? {} : { status: fields.status };
+      const final = answer !== null ? { answer, citations: [], text: transcript.finalText, ...status } : fields.status === undefined ? null : { answer: null, ...status };
+      const row = {
+        id: group === undefined ? container.soloId(fields, record.at, questionId, nth) : `${group.group}#${group.sample}`,
+        question_id: questionId,
+        question: fields.question,
+        steps: transcript.steps,
+        final,
+        gold: { answers: gold.answers ?? [], support_ids: [] },
+        meta: { ...(group === undefined ? {} : { group: group.group, sample: group.sample }), dialect: container.dialect.name, ...fields.meta, transcript: fields.response, observations: transcript.observations },
+      };
+      imported++;
+      emit({ row, at: record.at });
     }
   }
-  const grouped = reads.filter((r) => r.fields.group !== undefined);
-  const recovered = groupsByPrompt(grouped.map((r) => r.fields.group ?? { step: '', prompt: '' }));
-  const groupOf = new Map(grouped.map((r, i) => [r, recovered.groups[i]!]));
-  const seen = new Map<string, number>();
-  let derived = 0;
-  let noGold = 0;
-  let unanswered = 0;
-  let noAnswer = 0;
-  let logged = 0;
-  const rows: ImportedRow[] = reads.map((r) => {
-    const { fields } = r;
-    const questionId = fields.questionId ?? derivedQuestionId(fields.question);
-    if (fields.questionId === undefined) derived++;
-    if (r.gold === undefined) noGold++;
-    const nth = seen.get(questionId) ?? 0;
-    seen.set(questionId, nth + 1);
-    const group = groupOf.get(r);
-    const transcript = readTranscript(fields.response, container.dialect);
-    unanswered += transcript.unanswered;
-    const answer = fields.loggedAnswer ?? transcript.answer;
-    if (fields.loggedAnswer !== undefined) logged++;
-    if (answer === null) noAnswer++;
-    const status = fields.status === undefined ? {} : { status: fields.status };
-    const final = answer !== null ? { answer, citations: [], text: transcript.finalText, ...status } : fields.status === undefined ? null : { answer: null, ...status };
-    const row = {
-      id: group === undefined ? container.soloId(fields, r.at, questionId, nth) : `${group.group}#${group.sample}`,
-      question_id: questionId,
-      question: fields.question,
-      steps: transcript.steps,
-      final,
-      gold: { answers: r.gold ?? [], support_ids: [] },
-      meta: { ...(group === undefined ? {} : { group: group.group, sample: group.sample }), dialect: container.dialect.name, ...fields.meta, transcript: fields.response, observations: transcript.observations },
-    };
-    return { row, at: r.at };
-  });
   const notes = [
     `dialect ${container.dialect.name}: the answer is the last <answer> of the response${container.dialect.boxedAnswer ? ' (its last \\boxed{})' : ''}; the prompt is not read for it, so its example answer never counts`,
     ...(derived === 0 ? [] : [`${plural(derived, 'question id')} derived from the question text (derivedQuestionId): the ${container.format} log carries none`]),
-    ...(grouped.length === 0 ? [] : [`${plural(recovered.count, 'group')} recovered from identical prompts within a step (meta.group, meta.sample)`]),
+    ...(grouped === 0 ? [] : [`${plural(groups.count, 'group')} recovered from identical prompts within a step (meta.group, meta.sample)`]),
     ...(noGold === 0 ? [] : [`${plural(noGold, 'row')} without gold in the log: gold answers left empty ({"answers": [], "support_ids": []})`]),
     ...(logged === 0 ? [] : [`${plural(logged, 'answer')} taken as the log extracted ${logged === 1 ? 'it' : 'them'} (pred_ans), not from the transcript`]),
     ...(noAnswer === 0 ? [] : [`${plural(noAnswer, 'row')} with no answer in the response: final is null (or {"answer": null} with the stop reason)`]),
@@ -111,9 +110,8 @@ export function importTagged(files: readonly ImportFile[], container: TaggedCont
     'results carry rank, title and text, no ids: they are resolved against the corpus on load (herald import --corpus shows how many resolve)',
   ];
   return {
-    rows,
     skipped,
-    counts: { read, imported: rows.length, skipped: skipped.length, questionIdsDerived: derived, groupsRecovered: grouped.length === 0 ? null : recovered.count },
+    counts: { read, imported, skipped: skipped.length, questionIdsDerived: derived, groupsRecovered: grouped === 0 ? null : groups.count },
     notes,
   };
 }

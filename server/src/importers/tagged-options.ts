@@ -33,12 +33,12 @@ export function promptImporter(format: string, summary: string, fields: (record:
     summary,
     options: promptOptions,
     optionDocs: taggedOptionDocs,
-    run(files, opts) {
+    run(files, opts, emit) {
       return Promise.resolve(importTagged(files, {
         format, dialect: opts.dialect,
         fields: (record) => fields(record, opts.question_marker),
         soloId: (_f, at) => `${at.file}:${at.line}`,
-      }));
+      }, emit));
     },
   };
 }

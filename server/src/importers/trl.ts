@@ -68,8 +68,8 @@ export const trlImporter: Importer<TrlOptions> = {
   summary: 'TRL completions Parquet (completions_{step}.parquet: step, prompt, completion, reward columns, advantage)',
   options,
   optionDocs: chatOptionDocs(defaults),
-  async run(files, o) {
-    const tally = new ImportTally();
+  async run(files, o, emit) {
+    const tally = new ImportTally(emit);
     const completions: Completion[] = [];
     for (const file of files) {
       const table = await readParquet(file.bytes);

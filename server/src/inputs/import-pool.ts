@@ -72,37 +72,36 @@ function readFiles(request: ImportRequest, trust: WorkspaceTrust): { ok: true; f
 }
 
 /**
- * Imports one pool: its files' bytes through the importer, then every row through the pool parser
- * (`RowSource`: the record's file and line), a later row with an id already taken skipped as a
- * duplicate. The importer's skipped records and the rows the parser refuses are the pool's skipped
- * rows, in file and line order; its counts and notes travel with the rows.
+ * Imports one pool: its files' bytes through the importer, and every row, as the registry hands it
+ * over checked against the pool format, given its `RowSource` (the record's file and line); a later
+ * row with an id already taken is skipped as a duplicate. The importer's skipped records and the rows
+ * the pool format refuses are the pool's skipped rows, in file and line order; its counts and notes
+ * travel with the rows.
  */
 export async function importPool(request: ImportRequest, importer: RegisteredImporter, options: RawOptions, trust: WorkspaceTrust): Promise<LoadedImport> {
   const read = readFiles(request, trust);
   if (!read.ok) return { items: [], issues: [], fileError: read.fileError };
-  const outcome = await importer.run(read.files, options);
-  const where = request.files.length === 1 ? request.files[0]! : request.files.join(', ');
-  if (!outcome.ok) return { items: [], issues: [], fileError: `${where}: cannot import as ${importer.format}: ${outcome.reason}` };
-  const { result } = outcome;
-  const absolute = (file: string): string => resolveLink(request.specDir, file);
+  // Reasons and sources name files as the spec's folder sees them, absolute; each file is resolved once.
+  const absolute = new Map(read.files.map((f, k) => [f.path, request.files[k]!]));
   const items: Trajectory[] = [];
-  const issues: RowIssue[] = result.skipped.map((s) => ({ file: absolute(s.at.file), line: s.at.line, reason: s.reason }));
+  const duplicates: RowIssue[] = [];
   const firstAt = new Map<string, { file: string; line: number }>();
-  // The registry has read every row with the pool format already; only its source changes here.
-  for (const { trajectory, at } of result.rows) {
-    const file = absolute(at.file);
-    const row = { ...trajectory, source: { pool: request.name, file, line: at.line } };
-    const first = firstAt.get(row.id);
+  const outcome = await importer.stream(read.files, options, ({ trajectory, at }) => {
+    const file = absolute.get(at.file) ?? resolveLink(request.specDir, at.file);
+    const first = firstAt.get(trajectory.id);
     if (first !== undefined) {
       const place = first.file === file ? `line ${first.line}` : `${specRelative(request.specDir, first.file)} line ${first.line}`;
-      issues.push({ file, line: at.line, reason: `duplicate id '${row.id}' (first on ${place})` });
-      continue;
+      duplicates.push({ file, line: at.line, reason: `duplicate id '${trajectory.id}' (first on ${place})` });
+      return;
     }
-    firstAt.set(row.id, { file, line: at.line });
-    items.push(row);
-  }
+    firstAt.set(trajectory.id, { file, line: at.line });
+    items.push({ ...trajectory, source: { pool: request.name, file, line: at.line } });
+  });
+  const where = request.files.length === 1 ? request.files[0]! : request.files.join(', ');
+  if (!outcome.ok) return { items: [], issues: [], fileError: `${where}: cannot import as ${importer.format}: ${outcome.reason}` };
+  const { summary } = outcome;
+  const issues: RowIssue[] = [...summary.skipped.map((s) => ({ file: absolute.get(s.at.file) ?? resolveLink(request.specDir, s.at.file), line: s.at.line, reason: s.reason })), ...duplicates];
   const order = new Map(request.files.map((f, k) => [f, k]));
   issues.sort((a, b) => (order.get(a.file) ?? 0) - (order.get(b.file) ?? 0) || a.line - b.line);
-  const skipped = issues.length;
-  return { items, issues, imported: { format: importer.format, counts: { ...result.counts, imported: items.length, skipped }, notes: result.notes } };
+  return { items, issues, imported: { format: importer.format, counts: { ...summary.counts, imported: items.length, skipped: issues.length }, notes: summary.notes } };
 }

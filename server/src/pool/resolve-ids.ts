@@ -8,14 +8,21 @@
 import { engineSteps } from './logged-parts.js';
 import type { CitationRef, Corpus, ResultHit, RowIssue, TraceStep, Trajectory } from './types.js';
 
-/** Titles match case-folded and whitespace-collapsed, after Unicode NFKC (`Ｔｈｅ  Who` is `the who`). */
-export function titleKey(title: string): string {
-  return title.normalize('NFKC').toLowerCase().replace(/\s+/gu, ' ').trim();
-}
+// Both keys are computed for every logged result and every corpus passage (hundreds of thousands
+// in a real run), and most texts are already in key form: these tests find the texts that are not
+// without building a copy. `\s` is the same Unicode set with or without the `u` flag.
+const notCollapsed = /[^\S ]| {2}|^ | $/;
+const notAscii = /[^\p{ASCII}]/u;
 
 /** Texts match exactly, but for surrounding whitespace and runs of whitespace (log writers rewrap). */
 export function textKey(text: string): string {
-  return text.replace(/\s+/gu, ' ').trim();
+  return notCollapsed.test(text) ? text.replace(/\s+/g, ' ').trim() : text;
+}
+
+/** Titles match case-folded and whitespace-collapsed, after Unicode NFKC (`Ｔｈｅ  Who` is `the who`). */
+export function titleKey(title: string): string {
+  // NFKC leaves ASCII as it is.
+  return textKey((notAscii.test(title) ? title.normalize('NFKC') : title).toLowerCase());
 }
 
 /** The corpus's passages by url, text key and title key (each key → ids, file order). */
@@ -85,15 +92,20 @@ function resolveHit(hit: ResultHit, index: CorpusIndex): Resolved<ResultHow> {
     const byUrl = unique(index.byUrl.get(hit.url), 'url');
     if (byUrl !== undefined) return 'id' in byUrl ? { id: byUrl.id, how: 'url' } : byUrl;
   }
-  const title = hit.title === undefined ? undefined : titleKey(hit.title);
+  // Most results resolve by text alone; the title's key is made only when it is read.
+  let titleRead: string | undefined;
+  const title = (): string | undefined => (hit.title === undefined ? undefined : (titleRead ??= titleKey(hit.title)));
   if (hit.text !== undefined) {
-    const same = index.byText.get(textKey(hit.text)) ?? [];
+    // A text that is a key is its own key (keys are collapsed), so the copy textKey makes is needed only on a miss.
+    const same = index.byText.get(hit.text) ?? index.byText.get(textKey(hit.text)) ?? [];
     // Passages may share a text (boilerplate): the title, when logged, tells them apart.
-    const byText = unique(title === undefined || same.length < 2 ? same : same.filter((id) => index.titleOf.get(id) === title), 'text');
+    const key = same.length < 2 ? undefined : title();
+    const byText = unique(key === undefined ? same : same.filter((id) => index.titleOf.get(id) === key), 'text');
     if (byText !== undefined) return 'id' in byText ? { id: byText.id, how: 'text' } : byText;
   }
-  if (title !== undefined) {
-    const byTitle = unique(index.byTitle.get(title), 'title');
+  const titled = title();
+  if (titled !== undefined) {
+    const byTitle = unique(index.byTitle.get(titled), 'title');
     if (byTitle !== undefined) return 'id' in byTitle ? { id: byTitle.id, how: 'title' } : byTitle;
   }
   const had = [hit.url === undefined ? '' : 'url', hit.text === undefined ? '' : 'text', hit.title === undefined ? '' : 'title'].filter((w) => w !== '');
@@ -104,6 +116,20 @@ interface Tally {
   readonly counts: { results: Record<ResultHow | 'unresolved', number>; citations: Record<CitationHow | 'unresolved', number> };
 }
 
+/**
+ * The hit with its resolved id. Built key by key, not by spreading: a pool may hold hundreds of
+ * thousands of hits and V8 copies a spread object of optional keys several times slower.
+ */
+function resolvedHit(hit: ResultHit, id: string, how: Exclude<ResultHow, 'logged'>): ResultHit {
+  const resolved: { -readonly [K in keyof ResultHit]: ResultHit[K] } = { rank: hit.rank };
+  if (hit.title !== undefined) resolved.title = hit.title;
+  if (hit.url !== undefined) resolved.url = hit.url;
+  if (hit.text !== undefined) resolved.text = hit.text;
+  resolved.id = id;
+  resolved.resolvedBy = how;
+  return resolved;
+}
+
 /** A step's results with resolved ids: the hits (each with its id once resolved) and the ids in order. */
 function resolveStep(step: TraceStep, at: number, index: CorpusIndex, tally: Tally, missed: string[]): TraceStep {
   if ((step.type !== 'search' && step.type !== 'tool') || step.hits === undefined) {
@@ -112,12 +138,13 @@ function resolveStep(step: TraceStep, at: number, index: CorpusIndex, tally: Tal
   }
   const hits: ResultHit[] = [];
   const ids: string[] = [];
-  for (const [i, hit] of step.hits.entries()) {
+  for (let i = 0; i < step.hits.length; i++) {
+    const hit = step.hits[i]!;
     const r = resolveHit(hit, index);
     if ('id' in r) {
       tally.counts.results[r.how]++;
       ids.push(r.id);
-      hits.push(r.how === 'logged' ? hit : { ...hit, id: r.id, resolvedBy: r.how });
+      hits.push(r.how === 'logged' ? hit : resolvedHit(hit, r.id, r.how));
     } else {
       tally.counts.results.unresolved++;
       missed.push(`steps[${at}].results[${i}] (rank ${hit.rank}): ${r.reason}`);

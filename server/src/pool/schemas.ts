@@ -113,16 +113,20 @@ function objectReason(value: unknown): string | undefined {
   return `expected a JSON object, got ${kind}`;
 }
 
+const metaKeys = new Set(['model', 'sample', 'group']);
+
 function toMeta(parsed: z.infer<typeof meta> | null | undefined): TrajectoryMeta {
   if (parsed === null || parsed === undefined) return {};
-  const { model, sample, group, ...rest } = parsed;
-  // Absent stays absent, so a row's meta compares equal to what its JSON said.
-  return {
-    ...rest,
-    ...(model === null || model === undefined ? {} : { model }),
-    ...(sample === null || sample === undefined ? {} : { sample }),
-    ...(group === null || group === undefined ? {} : { group }),
-  };
+  // Absent stays absent, so a row's meta compares equal to what its JSON said. Built key by key
+  // (the logged keys first, then the three the format names), not by rest and conditional spreads,
+  // which V8 runs several times slower: an imported pool has a meta per row.
+  const built: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(parsed)) if (!metaKeys.has(key)) built[key] = value;
+  const { model, sample, group } = parsed;
+  if (model !== null && model !== undefined) built['model'] = model;
+  if (sample !== null && sample !== undefined) built['sample'] = sample;
+  if (group !== null && group !== undefined) built['group'] = group;
+  return built;
 }
 
 /** Validates one parsed JSON value as a pool row. */
