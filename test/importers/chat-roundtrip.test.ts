@@ -15,19 +15,11 @@ import type { ImportResult } from '../../server/src/importers/importer.js';
 import { tempDir } from '../pool/temp-files.js';
 import { artParquet } from './parquet-fixtures.js';
 import type { ArtMessage, ArtRow } from './parquet-fixtures.js';
+import type { V1Row } from '../pool/v1-row.js';
 
 const sample = path.resolve('walkthrough/sample');
 const herald = path.resolve('dist/herald.js');
 
-interface V1Row {
-  id: string;
-  question_id: string;
-  question: string;
-  steps: ({ type: 'search'; query: string; results: string[] } | { type: 'invalid'; text: string })[];
-  final: { answer: string; citations: string[]; text: string } | null;
-  gold: { answers: string[]; support_ids: string[] };
-  meta: Record<string, unknown>;
-}
 
 function readRows(file: string): V1Row[] {
   return fs.readFileSync(file, 'utf8').split('\n').filter((l) => l !== '').map((l): V1Row => JSON.parse(l));
@@ -68,7 +60,7 @@ function artJsonl(rows: readonly V1Row[]): string {
     trajectories: group.map((row) => ({
       reward: 0,
       metrics: {},
-      metadata: { id: row.id, question_id: row.question_id, question: row.question, answers: row.gold.answers, support_ids: row.gold.support_ids, ...row.meta },
+      metadata: { id: row.id, question_id: row.question_id, question: row.question, answers: row.gold.answers, support_ids: row.gold.support_ids, ...(row.meta ?? {}) },
       messages_and_choices: chatMessages(row),
       tools: null,
       logs: [],
@@ -90,7 +82,7 @@ function artParquetRows(rows: readonly V1Row[]): ArtRow[] {
   return rows.map((row) => ({
     group_index: groups.indexOf(row.question_id),
     reward: 0,
-    metadata: JSON.stringify({ id: row.id, question_id: row.question_id, question: row.question, answers: row.gold.answers, support_ids: row.gold.support_ids, ...row.meta }),
+    metadata: JSON.stringify({ id: row.id, question_id: row.question_id, question: row.question, answers: row.gold.answers, support_ids: row.gold.support_ids, ...(row.meta ?? {}) }),
     messages: chatMessages(row).map((m): ArtMessage => ({
       role: m.role,
       content: m.content,

@@ -10,6 +10,7 @@ import { poolRowJsonSchema } from '../../server/src/pool/json-schema.js';
 import { parsePoolRow } from '../../server/src/pool/schemas.js';
 import { traceOf, type Trajectory } from '../../server/src/pool/types.js';
 import { poolRow } from './temp-files.js';
+import type { V1Row } from './v1-row.js';
 
 const repo = path.join(__dirname, '..', '..', '..');
 const source = { pool: 'p', file: 'p.jsonl', line: 1 };
@@ -26,15 +27,6 @@ function reason(row: unknown): string {
   return r.reason;
 }
 
-interface V1Row {
-  id: string;
-  question_id: string;
-  question: string;
-  steps: ({ type: 'search'; query: string; results: string[] } | { type: 'invalid'; text: string })[];
-  final: { answer: string; citations: string[]; text: string } | null;
-  gold: { answers: string[]; support_ids: string[] };
-  meta?: Record<string, unknown> | null;
-}
 
 /** What the v1 loader made of a valid v1 row (its conversion, written out again). */
 function v1Loaded(row: V1Row): Trajectory {

@@ -1,7 +1,7 @@
 // A pool that links a foreign log (`pool runs = "dumps/*.jsonl" from verl(dialect: search_r1)`):
 // its files are read here, through `openInput` like every linked file, handed to the importer the
-// registry names (the same code `herald import` runs), and each row it makes is parsed with the
-// pool parser, so the audit sees exactly what `herald import` would have written and then loaded.
+// registry names (the same code `herald import` runs), which checks each row with the pool parser as
+// it is made, so the audit sees exactly what `herald import` would have written and then loaded.
 import type { ImportCounts, ImportFile, RawOptions } from '../importers/importer.js';
 import type { RegisteredImporter } from '../importers/registry.js';
 import type { Loaded, RowIssue, Trajectory } from '../pool/types.js';

@@ -120,7 +120,7 @@ export async function loadInputs(specDir: string, request: InputRequest, ctx: Lo
   const corpus = await cache.corpus(request.corpus.file, trust);
   const pools = await Promise.all(request.pools.map(async (pool, k) => {
     onProgress(`${pool.importer === undefined ? 'loading' : `importing (${pool.importer.format})`} pool ${pool.name}`);
-    return { pool, loaded: await loadPoolLink(pool, poolFiles[k]!, specDir, cache, trust) };
+    return { pool, files: poolFiles[k]!, loaded: await loadPoolLink(pool, poolFiles[k]!, specDir, cache, trust) };
   }));
   const candidateFiles = new Map<string, Loaded<CandidateList>>();
   const candidateLoads: { file: string; loaded: Loaded<CandidateList> }[] = [];
@@ -136,10 +136,10 @@ export async function loadInputs(specDir: string, request: InputRequest, ctx: Lo
   // The one place pools meet their corpus: ids a log does not give are resolved here (pool/resolve-ids.ts).
   let index: CorpusIndex | undefined;
   const indexOf = (): CorpusIndex => (index ??= corpusIndex(corpus.corpus));
-  const resolved = pools.map(({ pool, loaded }) => {
+  const resolved = pools.map(({ pool, files: matched, loaded }) => {
     const r = resolvePool(loaded.items, corpus.corpus, indexOf);
     issues.addResolved(pool.file, request.corpus.file, r);
-    return { pool, loaded, r };
+    return { pool, matched, loaded, r };
   });
   return {
     ok: true,
@@ -147,14 +147,14 @@ export async function loadInputs(specDir: string, request: InputRequest, ctx: Lo
       corpusName: request.corpus.name,
       corpus: { ...corpus.corpus, file: specRelative(specDir, corpus.corpus.file) },
       corpusIssues: relativeIssues(corpus.issues),
-      pools: resolved.map(({ pool, loaded, r }) => ({
+      pools: resolved.map(({ pool, matched, loaded, r }) => ({
         name: pool.name,
         file: specRelative(specDir, pool.file),
         rows: r.rows,
         issues: relativeIssues(r.issues.length === 0 ? loaded.issues : [...loaded.issues, ...r.issues].sort((a, b) => a.line - b.line)),
         ...(r.resolution === undefined ? {} : { resolution: { counts: r.resolution.counts, unresolved: relativeIssues(r.resolution.unresolved) } }),
         ...(loaded.imported === undefined ? {} : { imported: loaded.imported }),
-        ...(pool.glob === true ? { rowFiles: new Map(poolFiles[request.pools.indexOf(pool)]!.map((f) => [f, specRelative(specDir, f)])) } : {}),
+        ...(pool.glob === true ? { rowFiles: new Map(matched.map((f) => [f, specRelative(specDir, f)])) } : {}),
       })),
     },
     candidateFiles,
