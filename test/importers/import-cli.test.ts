@@ -82,7 +82,7 @@ describe('herald import', () => {
       assert.equal(r.code, 2, `${args.join(' ')}: ${r.stderr}`);
       assert.equal(r.stdout, '');
     }
-    assert.match(runHerald(['--from', 'verl', '--option', 'dialect=webthinker', 'verl-research.jsonl', '--out', '-']).stderr, /unknown dialect 'webthinker'; expected one of search_r1, r1_searcher, research, hermes/u);
+    assert.match(runHerald(['--from', 'verl', '--option', 'dialect=webthinker', 'verl-research.jsonl', '--out', '-']).stderr, /unknown dialect 'webthinker'; expected one of search_r1, zerosearch, r1_searcher, research, hermes/u);
   });
 
   it('every record skipped: exit 1, nothing written', () => {

@@ -3,7 +3,7 @@
 // output; every value is invented.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { titledDocs, numberedDocs, paragraphDocs } from '../../server/src/importers/tagged-documents.js';
+import { colonDocs, numberedDocs, paragraphDocs, titledDocs } from '../../server/src/importers/tagged-documents.js';
 import { dialectNamed, type Dialect } from '../../server/src/importers/tagged-dialects.js';
 import { lastAnswer, readTranscript } from '../../server/src/importers/tagged-transcript.js';
 
@@ -50,6 +50,17 @@ describe('Search-R1 transcripts', () => {
   it('a search the response ends after keeps no results; an observation with no call is counted', () => {
     assert.deepEqual(readTranscript('<search> q </search>', dialect('search_r1')).steps, [{ type: 'search', query: 'q', results: [] }]);
     assert.equal(readTranscript('<information>Doc 1(Title: T) x</information>', dialect('search_r1')).unanswered, 1);
+  });
+});
+
+describe('ZeroSearch transcripts', () => {
+  it("reads Search-R1's tags with untitled 'Doc k:' documents", () => {
+    const t = readTranscript('<think>x</think><search> q </search><information>Doc 1: Lupo was born in Rome.\nDoc 2: Rome is a city.\n</information><answer> Rome </answer>', dialect('zerosearch'));
+    assert.deepEqual(t.steps, [
+      { type: 'reasoning', text: 'x' },
+      { type: 'search', query: 'q', results: [{ rank: 1, text: 'Lupo was born in Rome.' }, { rank: 2, text: 'Rome is a city.' }] },
+    ]);
+    assert.equal(t.answer, 'Rome');
   });
 });
 
@@ -116,6 +127,7 @@ describe('passage blocks', () => {
 
   it('numbered and paragraph passages', () => {
     assert.deepEqual(numberedDocs('(1)a\n(2)b'), [{ rank: 1, text: 'a' }, { rank: 2, text: 'b' }]);
+    assert.deepEqual(colonDocs('Doc 1: a\nsecond line\nDoc 2:b and Doc 3: inline'), [{ rank: 1, text: 'a\nsecond line' }, { rank: 2, text: 'b and Doc 3: inline' }]);
     assert.deepEqual(paragraphDocs('one line\n\nTitle\nbody'), [{ rank: 1, text: 'one line' }, { rank: 2, title: 'Title', text: 'body' }]);
   });
 

@@ -3,7 +3,7 @@
 // a framework answers an invalid action with. One table; the state machine that reads a transcript
 // with any of them is ./tagged-transcript.ts. A new dialect is one entry here.
 import { isRecord } from './jsonl-records.js';
-import { numberedDocs, paragraphDocs, titledDocs, type ResultJson } from './tagged-documents.js';
+import { colonDocs, numberedDocs, paragraphDocs, titledDocs, type ResultJson } from './tagged-documents.js';
 import type { CallRead, PendingCall, SearchStepJson } from './tagged-steps.js';
 
 export interface Tag {
@@ -93,6 +93,15 @@ const searchR1: Dialect = {
   readCall: searchCall, answer: fillSearch(titledDocs),
 };
 
+// ZeroSearch trains on Search-R1's loop with an LLM simulating the search engine: the same tags,
+// its documents numbered without titles.
+const zeroSearch: Dialect = {
+  ...searchR1,
+  name: 'zerosearch',
+  summary: 'ZeroSearch: <search>q</search>, <information>Doc 1: text…</information>, <answer>',
+  answer: fillSearch(colonDocs),
+};
+
 export const r1Searcher: Dialect = {
   name: 'r1_searcher',
   summary: 'R1-Searcher: <|begin_of_query|>q<|end_of_query|>, <|begin_of_documents|>(1)…(2)…<|end_of_documents|>, <answer>',
@@ -114,7 +123,7 @@ const hermes: Dialect = {
   boxedAnswer: false, readCall: hermesCall, answer: hermesAnswer,
 };
 
-export const dialects: readonly Dialect[] = [searchR1, r1Searcher, research, hermes];
+export const dialects: readonly Dialect[] = [searchR1, zeroSearch, r1Searcher, research, hermes];
 
 export const dialectNames = dialects.map((d) => d.name);
 

@@ -31,6 +31,18 @@ function titleEnd(text: string, from: number): number {
   return -1;
 }
 
+/** The body of each passage after a header at a line start: from the header's end to the next header. */
+function headedSpans(block: string, header: RegExp): { readonly body: number; readonly end: number }[] {
+  const spans: { body: number; end: number }[] = [];
+  for (const m of block.matchAll(header)) {
+    const at = m.index + (m[0].startsWith('\n') ? 1 : 0);
+    const last = spans.at(-1);
+    if (last !== undefined) last.end = at;
+    spans.push({ body: m.index + m[0].length, end: block.length });
+  }
+  return spans;
+}
+
 const docHeader = /(?:^|\n)Doc \d+ ?\(Title: /g;
 
 /**
@@ -38,29 +50,25 @@ const docHeader = /(?:^|\n)Doc \d+ ?\(Title: /g;
  * `Doc 1 (Title: T)\ntext\n\nDoc 2 (Title: T2)\ntext`: one result per `Doc k` header at a line start.
  */
 export function titledDocs(block: string): ResultJson[] {
-  const docs: ResultJson[] = [];
-  // One pass: each header ends the document before it (a dump holds a few hundred thousand).
-  let body = -1;
-  const addUpTo = (end: number): void => {
-    if (body === -1) return;
+  return headedSpans(block, docHeader).map(({ body, end }, i) => {
     const close = titleEnd(block, body);
-    const rank = docs.length + 1;
-    docs.push(close === -1 || close > end ? { rank, text: block.slice(body, end).trim() } : { rank, title: unquoteTitle(block.slice(body, close)), text: block.slice(close + 1, end).trim() });
-  };
-  for (const m of block.matchAll(docHeader)) {
-    addUpTo(m.index + (m[0].startsWith('\n') ? 1 : 0));
-    body = m.index + m[0].length;
-  }
-  addUpTo(block.length);
-  return docs;
+    if (close === -1 || close > end) return { rank: i + 1, text: block.slice(body, end).trim() };
+    return { rank: i + 1, title: unquoteTitle(block.slice(body, close)), text: block.slice(close + 1, end).trim() };
+  });
+}
+
+const colonHeader = /(?:^|\n)Doc \d+:/g;
+
+/** ZeroSearch's `Doc 1: text\nDoc 2: text` (its simulated documents have no titles). */
+export function colonDocs(block: string): ResultJson[] {
+  return headedSpans(block, colonHeader).map(({ body, end }, i) => ({ rank: i + 1, text: block.slice(body, end).trim() }));
 }
 
 const numberedHeader = /(?:^|\n)\(\d+\)/g;
 
 /** R1-Searcher's `(1)text\n(2)text\n` (no titles); a block that reads `None` holds no results. */
 export function numberedDocs(block: string): ResultJson[] {
-  const starts = [...block.matchAll(numberedHeader)].map((m) => ({ at: m.index + (m[0].startsWith('\n') ? 1 : 0), body: m.index + m[0].length }));
-  return starts.map((s, i) => ({ rank: i + 1, text: block.slice(s.body, i + 1 < starts.length ? starts[i + 1]!.at : block.length).trim() }));
+  return headedSpans(block, numberedHeader).map(({ body, end }, i) => ({ rank: i + 1, text: block.slice(body, end).trim() }));
 }
 
 /**

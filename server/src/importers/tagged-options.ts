@@ -16,7 +16,7 @@ export const dialectOption = z.string().default('search_r1').transform((name, ct
 export const questionMarkerOption = z.string().min(1).default('Question:');
 
 export const taggedOptionDocs = {
-  dialect: 'how the transcripts are tagged: search_r1 (default), r1_searcher, research or hermes (docs/import.md, "Dialects")',
+  dialect: `how the transcripts are tagged: ${dialectNames.join(', ')}; search_r1 when not given (docs/import.md, "Dialects")`,
   question_marker: "the text the question follows in the prompt; the question runs to the end of that line (default 'Question:', Search-R1's template)",
 } as const;
 
