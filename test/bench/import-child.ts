@@ -3,7 +3,8 @@
 //   prepare DIR: imports DIR/dump/*.jsonl once, resolves the ids against the corpus and writes the
 //                same rows in pool format v1 to DIR/v1.jsonl (what the v1 audit reads);
 //   import DIR:  the cold audit of a spec whose pool is the dump `from verl(dialect: search_r1)`;
-//   v1 DIR:      the cold audit of the same spec whose pool is DIR/v1.jsonl.
+//   v1 DIR:      the cold audit of the same spec whose pool is DIR/v1.jsonl;
+//   floor-dump DIR, floor-v1 DIR: the JSON-parse floor of each (every line parsed, nothing else).
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
@@ -77,15 +78,31 @@ async function coldAudit(dir: string, poolLine: string): Promise<ImportChildResu
   };
 }
 
+/** The parse floor: every line of the given files read and JSON.parse'd, nothing else. */
+function parseFloor(files: readonly string[]): ImportChildResult {
+  const start = performance.now();
+  let rows = 0;
+  for (const file of files) {
+    for (const line of readFileSync(file, 'utf8').split('\n')) {
+      if (line === '') continue;
+      JSON.parse(line);
+      rows++;
+    }
+  }
+  return { ms: performance.now() - start, rows, peakMb: peakMb() };
+}
+
 const [mode, dir] = process.argv.slice(2);
 const runs: Record<string, (d: string) => Promise<ImportChildResult>> = {
   prepare,
   import: (d) => coldAudit(d, 'pool bench = "dump/*.jsonl" from verl(dialect: search_r1)'),
   v1: (d) => coldAudit(d, 'pool bench = "v1.jsonl"'),
+  'floor-dump': (d) => Promise.resolve(parseFloor(readdirSync(path.join(d, 'dump')).sort().map((name) => path.join(d, 'dump', name)))),
+  'floor-v1': (d) => Promise.resolve(parseFloor([path.join(d, 'v1.jsonl')])),
 };
 const chosen = mode === undefined ? undefined : runs[mode];
 if (chosen === undefined || dir === undefined) {
-  console.error('usage: import-child.js prepare|import|v1 DIR');
+  console.error('usage: import-child.js prepare|import|v1|floor-dump|floor-v1 DIR');
   process.exitCode = 2;
 } else {
   chosen(dir).then(
