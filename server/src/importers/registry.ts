@@ -4,7 +4,7 @@
 // never a row the audit misreads.
 import { parsePoolRow } from '../pool/schemas.js';
 import type { Trajectory } from '../pool/types.js';
-import type { ImportedRow, ImportFile, Importer, ImportResult, RawOptions } from './importer.js';
+import type { ImportedRow, ImportFile, Importer, ImportResult, OptionValue, RawOptions } from './importer.js';
 import { artImporter } from './art.js';
 import { browseCompPlusImporter } from './browsecomp-plus.js';
 import { r1SearcherImporter } from './r1-searcher-importer.js';
@@ -29,6 +29,8 @@ export interface RegisteredImporter {
   readonly format: string;
   readonly summary: string;
   readonly optionDocs: Readonly<Record<string, string>>;
+  /** The values an option takes when they are a closed list, each with its doc; none for a free-text option. */
+  optionValues(option: string): readonly OptionValue[];
   run(files: readonly ImportFile[], options: RawOptions): Promise<ImportOutcome>;
   /** What is wrong with options as written, before any file is read: each problem with the option it is about, if one. */
   checkOptions(options: RawOptions): readonly OptionProblem[];
@@ -48,6 +50,7 @@ export function registered<O>(importer: Importer<O>): RegisteredImporter {
     format: importer.format,
     summary: importer.summary,
     optionDocs: importer.optionDocs,
+    optionValues: (option) => (importer.optionValues !== undefined && Object.hasOwn(importer.optionValues, option) ? importer.optionValues[option] ?? [] : []),
     checkOptions(raw) {
       const options = importer.options.safeParse(raw);
       if (options.success) return [];
