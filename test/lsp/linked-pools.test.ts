@@ -204,6 +204,15 @@ describe('pools linked by a glob or imported, in the editor (stdio)', () => {
     }
   });
 
+  it('links a pair from the record of an imported log that a finding names', async () => {
+    const pair = examples(audits[1]!)[0]!;
+    const [, step] = /^(\d+)\//.exec(pair.trajectory) ?? [];
+    await openData(`rollout/${step}.jsonl`, step === '1' ? dump1 : dump2);
+    const text = await hover(`rollout/${step}.jsonl`, pair.line - 1);
+    assert.match(text, /Findings that name this row:\n- \*\*attack-succeeds\*\* \(audit `b`\)/);
+    assert.ok(pairLinks(text).some((l) => l.trajectory === pair.trajectory && l.pool === 'rollouts' && l.attack === pair.attack), text);
+  });
+
   it('says so when no row of a glob or an imported pool has the id', async () => {
     const pair = examples(audits[1]!)[0]!;
     assert.deepEqual(await ask({ ...pair, trajectory: 'nope' }, 'b'), { kind: 'unavailable', reason: 'no valid row of rollout/*.jsonl has the id nope' });
