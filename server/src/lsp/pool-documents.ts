@@ -149,8 +149,13 @@ export class DataDocuments {
       if (isDataDocument(document.uri) || specFile === undefined) continue;
       const spec = await this.session.analysisFor(document.uri);
       if (spec === undefined) continue;
-      const link = specInputs(spec.analyzed.model.spec, specFile).map((i) => this.linkOf(i, file, spec)).find((l) => l !== undefined);
-      if (link !== undefined) links.push(link);
+      // The first input that links the file decides how this spec reads it (a glob is walked only if no earlier input matched).
+      for (const input of specInputs(spec.analyzed.model.spec, specFile)) {
+        const link = this.linkOf(input, file, spec);
+        if (link === undefined) continue;
+        links.push(link);
+        break;
+      }
     }
     return links;
   }
