@@ -154,6 +154,20 @@ describe('pools linked by a glob or imported, in the editor (stdio)', () => {
     assert.deepEqual(await pull(folder.uri('rollout/1.jsonl')), []);
   });
 
+  it('a file of a pool that cannot be imported at all: said once, on its first line', async () => {
+    fs.mkdirSync(file('bad'));
+    fs.writeFileSync(file('bad/x.jsonl'), text(dump1.slice(0, 2)));
+    const badSpec = `corpus wiki = "${pools}/corpus.jsonl"\npool bad = "bad/*.jsonl" from verl(dialect: nope)\n`;
+    fs.writeFileSync(file('bad.reward'), badSpec);
+    await client.open(folder.uri('bad.reward'), badSpec);
+    await openData('bad/x.jsonl', dump1.slice(0, 2));
+    const diagnostics = await pull(folder.uri('bad/x.jsonl'));
+    assert.deepEqual(diagnostics.map((d) => [d.range.start.line, d.code]), [[0, 'bad-rows']]);
+    assert.match(messageOf(diagnostics[0]!), /^the audits read none of this file: \S*bad\/x\.jsonl: cannot import as verl: option dialect: unknown dialect 'nope'; expected one of search_r1, /);
+    assert.match(await hover('bad/x.jsonl', 0), /^\*\*not read\*\*: /);
+    assert.equal(await hover('bad/x.jsonl', 1), '');
+  });
+
   it('a data file no pool of an open spec reads is left alone', async () => {
     await openData('other.jsonl', ['not json']);
     assert.deepEqual(await pull(folder.uri('other.jsonl')), []);

@@ -2,7 +2,9 @@ import * as path from 'node:path';
 import { DiagnosticSeverity, MarkupKind, type Diagnostic, type Hover, type Position } from 'vscode-languageserver/node';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { InputCache } from '../inputs/input-cache.js';
+import { formatBytes, maxAnalysisBytes } from '../inputs/input-limits.js';
 import type { NamedFile } from '../inputs/load-inputs.js';
+import { inputSize } from '../inputs/open-input.js';
 import { loadPoolLink, poolLinkFiles } from '../inputs/pool-link.js';
 import { specFiles, specInputs, type SpecInput } from '../inputs/spec-inputs.js';
 import { auditIssueCodes } from '../problems/issue-codes.js';
@@ -187,6 +189,11 @@ export class DataDocuments {
   private async importOf(link: DataLink): Promise<Loaded<Trajectory> | undefined> {
     const specFile = specFileOf(link.spec.uri);
     if (link.pool?.link.importer === undefined || specFile === undefined) return undefined;
+    // The analyses refuse a pool whose files together pass the limit of one analysis, before reading any (inputs/load-inputs.ts): so does the editor.
+    const total = link.pool.files.reduce((sum, f) => sum + (inputSize(f, this.session.trust) ?? 0), 0);
+    if (total > maxAnalysisBytes) {
+      return { items: [], issues: [], fileError: `the pool's files are together ${formatBytes(total)}, above the ${formatBytes(maxAnalysisBytes)} limit for the files of one analysis (see Limits in docs/language.md)` };
+    }
     return loadPoolLink(link.pool.link, link.pool.files, path.dirname(specFile), this.corpora, this.session.trust);
   }
 
@@ -205,7 +212,7 @@ export class DataDocuments {
     });
     const what = unitOf(checked.links[0]!);
     const diagnostics = checked.rows.flatMap((row): Diagnostic[] => {
-      if (!row.ok) return [diagnostic(row.line, DiagnosticSeverity.Error, auditIssueCodes.badRows, `the audits skip this ${what}: ${row.reason}`)];
+      if (!row.ok) return [diagnostic(row.line, DiagnosticSeverity.Error, auditIssueCodes.badRows, row.wholeFile === true ? `the audits read none of this file: ${row.reason}` : `the audits skip this ${what}: ${row.reason}`)];
       return row.unresolved === undefined ? [] : [diagnostic(row.line, DiagnosticSeverity.Warning, auditIssueCodes.unresolvedIds, row.unresolved)];
     });
     // Several rows made from one record may share a reason: it is said once.
@@ -221,7 +228,7 @@ export class DataDocuments {
     if (checked === undefined || file === undefined || rows.length === 0) return null;
     // A record of an imported log may hold several trajectories: each row it made is shown.
     const lines = rows.slice(0, maxRowsShown).flatMap((row) => {
-      if (!row.ok) return [`**skipped ${unitOf(checked.links[0]!)}**: the audits leave it out: ${markdownText(row.reason)}`];
+      if (!row.ok) return [row.wholeFile === true ? `**not read**: ${markdownText(row.reason)}` : `**skipped ${unitOf(checked.links[0]!)}**: the audits leave it out: ${markdownText(row.reason)}`];
       return [...rowLines(row.value), ...(row.unresolved === undefined ? [] : [`**ids not resolved**: ${markdownText(row.unresolved)}`])];
     });
     if (rows.length > maxRowsShown) lines.push(`… and ${rows.length - maxRowsShown} more rows from this line`);

@@ -26,7 +26,7 @@ export type DataRow =
 
 export type CheckedRow =
   | { readonly ok: true; readonly line: number; readonly value: DataRow; readonly unresolved?: string }
-  | { readonly ok: false; readonly line: number; readonly reason: string };
+  | { readonly ok: false; readonly line: number; readonly reason: string; readonly wholeFile?: true };
 
 /** What a spec reads a pool with: the corpus its ids resolve against (when it could be loaded) and the spec, for its declared logged fields. */
 export interface PoolReading {
@@ -108,7 +108,7 @@ export function checkRows(text: string, kind: DataFileKind, file: string, name =
  */
 export function importedRows(loaded: Loaded<Trajectory>, file: string, name: string, reading?: PoolReading): CheckedRow[] {
   // The pool could not be imported at all (a file unreadable, options refused): said once, on line 1.
-  if (loaded.fileError !== undefined) return [{ ok: false, line: 1, reason: loaded.fileError }];
+  if (loaded.fileError !== undefined) return [{ ok: false, line: 1, reason: loaded.fileError, wholeFile: true }];
   const rows: CheckedRow[] = [
     ...loaded.issues.filter((i) => i.file === file).map((i): CheckedRow => ({ ok: false, line: i.line, reason: i.reason })),
     ...loaded.items.filter((r) => r.source.file === file).map((row): CheckedRow => ({ ok: true, line: row.source.line, value: { kind: 'pool', row } })),
