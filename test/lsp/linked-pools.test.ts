@@ -147,7 +147,7 @@ describe('pools linked by a glob or imported, in the editor (stdio)', () => {
     const row = await hover('rollout/2.jsonl', 0);
     // verl logs no ids: the row is the first sample of the first group recovered in step 2, its question id derived.
     assert.match(row, /^\*\*trajectory\*\* `2\/0#0` · question `q-[0-9a-f]{16}` · sample `0`, group `2\/0`\n\nQuestion: /);
-    assert.match(row, /final answer `[^`]*`, citing nothing · \d+ searches/);
+    assert.match(row, /final answer `[^`]*`, citing nothing · \d+ searches, 0 invalid steps, \d+ reasoning steps\n/);
     assert.match(row, /Line 1, read as the pool `rollouts` of spec\.reward, imported by `verl` from the file as saved\./);
     assert.match(await hover('rollout/2.jsonl', 12), /^\*\*skipped record\*\*: the audits leave it out: no 'input' \(the prompt\)/);
     await openData('rollout/1.jsonl', dump1);

@@ -8,7 +8,7 @@ import { inputSize } from '../inputs/open-input.js';
 import { loadPoolLink, poolLinkFiles } from '../inputs/pool-link.js';
 import { specFiles, specInputs, type SpecInput } from '../inputs/spec-inputs.js';
 import { auditIssueCodes } from '../problems/issue-codes.js';
-import type { Loaded, Trajectory } from '../pool/types.js';
+import { traceOf, type Loaded, type Trajectory } from '../pool/types.js';
 import type { Problem, RowPair } from '../problems/problem.js';
 import { codeDescriptionHref } from './diagnostics.js';
 import { specFileOf, type DocumentAnalysis } from './document-analysis.js';
@@ -79,13 +79,20 @@ function rowLines(value: DataRow): string[] {
     case 'pool': {
       const { row } = value;
       const searches = row.steps.filter((s) => s.type === 'search').length;
+      // Format v2 steps beyond searches and invalid actions (an imported Search-R1 rollout thinks, a deep-research run calls tools).
+      const trace = traceOf(row);
+      const more = (['tool', 'reasoning'] as const).flatMap((type) => {
+        const n = trace.filter((s) => s.type === type).length;
+        return n === 0 ? [] : [`, ${n} ${type === 'tool' ? 'tool calls' : 'reasoning steps'}`];
+      }).join('');
+      const steps = `${searches} searches, ${row.steps.length - searches} invalid steps${more}`;
       const meta = (['model', 'sample', 'group'] as const).flatMap((k) => (row.meta[k] === undefined ? [] : [`${k} ${code(String(row.meta[k]))}`]));
       return [
         `**trajectory** ${code(row.id)} · question ${code(row.question_id)}${meta.length > 0 ? ` · ${meta.join(', ')}` : ''}`,
         `Question: ${markdownText(clip(row.question))}`,
         row.final === null
-          ? `no final · ${searches} searches, ${row.steps.length - searches} invalid steps`
-          : `final answer ${code(clip(row.final.answer))}, citing ${row.final.citations.map(code).join(', ') || 'nothing'} · ${searches} searches, ${row.steps.length - searches} invalid steps`,
+          ? `no final · ${steps}`
+          : `final answer ${code(clip(row.final.answer))}, citing ${row.final.citations.map(code).join(', ') || 'nothing'} · ${steps}`,
       ];
     }
     case 'corpus':
