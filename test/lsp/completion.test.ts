@@ -86,8 +86,23 @@ describe('completion', () => {
     assert.deepEqual(labels(options), ['dialect', 'question_marker']);
     assert.match(String((item(options, 'dialect').documentation as { value: string }).value), /search_r1/);
     assert.deepEqual(labels(await complete(`pool p = "p.jsonl" from verl(dialect: hermes, ${cursor})`)), ['question_marker']);
-    assert.deepEqual(labels(await complete(`pool p = "p.jsonl" from verl(dialect: ${cursor}`)), []);
+    assert.deepEqual(labels(await complete(`pool p = "p.jsonl" from verl(question_marker: ${cursor}`)), []);
     assert.deepEqual(labels(await complete(`pool p = "p.jsonl" from verl(dialect: hermes)\n${cursor}`)), [...declarationKeywords, 'reward ='].sort());
+  });
+
+  test('after an import option\'s colon: the values the importer lists for it, with their docs', async () => {
+    const dialects = await complete(`pool p = "p.jsonl" from verl(dialect: ${cursor}`);
+    assert.deepEqual(labels(dialects), ['hermes', 'r1_searcher', 'research', 'search_r1', 'zerosearch']);
+    const hermes = item(dialects, 'hermes', CompletionItemKind.EnumMember);
+    assert.equal(hermes.detail, 'verl dialect');
+    assert.match(String((hermes.documentation as { value: string }).value), /<tool_call>/);
+    // While the value is typed, after another option, and in another importer that takes a dialect.
+    assert.ok(labels(await complete(`pool p = "p.jsonl" from skyrl(question_marker: "Q:", dialect: her${cursor}`)).includes('hermes'));
+    assert.deepEqual(labels(await complete(`pool p = "p.jsonl" from art(answer: ${cursor})`)), ['answer_tag', 'boxed', 'exact_answer', 'whole']);
+    assert.deepEqual(labels(await complete(`pool p = "p.jsonl" from browsecomp_plus(support: ${cursor}`)), ['both', 'evidence', 'gold']);
+    // r1_searcher takes no options; an option nobody lists values for offers nothing.
+    assert.deepEqual(labels(await complete(`pool p = "p.jsonl" from r1_searcher(dialect: ${cursor}`)), []);
+    assert.deepEqual(labels(await complete(`pool p = "p.jsonl" from nope(dialect: ${cursor}`)), []);
   });
 
   test('in an empty file and while typing a keyword', async () => {

@@ -40,7 +40,7 @@ describe('hover', () => {
     assert.ok(text.includes('through `gold`'), text);
   });
 
-  test('a pool\'s from clause: the importer\'s summary and options, an option\'s doc, the word from', async () => {
+  test('a pool\'s from clause: the importer\'s summary and options, an option\'s doc and its value\'s, the word from', async () => {
     const text = 'corpus c = "c.jsonl"\npool runs = "dumps/*.jsonl" from verl(dialect: search_r1)\n';
     const other = uri.replace('paper.reward', 'import.reward');
     await client.open(other, text);
@@ -53,6 +53,9 @@ describe('hover', () => {
     assert.ok(format.includes('verl rollout') && format.includes('`dialect`') && format.includes('`question_marker`'), format);
     assert.ok((await at('dialect:')).startsWith('option `dialect` of importer `verl`'));
     assert.ok((await at('from ')).includes('importer'));
+    const dialect = await at('search_r1)', 2);
+    assert.ok(dialect.startsWith('`search_r1`: a value of option `dialect` of importer `verl`'), dialect);
+    assert.ok(dialect.includes('<information>'), dialect);
     await client.close(other);
   });
 

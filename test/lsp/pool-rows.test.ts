@@ -2,7 +2,9 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { loadCandidates, loadCorpus, loadPool } from '../../server/src/inputs/loaders.js';
 import type { Loaded } from '../../server/src/pool/types.js';
-import { checkRows, corpusOfPool, type DataFileKind } from '../../server/src/lsp/pool-rows.js';
+import { checkRows, corpusOfPool, importedRows, type DataFileKind } from '../../server/src/lsp/pool-rows.js';
+import { parsePoolRow } from '../../server/src/pool/schemas.js';
+import type { Trajectory } from '../../server/src/pool/types.js';
 import { withLoggedFields } from '../../server/src/edits/logged-field-rows.js';
 import { InputCache } from '../../server/src/inputs/input-cache.js';
 import { IssueLog, loadInputs } from '../../server/src/inputs/load-inputs.js';
@@ -89,6 +91,25 @@ describe('pool rows in the editor, read as a spec reads them (corpus resolution,
   it('without a corpus or a spec, the loader\'s rule alone', () => {
     const rows = checkRows(jsonl(v2Rows), 'pool', 'v2.jsonl', 'v2');
     assert.deepEqual(rows.map((r) => r.ok), [true, true, true, true, true]);
+  });
+
+  it('a file of an imported pool: its skipped records and the rows made from its records, several on one line, each read by the spec', () => {
+    const row = (id: string, file: string, line: number, meta: Record<string, unknown>): Trajectory => {
+      const parsed = parsePoolRow(poolRow(id, { meta }), { pool: 'p', file, line });
+      assert.ok(parsed.ok);
+      return parsed.value;
+    };
+    // Line 1 is one record holding two trajectories (an ART group); b lacks the field the spec declares.
+    const loaded = {
+      items: [row('a', '/d/1.jsonl', 1, { judge: 0.5 }), row('b', '/d/1.jsonl', 1, {}), row('c', '/d/1.jsonl', 3, { judge: 1 }), row('d', '/d/2.jsonl', 1, { judge: 1 })],
+      issues: [{ file: '/d/1.jsonl', line: 2, reason: "no 'input' (the prompt)" }, { file: '/d/2.jsonl', line: 2, reason: 'elsewhere' }],
+    };
+    const { model } = analyze('pool p = "d/*.jsonl" from art\nfield judge "j" : number = meta.judge\n');
+    const rows = importedRows(loaded, '/d/1.jsonl', 'p', { model });
+    assert.deepEqual(rows.map((r) => [r.line, r.ok ? (r.value.kind === 'pool' ? r.value.row.id : '') : r.reason]), [
+      [1, 'a'], [1, "logged field 'judge': the row has no meta.judge"], [2, "no 'input' (the prompt)"], [3, 'c'],
+    ]);
+    assert.deepEqual(importedRows({ items: [], issues: [], fileError: 'x: cannot read: gone' }, '/d/1.jsonl', 'p'), [{ ok: false, line: 1, reason: 'x: cannot read: gone', wholeFile: true }]);
   });
 
   it('finds the corpus a pool is read against: the block that reads it, else the only corpus', () => {

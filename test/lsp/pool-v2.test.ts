@@ -71,6 +71,6 @@ describe('a v2 pool in the editor (stdio)', () => {
     const answer = (await client.connection.sendRequest(workedPairRequest, {
       uri, audit: 'a', trajectory: 't3', pool: 'v2', line: 3, attack: 'launder', position: 0, replacement: 'w:4',
     })) as WorkedPairResult;
-    assert.deepEqual(answer, { kind: 'unavailable', reason: `the audits skip line 3: ${v2Skipped[0]!.reason}` });
+    assert.deepEqual(answer, { kind: 'unavailable', reason: `the audits skip line 3 of v2.jsonl: ${v2Skipped[0]!.reason}` });
   });
 });

@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { lineColumn, openWorkbench, outputFolder, requireTools, sampleWorkspace, type Workbench } from './code-server';
+import { lineColumn, openWorkbench, outputFolder, repoRoot, requireTools, sampleWorkspace, type Workbench } from './code-server';
 
 const out = outputFolder('code-server-data');
 const shot = (page: Page, name: string): Promise<Buffer> => page.screenshot({ path: path.join(out, `${name}.png`) });
@@ -109,5 +109,20 @@ describe('from a finding to the data (code-server + Chromium)', () => {
     assert.match(hover, /the audits leave it out: missing field 'gold'/);
     assert.match(hover, /read as the pool '?wiki2'? of paper\.reward/);
     await shot(page, '06-bad-row');
+  });
+
+  it('shows a record an importer skips in a file of an imported pool (a verl dump the spec reads through a glob)', async () => {
+    fs.mkdirSync(path.join(workspace, 'rollout'), { recursive: true });
+    const records = fs.readFileSync(path.join(repoRoot, 'samples/search-r1/rollout/1.jsonl'), 'utf8').split('\n').slice(0, 3);
+    fs.writeFileSync(path.join(workspace, 'rollout/verl-step-1.jsonl'), `${[...records, JSON.stringify({ output: 'x', gts: 'y' })].join('\n')}\n`);
+    fs.writeFileSync(path.join(workspace, 'imported.reward'), 'corpus wiki = "pools/corpus.jsonl"\npool rollouts = "rollout/*.jsonl" from verl(dialect: search_r1)\n');
+    await actions.openFile('imported.reward');
+    await actions.openFile('verl-step-1.jsonl');
+    await page.locator('.monaco-editor .squiggly-error').first().waitFor({ timeout: 30_000 });
+    await actions.goTo({ line: 4, column: 2 });
+    const hover = await actions.hover('skipped record');
+    assert.match(hover, /the audits leave it out: no 'input' \(the prompt\)/);
+    assert.match(hover, /imported by '?verl'? from the file as saved/);
+    await shot(page, '07-imported-record');
   });
 });

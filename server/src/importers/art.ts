@@ -6,7 +6,7 @@
 // question id is derived from the first user message and the gold is empty (both stated in the notes).
 import { z } from 'zod';
 import { chatMessages, firstUserText, isObject } from './chat-messages.js';
-import { chatOptionDocs, chatOptionShape, chatRules } from './chat-options.js';
+import { chatOptionDocs, chatOptionValues, chatOptionShape, chatRules } from './chat-options.js';
 import { fileStem, idText, jsonLines, stringsOf, utf8Text } from './chat-records.js';
 import { ImportTally } from './chat-row.js';
 import { chatTrajectory } from './chat-trajectory.js';
@@ -145,6 +145,7 @@ export const artImporter: Importer<ArtOptions> = {
     answers_key: 'metadata key of the gold answers, a string or a list (default `answers`)',
     support_key: 'metadata key of the gold support ids (default `support_ids`)',
   },
+  optionValues: chatOptionValues,
   async run(files, o, emit) {
     const tally = new ImportTally(emit);
     for (const file of files) {

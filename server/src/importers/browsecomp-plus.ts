@@ -9,7 +9,7 @@ import { addQueryFile, LabelBook, looksLikeQrels, supportIds, supportRules } fro
 import type { SupportRule } from './browsecomp-gold.js';
 import { isObject } from './chat-messages.js';
 import type { ChatCall, ChatMessage } from './chat-messages.js';
-import { chatOptionDocs, chatOptionShape, chatRules } from './chat-options.js';
+import { chatOptionDocs, chatOptionValues, chatOptionShape, chatRules } from './chat-options.js';
 import { fileStem, idText, jsonDocument, utf8Text } from './chat-records.js';
 import { ImportTally } from './chat-row.js';
 import { chatTrajectory } from './chat-trajectory.js';
@@ -110,6 +110,12 @@ function addRun(tally: ImportTally, { path, run }: RunFile, sample: number, labe
   );
 }
 
+const supportRuleDocs: Readonly<Record<SupportRule, string>> = {
+  evidence: "the query file's `evidence_docs`",
+  gold: "the query file's `gold_docs`",
+  both: '`evidence_docs` and `gold_docs`',
+};
+
 export const browseCompPlusImporter: Importer<BrowseCompOptions> = {
   format: 'browsecomp_plus',
   summary: 'BrowseComp-Plus run files (run_*.json, one per query), with its query file and qrels as further inputs for the question and gold',
@@ -117,6 +123,10 @@ export const browseCompPlusImporter: Importer<BrowseCompOptions> = {
   optionDocs: {
     ...chatOptionDocs(defaults),
     support: 'which labelled documents of the query file are `gold.support_ids`: `evidence` (evidence_docs), `gold` (gold_docs) or `both`; qrels lines given as inputs always count. Default `evidence`',
+  },
+  optionValues: {
+    ...chatOptionValues,
+    support: supportRules.map((r) => ({ value: r, doc: supportRuleDocs[r] })),
   },
   run(files, o, emit) {
     const tally = new ImportTally(emit);

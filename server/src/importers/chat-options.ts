@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { answerRuleDocs, answerRules, citationRules } from './chat-final.js';
 import type { AnswerRule, CitationRule } from './chat-final.js';
 import type { ChatRules } from './chat-trajectory.js';
+import type { OptionValue } from './importer.js';
 
 /** Tool names that search a corpus in the frameworks' own examples (rllm, ART, Search-R1 tool agents, BrowseComp-Plus). */
 export const defaultSearchTools = 'search,local_search,retrieve,web_search,wiki_search';
@@ -33,3 +34,15 @@ export function chatOptionDocs(defaults: { readonly answer: AnswerRule; readonly
     citations: `what \`[20]\` / \`【20】\` markers in the final text are: \`docid\` (a corpus id; \`[20, 21]\` is two), \`rank\` (the result rank, resolved through the last step with results), \`none\` (not citations). Default \`${defaults.citations}\``,
   };
 }
+
+const citationRuleDocs: Readonly<Record<CitationRule, string>> = {
+  docid: 'a marker names a corpus id (`[20, 21]` is two)',
+  rank: 'a marker names a result rank, resolved through the last step with results',
+  none: 'markers are not citations',
+};
+
+/** The closed lists among the chat options (`answer`, `citations`), for completion after `name:`. */
+export const chatOptionValues: Readonly<Record<string, readonly OptionValue[]>> = {
+  answer: answerRules.map((r) => ({ value: r, doc: answerRuleDocs[r] })),
+  citations: citationRules.map((r) => ({ value: r, doc: citationRuleDocs[r] })),
+};

@@ -66,6 +66,12 @@ export interface ImportResult extends ImportSummary {
 /** Option values as written in a spec (`from verl(dialect: search_r1)`) or on the command line (`--option dialect=search_r1`). */
 export type RawOptions = Readonly<Record<string, string>>;
 
+/** One value of an option whose values are a closed list, with what it means (completion offers it after `name:`). */
+export interface OptionValue {
+  readonly value: string;
+  readonly doc: string;
+}
+
 export interface Importer<Options = unknown> {
   /** The name after `--from` and `from` in a spec: lower-case, `_` between words. */
   readonly format: string;
@@ -74,5 +80,7 @@ export interface Importer<Options = unknown> {
   /** The options, with what each means; the schema must be strict so an unknown option is an error. */
   readonly options: z.ZodType<Options, RawOptions>;
   readonly optionDocs: Readonly<Record<string, string>>;
+  /** The values of the options that take one of a closed list (a dialect, an answer rule); free-text options have none. */
+  readonly optionValues?: Readonly<Record<string, readonly OptionValue[]>>;
   run(files: readonly ImportFile[], options: Options, emit: RowSink): Promise<ImportSummary>;
 }

@@ -4,7 +4,7 @@
 // never a row the audit misreads.
 import { parsePoolRow } from '../pool/schemas.js';
 import type { Trajectory } from '../pool/types.js';
-import type { ImportedRow, ImportFile, Importer, ImportIssue, ImportSummary, RawOptions } from './importer.js';
+import type { ImportedRow, ImportFile, Importer, ImportIssue, ImportSummary, OptionValue, RawOptions } from './importer.js';
 import { artImporter } from './art.js';
 import { browseCompPlusImporter } from './browsecomp-plus.js';
 import { r1SearcherImporter } from './r1-searcher-importer.js';
@@ -30,6 +30,8 @@ export interface RegisteredImporter {
   readonly format: string;
   readonly summary: string;
   readonly optionDocs: Readonly<Record<string, string>>;
+  /** The values an option takes when they are a closed list, each with its doc; none for a free-text option. */
+  optionValues(option: string): readonly OptionValue[];
   /** Every checked row handed to `onRow` as it is made; the summary counts only rows that passed the check. */
   stream(files: readonly ImportFile[], options: RawOptions, onRow: (row: CheckedRow) => void): Promise<StreamOutcome>;
   /** The same, with the rows collected (`herald import`, which writes them all). */
@@ -69,6 +71,7 @@ export function registered<O>(importer: Importer<O>): RegisteredImporter {
     format: importer.format,
     summary: importer.summary,
     optionDocs: importer.optionDocs,
+    optionValues: (option) => (importer.optionValues !== undefined && Object.hasOwn(importer.optionValues, option) ? importer.optionValues[option] ?? [] : []),
     checkOptions(raw) {
       const options = importer.options.safeParse(raw);
       if (options.success) return [];

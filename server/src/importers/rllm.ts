@@ -7,7 +7,7 @@
 // one id per task and batch), sample: the rollout index; gold: keys of `task` (options).
 import { z } from 'zod';
 import { chatMessages, firstUserText, isObject } from './chat-messages.js';
-import { chatOptionDocs, chatOptionShape, chatRules } from './chat-options.js';
+import { chatOptionDocs, chatOptionValues, chatOptionShape, chatRules } from './chat-options.js';
 import { idText, jsonDocument, stringsOf, utf8Text } from './chat-records.js';
 import { ImportTally } from './chat-row.js';
 import { chatTrajectory } from './chat-trajectory.js';
@@ -129,6 +129,7 @@ export const rllmImporter: Importer<RllmOptions> = {
     answers_key: 'key of `task` holding the gold answers, a string or a list (default `ground_truth`)',
     support_key: 'key of `task` holding the gold support ids (default `support_ids`)',
   },
+  optionValues: chatOptionValues,
   run(files, o, emit) {
     const tally = new ImportTally(emit);
     for (const file of files) readEpisode(tally, file, o);

@@ -1,9 +1,9 @@
 // The options of the tagged-transcript containers: which dialect the transcripts are written in, and
 // the marker the question follows in the prompt.
 import { z } from 'zod';
-import type { Importer } from './importer.js';
+import type { Importer, OptionValue } from './importer.js';
 import type { JsonRecord } from './jsonl-records.js';
-import { dialectNamed, dialectNames } from './tagged-dialects.js';
+import { dialectNamed, dialectNames, dialects } from './tagged-dialects.js';
 import { importTagged, type FieldsRead } from './tagged-import.js';
 
 /** A dialect's name, read into its table entry; a name not in the table is an option error that lists them. */
@@ -20,6 +20,11 @@ export const taggedOptionDocs = {
   question_marker: "the text the question follows in the prompt; the question runs to the end of that line (default 'Question:', Search-R1's template)",
 } as const;
 
+/** The dialects, for completion after `dialect:`. */
+export const taggedOptionValues: Readonly<Record<string, readonly OptionValue[]>> = {
+  dialect: dialects.map((d) => ({ value: d.name, doc: d.summary })),
+};
+
 const promptOptions = z.strictObject({ dialect: dialectOption, question_marker: questionMarkerOption });
 export type PromptOptions = z.infer<typeof promptOptions>;
 
@@ -33,6 +38,7 @@ export function promptImporter(format: string, summary: string, fields: (record:
     summary,
     options: promptOptions,
     optionDocs: taggedOptionDocs,
+    optionValues: taggedOptionValues,
     run(files, opts, emit) {
       return Promise.resolve(importTagged(files, {
         format, dialect: opts.dialect,

@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { chatMessages, isObject } from './chat-messages.js';
 import type { ChatMessage } from './chat-messages.js';
-import { chatOptionDocs, chatOptionShape, chatRules } from './chat-options.js';
+import { chatOptionDocs, chatOptionValues, chatOptionShape, chatRules } from './chat-options.js';
 import { fileStem } from './chat-records.js';
 import { ImportTally } from './chat-row.js';
 import { chatTrajectory } from './chat-trajectory.js';
@@ -68,6 +68,7 @@ export const trlImporter: Importer<TrlOptions> = {
   summary: 'TRL completions Parquet (completions_{step}.parquet: step, prompt, completion, reward columns, advantage)',
   options,
   optionDocs: chatOptionDocs(defaults),
+  optionValues: chatOptionValues,
   async run(files, o, emit) {
     const tally = new ImportTally(emit);
     const completions: Completion[] = [];

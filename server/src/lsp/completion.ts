@@ -233,6 +233,7 @@ function addWant(b: ItemBuilder, analysis: DocumentAnalysis, want: Want): void {
     case 'from':
     case 'import-formats':
     case 'import-options':
+    case 'import-values':
       for (const item of importItems(want)) b.add(item.label, item.kind, item.kind === CompletionItemKind.Keyword ? rank.keyword : rank.declared, item.detail, item.doc, item.snippet);
       return;
     case 'members': {

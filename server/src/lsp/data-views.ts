@@ -40,7 +40,8 @@ export class DataViews {
     const documents = session.documents;
     documents.onDidOpen(guardNotification(log, 'didOpen (data)', (e) => this.documentChanged(e.document.uri)));
     documents.onDidChangeContent(guardNotification(log, 'didChange (data)', (e) => (isDataDocument(e.document.uri) ? this.documentChanged(e.document.uri) : undefined)));
-    documents.onDidSave(guardNotification(log, 'didSave (data)', (e) => (isDataDocument(e.document.uri) ? undefined : this.linksMayHaveChanged())));
+    // A saved spec may link other files; a saved data file may be read from disk (an imported log, a glob's earlier file).
+    documents.onDidSave(guardNotification(log, 'didSave (data)', () => this.linksMayHaveChanged()));
     documents.onDidClose(guardNotification(log, 'didClose (data)', (e) => this.documentClosed(e.document.uri)));
   }
 

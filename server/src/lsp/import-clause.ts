@@ -1,18 +1,22 @@
 import type { IToken, TokenType } from 'chevrotain';
 import { CompletionItemKind } from 'vscode-languageserver/node';
+import type { OptionValue } from '../importers/importer.js';
 import { importerFor, importers, type RegisteredImporter } from '../importers/registry.js';
+import { importOptionText } from '../inputs/import-pool.js';
 import type { Span } from '../problems/span.js';
-import type { Spec } from '../syntax/ast.js';
+import type { ImportOption, Spec } from '../syntax/ast.js';
 import * as T from '../syntax/tokens.js';
 
 // Completion and hover for a pool's `from FORMAT(key: value, …)` clause, from the one registry of
 // importers: the formats with their summaries after `from`, a format's options with their docs
-// inside its parentheses.
+// inside its parentheses, and an option's values (a dialect, an answer rule) after `name:` when
+// the importer lists them (`RegisteredImporter.optionValues`).
 
 export type ImportWant =
   | { readonly kind: 'from' }
   | { readonly kind: 'import-formats' }
-  | { readonly kind: 'import-options'; readonly format: string; readonly exclude: ReadonlySet<string> };
+  | { readonly kind: 'import-options'; readonly format: string; readonly exclude: ReadonlySet<string> }
+  | { readonly kind: 'import-values'; readonly format: string; readonly option: string };
 
 const is = (token: IToken | undefined, ...types: TokenType[]): boolean => token !== undefined && types.includes(token.tokenType);
 
@@ -28,6 +32,9 @@ export function importClauseWants(rest: readonly IToken[]): ImportWant[] | undef
   // `from verl` and `from verl(…)` end the declaration.
   if (open === undefined || !is(open, T.LParen) || rest.some((t) => is(t, T.RParen))) return undefined;
   const last = rest[rest.length - 1]!;
+  const name = rest[rest.length - 2];
+  // `dialect: |`: the option's values (an empty list for a free-text option).
+  if (is(last, T.Colon) && name !== undefined && is(name, T.Identifier) && is(rest[rest.length - 3], T.LParen, T.Comma)) return [{ kind: 'import-values', format: format.image, option: name.image }];
   if (!is(last, T.LParen, T.Comma)) return [];
   const written = new Set(rest.slice(3).filter((t, i, list) => is(t, T.Identifier) && is(list[i + 1], T.Colon)).map((t) => t.image));
   return [{ kind: 'import-options', format: format.image, exclude: written }];
@@ -67,6 +74,9 @@ export function importItems(want: ImportWant): ImportItem[] {
       return Object.entries(docs).filter(([name]) => !want.exclude.has(name))
         .map(([name, doc]) => ({ label: name, kind: CompletionItemKind.Property, detail: `${want.format} option`, doc, snippet: `${name}: $1` }));
     }
+    case 'import-values':
+      return (importerFor(want.format)?.optionValues(want.option) ?? [])
+        .map(({ value, doc }) => ({ label: value, kind: CompletionItemKind.EnumMember, detail: `${want.format} ${want.option}`, doc }));
   }
 }
 
@@ -77,6 +87,12 @@ export function importerDoc(importer: RegisteredImporter): string {
 }
 
 const inside = (span: Span | undefined, offset: number): span is Span => span !== undefined && span.start <= offset && offset <= span.end;
+
+/** The doc of an option's value as written, when the importer lists that option's values. */
+function valueDoc(importer: RegisteredImporter, option: ImportOption): OptionValue | undefined {
+  const written = importOptionText(option);
+  return importer.optionValues(option.name.text).find((v) => v.value === written);
+}
 
 /** What a hover over a pool's `from`, format or option name says, and the span it covers. */
 export function importHover(spec: Spec, offset: number): { readonly lines: string[]; readonly span: Span } | undefined {
@@ -91,6 +107,11 @@ export function importHover(spec: Spec, offset: number): { readonly lines: strin
     const option = clause.options.find((o) => inside(o.name.span, offset));
     const doc = option === undefined ? undefined : importer?.optionDocs[option.name.text];
     if (option !== undefined && doc !== undefined && importer !== undefined) return { lines: [`option \`${option.name.text}\` of importer \`${importer.format}\``, doc], span: option.name.span };
+    const valued = clause.options.find((o) => o.value !== undefined && inside(o.value.span, offset));
+    const meant = valued === undefined || importer === undefined ? undefined : valueDoc(importer, valued);
+    if (valued?.value !== undefined && meant !== undefined) {
+      return { lines: [`\`${meant.value}\`: a value of option \`${valued.name.text}\` of importer \`${clause.format?.text ?? ''}\``, meant.doc], span: valued.value.span };
+    }
   }
   return undefined;
 }

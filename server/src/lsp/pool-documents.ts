@@ -2,19 +2,27 @@ import * as path from 'node:path';
 import { DiagnosticSeverity, MarkupKind, type Diagnostic, type Hover, type Position } from 'vscode-languageserver/node';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { InputCache } from '../inputs/input-cache.js';
-import { specFiles, specInputs } from '../inputs/spec-inputs.js';
+import { formatBytes, maxAnalysisBytes } from '../inputs/input-limits.js';
+import type { NamedFile } from '../inputs/load-inputs.js';
+import { inputSize } from '../inputs/open-input.js';
+import { loadPoolLink, poolLinkFiles } from '../inputs/pool-link.js';
+import { specFiles, specInputs, type SpecInput } from '../inputs/spec-inputs.js';
 import { auditIssueCodes } from '../problems/issue-codes.js';
+import { traceOf, type Loaded, type Trajectory } from '../pool/types.js';
 import type { Problem, RowPair } from '../problems/problem.js';
 import { codeDescriptionHref } from './diagnostics.js';
 import { specFileOf, type DocumentAnalysis } from './document-analysis.js';
 import { plainText } from './hover.js';
-import { checkRows, corpusOfPool, type CheckedRow, type DataFileKind, type DataRow, type PoolReading } from './pool-rows.js';
+import { checkRows, corpusOfPool, importedRows, type CheckedRow, type DataFileKind, type DataRow, type PoolReading } from './pool-rows.js';
 import type { Session } from './session.js';
 import { markdownText, pairLabel, pairLink, pairParams, unescapeMarkdown } from './worked-pair-links.js';
 
 // The data files open in the editor (`.jsonl` pools, corpora and candidate files): an open spec that
 // links one makes the server check its rows as the audit would read them (one diagnostic per row the
 // audit would skip) and explain a row on hover, with the findings of that spec's audits that name it.
+// A spec links a file by its path, or as one of the files a pool's glob matches, or as one of the
+// files of an imported pool (`from FORMAT(…)`): then the rows are those the pool's import made (the
+// audit's own load, from the file as saved) and the skipped records are the importer's.
 
 /** Specs and data files share the editor; a `.jsonl` document is data, never a spec. */
 export function isDataDocument(uri: unknown): boolean {
@@ -28,6 +36,8 @@ export interface DataLink {
   readonly kind: DataFileKind;
   /** The corpus's or pool's name in the spec; empty for a candidate file. */
   readonly name: string;
+  /** A pool linked by a glob or through an importer: the pool, and the files it reads in their order (this one among them). */
+  readonly pool?: { readonly link: NamedFile; readonly files: readonly string[] };
 }
 
 /** The latest findings of a spec's analyses (the analysis service). */
@@ -38,6 +48,8 @@ export interface FindingsSource {
 const kindWords: Record<DataFileKind, string> = { pool: 'pool', corpus: 'corpus', candidates: 'candidate file' };
 /** Findings listed in a row's hover; the rest are counted. */
 const maxFindingsShown = 8;
+/** Rows shown in a hover of a line that holds several (a record of an imported log); the rest are counted. */
+const maxRowsShown = 4;
 /** Characters of a question, answer or passage shown in a hover. */
 const maxTextShown = 240;
 
@@ -54,21 +66,33 @@ function lineRange(document: TextDocument, line: number) {
 /** `pool `hotpot` of paper.reward`; `quote` writes the name (a code span in hovers, quotes in diagnostics). */
 function linkText(link: DataLink, quote: (name: string) => string = code): string {
   const spec = path.basename(specFileOf(link.spec.uri) ?? link.spec.uri);
-  return link.kind === 'candidates' ? `candidate file of ${spec}` : `${kindWords[link.kind]} ${quote(link.name)} of ${spec}`;
+  if (link.kind === 'candidates') return `candidate file of ${spec}`;
+  const format = link.pool?.link.importer?.format;
+  return `${kindWords[link.kind]} ${quote(link.name)} of ${spec}${format === undefined ? '' : `, imported by ${quote(format)} from the file as saved`}`;
 }
+
+/** What a line of the file is to the audits: a row, or a framework's record an importer reads. */
+const unitOf = (link: DataLink): string => (link.pool?.link.importer === undefined ? 'row' : 'record');
 
 function rowLines(value: DataRow): string[] {
   switch (value.kind) {
     case 'pool': {
       const { row } = value;
       const searches = row.steps.filter((s) => s.type === 'search').length;
+      // Format v2 steps beyond searches and invalid actions (an imported Search-R1 rollout thinks, a deep-research run calls tools).
+      const trace = traceOf(row);
+      const more = (['tool', 'reasoning'] as const).flatMap((type) => {
+        const n = trace.filter((s) => s.type === type).length;
+        return n === 0 ? [] : [`, ${n} ${type === 'tool' ? 'tool calls' : 'reasoning steps'}`];
+      }).join('');
+      const steps = `${searches} searches, ${row.steps.length - searches} invalid steps${more}`;
       const meta = (['model', 'sample', 'group'] as const).flatMap((k) => (row.meta[k] === undefined ? [] : [`${k} ${code(String(row.meta[k]))}`]));
       return [
         `**trajectory** ${code(row.id)} · question ${code(row.question_id)}${meta.length > 0 ? ` · ${meta.join(', ')}` : ''}`,
         `Question: ${markdownText(clip(row.question))}`,
         row.final === null
-          ? `no final · ${searches} searches, ${row.steps.length - searches} invalid steps`
-          : `final answer ${code(clip(row.final.answer))}, citing ${row.final.citations.map(code).join(', ') || 'nothing'} · ${searches} searches, ${row.steps.length - searches} invalid steps`,
+          ? `no final · ${steps}`
+          : `final answer ${code(clip(row.final.answer))}, citing ${row.final.citations.map(code).join(', ') || 'nothing'} · ${steps}`,
       ];
     }
     case 'corpus':
@@ -78,13 +102,18 @@ function rowLines(value: DataRow): string[] {
   }
 }
 
+const sameLoads = (a: readonly unknown[] | undefined, b: readonly unknown[] | undefined): boolean =>
+  (a ?? []).length === (b ?? []).length && (a ?? []).every((x, i) => x === b?.[i]);
+
 /**
  * The open data files' side of the server: which open specs link a file, its rows' diagnostics and
  * its hovers, computed from the documents as they are now. Each open file's checked rows are kept
  * for its current version and reading (a pool of 1,600 rows takes ~0.1 s to check), until it closes.
  */
 export class DataDocuments {
-  private readonly checkedRows = new Map<string, { readonly version: number; readonly reading: string; readonly with: PoolReading; readonly rows: CheckedRow[] }>();
+  private readonly checkedRows = new Map<string, {
+    readonly version: number; readonly reading: string; readonly with: PoolReading; readonly imported: Loaded<Trajectory> | undefined; readonly rows: CheckedRow[];
+  }>();
 
   constructor(
     private readonly session: Session,
@@ -94,14 +123,29 @@ export class DataDocuments {
     private readonly corpora: InputCache,
   ) {}
 
-  /** How the linking spec reads a pool: its corpus (when it loads) and its model (declared logged fields). */
-  private async poolReading(link: DataLink): Promise<PoolReading> {
+  /** How the linking spec reads a pool: its corpus (when it loads), its model (declared logged fields) and, for a glob's file, the files before it. */
+  private async poolReading(link: DataLink, file: string): Promise<PoolReading> {
     const model = link.spec.analyzed.model;
     const specFile = specFileOf(link.spec.uri);
     const corpusName = link.kind === 'pool' ? corpusOfPool(model, link.name) : undefined;
-    if (link.kind !== 'pool' || specFile === undefined || corpusName === undefined) return { model };
-    const loaded = await this.corpora.corpus(specFiles(model.spec, specFile).named(corpusName).file, this.session.trust);
-    return { model, ...(loaded.fileError === undefined ? { corpus: loaded.corpus } : {}) };
+    if (link.kind !== 'pool' || specFile === undefined) return { model };
+    const trust = this.session.trust;
+    const before = link.pool === undefined || link.pool.link.importer !== undefined ? [] : link.pool.files.slice(0, link.pool.files.indexOf(file));
+    const earlier = before.length === 0 ? {} : { earlier: { files: before, loads: await Promise.all(before.map((f) => this.corpora.pool(f, link.name, trust))), specDir: path.dirname(specFile) } };
+    if (corpusName === undefined) return { model, ...earlier };
+    const loaded = await this.corpora.corpus(specFiles(model.spec, specFile).named(corpusName).file, trust);
+    return { model, ...earlier, ...(loaded.fileError === undefined ? { corpus: loaded.corpus } : {}) };
+  }
+
+  /** How `input` of an open spec links `file`, if it does: by its path, or among the files of a glob or an import. */
+  private linkOf(input: SpecInput, file: string, spec: DocumentAnalysis): DataLink | undefined {
+    if (input.kind === 'baseline') return undefined;
+    const name = input.name ?? '';
+    if (input.kind !== 'pool' || (input.glob === undefined && input.importer === undefined)) return input.path === file ? { spec, kind: input.kind, name } : undefined;
+    const link: NamedFile = { name, file: input.path, ...(input.glob === undefined ? {} : { glob: true }), ...(input.importer === undefined ? {} : { importer: input.importer }) };
+    // The one list of the pool's files (trust rule included), as the analyses expand it.
+    const files = poolLinkFiles(link, this.session.trust);
+    return files.ok && files.files.includes(file) ? { spec, kind: 'pool', name, pool: { link, files: files.files } } : undefined;
   }
 
   /** The open specs that link the data file at `uri`, in the order they were opened. */
@@ -114,9 +158,13 @@ export class DataDocuments {
       if (isDataDocument(document.uri) || specFile === undefined) continue;
       const spec = await this.session.analysisFor(document.uri);
       if (spec === undefined) continue;
-      // A foreign log (`from FORMAT`) is not in the pool format: its lines are not checked as pool rows.
-      const input = specInputs(spec.analyzed.model.spec, specFile).find((i) => i.kind !== 'baseline' && i.importer === undefined && i.path === file);
-      if (input !== undefined && input.kind !== 'baseline') links.push({ spec, kind: input.kind, name: input.name ?? '' });
+      // The first input that links the file decides how this spec reads it (a glob is walked only if no earlier input matched).
+      for (const input of specInputs(spec.analyzed.model.spec, specFile)) {
+        const link = this.linkOf(input, file, spec);
+        if (link === undefined) continue;
+        links.push(link);
+        break;
+      }
     }
     return links;
   }
@@ -130,14 +178,30 @@ export class DataDocuments {
     const first = links[0];
     if (first === undefined) return undefined;
     const reading = `${first.kind}\u0000${first.name}`;
-    const how = await this.poolReading(first);
+    const how = await this.poolReading(first, file);
+    const imported = await this.importOf(first);
     const known = this.checkedRows.get(uri);
-    // The corpus and the model are the cache's and the analysis's objects: a new one is a new reading.
-    const same = known !== undefined && known.version === document.version && known.reading === reading && known.with.corpus === how.corpus && known.with.model === how.model;
+    // The corpus, the model, the earlier files and the import are the caches' and the analysis's objects: a new one is a new reading.
+    const same = known !== undefined && known.version === document.version && known.reading === reading && known.with.corpus === how.corpus && known.with.model === how.model
+      && sameLoads(known.with.earlier?.loads, how.earlier?.loads) && known.imported === imported;
     if (known !== undefined && same) return { document, links, rows: known.rows };
-    const rows = checkRows(document.getText(), first.kind, file, first.name, first.kind === 'pool' ? how : undefined);
-    this.checkedRows.set(uri, { version: document.version, reading, with: how, rows });
+    const rows = imported !== undefined
+      ? importedRows(imported, file, first.name, how)
+      : checkRows(document.getText(), first.kind, file, first.name, first.kind === 'pool' ? how : undefined);
+    this.checkedRows.set(uri, { version: document.version, reading, with: how, imported, rows });
     return { document, links, rows };
+  }
+
+  /** An imported pool as the audit loads it (through the cache, from the files as saved); undefined for any other link. */
+  private async importOf(link: DataLink): Promise<Loaded<Trajectory> | undefined> {
+    const specFile = specFileOf(link.spec.uri);
+    if (link.pool?.link.importer === undefined || specFile === undefined) return undefined;
+    // The analyses refuse a pool whose files together pass the limit of one analysis, before reading any (inputs/load-inputs.ts): so does the editor.
+    const total = link.pool.files.reduce((sum, f) => sum + (inputSize(f, this.session.trust) ?? 0), 0);
+    if (total > maxAnalysisBytes) {
+      return { items: [], issues: [], fileError: `the pool's files are together ${formatBytes(total)}, above the ${formatBytes(maxAnalysisBytes)} limit for the files of one analysis (see Limits in docs/language.md)` };
+    }
+    return loadPoolLink(link.pool.link, link.pool.files, path.dirname(specFile), this.corpora, this.session.trust);
   }
 
   /** The document closed: its rows are checked afresh if it opens again. */
@@ -153,29 +217,37 @@ export class DataDocuments {
     const diagnostic = (line: number, severity: DiagnosticSeverity, code: typeof auditIssueCodes.badRows | typeof auditIssueCodes.unresolvedIds, message: string): Diagnostic => ({
       range: lineRange(checked.document, line - 1), severity, source: 'herald', code, codeDescription: { href: codeDescriptionHref(this.docsUri, code) }, message: `${message} (${read})`,
     });
-    return checked.rows.flatMap((row): Diagnostic[] => {
-      if (!row.ok) return [diagnostic(row.line, DiagnosticSeverity.Error, auditIssueCodes.badRows, `the audits skip this row: ${row.reason}`)];
+    const what = unitOf(checked.links[0]!);
+    const diagnostics = checked.rows.flatMap((row): Diagnostic[] => {
+      if (!row.ok) return [diagnostic(row.line, DiagnosticSeverity.Error, auditIssueCodes.badRows, row.wholeFile === true ? `the audits read none of this file: ${row.reason}` : `the audits skip this ${what}: ${row.reason}`)];
       return row.unresolved === undefined ? [] : [diagnostic(row.line, DiagnosticSeverity.Warning, auditIssueCodes.unresolvedIds, row.unresolved)];
     });
+    // Several rows made from one record may share a reason: it is said once.
+    return [...new Map(diagnostics.map((d) => [`${d.range.start.line}\u0000${d.message}`, d])).values()];
   }
 
   /** A row's hover: what it holds (or why it is skipped), which specs read it, and the findings that name it. */
   async hover(uri: string, position: Position, options: { readonly markdown: boolean; readonly pairLinks: boolean }): Promise<Hover | null> {
     const checked = await this.checked(uri);
     const file = specFileOf(uri);
-    const row = checked?.rows.find((r) => r.line === position.line + 1);
-    if (checked === undefined || file === undefined || row === undefined) return null;
-    const lines = row.ok ? rowLines(row.value) : [`**skipped row**: the audits leave it out: ${markdownText(row.reason)}`];
-    if (row.ok && row.unresolved !== undefined) lines.push(`**ids not resolved**: ${markdownText(row.unresolved)}`);
-    lines.push(`Line ${row.line}, read as the ${checked.links.map((l) => linkText(l)).join(' and as the ')}.`);
-    const named = this.findingsNaming(checked.links, file, row.line);
+    const line = position.line + 1;
+    const rows = checked?.rows.filter((r) => r.line === line) ?? [];
+    if (checked === undefined || file === undefined || rows.length === 0) return null;
+    // A record of an imported log may hold several trajectories: each row it made is shown.
+    const lines = rows.slice(0, maxRowsShown).flatMap((row) => {
+      if (!row.ok) return [row.wholeFile === true ? `**not read**: ${markdownText(row.reason)}` : `**skipped ${unitOf(checked.links[0]!)}**: the audits leave it out: ${markdownText(row.reason)}`];
+      return [...rowLines(row.value), ...(row.unresolved === undefined ? [] : [`**ids not resolved**: ${markdownText(row.unresolved)}`])];
+    });
+    if (rows.length > maxRowsShown) lines.push(`… and ${rows.length - maxRowsShown} more rows from this line`);
+    lines.push(`Line ${line}, read as the ${checked.links.map((l) => linkText(l)).join(' and as the ')}.`);
+    const named = this.findingsNaming(checked.links, file, line);
     if (named.findings.length > 0) {
       const shown = named.findings.slice(0, maxFindingsShown).map((f) => `- ${f}`);
       if (named.findings.length > maxFindingsShown) shown.push(`- … and ${named.findings.length - maxFindingsShown} more`);
       lines.push(`Findings that name this row:\n${shown.join('\n')}`);
     }
     if (options.markdown && options.pairLinks && named.pairs.length > 0) {
-      lines.push(`Open side by side: ${named.pairs.map((p) => pairLink(pairLabel(p.pair), pairParams(p.spec.uri, { ...p.pair, line: row.line }))).join(' · ')}`);
+      lines.push(`Open side by side: ${named.pairs.map((p) => pairLink(pairLabel(p.pair), pairParams(p.spec.uri, { ...p.pair, line }))).join(' · ')}`);
     }
     const value = lines.join('\n\n');
     return {

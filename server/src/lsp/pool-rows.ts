@@ -3,16 +3,19 @@ import { splitJsonlText } from '../inputs/jsonl.js';
 import { IssueLog } from '../inputs/load-inputs.js';
 import { rowChecker, type RowParser } from '../inputs/load-rows.js';
 import { candidateRows, corpusRows, poolRows } from '../inputs/loaders.js';
+import { joinFiles } from '../inputs/pool-link.js';
 import { resolveRows } from '../inputs/resolve-rows.js';
 import { withLoggedFields } from '../edits/logged-field-rows.js';
-import type { CandidateList, Corpus, Passage, Trajectory } from '../pool/types.js';
+import type { CandidateList, Corpus, Loaded, Passage, Trajectory } from '../pool/types.js';
 import type { SpecModel } from '../semantics/check.js';
 
 // The rows of a JSONL data file held in an editor, checked by the analyses' own rules: the loaders'
 // (`rowChecker` with the loaders' parsers: the same reasons and the same duplicate rule), then, for
 // a pool read by a spec, its ids resolved against the spec's corpus (`inputs/resolve-rows.ts`) and
 // the logged fields the spec declares (`withLoggedFields`), as an analysis reads the file from
-// disk. A test holds the two to the same issues on the same file.
+// disk. A test holds the two to the same issues on the same file. A file of a glob also meets the
+// glob's earlier files (`joinFiles`: an id one of them took is a duplicate); a file of an imported
+// pool is read from the pool's import (its records the importer skipped, the rows it made of them).
 
 export type DataFileKind = 'pool' | 'corpus' | 'candidates';
 
@@ -23,12 +26,14 @@ export type DataRow =
 
 export type CheckedRow =
   | { readonly ok: true; readonly line: number; readonly value: DataRow; readonly unresolved?: string }
-  | { readonly ok: false; readonly line: number; readonly reason: string };
+  | { readonly ok: false; readonly line: number; readonly reason: string; readonly wholeFile?: true };
 
 /** What a spec reads a pool with: the corpus its ids resolve against (when it could be loaded) and the spec, for its declared logged fields. */
 export interface PoolReading {
   readonly corpus?: Corpus | undefined;
   readonly model?: SpecModel | undefined;
+  /** For a file of a glob: the glob's files before it, as loaded, and the spec's folder (reasons name files relative to it). */
+  readonly earlier?: { readonly files: readonly string[]; readonly loads: readonly Loaded<Trajectory>[]; readonly specDir: string } | undefined;
 }
 
 /** Checks the lines in order with the loader's own rule, and wraps what it keeps. */
@@ -41,7 +46,22 @@ function checkWith<T>(text: string, parser: RowParser<T>, wrap: (row: T) => Data
   return rows.length === 0 ? [{ ok: false, line: 1, reason: 'the file has no rows' }] : rows;
 }
 
-/** The loader's verdicts, then the analyses' on the rows it kept: resolution against the corpus, then declared logged fields. */
+/** The loader's verdicts, then a glob's join: a row whose id an earlier file of the glob took is skipped, as `joinFiles` skips it. */
+function withoutTaken(rows: readonly CheckedRow[], file: string, earlier: NonNullable<PoolReading['earlier']>): CheckedRow[] {
+  const kept = rows.flatMap((r) => (r.ok && r.value.kind === 'pool' ? [r.value.row] : []));
+  const joined = joinFiles([...earlier.files, file], [...earlier.loads, { items: kept, issues: [] }], earlier.specDir);
+  const taken = new Map(joined.issues.filter((i) => i.file === file).map((i) => [i.line, i.reason]));
+  return rows.map((r): CheckedRow => {
+    const reason = r.ok ? taken.get(r.line) : undefined;
+    return reason === undefined ? r : { ok: false, line: r.line, reason };
+  });
+}
+
+/**
+ * The rows kept so far, then the analyses' verdicts on them: resolution against the corpus, then
+ * declared logged fields. Rows are matched by id (unique among kept rows; a line may hold several
+ * rows of an imported pool), reasons by line.
+ */
 function asRead(rows: readonly CheckedRow[], file: string, name: string, reading: PoolReading): CheckedRow[] {
   const kept = rows.flatMap((r) => (r.ok && r.value.kind === 'pool' ? [r.value.row] : []));
   const resolved = reading.corpus === undefined ? { rows: kept, skipped: [], unresolved: [] } : resolveRows(kept, reading.corpus);
@@ -50,14 +70,14 @@ function asRead(rows: readonly CheckedRow[], file: string, name: string, reading
   };
   const read = reading.model === undefined ? inputs : withLoggedFields(reading.model, inputs, new IssueLog());
   const skipped = new Map([...resolved.skipped, ...(read.pools[0]?.issues ?? [])].map((i) => [i.line, i.reason]));
-  const rowAt = new Map((read.pools[0]?.rows ?? []).map((r) => [r.source.line, r]));
+  const readRows = new Map((read.pools[0]?.rows ?? []).map((r) => [r.id, r]));
   const unresolved = new Map(resolved.unresolved.map((i) => [i.line, i.reason]));
   return rows.map((r): CheckedRow => {
     if (!r.ok || r.value.kind !== 'pool') return r;
-    const reason = skipped.get(r.line);
-    if (reason !== undefined) return { ok: false, line: r.line, reason };
+    const row = readRows.get(r.value.row.id);
+    if (row === undefined) return { ok: false, line: r.line, reason: skipped.get(r.line) ?? 'the audits skip it' };
     const note = unresolved.get(r.line);
-    return { ok: true, line: r.line, value: { kind: 'pool', row: rowAt.get(r.line) ?? r.value.row }, ...(note === undefined ? {} : { unresolved: note }) };
+    return { ok: true, line: r.line, value: { kind: 'pool', row }, ...(note === undefined ? {} : { unresolved: note }) };
   });
 }
 
@@ -69,7 +89,8 @@ function asRead(rows: readonly CheckedRow[], file: string, name: string, reading
 export function checkRows(text: string, kind: DataFileKind, file: string, name = '', reading?: PoolReading): CheckedRow[] {
   switch (kind) {
     case 'pool': {
-      const rows = checkWith(text, poolRows(file, name), (row) => ({ kind: 'pool', row }));
+      const checked = checkWith(text, poolRows(file, name), (row) => ({ kind: 'pool', row }));
+      const rows = reading?.earlier === undefined ? checked : withoutTaken(checked, file, reading.earlier);
       return reading === undefined ? rows : asRead(rows, file, name, reading);
     }
     case 'corpus':
@@ -77,6 +98,22 @@ export function checkRows(text: string, kind: DataFileKind, file: string, name =
     case 'candidates':
       return checkWith(text, candidateRows, (list) => ({ kind: 'candidates', list }));
   }
+}
+
+/**
+ * The rows of one file of an imported pool, from the pool as its load made it (`loadPoolLink`): each
+ * record the importer skipped with its reason, each row it made from a record on the record's
+ * line (several on one line when a record holds several trajectories), in line order; then the
+ * analyses' verdicts as for a pool file.
+ */
+export function importedRows(loaded: Loaded<Trajectory>, file: string, name: string, reading?: PoolReading): CheckedRow[] {
+  // The pool could not be imported at all (a file unreadable, options refused): said once, on line 1.
+  if (loaded.fileError !== undefined) return [{ ok: false, line: 1, reason: loaded.fileError, wholeFile: true }];
+  const rows: CheckedRow[] = [
+    ...loaded.issues.filter((i) => i.file === file).map((i): CheckedRow => ({ ok: false, line: i.line, reason: i.reason })),
+    ...loaded.items.filter((r) => r.source.file === file).map((row): CheckedRow => ({ ok: true, line: row.source.line, value: { kind: 'pool', row } })),
+  ].sort((a, b) => a.line - b.line);
+  return reading === undefined ? rows : asRead(rows, file, name, reading);
 }
 
 /**

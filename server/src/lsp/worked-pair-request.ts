@@ -2,27 +2,37 @@ import * as path from 'node:path';
 import { planAudit } from '../audit/plan.js';
 import type { InputCache } from '../inputs/input-cache.js';
 import { describeFileError, streamJsonlLines } from '../inputs/jsonl.js';
+import type { NamedFile } from '../inputs/load-inputs.js';
 import { linkedFileAccess } from '../inputs/open-input.js';
-import type { WorkspaceTrust } from '../inputs/trust.js';
 import { specRelative } from '../inputs/paths.js';
+import { loadPoolLink, poolLinkFiles } from '../inputs/pool-link.js';
 import { resolveRows } from '../inputs/resolve-rows.js';
 import { specFiles } from '../inputs/spec-inputs.js';
+import type { WorkspaceTrust } from '../inputs/trust.js';
 import { parsePoolRow } from '../pool/schemas.js';
 import type { Trajectory } from '../pool/types.js';
 import { specFileOf } from './document-analysis.js';
+import { poolRowJson } from './imported-row.js';
 import type { WorkedPairParams, WorkedPairResult } from './protocol.js';
 import type { Session } from './session.js';
 import { computeWorkedPair, editedRow, isRecord } from './worked-pair.js';
-import { editedText, rowText } from './worked-pair-text.js';
+import { editedText, importedRowText, rowText } from './worked-pair-text.js';
 
-// `herald/workedPair`: the pair rebuilt from the spec as the editor holds it, the row read from its
-// pool file with its ids resolved against the audit's corpus (kept in `corpora` between requests;
-// reloaded when it changes), as the audit read it.
+// `herald/workedPair`: the pair rebuilt from the spec as the editor holds it, the row read as the
+// audit read it: from its pool file, from the first file of a glob that holds it (the pair's own
+// file, report/pair-file.ts), or from the rows an importer made of the pool's files (through the
+// audit's own load, `loadPoolLink`); its ids resolved against the audit's corpus. Corpora and
+// imported pools are kept in `corpora` between requests, reloaded when a file changes.
 
 interface PoolRow {
-  readonly raw: Record<string, unknown>;
+  /** The row's JSON line; none for an imported row (the log's line is the framework's record, not a row). */
+  readonly raw?: Record<string, unknown>;
   readonly row: Trajectory;
+  /** Absolute; for an imported row, the log file the record is in, and `line` the record's. */
+  readonly file: string;
   readonly line: number;
+  /** The importer that made the row, for an imported pool. */
+  readonly importer?: string;
 }
 
 const unavailable = (reason: string): WorkedPairResult => ({ kind: 'unavailable', reason });
@@ -43,10 +53,30 @@ async function readRow(file: string, pool: string, id: string, trust: WorkspaceT
         continue;
       }
       const parsed = parsePoolRow(raw, { pool, file, line });
-      if (parsed.ok && parsed.value.id === id && isRecord(raw)) return { raw, row: parsed.value, line };
+      if (parsed.ok && parsed.value.id === id && isRecord(raw)) return { raw, row: parsed.value, file, line };
     }
   } catch (error) {
     return describeFileError(file, error);
+  }
+  return undefined;
+}
+
+/**
+ * The pool's row with the trajectory's id, as the audit kept it: a glob's files in their order (a
+ * later file's row with a taken id is a skipped duplicate), an imported pool's rows as its load made them.
+ */
+async function findRow(pool: NamedFile, id: string, specDir: string, cache: InputCache, trust: WorkspaceTrust): Promise<PoolRow | string | undefined> {
+  const files = poolLinkFiles(pool, trust);
+  if (!files.ok) return `${specRelative(specDir, pool.file)}: ${files.reason}`;
+  if (pool.importer !== undefined) {
+    const loaded = await loadPoolLink(pool, files.files, specDir, cache, trust);
+    if (loaded.fileError !== undefined) return loaded.fileError;
+    const row = loaded.items.find((r) => r.id === id);
+    return row === undefined ? undefined : { row, file: row.source.file, line: row.source.line, importer: pool.importer.format };
+  }
+  for (const file of files.files) {
+    const found = await readRow(file, pool.name, id, trust);
+    if (found !== undefined) return found;
   }
   return undefined;
 }
@@ -64,27 +94,30 @@ export async function workedPairAnswer(session: Session, corpora: InputCache, pa
   if (!plan.pools.includes(params.pool)) return unavailable(`audit ${params.audit} reads no pool ${params.pool}`);
 
   const files = specFiles(model.spec, specFile);
-  const poolFile = files.named(params.pool).file;
-  const found = await readRow(poolFile, params.pool, params.trajectory, session.trust);
+  const specDir = path.dirname(specFile);
+  const pool = files.named(params.pool);
+  const found = await findRow(pool, params.trajectory, specDir, corpora, session.trust);
   if (typeof found === 'string') return unavailable(found);
-  if (found === undefined) return unavailable(`no valid row of ${specRelative(path.dirname(specFile), poolFile)} has the id ${params.trajectory}`);
+  if (found === undefined) return unavailable(`no valid row of ${specRelative(specDir, pool.file)} has the id ${params.trajectory}`);
   const corpus = await corpora.corpus(files.named(plan.corpus).file, session.trust);
   if (corpus.fileError !== undefined) return unavailable(corpus.fileError);
   // The ids the row does not log (result objects, citation markers) resolve as the audit resolved them.
   const resolved = resolveRows([found.row], corpus.corpus);
   const row = resolved.rows[0];
-  if (row === undefined) return unavailable(`the audits skip line ${found.line}: ${resolved.skipped[0]?.reason ?? 'its ids do not resolve against the corpus'}`);
+  if (row === undefined) return unavailable(`the audits skip line ${found.line} of ${specRelative(specDir, found.file)}: ${resolved.skipped[0]?.reason ?? 'its ids do not resolve against the corpus'}`);
 
   const computed = computeWorkedPair(model, plan, corpus.corpus, row, params);
   if (!computed.ok) return unavailable(computed.reason);
   const { pair } = computed;
+  // An imported row is shown as the row the importer made, as the audit read it (resolved ids included).
+  const raw = found.raw ?? poolRowJson(row);
   const heading = {
     audit: params.audit, attack: params.attack, trajectory: params.trajectory, pool: params.pool,
-    file: specRelative(path.dirname(specFile), poolFile), line: found.line, edit: pair.description,
+    file: specRelative(specDir, found.file), line: found.line, edit: pair.description, ...(found.importer === undefined ? {} : { importer: found.importer }),
   };
   return {
-    kind: 'pair', trajectory: params.trajectory, file: poolFile, line: found.line, edit: pair.description,
-    original: rowText(found.raw), edited: editedText(heading, pair.rewards, pair.detectors, editedRow(found.raw, pair)),
+    kind: 'pair', trajectory: params.trajectory, file: found.file, line: found.line, edit: pair.description,
+    original: found.raw === undefined ? importedRowText(heading, raw) : rowText(raw), edited: editedText(heading, pair.rewards, pair.detectors, editedRow(raw, pair)),
     rewards: pair.rewards, detectors: pair.detectors,
   };
 }

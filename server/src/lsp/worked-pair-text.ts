@@ -15,6 +15,8 @@ export interface PairHeading {
   readonly file: string;
   readonly line: number;
   readonly edit: string;
+  /** The importer that made the row from the record at file:line (a pool linked `from FORMAT(…)`). */
+  readonly importer?: string;
 }
 
 /** Names and ids go into `//` comments: a line break or a control character in one must not end the comment. */
@@ -53,10 +55,21 @@ function detectorLine(detectors: readonly PairDetector[]): string {
   return `Detectors: ${parts.join(', ')}: ${eligible ? 'isolated-eligible (every target flips 0 → 1, every other detector keeps its value)' : 'not an isolated-eligible edit, so the audit does not count it'}.`;
 }
 
+/** What an imported row is: the log's record at file:line is the framework's, the row is the importer's. */
+function importedLine(heading: PairHeading, importer: string): string {
+  return `The row the ${oneLine(importer)} importer made from the record at ${oneLine(heading.file)}:${heading.line} (the log has no pool row of its own), as the audit read it: ids resolved against the corpus.`;
+}
+
+/** The original document of an imported row: one `//` line that says what it is, then the row. */
+export function importedRowText(heading: PairHeading, row: unknown): string {
+  return `${heading.importer === undefined ? '' : `// ${importedLine(heading, heading.importer)}\n`}${rowText(row)}`;
+}
+
 /** The `//` header of the edited document: where the pair is from, what changed, and each reward's margin term by term. */
 export function pairHeader(heading: PairHeading, rewards: readonly PairReward[], detectors: readonly PairDetector[]): string[] {
   return [
     `HERALD worked pair: trajectory ${oneLine(heading.trajectory)} (pool ${oneLine(heading.pool)}, ${oneLine(heading.file)}:${heading.line}), attack ${oneLine(heading.attack)} of audit ${oneLine(heading.audit)}.`,
+    ...(heading.importer === undefined ? [] : [importedLine(heading, heading.importer)]),
     `Edit: ${oneLine(heading.edit)}. The diff shows it; every other field is the original's.`,
     detectorLine(detectors),
     '',
