@@ -168,6 +168,23 @@ describe('pools linked by a glob or imported, in the editor (stdio)', () => {
     assert.equal(await hover('bad/x.jsonl', 1), '');
   });
 
+  it('a file of an imported pool too large to import on the server\'s thread: one note, not an import', async () => {
+    fs.mkdirSync(file('big'));
+    // 17 MiB of the same record (the editor imports 16 MiB at most); the audit would read it as usual.
+    const record = dump1[0]!;
+    const copies = Math.ceil((17 * 1024 * 1024) / (record.length + 1));
+    fs.writeFileSync(file('big/x.jsonl'), `${record}\n`.repeat(copies));
+    const bigSpec = `corpus wiki = "${pools}/corpus.jsonl"\npool big = "big/*.jsonl" from verl(dialect: search_r1)\n`;
+    fs.writeFileSync(file('big.reward'), bigSpec);
+    await client.open(folder.uri('big.reward'), bigSpec);
+    await openData('big/x.jsonl', [record, record]);
+    const diagnostics = await pull(folder.uri('big/x.jsonl'));
+    assert.deepEqual(diagnostics.map((d) => [d.range.start.line, d.code, d.severity]), [[0, 'bad-rows', 3]]);
+    assert.match(messageOf(diagnostics[0]!), /^not checked in the editor: the pool's files are together 17(\.0)? MiB, more than the 16 MiB the editor imports itself; the audit reads them/);
+    assert.match(await hover('big/x.jsonl', 0), /^\*\*not checked in the editor\*\*: /);
+    assert.equal(await hover('big/x.jsonl', 1), '');
+  });
+
   it('a data file no pool of an open spec reads is left alone', async () => {
     await openData('other.jsonl', ['not json']);
     assert.deepEqual(await pull(folder.uri('other.jsonl')), []);

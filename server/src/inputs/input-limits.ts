@@ -11,6 +11,13 @@ export const maxInputBytes = 128 * mebibyte;
 /** The largest sum of the files one analysis (an audit, a training block, one arm of a comparison) loads. */
 export const maxAnalysisBytes = 160 * mebibyte;
 
+/**
+ * The largest imported pool (its files together) the editor imports itself, to put the importer's
+ * skipped records on their lines: it does so on the language server's thread, where a 118 MiB verl
+ * dump takes seconds; 16 MiB takes well under one. The audit reads a larger pool as usual.
+ */
+export const maxEditorImportBytes = 16 * mebibyte;
+
 /** The largest baseline file read (a baseline holds a few figures per attack: kilobytes). */
 export const maxBaselineBytes = 16 * mebibyte;
 

@@ -2,7 +2,7 @@ import * as path from 'node:path';
 import { DiagnosticSeverity, MarkupKind, type Diagnostic, type Hover, type Position } from 'vscode-languageserver/node';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { InputCache } from '../inputs/input-cache.js';
-import { formatBytes, maxAnalysisBytes } from '../inputs/input-limits.js';
+import { formatBytes, maxAnalysisBytes, maxEditorImportBytes } from '../inputs/input-limits.js';
 import type { NamedFile } from '../inputs/load-inputs.js';
 import { inputSize } from '../inputs/open-input.js';
 import { loadPoolLink, poolLinkFiles } from '../inputs/pool-link.js';
@@ -112,7 +112,7 @@ const sameLoads = (a: readonly unknown[] | undefined, b: readonly unknown[] | un
  */
 export class DataDocuments {
   private readonly checkedRows = new Map<string, {
-    readonly version: number; readonly reading: string; readonly with: PoolReading; readonly imported: Loaded<Trajectory> | undefined; readonly rows: CheckedRow[];
+    readonly version: number; readonly reading: string; readonly with: PoolReading; readonly imported: Loaded<Trajectory> | string | undefined; readonly rows: CheckedRow[];
   }>();
 
   constructor(
@@ -185,21 +185,30 @@ export class DataDocuments {
     const same = known !== undefined && known.version === document.version && known.reading === reading && known.with.corpus === how.corpus && known.with.model === how.model
       && sameLoads(known.with.earlier?.loads, how.earlier?.loads) && known.imported === imported;
     if (known !== undefined && same) return { document, links, rows: known.rows };
-    const rows = imported !== undefined
-      ? importedRows(imported, file, first.name, how)
-      : checkRows(document.getText(), first.kind, file, first.name, first.kind === 'pool' ? how : undefined);
+    const rows = typeof imported === 'string'
+      ? [{ ok: false as const, line: 1, reason: imported, wholeFile: true as const, notChecked: true as const }]
+      : imported !== undefined
+        ? importedRows(imported, file, first.name, how)
+        : checkRows(document.getText(), first.kind, file, first.name, first.kind === 'pool' ? how : undefined);
     this.checkedRows.set(uri, { version: document.version, reading, with: how, imported, rows });
     return { document, links, rows };
   }
 
-  /** An imported pool as the audit loads it (through the cache, from the files as saved); undefined for any other link. */
-  private async importOf(link: DataLink): Promise<Loaded<Trajectory> | undefined> {
+  /**
+   * An imported pool as the audit loads it (through the cache, from the files as saved); why the
+   * editor does not import it, for a pool too large to import on the server's thread; undefined
+   * for any other link.
+   */
+  private async importOf(link: DataLink): Promise<Loaded<Trajectory> | string | undefined> {
     const specFile = specFileOf(link.spec.uri);
     if (link.pool?.link.importer === undefined || specFile === undefined) return undefined;
     // The analyses refuse a pool whose files together pass the limit of one analysis, before reading any (inputs/load-inputs.ts): so does the editor.
     const total = link.pool.files.reduce((sum, f) => sum + (inputSize(f, this.session.trust) ?? 0), 0);
     if (total > maxAnalysisBytes) {
       return { items: [], issues: [], fileError: `the pool's files are together ${formatBytes(total)}, above the ${formatBytes(maxAnalysisBytes)} limit for the files of one analysis (see Limits in docs/language.md)` };
+    }
+    if (total > maxEditorImportBytes) {
+      return `the pool's files are together ${formatBytes(total)}, more than the ${formatBytes(maxEditorImportBytes)} the editor imports itself; the audit reads them and its report lists the records it skips (\`herald import\` prints them by file:line)`;
     }
     return loadPoolLink(link.pool.link, link.pool.files, path.dirname(specFile), this.corpora, this.session.trust);
   }
@@ -219,6 +228,7 @@ export class DataDocuments {
     });
     const what = unitOf(checked.links[0]!);
     const diagnostics = checked.rows.flatMap((row): Diagnostic[] => {
+      if (!row.ok && row.notChecked === true) return [diagnostic(row.line, DiagnosticSeverity.Information, auditIssueCodes.badRows, `not checked in the editor: ${row.reason}`)];
       if (!row.ok) return [diagnostic(row.line, DiagnosticSeverity.Error, auditIssueCodes.badRows, row.wholeFile === true ? `the audits read none of this file: ${row.reason}` : `the audits skip this ${what}: ${row.reason}`)];
       return row.unresolved === undefined ? [] : [diagnostic(row.line, DiagnosticSeverity.Warning, auditIssueCodes.unresolvedIds, row.unresolved)];
     });
@@ -235,6 +245,7 @@ export class DataDocuments {
     if (checked === undefined || file === undefined || rows.length === 0) return null;
     // A record of an imported log may hold several trajectories: each row it made is shown.
     const lines = rows.slice(0, maxRowsShown).flatMap((row) => {
+      if (!row.ok && row.notChecked === true) return [`**not checked in the editor**: ${markdownText(row.reason)}`];
       if (!row.ok) return [row.wholeFile === true ? `**not read**: ${markdownText(row.reason)}` : `**skipped ${unitOf(checked.links[0]!)}**: the audits leave it out: ${markdownText(row.reason)}`];
       return [...rowLines(row.value), ...(row.unresolved === undefined ? [] : [`**ids not resolved**: ${markdownText(row.unresolved)}`])];
     });

@@ -26,7 +26,7 @@ export type DataRow =
 
 export type CheckedRow =
   | { readonly ok: true; readonly line: number; readonly value: DataRow; readonly unresolved?: string }
-  | { readonly ok: false; readonly line: number; readonly reason: string; readonly wholeFile?: true };
+  | { readonly ok: false; readonly line: number; readonly reason: string; readonly wholeFile?: true; readonly notChecked?: true };
 
 /** What a spec reads a pool with: the corpus its ids resolve against (when it could be loaded) and the spec, for its declared logged fields. */
 export interface PoolReading {
