@@ -12,19 +12,27 @@ import { lineColumn, openWorkbench, outputFolder, repoRoot, requireTools, sample
 const out = outputFolder('code-server-data');
 const shot = (page: Page, name: string): Promise<Buffer> => page.screenshot({ path: path.join(out, `${name}.png`) });
 
-/** The sample workspace with one bad row in a pool: line 3 of pools/2wiki.jsonl has no gold labels. */
-function workspaceWithBadRow(dir: string): string {
+/**
+ * The sample workspace with one bad row in a pool (line 3 of pools/2wiki.jsonl has no gold labels),
+ * and a spec that imports a verl dump whose last record has no prompt. Written before code-server
+ * starts: Quick Open may not list a file created while it runs until its watcher catches up.
+ */
+function workspaceWithBadRows(dir: string): string {
   const workspace = sampleWorkspace(dir);
   const pool = path.join(workspace, 'pools/2wiki.jsonl');
   const lines = fs.readFileSync(pool, 'utf8').split('\n');
   const bad = JSON.stringify({ id: 'wiki-broken#0', question_id: 'wiki-broken', question: 'Who founded the company?', steps: [], final: null });
   fs.writeFileSync(pool, [...lines.slice(0, 2), bad, ...lines.slice(2)].join('\n'));
+  fs.mkdirSync(path.join(workspace, 'rollout'), { recursive: true });
+  const records = fs.readFileSync(path.join(repoRoot, 'samples/search-r1/rollout/1.jsonl'), 'utf8').split('\n').slice(0, 3);
+  fs.writeFileSync(path.join(workspace, 'rollout/verl-step-1.jsonl'), `${[...records, JSON.stringify({ output: 'x', gts: 'y' })].join('\n')}\n`);
+  fs.writeFileSync(path.join(workspace, 'imported.reward'), 'corpus wiki = "pools/corpus.jsonl"\npool rollouts = "rollout/*.jsonl" from verl(dialect: search_r1)\n');
   return workspace;
 }
 
 describe('from a finding to the data (code-server + Chromium)', () => {
   requireTools();
-  const workspace = workspaceWithBadRow(path.join(out, 'workspace'));
+  const workspace = workspaceWithBadRows(path.join(out, 'workspace'));
   const text = fs.readFileSync(path.join(workspace, 'paper.reward'), 'utf8');
   let workbench: Workbench;
   let page: Page;
@@ -112,10 +120,6 @@ describe('from a finding to the data (code-server + Chromium)', () => {
   });
 
   it('shows a record an importer skips in a file of an imported pool (a verl dump the spec reads through a glob)', async () => {
-    fs.mkdirSync(path.join(workspace, 'rollout'), { recursive: true });
-    const records = fs.readFileSync(path.join(repoRoot, 'samples/search-r1/rollout/1.jsonl'), 'utf8').split('\n').slice(0, 3);
-    fs.writeFileSync(path.join(workspace, 'rollout/verl-step-1.jsonl'), `${[...records, JSON.stringify({ output: 'x', gts: 'y' })].join('\n')}\n`);
-    fs.writeFileSync(path.join(workspace, 'imported.reward'), 'corpus wiki = "pools/corpus.jsonl"\npool rollouts = "rollout/*.jsonl" from verl(dialect: search_r1)\n');
     await actions.openFile('imported.reward');
     await actions.openFile('verl-step-1.jsonl');
     await page.locator('.monaco-editor .squiggly-error').first().waitFor({ timeout: 30_000 });
