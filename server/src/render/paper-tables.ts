@@ -79,9 +79,15 @@ export function paperTables(audit: AuditReport): PaperTable[] {
   return [table2(audit), ...(robustness === undefined ? [] : [robustness])];
 }
 
-/** RFC 4180 CSV: a field with a comma, quote or line break is quoted, quotes doubled. */
+/**
+ * RFC 4180 CSV: a field with a comma, quote or line break is quoted, quotes doubled. Minus signs are
+ * ASCII, so a spreadsheet reads the margins as numbers.
+ */
 export function tableCsv(table: PaperTable): string {
-  const field = (s: string): string => (/[",\r\n]/.test(s) ? `"${s.replaceAll('"', '""')}"` : s);
+  const field = (raw: string): string => {
+    const s = raw.replaceAll('\u2212', '-');
+    return /[",\r\n]/.test(s) ? `"${s.replaceAll('"', '""')}"` : s;
+  };
   return [table.columns, ...table.rows].map((row) => row.map(field).join(',')).join('\r\n') + '\r\n';
 }
 
@@ -96,3 +102,6 @@ export function tableMarkdown(table: PaperTable): string {
     ...table.rows.map(line), '',
   ].join('\n');
 }
+
+export const paperTableFormats = ['text', 'csv', 'markdown'] as const;
+export type PaperTableFormat = (typeof paperTableFormats)[number];
