@@ -2,6 +2,7 @@ import type { AuditDecl, Name, OptionItem, OptionValue } from '../syntax/ast.js'
 import type { Span } from '../problems/span.js';
 import { issueCodes } from '../problems/issue-codes.js';
 import { report, suggest, type Analysis } from './analysis.js';
+import { resolveDeclared } from './check-audit.js';
 
 // An audit's options, written `key value, …` like a training block's: which samples of each
 // question the audit attacks (`select`), the pool-selection robustness table (`robustness`) and
@@ -102,8 +103,7 @@ function checkSelection(a: Analysis, value: OptionValue, rewards: ReadonlySet<st
 }
 
 function checkBestReward(a: Analysis, reward: Name, rewards: ReadonlySet<string>): void {
-  const symbol = a.globals.get(reward.text);
-  if (symbol !== undefined) a.occurrences.push({ span: reward.span, symbol, isDeclaration: false });
+  if (resolveDeclared(a, reward, 'reward') === undefined) return;
   if (!rewards.has(reward.text)) {
     report(a, issueCodes.rewardNotAudited, 'error', reward.span, `best(${reward.text}) needs '${reward.text}' to be the audited reward or one it compares: add 'compare ${reward.text}'`);
   }
