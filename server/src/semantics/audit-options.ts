@@ -68,7 +68,7 @@ function checkOption(a: Analysis, item: OptionItem, rewards: ReadonlySet<string>
       suggestion === undefined ? {} : { data: { suggestion } });
     return;
   }
-  a.occurrences.push({ span: item.key.span, symbol: { kind: 'audit-word', category: 'option', name: key, doc }, isDeclaration: false });
+  a.occurrences.push({ span: item.key.span, symbol: { kind: 'audit-word', category: 'audit-option', name: key, doc }, isDeclaration: false });
   if (key !== 'robustness' && item.values.length > 1) report(a, issueCodes.invalidSetting, 'error', item.values[1]!.span, `${key} takes one value`);
   if (key === 'clusters') {
     for (const value of item.values) {
@@ -92,7 +92,7 @@ function checkSelection(a: Analysis, value: OptionValue, rewards: ReadonlySet<st
     return;
   }
   const rule = value.name.text;
-  a.occurrences.push({ span: value.name.span, symbol: { kind: 'audit-word', category: 'selection', name: rule, doc: poolSelectionDocs[rule] }, isDeclaration: false });
+  a.occurrences.push({ span: value.name.span, symbol: { kind: 'audit-word', category: 'pool-selection', name: rule, doc: poolSelectionDocs[rule] }, isDeclaration: false });
   if (rule === 'best' && value.argument === undefined) {
     report(a, issueCodes.unknownPoolSelection, 'error', value.span, 'best selects by a reward: write best(R0)');
   } else if (rule !== 'best' && value.argument !== undefined) {
