@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { tableCsv, tableMarkdown, table2, type PaperTable } from '../../server/src/render/paper-tables.js';
+import { tableCsv, tableMarkdown, table2, table3, type PaperTable } from '../../server/src/render/paper-tables.js';
 import { goldenAudit, goldenSpec } from '../helpers/golden-audit.js';
 
 const table: PaperTable = {
@@ -38,5 +38,16 @@ describe('the paper tables as CSV and Markdown', () => {
     assert.match(t.note, new RegExp(`^n = ${audit.clusterSet!.clusters} question clusters isolated-eligible for every attack`));
     const launderR0 = audit.attacks.find((a) => a.name === 'launder')!.results.find((r) => r.reward === 'R0' && r.selection === 'first_visible')!;
     assert.deepEqual(t.rows[0]!.slice(0, 3), ['launder', 'R0', String(launderR0.estimate.clusters)]);
+  });
+
+  it('Table 3 has a row per laundering attack × reward with its generators, only when there are several', () => {
+    assert.equal(table3(goldenAudit()), undefined);
+    const two = goldenAudit(goldenSpec.replace('  attack launder targets L using lexical(4)\n', '  attack launder targets L using lexical(4)\n  attack lex1 = launder targets L using lexical(1)\n'));
+    const t = table3(two);
+    assert.ok(t);
+    assert.deepEqual(t.rows.map((r) => r.slice(0, 3)), [
+      ['launder', 'lexical(4)', 'R0'], ['launder', 'lexical(4)', 'R_L'], ['launder', 'lexical(4)', 'R_full'],
+      ['lex1', 'lexical(1)', 'R0'], ['lex1', 'lexical(1)', 'R_L'], ['lex1', 'lexical(1)', 'R_full'],
+    ]);
   });
 });

@@ -7,7 +7,7 @@ import type { RobustnessEntry } from '../report/selection-schema.js';
 
 export interface PaperTable {
   /** Which table: `table2` (attacks × rewards) or `robustness` (pool selection × attack × reward). */
-  readonly id: 'table2' | 'robustness';
+  readonly id: 'table2' | 'table3' | 'robustness';
   readonly audit: string;
   readonly title: string;
   /** What the figures are over, said once under the title (the common n, the labels). */
@@ -55,6 +55,22 @@ export function table2(audit: AuditReport): PaperTable {
   };
 }
 
+/**
+ * The paper's Table 3: one row per laundering attack (its generators and budget K) × reward, for an
+ * audit that runs more than one; undefined otherwise.
+ */
+export function table3(audit: AuditReport): PaperTable | undefined {
+  const launders = audit.attacks.filter((a) => a.kind === 'launder');
+  if (launders.length < 2) return undefined;
+  const rewards = [audit.reward.name, ...audit.compared.map((r) => r.name)];
+  return {
+    id: 'table3', audit: audit.name, title: `audit ${audit.name}: laundering by candidate generator`,
+    note: `${clusterNote(audit)}; candidate generation reads visible fields only; oracle-worst maximises the reward within the same candidates`,
+    columns: ['attack', 'generators', 'reward', ...figureColumns],
+    rows: launders.flatMap((attack) => rewards.map((reward) => [attack.name, attack.generators.join(', '), reward, ...sideBySide(attack.results, reward)])),
+  };
+}
+
 /** The pool-selection robustness table, or undefined when the audit asked for none. */
 export function robustnessTable(audit: AuditReport): PaperTable | undefined {
   if (audit.robustness === undefined) return undefined;
@@ -75,8 +91,7 @@ export function robustnessTable(audit: AuditReport): PaperTable | undefined {
 
 /** The paper's tables of an audit, in order. */
 export function paperTables(audit: AuditReport): PaperTable[] {
-  const robustness = robustnessTable(audit);
-  return [table2(audit), ...(robustness === undefined ? [] : [robustness])];
+  return [table2(audit), table3(audit), robustnessTable(audit)].filter((t) => t !== undefined);
 }
 
 /**
