@@ -121,7 +121,8 @@ describe('completion', () => {
     const items = await complete(paperWith('attack launder targets L using lexical(8)', `attack launder targets L using lexical(8), ${cursor}`));
     assert.deepEqual(labels(items), ['bm25', 'candidates', 'lexical']);
     const next = await complete(paperWith('  lattice U', `  ${cursor}\n  lattice U`));
-    assert.deepEqual(labels(next), [...auditItemKeywords].sort());
+    // The audit options join the item keywords at an item's start.
+    assert.deepEqual(labels(next), [...auditItemKeywords, 'clusters', 'robustness', 'select'].sort());
   });
 
   test('inside an expression: visible declared values, fields, functions, variables in scope and operand keywords', async () => {
@@ -222,6 +223,19 @@ describe('completion', () => {
     assert.deepEqual(labels(await complete(at(`  expect upper(R0, ${cursor}`))), ['fake_id', 'launder', 'same_final']);
     assert.deepEqual(labels(await complete(at(`  expect upper(R0, launder, ${cursor}`))), ['first_visible', 'oracle_worst']);
     assert.deepEqual(labels(await complete(at(`  expect minimal_repair == {${cursor}}`))), ['F', 'L', 'U']);
+  });
+
+  test('audit options: the option names at an item start, pool selections and rewards as their values', async () => {
+    const at = (text: string) => paperWith('  lattice U = 0.5, L = 1.2, F = 1.0', `  lattice U = 0.5, L = 1.2, F = 1.0\n${text}`);
+    const start = labels(await complete(at(`  ${cursor}`)));
+    assert.ok(['select', 'robustness', 'clusters', 'attack', 'expect'].every((w) => start.includes(w)), start.join());
+    const rules = ['all', 'best', 'first', 'gold_informed', 'hash_random', 'stored'];
+    assert.deepEqual(labels(await complete(at(`  select ${cursor}`))), rules);
+    assert.deepEqual(labels(await complete(at(`  robustness stored, ${cursor}`))), rules);
+    assert.deepEqual(labels(await complete(at(`  robustness stored, best(${cursor}`))), ['R0', 'R_L', 'R_full']);
+    assert.deepEqual(labels(await complete(at(`  clusters ${cursor}`))), ['common', 'each']);
+    const after = labels(await complete(at(`  select first\n  ${cursor}`)));
+    assert.ok(after.includes('robustness') && after.includes('expect'), after.join());
   });
 
   test('attacks are scoped to their audit', async () => {

@@ -1,6 +1,7 @@
 import { planAttack, type AttackPlan, type EditPlan, type Selection } from '../edits/attack-plan.js';
 import { defaultSweep } from '../semantics/builtins.js';
 import { resampling } from '../semantics/block-options.js';
+import { poolSelectionOf, type PoolSelection } from '../semantics/audit-options.js';
 import type { AuditDecl, ComparisonOp } from '../syntax/ast.js';
 import type { Span } from '../problems/span.js';
 
@@ -37,6 +38,12 @@ export interface AuditPlan {
   readonly seed: number;
   readonly bootstrap: number;
   readonly sweep: readonly number[];
+  /** Which samples of each question the attacks use (`select`; default all). */
+  readonly select: PoolSelection;
+  /** The selections of the robustness table (`robustness`); empty: no table. */
+  readonly robustness: readonly PoolSelection[];
+  /** `clusters common`: every attack's figures over the clusters isolated-eligible for all of them. */
+  readonly commonClusters: boolean;
 }
 
 
@@ -97,8 +104,12 @@ export function planAudit(audit: AuditDecl, text: string): AuditPlan | undefined
   }
   if (reward === undefined || corpus === undefined || audit.name === undefined) return undefined;
   const { seed, bootstrap } = resampling(audit.items);
+  const selections = (key: string): PoolSelection[] =>
+    audit.options.filter((o) => o.key.text === key).flatMap((o) => o.values.flatMap((v) => poolSelectionOf(v) ?? []));
   return {
     name: audit.name.text, span: audit.name.span, reward, compare, corpus, pools, attacks, lattice, expects, seed, bootstrap, sweep,
+    select: selections('select')[0] ?? { rule: 'all' }, robustness: selections('robustness'),
+    commonClusters: audit.options.some((o) => o.key.text === 'clusters' && o.values.some((v) => v.kind === 'name' && v.name.text === 'common')),
   };
 }
 

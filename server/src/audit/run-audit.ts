@@ -16,6 +16,8 @@ import { evaluateLattice, type LatticePenalty } from './lattice.js';
 import { attackMarginHistogram, repairScorers } from './margin-histogram.js';
 import { auditEditPlan, type AuditPlan } from './plan.js';
 import { compatibleRows, retention, retentionContract } from './retention.js';
+import { robustnessTable } from './robustness.js';
+import { scopedRuns, selectedRowsReport } from './selection-scope.js';
 import { penaltySweep, perPool } from './sensitivity.js';
 import { offlineUtility, rowMetrics } from './utility.js';
 
@@ -45,10 +47,14 @@ interface AuditScoring {
   readonly workedPair: (run: AttackRun, edit: number) => WorkedPair;
 }
 
-function scorePrepared(model: SpecModel, plan: AuditPlan, prepared: PreparedEdits, lines: LineIndex, options: RunOptions): AuditReport | undefined {
+function scorePrepared(model: SpecModel, plan: AuditPlan, every: PreparedEdits, lines: LineIndex, options: RunOptions): AuditReport | undefined {
   const isCancelled = options.isCancelled ?? (() => false);
   const progress = options.onProgress ?? (() => undefined);
-  const scoring = auditScoring(model, plan, prepared, lines);
+  const everyRow = auditScoring(model, plan, every, lines);
+  // The pool selection and the common cluster set restrict the attack runs; everything after reads those.
+  const scoped = scopedRuns(every, plan.select, plan.commonClusters, everyRow.scorers);
+  const prepared = scoped.runs === every.runs ? every : { ...every, runs: scoped.runs };
+  const scoring: AuditScoring = { ...everyRow, prepared };
   // The lattice comes first: its minimal repairs are among the rewards whose margins are binned.
   progress(`lattice over ${plan.lattice.length} detectors`);
   const lattice = evaluateLattice(prepared.runs, scoring.base, scoring.penalties, scoring.estimates, prepared.memo);
@@ -67,7 +73,10 @@ function scorePrepared(model: SpecModel, plan: AuditPlan, prepared: PreparedEdit
     reward: { name: scoring.audited.name, visibility: scoring.audited.visibility },
     compared: scoring.compared.map((r) => ({ name: r.name, visibility: r.visibility })),
     ...dataSummary(scoring),
+    ...(scoped.selected === undefined ? {} : { poolSelection: selectedRowsReport(plan.select, scoped.selected, scoring.scorers) }),
+    ...(scoped.commonClusters === undefined ? {} : { clusterSet: { rule: 'common' as const, clusters: scoped.commonClusters } }),
     attacks,
+    ...(plan.robustness.length === 0 ? {} : { robustness: robustnessTable(every, plan.robustness, plan.commonClusters, scoring.scorers, scoring.estimates) }),
     lattice,
     cancellation: side.cancellation,
     certificate: side.certificate,

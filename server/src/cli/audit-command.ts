@@ -10,10 +10,12 @@ import type { Problem } from '../problems/problem.js';
 import { formatHtml } from '../render/format-html.js';
 import { formatSarif } from '../render/format-sarif.js';
 import { formatTable } from '../render/format-table.js';
+import { formatPaperTables } from '../render/format-paper-tables.js';
+import { paperTableFormats, type PaperTableFormat } from '../render/paper-tables.js';
 import type { Report } from '../report/schema.js';
 import { escapeControls } from '../report/escape-text.js';
 import { parse } from '../syntax/parse.js';
-import { parseCommandLine, unknownName, usageExit, type CommandSpec, type OptionSpec } from './command-line.js';
+import { parseCommandLine, unknownName, usageError, usageExit, type CommandSpec, type OptionSpec } from './command-line.js';
 import { formatProblem, printFindings, readSpec, type CommandOutput } from './check-command.js';
 import { filesRead, outputTarget, writeOutput } from './output-file.js';
 
@@ -28,6 +30,10 @@ export const auditCommand = {
   summary: 'runs every audit block of the spec (or the one named by --audit) against its linked pools and prints the report',
   options: {
     format: { type: 'string', choices: formats, default: 'table', help: 'the report as a readable table, the JSON report (docs/report.md), SARIF 2.1.0 with findings on spec lines, or a standalone HTML page' },
+    tables: {
+      type: 'string', value: 'FORM', choices: paperTableFormats,
+      help: "print only the paper's tables of each audit instead of the report: Table 2 (attacks × rewards, first-visible and oracle-worst side by side, n, exact bounds), Table 3 (one row per laundering attack's generators, for an audit with several) and the pool-selection robustness table of an audit with `robustness`; as aligned text, CSV or Markdown (with --format table)",
+    },
     out: { type: 'string', value: 'FILE', help: 'write the report to FILE instead of stdout; refused, with nothing written, when FILE is the spec or a file the run reads' },
     audit: { type: 'string', value: 'NAME', help: 'run only the audit block NAME; a name the spec does not declare is a usage error' },
     quiet: { type: 'boolean', default: false, help: "print no progress and no 'wrote FILE' lines on stderr; problems, skipped rows and failed expectations still print" },
@@ -40,6 +46,10 @@ export const auditCommand = {
 
 function isFormat(format: string): format is Format {
   return formats.some((f) => f === format);
+}
+
+function isTablesForm(form: string): form is PaperTableFormat {
+  return paperTableFormats.some((f) => f === form);
 }
 
 interface RenderContext {
@@ -72,6 +82,10 @@ export async function runAuditCommand(args: readonly string[], io: CommandOutput
   const { values, positionals } = parsed;
   const format = values.format;
   if (!isFormat(format)) return usageExit;
+  const tables = values.tables;
+  if (tables !== undefined && (!isTablesForm(tables) || format !== 'table')) {
+    return usageError('audit', "--tables prints the paper's tables in place of the report: use it with --format table", io);
+  }
   const specFile = positionals[0]!;
   const text = readSpec(specFile, io);
   if (text === undefined) return 2;
@@ -96,7 +110,7 @@ export async function runAuditCommand(args: readonly string[], io: CommandOutput
   printFindings(specFile, lines, findings, io);
   if (outcome.report === undefined) return 2;
 
-  const rendered = render(outcome.report, format, { findings, lines, specFile, specPath });
+  const rendered = tables === undefined ? render(outcome.report, format, { findings, lines, specFile, specPath }) : formatPaperTables(outcome.report, tables);
   if (!writeOutput(target, rendered, io, values.quiet)) return 2;
   if (values['update-baseline']) {
     const written = writeBaseline(baselineFile, makeBaseline(outcome.report, outcome.model));

@@ -3,6 +3,7 @@ import type { AuditWordCategory } from '../semantics/symbols.js';
 import type { Comment } from '../syntax/ast.js';
 import * as T from '../syntax/tokens.js';
 import { poolClauseWants, type ImportWant } from './import-clause.js';
+import { auditItemStarts, auditWantsWithOptions } from './completion-audit-options.js';
 
 // What may be written at the cursor, read from the tokens before it. Tokens rather than the AST:
 // the text being typed is usually incomplete, and the recovering parser may drop the very node
@@ -36,7 +37,6 @@ const is = (token: IToken | undefined, ...types: TokenType[]): boolean => token 
 const wordTypes = new Set<TokenType>([T.Identifier, ...T.keywordTokens]);
 const expressionEnds = [T.Identifier, T.NumberLiteral, T.StringLiteral, T.RParen, T.True, T.False, T.Corpus];
 const quantifiers = [T.Any, T.All, T.Count];
-const auditItemStarts = [T.Reward, T.Compare, T.Corpus, T.Pools, T.Attack, T.Lattice, T.Expect, T.Seed, T.Bootstrap, T.Sweep];
 const continuationWords = ['and', 'or', 'in', 'not in'];
 
 const declarationKeywords: Want = { kind: 'declaration-keywords' };
@@ -381,7 +381,7 @@ export function completionWants(tokens: readonly IToken[], comments: readonly Co
   const auditStart = before[decl]!.startOffset;
   switch (frame.owner) {
     case 'audit':
-      return auditWants(before.slice(frame.open + 1), auditStart);
+      return auditWantsWithOptions(before.slice(frame.open + 1), () => auditWants(before.slice(frame.open + 1), auditStart));
     case 'block':
       return blockWants(before.slice(frame.open + 1), auditStart, is(before[decl], T.Comparison));
     case 'reward':

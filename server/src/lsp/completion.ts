@@ -5,6 +5,7 @@ import { elementTypes, typeNames, type Type, type Visibility } from '../language
 import { attackKinds, generatorKinds, metricKinds, selectionKinds } from '../semantics/builtins.js';
 import type { AuditWordCategory, DeclSymbol, SymbolInfo } from '../semantics/symbols.js';
 import { optionDocs } from '../semantics/check-blocks.js';
+import { auditOptionDocs, poolSelectionDocs } from '../semantics/audit-options.js';
 import type { AuditDecl, Decl } from '../syntax/ast.js';
 import { Corpus, Identifier } from '../syntax/tokens.js';
 import { auditItemSnippets, declarationSnippets, operandKeywordSnippets, type KeywordSnippet } from './completion-keywords.js';
@@ -44,6 +45,8 @@ const auditWords: Record<AuditWordCategory, { words: Readonly<Record<string, str
   metric: { words: metricKinds, kind: CompletionItemKind.Function, detail: 'metric' },
   selection: { words: selectionKinds, kind: CompletionItemKind.EnumMember, detail: 'selection' },
   option: { words: optionDocs, kind: CompletionItemKind.Property, detail: 'option' },
+  'audit-option': { words: auditOptionDocs, kind: CompletionItemKind.Property, detail: 'audit option' },
+  'pool-selection': { words: poolSelectionDocs, kind: CompletionItemKind.EnumMember, detail: 'pool selection' },
 };
 
 /** Variables first, then the spec's own names, then built-ins, then keywords. */
@@ -100,7 +103,8 @@ class ItemBuilder {
   auditWord(category: AuditWordCategory): void {
     const { words, kind, detail } = auditWords[category];
     for (const [word, doc] of Object.entries(words)) {
-      const snippet = category === 'generator' ? `${word}(\${1:8})` : category === 'metric' ? (word === 'minimal_repair' ? 'minimal_repair == {$1}' : `${word}($1)`) : undefined;
+      const snippet = category === 'generator' ? `${word}(\${1:8})` : category === 'metric' ? (word === 'minimal_repair' ? 'minimal_repair == {$1}' : `${word}($1)`)
+        : category === 'pool-selection' && word === 'best' ? 'best($1)' : undefined;
       this.add(word, kind, rank.declared, detail, doc, snippet);
     }
     if (category === 'generator') {

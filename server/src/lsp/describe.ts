@@ -98,6 +98,8 @@ export const auditWordCategoryNames: Record<AuditWordCategory, string> = {
   metric: 'metric',
   selection: 'selection',
   option: 'option',
+  'audit-option': 'audit option',
+  'pool-selection': 'pool selection',
 };
 
 /** Fenced source in the hover, tagged with the language id so clients can highlight it. */

@@ -45,6 +45,7 @@ export const issueCodes = {
   valueOutOfRange: 'value-out-of-range',
   // training and comparison blocks
   unknownOption: 'unknown-option',
+  unknownPoolSelection: 'unknown-pool-selection',
   misplacedItem: 'misplaced-item',
   // limits
   specTooLarge: 'spec-too-large',
@@ -109,10 +110,11 @@ export const issueCodeDocs: Record<IssueCode, string> = {
   'invalid-budget': 'A generator budget that is not a positive whole number.',
   'unknown-metric': 'An expect line with a metric other than asr, upper, mean_margin, worst_margin or minimal_repair.',
   'unknown-selection': 'An expect line with a selection other than first_visible or oracle_worst.',
-  'reward-not-audited': 'An expect line names a reward that its audit neither audits nor compares.',
+  'reward-not-audited': 'An expect line, or a `best(R)` pool selection, names a reward that its audit neither audits nor compares.',
   'invalid-setting': 'A seed, bootstrap or sweep value that cannot be used.',
   'value-out-of-range': 'A number outside the range that its place allows (a percentage above 100, ...).',
-  'unknown-option': 'An option that a training or comparison block does not have (training: log, normalize, min_groups; comparison: base, treatment, detectors, margin, claim), or a value it does not take.',
+  'unknown-option': 'An option that a block does not have (audit: select, robustness, clusters; training: log, normalize, min_groups; comparison: base, treatment, detectors, margin, claim), or a value it does not take.',
+  'unknown-pool-selection': 'A pool selection (`select`, `robustness`) other than stored, first, hash_random, all, best(REWARD) or gold_informed; or `best` without its reward, or another rule given one.',
   'misplaced-item': 'An audit item that means nothing in this block (an attack in a training block, a lattice or expect line in a comparison, ...).',
   'spec-too-large': 'A spec of more than 1,000,000 characters: it is neither parsed nor checked nor audited, so one problem at its start says so. Split it into smaller specs.',
   'nesting-too-deep': 'An expression nests more than 64 levels as written (parentheses, calls, operators, `not`, unary minus, member accesses, quantifiers, `if`s), or more than 256 with the signals, detectors and base rewards it uses counted in place. Name parts of it as signals.',

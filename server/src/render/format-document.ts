@@ -7,6 +7,7 @@ import { cancellationSentence, certificateSentence, editText, labelExplanations,
 import { rateCell, smallSampleFootnote } from './small-sample-cells.js';
 import { readFileFields } from './read-file-lines.js';
 import { pairFile } from '../report/pair-file.js';
+import { robustnessBlocks, selectionBlocks } from './format-selection.js';
 
 // What an audit summary says, section by section, as blocks that the text table and the HTML page
 // both render (see format-blocks.ts).
@@ -53,7 +54,9 @@ export function describeAudit(audit: AuditReport): Block[] {
   return [
     heading(`audit ${audit.name}`, 1),
     ...header(audit),
+    ...selectionBlocks(audit),
     ...audit.attacks.flatMap((attack) => attackBlocks(audit, attack)),
+    ...robustnessBlocks(audit),
     ...latticeBlocks(audit),
     ...detectorEffectBlocks(audit),
     ...cancellationBlocks(audit),

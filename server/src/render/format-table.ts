@@ -47,6 +47,13 @@ export function formatTable(report: Report, options: TableOptions = {}): string 
   return `${lines.join('\n')}\n`;
 }
 
+/** Blocks alone as the text table prints them (the paper's tables: `herald audit --tables text`). */
+export function formatBlocks(blocks: readonly Block[], options: TableOptions = {}): string {
+  const paint = (s: string, tone: Tone | 'heading' | undefined): string => (options.color === true && tone !== undefined && s.trim() !== '' ? `${ansi[tone]}${s}${reset}` : s);
+  const lines = blocks.flatMap((block) => renderBlock(mapBlockText(block, escapeControls), paint));
+  return `${lines.join('\n').replace(/^\n/, '')}\n`;
+}
+
 type Paint = (s: string, tone: Tone | 'heading' | undefined) => string;
 
 function renderBlock(block: Block, paint: Paint): string[] {

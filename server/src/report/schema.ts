@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { heraldVersion } from '../version.js';
 import { interval, intervalMethod, label, maxReportedRows, poolImport, poolResolution, rateEstimate, rowIssue, selection, specRange, undefinedWhenEmpty, visibility } from './schema-parts.js';
 import { comparisonReport, signalReport } from './training-schema.js';
+import { clusterSetReport, poolSelectionReport, robustnessEntry } from './selection-schema.js';
 
 // The one JSON shape every run produces: the audits here, the training-signal and comparison
 // sections in training-schema.ts. The CLI's JSON output, the SARIF and HTML exports, and the
@@ -196,7 +197,10 @@ export const auditReport = z.object({
   pools: z.array(poolReport),
   clusters: z.number().int().describe('distinct question ids across the pools'),
   detectors: z.array(z.object({ name: z.string(), lambda: z.number().nullable(), firesOnOriginals: z.number().int() })),
+  poolSelection: poolSelectionReport.optional(),
+  clusterSet: clusterSetReport.optional(),
   attacks: z.array(attackReport),
+  robustness: z.array(robustnessEntry).optional().describe('present with `robustness`: every attack rerun under each listed pool selection'),
   lattice,
   cancellation: z.array(cancellation),
   certificate: z.array(certificateEntry),

@@ -5,6 +5,7 @@ import { maxBootstrapResamples, maxLatticeDetectors, maxSweepPoints } from '../p
 import { report, suggest, type Analysis } from './analysis.js';
 import { attackKinds, defaultSweep, generatorKinds, metricKinds, selectionKinds } from './builtins.js';
 import { weightMass } from './weights.js';
+import { checkAuditOptions } from './audit-options.js';
 import { declKindNames, type AttackSymbol, type AuditWordCategory, type DeclSymbol } from './symbols.js';
 
 /** Resolves a declared name that must be of one kind; reports unknown names and wrong kinds. */
@@ -233,6 +234,7 @@ export function checkAudit(a: Analysis, audit: AuditDecl): void {
   }
   checkLatticeSize(a, audit);
   checkLatticeFinite(a, audit, rewardItem?.reward);
+  checkAuditOptions(a, audit, rewards);
   // Expect lines may name attacks and lattice detectors declared below them.
   for (const item of audit.items) {
     if (item.kind === 'expect-metric') checkExpectMetric(a, item, rewards, attacks);

@@ -60,6 +60,7 @@ function checkOption(a: Analysis, item: OptionItem, shapes: Readonly<Record<stri
   const many = shape.kind === 'names' && shape.many;
   if (!many && item.values.length > 1) report(a, issueCodes.invalidSetting, 'error', item.values[1]!.span, `${item.key.text} takes one value`);
   for (const value of item.values) {
+    if (value.kind === 'name' && value.argument !== undefined) report(a, issueCodes.unknownOption, 'error', value.argument.span, `${item.key.text} takes no argument in parentheses`);
     switch (shape.kind) {
       case 'names':
         if (value.kind !== 'name') report(a, issueCodes.typeMismatch, 'error', value.span, `${item.key.text} takes ${shape.of} names, not ${valueText(value)}`);

@@ -44,7 +44,7 @@ export interface FunctionSymbol {
   readonly fn: BuiltinFunction;
 }
 
-export type AuditWordCategory = 'attack-kind' | 'generator' | 'metric' | 'selection' | 'option';
+export type AuditWordCategory = 'attack-kind' | 'generator' | 'metric' | 'selection' | 'option' | 'audit-option' | 'pool-selection';
 export interface AuditWordSymbol {
   readonly kind: 'audit-word';
   readonly category: AuditWordCategory;

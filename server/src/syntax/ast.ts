@@ -286,12 +286,14 @@ export interface AuditDecl {
   readonly name: Name | undefined;
   readonly doc: StringLit | undefined;
   readonly items: readonly AuditItem[];
+  /** `select first`, `robustness stored, first`, `clusters common`: the audit's block options. */
+  readonly options: readonly OptionItem[];
   readonly span: Span;
 }
 
 /** One value of an option: a name, or a number (a trailing `%` kept as a flag). */
 export type OptionValue =
-  | { readonly kind: 'name'; readonly name: Name; readonly span: Span }
+  | { readonly kind: 'name'; readonly name: Name; readonly argument?: Name; readonly span: Span }
   | { readonly kind: 'number'; readonly value: number; readonly percent: boolean; readonly span: Span };
 
 /** `min_groups 5`, `normalize std`, `base eval_R0` in a training or comparison block. */

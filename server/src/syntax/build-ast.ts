@@ -128,8 +128,10 @@ function signedNumber(c: Children<C.SignedNumberCstNode>): A.NumberLit | undefin
 function auditDecl(c: Children<C.AuditDeclCstNode>): A.AuditDecl {
   const name = nameOf(read(c.Identifier));
   const doc = stringOf(read(c.StringLiteral));
-  const items = each(c.auditItem, auditItem);
-  return { kind: 'audit', name, doc, items, span: cover(read(c.Audit), name, doc, read(c.LBrace), items, read(c.RBrace)) };
+  const all = each(c.blockItem, blockItem);
+  const items = all.filter((i): i is A.AuditItem => i.kind !== 'option');
+  const options = all.filter((i): i is A.OptionItem => i.kind === 'option');
+  return { kind: 'audit', name, doc, items, options, span: cover(read(c.Audit), name, doc, read(c.LBrace), all, read(c.RBrace)) };
 }
 
 function trainingDecl(c: Children<C.TrainingDeclCstNode>): A.TrainingDecl {
@@ -158,8 +160,13 @@ function optionItem(c: Children<C.OptionItemCstNode>): A.OptionItem | undefined 
 }
 
 function optionValue(c: Children<C.OptionValueCstNode>): A.OptionValue | undefined {
-  const name = nameOf(read(c.Identifier));
-  if (name !== undefined) return { kind: 'name', name, span: name.span };
+  const all = read(c.All);
+  const name = nameOf(read(c.Identifier)) ?? nameOf(all);
+  if (name !== undefined) {
+    const argument = nameOf(read(c.argument));
+    if (argument === undefined) return { kind: 'name', name, span: name.span };
+    return { kind: 'name', name, argument, span: cover(name.span, argument, read(c.RParen)) };
+  }
   const number = one(c.signedNumber, signedNumber);
   if (number === undefined) return undefined;
   const percent = read(c.Percent);

@@ -350,7 +350,7 @@ export type AuditDeclCstChildren = {
   Identifier: IToken[];
   StringLiteral?: IToken[];
   LBrace: IToken[];
-  auditItem?: AuditItemCstNode[];
+  blockItem?: BlockItemCstNode[];
   RBrace: IToken[];
 };
 
@@ -410,6 +410,10 @@ export interface OptionValueCstNode extends CstNode {
 
 export type OptionValueCstChildren = {
   Identifier?: IToken[];
+  LParen?: IToken[];
+  argument?: IToken[];
+  RParen?: IToken[];
+  All?: IToken[];
   signedNumber?: SignedNumberCstNode[];
   Percent?: IToken[];
 };

@@ -142,7 +142,8 @@ export class RewardParser extends ExpressionGrammar {
     this.CONSUME(T.Identifier);
     this.OPTION(() => this.CONSUME(T.StringLiteral));
     this.CONSUME(T.LBrace);
-    this.MANY(() => this.SUBRULE(this.auditItem));
+    // An audit's options (`select first`, `robustness …`) are block options, as in training blocks.
+    this.MANY(() => this.SUBRULE(this.blockItem));
     this.CONSUME(T.RBrace);
   });
 
@@ -180,7 +181,19 @@ export class RewardParser extends ExpressionGrammar {
 
   private optionValue = this.RULE('optionValue', () => {
     this.OR([
-      { ALT: () => this.CONSUME(T.Identifier) },
+      {
+        ALT: () => {
+          this.CONSUME(T.Identifier);
+          // A word with one argument: `best(R0)`.
+          this.OPTION2(() => {
+            this.CONSUME(T.LParen);
+            this.CONSUME2(T.Identifier, { LABEL: 'argument' });
+            this.CONSUME(T.RParen);
+          });
+        },
+      },
+      // `all` is a keyword (a quantifier), and also a selection rule's name.
+      { ALT: () => this.CONSUME(T.All) },
       {
         ALT: () => {
           this.SUBRULE(this.signedNumber);

@@ -1,0 +1,29 @@
+import type { Report } from '../report/schema.js';
+import { escapeControls } from '../report/escape-text.js';
+import { paperTableBlocks } from './format-selection.js';
+import { formatBlocks } from './format-table.js';
+import { paperTables, tableCsv, tableMarkdown, type PaperTable, type PaperTableFormat } from './paper-tables.js';
+
+// `herald audit SPEC --tables text|csv|markdown`: only the paper's tables of every audit (Table 2
+// and, when asked for, the pool-selection robustness table), for a terminal or a paper's appendix.
+
+/** Every text from the data escaped once, as at every other output. */
+function escaped(table: PaperTable): PaperTable {
+  return {
+    ...table, title: escapeControls(table.title), note: escapeControls(table.note),
+    columns: table.columns.map(escapeControls), rows: table.rows.map((row) => row.map(escapeControls)),
+  };
+}
+
+export function formatPaperTables(report: Report, format: PaperTableFormat): string {
+  const tables = report.audits.flatMap(paperTables);
+  switch (format) {
+    case 'text':
+      return formatBlocks(tables.flatMap(paperTableBlocks));
+    case 'markdown':
+      return tables.map((t) => tableMarkdown(escaped(t))).join('\n');
+    case 'csv':
+      // One CSV table per paper table, each after a `# title` line, separated by a blank line.
+      return tables.map((t) => `# ${escaped(t).title}\r\n${tableCsv(escaped(t))}`).join('\r\n');
+  }
+}
