@@ -7,11 +7,11 @@ import {
   type Diagnostic, type FullDocumentDiagnosticReport, type MarkupContent,
 } from 'vscode-languageserver-protocol/node';
 import {
-  auditStatusNotification, openWorkedPairCommand, reportRequest, workedPairRequest,
-  type AuditStatusParams, type ReportResult, type WorkedPairParams, type WorkedPairResult,
+  openWorkedPairCommand, reportRequest, workedPairRequest,
+  type ReportResult, type WorkedPairParams, type WorkedPairResult,
 } from '../../server/src/lsp/protocol.js';
 import type { AuditReport, WorkedPair } from '../../server/src/report/schema.js';
-import { pullClientCapabilities, repoRoot, tempFolder, TestClient } from './lsp-test-client.js';
+import { auditFinished, pullClientCapabilities, repoRoot, tempFolder, TestClient } from './lsp-test-client.js';
 
 // The editor on pools linked by a glob and pools imported from another framework's log, over stdio:
 // a file of such a pool open in the editor gets the diagnostics and hovers of the rows the audit
@@ -104,11 +104,7 @@ describe('pools linked by a glob or imported, in the editor (stdio)', () => {
     fs.writeFileSync(file('rollout/2.jsonl'), text(dump2));
     fs.writeFileSync(file('other.jsonl'), 'not json\n');
     client = await TestClient.start({ capabilities: pullClientCapabilities, workspace: { initializationOptions: { openWorkedPair: true } } });
-    const done = new Promise<AuditStatusParams>((resolve) => {
-      client.connection.onNotification(auditStatusNotification, (p: AuditStatusParams) => {
-        if (['passed', 'failed', 'error', 'cancelled'].includes(p.state)) resolve(p);
-      });
-    });
+    const done = auditFinished(client);
     await client.open(uri, spec);
     assert.equal((await done).state, 'passed');
     const result = (await client.connection.sendRequest(reportRequest, { uri })) as ReportResult | null;

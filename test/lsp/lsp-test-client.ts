@@ -11,6 +11,7 @@ import {
   type ClientCapabilities, type FileChangeType, type InitializeResult, type ProtocolConnection, type PublishDiagnosticsParams, type Range,
 } from 'vscode-languageserver-protocol/node';
 import { LineIndex } from '../../server/src/problems/line-index.js';
+import { auditStatusNotification, type AuditStatusParams } from '../../server/src/lsp/protocol.js';
 
 /** The bundled server the extension ships; tests run it as a real child process. */
 export const serverPath = path.resolve(__dirname, '../../../dist/server.js');
@@ -249,3 +250,12 @@ export function endOfText(text: string) {
 
 /** A frozen copy of the sample spec (test/fixtures/README.md): positions in tests refer to it. */
 export const paperSpec = fs.readFileSync(path.join(repoRoot, 'test/fixtures/paper.reward'), 'utf8');
+
+/** The next audit status that ends a run (passed, failed, error or cancelled); ask before the run starts. */
+export function auditFinished(client: TestClient): Promise<AuditStatusParams> {
+  return new Promise((resolve) => {
+    client.connection.onNotification(auditStatusNotification, (p: AuditStatusParams) => {
+      if (['passed', 'failed', 'error', 'cancelled'].includes(p.state)) resolve(p);
+    });
+  });
+}

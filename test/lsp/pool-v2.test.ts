@@ -3,10 +3,10 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { DidOpenTextDocumentNotification, DocumentDiagnosticRequest, type Diagnostic, type FullDocumentDiagnosticReport } from 'vscode-languageserver-protocol/node';
-import { auditStatusNotification, workedPairRequest, type AuditStatusParams, type WorkedPairResult } from '../../server/src/lsp/protocol.js';
+import { workedPairRequest, type WorkedPairResult } from '../../server/src/lsp/protocol.js';
 import { v2Corpus, v2Resolution, v2Rows, v2Skipped, v2Spec } from '../helpers/v2-pool.js';
 import { jsonl } from '../pool/temp-files.js';
-import { pullClientCapabilities, tempFolder, TestClient } from './lsp-test-client.js';
+import { auditFinished, pullClientCapabilities, tempFolder, TestClient } from './lsp-test-client.js';
 
 // A pool in format v2 open in the editor, over stdio: its rows read as the audit reads them (ids
 // resolved against the spec's corpus, declared logged fields), and a worked pair rebuilt from a row
@@ -28,11 +28,7 @@ describe('a v2 pool in the editor (stdio)', () => {
     fs.writeFileSync(path.join(folder.dir, 'corpus.jsonl'), jsonl(v2Corpus));
     fs.writeFileSync(path.join(folder.dir, 'v2.jsonl'), jsonl(v2Rows));
     client = await TestClient.start({ capabilities: pullClientCapabilities, workspace: { initializationOptions: { openWorkedPair: true } } });
-    const done = new Promise<AuditStatusParams>((resolve) => {
-      client.connection.onNotification(auditStatusNotification, (p: AuditStatusParams) => {
-        if (['passed', 'failed', 'error', 'cancelled'].includes(p.state)) resolve(p);
-      });
-    });
+    const done = auditFinished(client);
     await client.open(uri, spec);
     assert.equal((await done).state, 'passed');
     specDiagnostics = await pull(uri);
