@@ -97,7 +97,15 @@ describe('getting started in the workbench (code-server + Chromium)', () => {
     assert.match(await hover.innerText(), /observed minimal repair \{L\}/);
     await shot(page, '02-walkthrough-finding');
     await page.keyboard.press('Escape');
-    await walkthrough.locator('button.getting-started-step', { hasText: 'Apply the repair' }).click();
+    // Escape closes the hover; when the walkthrough kept the focus it also goes back to the list of
+    // walkthroughs, whose hidden steps are disabled: a person opens ours again, and so does the test.
+    const repairStep = walkthrough.locator('button.getting-started-step', { hasText: 'Apply the repair' });
+    await page.waitForTimeout(500);
+    if (!(await repairStep.isEnabled())) {
+      console.log('      (Escape took the walkthrough back to its list; opened it again)');
+      await runCommand('HERALD: Get Started');
+    }
+    await repairStep.click();
     await page.waitForTimeout(1000);
     await shot(page, '03-walkthrough-repair-step');
   });
