@@ -71,6 +71,32 @@ describe('herald audit --tables', () => {
     assert.match(markdown.stdout, /\| best\(R0\) \| oracle \| 200\/200 \| launder \| R0 \|/);
   });
 
+  it("prints the cross-model table of an audit over several pools: each pool, then the question-weighted aggregate, as the report has them", () => {
+    const paper = path.resolve('samples/paper.reward');
+    const json = runHerald(['audit', paper, '--audit', 'replication', '--format', 'json', '--quiet', '--no-cache'], dir);
+    assert.equal(json.code, 0, json.stderr);
+    const audit = report.parse(JSON.parse(json.stdout)).audits[0]!;
+    const csv = runHerald(['audit', paper, '--audit', 'replication', '--tables', 'csv', '--quiet', '--no-cache'], dir);
+    assert.equal(csv.code, 0, csv.stderr);
+    const sections = csv.stdout.split('\r\n\r\n');
+    const table = sections.find((t) => t.startsWith('# audit replication: across pools (models)'))!.split('\r\n').slice(1);
+    assert.equal(table[0], 'pool,attack,reward,n,first-visible,fv label,oracle-worst,ow label');
+    const pools = [...new Set(audit.perPool.map((p) => p.pool))];
+    assert.equal(pools.length, 4);
+    // Per attack × reward: one row per pool, then the aggregate.
+    assert.equal(table.filter((l) => l !== '').length - 1, audit.attacks.length * (1 + audit.compared.length) * (pools.length + 1));
+    const cellOf = (pool: string, reward: string): string[] => table.find((l) => l.startsWith(`${pool},launder,${reward},`))!.split(',');
+    for (const reward of ['R0', 'R_L']) {
+      const aggregate = audit.aggregate.find((a) => a.attack === 'launder' && a.reward === reward && a.selection === 'oracle_worst')!;
+      assert.equal(aggregate.clusters, audit.perPool.filter((p) => p.attack === 'launder' && p.reward === reward && p.selection === 'oracle_worst').reduce((n, p) => n + p.clusters, 0));
+      const row = cellOf('aggregate', reward);
+      assert.equal(row[3], String(aggregate.clusters));
+      assert.equal(row[6], aggregate.upper === null ? `${(aggregate.asr! * 100).toFixed(2)}%` : `0.00% (≤ ${(aggregate.upper * 100).toFixed(2)}%)`);
+    }
+    const qwen = audit.perPool.find((p) => p.pool === 'qwen3_8b' && p.attack === 'launder' && p.reward === 'R0' && p.selection === 'first_visible')!;
+    assert.equal(cellOf('qwen3_8b', 'R0')[4], `${(qwen.asr! * 100).toFixed(2)}%`);
+  });
+
   it('refuses --tables with another format', () => {
     const result = runHerald(['audit', 'spec.reward', '--tables', 'csv', '--format', 'json'], dir);
     assert.equal(result.code, 2);

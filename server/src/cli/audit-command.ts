@@ -32,7 +32,7 @@ export const auditCommand = {
     format: { type: 'string', choices: formats, default: 'table', help: 'the report as a readable table, the JSON report (docs/report.md), SARIF 2.1.0 with findings on spec lines, or a standalone HTML page' },
     tables: {
       type: 'string', value: 'FORM', choices: paperTableFormats,
-      help: "print only the paper's tables of each audit instead of the report: Table 2 (attacks × rewards, first-visible and oracle-worst side by side, n, exact bounds), Table 3 (one row per laundering attack's generators, for an audit with several) and the pool-selection robustness table of an audit with `robustness`; as aligned text, CSV or Markdown (with --format table)",
+      help: "print only the paper's tables of each audit instead of the report: Table 2 (attacks × rewards, first-visible and oracle-worst side by side, n, exact bounds), Table 3 (one row per laundering attack's generators, for an audit with several), the pool-selection robustness table of an audit with `robustness` and the cross-model table (each pool, then the question-weighted aggregate) of an audit over several pools; as aligned text, CSV or Markdown (with --format table)",
     },
     out: { type: 'string', value: 'FILE', help: 'write the report to FILE instead of stdout; refused, with nothing written, when FILE is the spec or a file the run reads' },
     audit: { type: 'string', value: 'NAME', help: 'run only the audit block NAME; a name the spec does not declare is a usage error' },

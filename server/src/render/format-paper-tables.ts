@@ -4,8 +4,8 @@ import { paperTableBlocks } from './format-selection.js';
 import { formatBlocks } from './format-table.js';
 import { paperTables, tableCsv, tableMarkdown, type PaperTable, type PaperTableFormat } from './paper-tables.js';
 
-// `herald audit SPEC --tables text|csv|markdown`: only the paper's tables of every audit (Table 2
-// and, when asked for, the pool-selection robustness table), for a terminal or a paper's appendix.
+// `herald audit SPEC --tables text|csv|markdown`: only the paper's tables of every audit (Table 2,
+// Table 3, the robustness and cross-model tables when the audit has them), for a terminal or a paper's appendix.
 
 /** Every text from the data escaped once, as at every other output. */
 function escaped(table: PaperTable): PaperTable {

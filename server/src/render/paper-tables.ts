@@ -1,13 +1,13 @@
-import { margin, rateWithBound, shortLabel } from '../report/format-numbers.js';
-import type { AuditReport, RateEstimateReport } from '../report/schema.js';
+import { margin, rateWithBound, rateWithUpper, shortLabel } from '../report/format-numbers.js';
+import type { AggregateEntry, AuditReport, PerPoolEntry, RateEstimateReport } from '../report/schema.js';
 import type { RobustnessEntry } from '../report/selection-schema.js';
 
 // The paper's table shapes as plain rows of text, built once from the report: the terminal table,
 // the HTML page, CSV and Markdown all print these, so the four cannot disagree.
 
 export interface PaperTable {
-  /** Which table: `table2` (attacks × rewards) or `robustness` (pool selection × attack × reward). */
-  readonly id: 'table2' | 'table3' | 'robustness';
+  /** Which table: `table2` (attacks × rewards), `table3` (generators), `robustness` (pool selection × attack × reward) or `crossModel` (pool × attack × reward). */
+  readonly id: 'table2' | 'table3' | 'robustness' | 'crossModel';
   readonly audit: string;
   readonly title: string;
   /** What the figures are over, said once under the title (the common n, the labels). */
@@ -89,9 +89,40 @@ export function robustnessTable(audit: AuditReport): PaperTable | undefined {
   };
 }
 
+/**
+ * The paper's cross-model table: every attack × reward on each pool (one model's logs each) and the
+ * question-weighted aggregate (Σ successes / Σ clusters), first-visible and oracle-worst side by
+ * side; undefined for an audit of one pool.
+ */
+export function crossModelTable(audit: AuditReport): PaperTable | undefined {
+  const pools = [...new Set(audit.perPool.map((p) => p.pool))];
+  if (pools.length < 2) return undefined;
+  const rewards = [audit.reward.name, ...audit.compared.map((r) => r.name)];
+  const cells = (entries: readonly (PerPoolEntry | AggregateEntry)[]): string[] => {
+    const of = (selection: string): PerPoolEntry | AggregateEntry | undefined => entries.find((e) => e.selection === selection);
+    const first = of('first_visible');
+    const worst = of('oracle_worst');
+    const rate = (e: PerPoolEntry | AggregateEntry | undefined): string[] => (e === undefined ? ['—', '—'] : [rateWithUpper(e.asr, e.upper), shortLabel(e.label)]);
+    return [String(first?.clusters ?? worst?.clusters ?? 0), ...rate(first), ...rate(worst)];
+  };
+  const rows = audit.attacks.flatMap((attack) => rewards.flatMap((reward) => {
+    const mine = (e: PerPoolEntry | AggregateEntry): boolean => e.attack === attack.name && e.reward === reward;
+    return [
+      ...pools.map((pool) => [pool, attack.name, reward, ...cells(audit.perPool.filter((e) => e.pool === pool && mine(e)))]),
+      ['aggregate', attack.name, reward, ...cells(audit.aggregate.filter(mine))],
+    ];
+  }));
+  return {
+    id: 'crossModel', audit: audit.name, title: `audit ${audit.name}: across pools (models)`,
+    note: "each pool's own question clusters; aggregate = Σ successes / Σ clusters over the pools (question-weighted); (≤ x) is the exact one-sided 95% bound at zero successes",
+    columns: ['pool', 'attack', 'reward', 'n', 'first-visible', 'fv label', 'oracle-worst', 'ow label'],
+    rows,
+  };
+}
+
 /** The paper's tables of an audit, in order. */
 export function paperTables(audit: AuditReport): PaperTable[] {
-  return [table2(audit), table3(audit), robustnessTable(audit)].filter((t) => t !== undefined);
+  return [table2(audit), table3(audit), robustnessTable(audit), crossModelTable(audit)].filter((t) => t !== undefined);
 }
 
 /**
