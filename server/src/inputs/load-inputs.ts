@@ -80,7 +80,7 @@ export class IssueLog {
  * Files too large to load, and why: each file above its limit alone, else all of them when together
  * they pass the limit of one analysis; undefined when they fit. Sizes by stat: nothing is opened.
  */
-function sizeProblem(files: readonly string[], trust: WorkspaceTrust): { files: string[]; why: string } | undefined {
+export function sizeProblem(files: readonly string[], trust: WorkspaceTrust): { files: string[]; why: string } | undefined {
   const sizes = [...new Set(files)].map((file) => ({ file, size: inputSize(file, trust) ?? 0 }));
   const tooLarge = sizes.filter((s) => s.size > maxInputBytes);
   if (tooLarge.length > 0) {

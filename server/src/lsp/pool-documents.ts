@@ -2,8 +2,8 @@ import * as path from 'node:path';
 import { DiagnosticSeverity, MarkupKind, type Diagnostic, type Hover, type Position } from 'vscode-languageserver/node';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { InputCache } from '../inputs/input-cache.js';
-import { formatBytes, maxAnalysisBytes, maxEditorImportBytes } from '../inputs/input-limits.js';
-import type { NamedFile } from '../inputs/load-inputs.js';
+import { formatBytes, maxEditorImportBytes } from '../inputs/input-limits.js';
+import { sizeProblem, type NamedFile } from '../inputs/load-inputs.js';
 import { inputSize } from '../inputs/open-input.js';
 import { loadPoolLink, poolLinkFiles } from '../inputs/pool-link.js';
 import { specFiles, specInputs, type SpecInput } from '../inputs/spec-inputs.js';
@@ -202,11 +202,10 @@ export class DataDocuments {
   private async importOf(link: DataLink): Promise<Loaded<Trajectory> | string | undefined> {
     const specFile = specFileOf(link.spec.uri);
     if (link.pool?.link.importer === undefined || specFile === undefined) return undefined;
-    // The analyses refuse a pool whose files together pass the limit of one analysis, before reading any (inputs/load-inputs.ts): so does the editor.
+    // The analyses refuse files past their limits before reading any (inputs/load-inputs.ts): so does the editor, by the same rule.
+    const tooLarge = sizeProblem(link.pool.files, this.session.trust);
+    if (tooLarge !== undefined) return { items: [], issues: [], fileError: `the pool's files are ${tooLarge.why}` };
     const total = link.pool.files.reduce((sum, f) => sum + (inputSize(f, this.session.trust) ?? 0), 0);
-    if (total > maxAnalysisBytes) {
-      return { items: [], issues: [], fileError: `the pool's files are together ${formatBytes(total)}, above the ${formatBytes(maxAnalysisBytes)} limit for the files of one analysis (see Limits in docs/language.md)` };
-    }
     if (total > maxEditorImportBytes) {
       return `the pool's files are together ${formatBytes(total)}, more than the ${formatBytes(maxEditorImportBytes)} the editor imports itself; the audit reads them and its report lists the records it skips (\`herald import\` prints them by file:line)`;
     }
