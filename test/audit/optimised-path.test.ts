@@ -134,7 +134,7 @@ describe('optimised audit path', () => {
       for (const [mask, margins] of subsetMargins(run, base, penalties, scoringMemo())) {
         for (const selection of ['first_visible', 'oracle_worst'] as const) {
           const e = estimateSelection(run, margins, selection, options, scoringMemo());
-          results[mask]!.push({ attack: run.plan.name, selection, label: selectionLabel(selection, base), asr: e.asr, upper: e.interval.high, method: e.interval.method, meanMargin: e.meanMargin, clusters: e.clusters });
+          results[mask]!.push({ attack: run.plan.name, selection, label: selectionLabel(selection, base, run), asr: e.asr, upper: e.interval.high, method: e.interval.method, meanMargin: e.meanMargin, clusters: e.clusters });
         }
       }
     }

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { fakeIdEdits, launderEdits } from '../../server/src/edits/operators.js';
+import { fakeIdEdits, launderEdits } from './prelude-edits.js';
 import { viewOf } from '../../server/src/language/view.js';
 import { maxCitationsPerRow } from '../../server/src/problems/limits.js';
 import { parsePoolRow } from '../../server/src/pool/schemas.js';

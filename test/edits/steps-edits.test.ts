@@ -3,7 +3,8 @@
 // the edited view, and the worked pair's edited JSON drops the same steps.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { fakeIdEdits, isRetrievalStep, launderEdits, sameFinalEdit } from '../../server/src/edits/operators.js';
+import { isRetrieval as isRetrievalStep } from '../../server/src/language/steps.js';
+import { fakeIdEdits, launderEdits, sameFinalEdit } from './prelude-edits.js';
 import { editedRow } from '../../server/src/lsp/worked-pair.js';
 import { viewOf } from '../../server/src/language/view.js';
 import { evaluate, parsed, toolRow, toolView, v1Row, v1View } from '../language/v2-rows.js';
@@ -57,10 +58,10 @@ describe('same_final on a v2 row', () => {
   });
 
   it('the worked pair\'s edited JSON drops exactly the steps the edit drops', () => {
-    const row = editedRow(toolRow, { edit, description: '', sameFinal: true, rewards: [], detectors: [] });
+    const row = editedRow(toolRow, { edit });
     assert.deepEqual(viewOf(parsed(row)).steps, edited.steps);
     const v1 = sameFinalEdit(v1View())!;
-    assert.deepEqual(viewOf(parsed(editedRow(v1Row, { edit: v1, description: '', sameFinal: true, rewards: [], detectors: [] }))).steps, v1.view.steps);
+    assert.deepEqual(viewOf(parsed(editedRow(v1Row, { edit: v1 }))).steps, v1.view.steps);
   });
 });
 

@@ -96,7 +96,7 @@ describe('worked pair: rebuilt from the spec and the row', () => {
     assert.match(reason('t1', { attack: 'nope', position: 0, replacement: 'p2' }), /audit a has no attack nope/);
     assert.match(reason('t1', { attack: 'launder', position: 3, replacement: 'p2' }), /has 1 citations: there is no citation 3/);
     assert.match(reason('t1', { attack: 'launder', position: null, replacement: null }), /needs a citation position/);
-    assert.match(reason('t6', { attack: 'same_final', position: null, replacement: null }), /no same-final edit/);
+    assert.match(reason('t6', { attack: 'same_final', position: null, replacement: null }), /has no same_final edit/);
   });
 });
 

@@ -64,7 +64,7 @@ describe('step forms: diagnostics', () => {
     const { text, spans } = marked(detector('any s in steps: s.⟦tol⟧ == "visit"'));
     const found = analyze(text).problems;
     assert.deepEqual(found.map((p) => [p.code, p.span]), [['unknown-member', spans[0]]]);
-    assert.match(found[0]!.message, /fields: type, tool, args, query, results, titles, urls, text, step_reward, has_step_reward/);
+    assert.match(found[0]!.message, /fields: type, tool, args, query, results, titles, urls, text, retrieval, step_reward, has_step_reward/);
     assert.deepEqual(found[0]!.data, { suggestion: 'tool' });
   });
 

@@ -74,7 +74,7 @@ export function evaluateLattice(runs: readonly AttackRun[], base: Scorer, penalt
     for (const [mask, margins] of subsetMargins(run, base, penalties, memo, active)) {
       shared.set(mask, selections.map((selection) => {
         const e = estimateSelection(run, margins, selection, options, memo);
-        return { attack: run.plan.name, selection, label: selectionLabel(selection, base), asr: e.asr, upper: e.interval.high, method: e.interval.method, meanMargin: e.meanMargin, clusters: e.clusters };
+        return { attack: run.plan.name, selection, label: selectionLabel(selection, base, run), asr: e.asr, upper: e.interval.high, method: e.interval.method, meanMargin: e.meanMargin, clusters: e.clusters };
       }));
     }
     for (let mask = 0; mask < size; mask++) for (const entry of shared.get(mask & active)!) results[mask]!.push({ ...entry });

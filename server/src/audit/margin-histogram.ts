@@ -82,18 +82,18 @@ export function attackMarginHistogram(run: AttackRun, scorers: readonly Histogra
       max = Math.max(max, m);
     }
   }
-  if (min > max) return { edges: [], series: selected.map((s) => ({ ...seriesHead(s), counts: [] })) };
+  if (min > max) return { edges: [], series: selected.map((s) => ({ ...seriesHead(s, run), counts: [] })) };
   const edges = histogramEdges(min, max);
   return {
     edges,
     series: selected.map((s) => {
       const counts = new Array<number>(edges.length - 1).fill(0);
       for (const m of s.margins) if (Number.isFinite(m)) counts[binOf(edges, m)]!++;
-      return { ...seriesHead(s), counts };
+      return { ...seriesHead(s, run), counts };
     }),
   };
 }
 
-function seriesHead(s: HistogramScorer & { readonly selection: (typeof selections)[number] }): Omit<MarginHistogram['series'][number], 'counts'> {
-  return { reward: s.scorer.name, role: s.role, detectors: [...s.detectors], selection: s.selection, label: selectionLabel(s.selection, s.scorer) };
+function seriesHead(s: HistogramScorer & { readonly selection: (typeof selections)[number] }, run: AttackRun): Omit<MarginHistogram['series'][number], 'counts'> {
+  return { reward: s.scorer.name, role: s.role, detectors: [...s.detectors], selection: s.selection, label: selectionLabel(s.selection, s.scorer, run) };
 }

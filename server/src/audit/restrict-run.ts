@@ -26,6 +26,7 @@ export function restrictRun(run: AttackRun, F: number, keep: (row: number, clust
   const changes = run.changes.map((column) => Float64Array.from(editsKept, (e) => column[e]!));
   return {
     plan: run.plan,
+    oracle: run.oracle,
     edits: run.edits,
     units,
     editRecords: records,

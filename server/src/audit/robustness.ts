@@ -26,7 +26,7 @@ export function robustnessTable(
       results: scoped.runs.flatMap((run) => scorers.flatMap((scorer) =>
         scoreAttack(run, scorer, estimates, prepared.memo).map((r) => ({
           attack: run.plan.name, reward: scorer.name, selection: r.selection,
-          label: oracleRows ? ('oracle upper bound' as const) : selectionLabel(r.selection, scorer), estimate: r.estimate,
+          label: oracleRows ? ('oracle upper bound' as const) : selectionLabel(r.selection, scorer, run), estimate: r.estimate,
         })))),
     };
   });

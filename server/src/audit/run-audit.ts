@@ -143,7 +143,7 @@ function attackReports(scoring: AuditScoring, lattice: LatticeReport): AttackRep
     candidateNotes: prepared.candidateNotes.get(run.plan.name) ?? [],
     results: scorers.flatMap((scorer) =>
       scoreAttack(run, scorer, scoring.estimates, memo).map((r) => ({
-        reward: scorer.name, selection: r.selection, label: selectionLabel(r.selection, scorer), estimate: r.estimate,
+        reward: scorer.name, selection: r.selection, label: selectionLabel(r.selection, scorer, run), estimate: r.estimate,
       }))),
     marginHistogram: attackMarginHistogram(run, histogramScorers, memo),
     detectorEffects: plan.lattice.map((l) => detectorEffect(run, F, table.index.get(`decl:${l.name}`)!, l.name, l.lambda)),

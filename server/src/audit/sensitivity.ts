@@ -23,7 +23,7 @@ export function penaltySweep(
       return selections.map((selection) => {
         const e = estimateSelection(run, margins, selection, options, memo);
         return {
-          scale, attack: run.plan.name, selection, label: selectionLabel(selection, scorer),
+          scale, attack: run.plan.name, selection, label: selectionLabel(selection, scorer, run),
           asr: e.asr, upper: e.interval.high, method: e.interval.method, meanMargin: e.meanMargin, clusters: e.clusters,
         };
       });
@@ -56,7 +56,7 @@ export function perPool(
       const margins = editMargins(run, scorer.weights, memo);
       for (const selection of selections) {
         const selected = selectedMargins(run, margins, selection, memo);
-        const label = selectionLabel(selection, scorer);
+        const label = selectionLabel(selection, scorer, run);
         let successes = 0;
         let clusters = 0;
         for (const pool of pools) {

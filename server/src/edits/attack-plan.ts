@@ -5,7 +5,6 @@ import type { AttackItem } from '../syntax/ast.js';
 // detectors to evaluate, which attacks to build. Audits, comparisons and training-signal audits all
 // describe their work this way.
 
-export type AttackKind = 'same_final' | 'fake_id' | 'launder';
 export type Selection = 'first_visible' | 'oracle_worst';
 export const selections: readonly Selection[] = ['first_visible', 'oracle_worst'];
 
@@ -15,7 +14,8 @@ export type GeneratorPlan =
 
 export interface AttackPlan {
   readonly name: string;
-  readonly kind: AttackKind;
+  /** The edit it applies: a built-in edit of the prelude or one the spec declares (`model.edits`). */
+  readonly kind: string;
   readonly targets: readonly string[];
   readonly generators: readonly GeneratorPlan[];
   readonly span: Span;
@@ -37,7 +37,7 @@ export function planAttack(item: AttackItem): AttackPlan | undefined {
   if (item.name === undefined || item.attackKind === undefined) return undefined;
   return {
     name: item.name.text,
-    kind: item.attackKind.text as AttackKind,
+    kind: item.attackKind.text,
     targets: item.targets.map((t) => t.text),
     generators: item.generators.map((g): GeneratorPlan =>
       g.kind === 'candidates-file'

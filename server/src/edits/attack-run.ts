@@ -4,7 +4,8 @@ import { EvaluationError } from '../language/eval-error.js';
 import type { TrajectoryView } from '../language/view.js';
 import { AuditError, featureName } from './audit-error.js';
 import type { FeatureTable } from './features.js';
-import { fakeIdEdits, launderEdits, sameFinalEdit, type Edit } from './operators.js';
+import type { CompiledEdit } from '../reward/compile-edit.js';
+import { editVariants, type Edit } from './edit-program.js';
 import type { AttackPlan } from './attack-plan.js';
 
 export interface Counts {
@@ -41,6 +42,8 @@ export interface RunIndex {
 
 export interface AttackRun {
   readonly plan: AttackPlan;
+  /** Its edit reads gold or an oracle field: every figure of the attack is an oracle upper bound. */
+  readonly oracle: boolean;
   readonly edits: { readonly rows: Counts; readonly clusters: Counts; readonly edits: Counts };
   readonly units: readonly AttackUnit[];
   readonly editRecords: readonly EditRecord[];
@@ -78,24 +81,20 @@ export interface AttackContext {
   readonly originalValues: Float64Array;
   /** Feature indices of the audit's detectors (the lattice and every attack's targets). */
   readonly detectorColumns: ReadonlyMap<string, number>;
+  /** The compiled edit of each attack. */
+  readonly editOf: (plan: AttackPlan) => CompiledEdit;
   /** Candidate ids for a laundering edit of one citation position. */
   readonly candidatesFor: (plan: AttackPlan, row: number, position: number) => readonly string[];
   readonly isCancelled: () => boolean;
 }
 
-/** The attack's edits of one original, built as they are read (see operators.ts). */
+/** The attack's edits of one original, built as they are read (edits/edit-program.ts). */
 function editsOf(plan: AttackPlan, ctx: AttackContext, row: number): Iterable<Edit> {
-  const view = ctx.views[row]!;
-  switch (plan.kind) {
-    case 'same_final': {
-      const edit = sameFinalEdit(view);
-      return edit === undefined ? [] : [edit];
-    }
-    case 'fake_id':
-      return fakeIdEdits(ctx.rows[row]!.id, view, ctx.env.corpusIds);
-    case 'launder':
-      return launderEdits(view, (position) => ctx.candidatesFor(plan, row, position));
-  }
+  return editVariants(ctx.editOf(plan), ctx.views[row]!, {
+    trajectoryId: ctx.rows[row]!.id,
+    env: ctx.env,
+    candidatesAt: (position) => ctx.candidatesFor(plan, row, position),
+  });
 }
 
 class Counter {
@@ -168,6 +167,7 @@ export function runAttack(plan: AttackPlan, ctx: AttackContext): AttackRun | und
   const index = runIndex(units, editRecords);
   return {
     plan,
+    oracle: ctx.editOf(plan).visibility === 'oracle',
     edits: {
       rows: rowCounter.freeze(),
       clusters: { constructible: clusterSets.constructible.size, eligible: clusterSets.eligible.size, isolatedEligible: clusterSets.isolatedEligible.size },

@@ -3,6 +3,8 @@ import { corpusEnv, type EvalEnv } from '../language/eval-env.js';
 import { viewOf, type TrajectoryView } from '../language/view.js';
 import type { Trajectory } from '../pool/types.js';
 import { RewardCompiler, type CompiledReward } from '../reward/compile.js';
+import { compileEdit, type CompiledEdit } from '../reward/compile-edit.js';
+import { prelude } from '../semantics/prelude.js';
 import type { SpecModel } from '../semantics/check.js';
 import type { AttackPlan, EditPlan } from './attack-plan.js';
 import { evaluateFeatures, runAttack, type AttackRun } from './attack-run.js';
@@ -59,6 +61,8 @@ export interface PreparedEdits {
 export interface CompiledPlan {
   /** The plan's rewards, compiled, in plan order. */
   readonly rewards: readonly CompiledReward[];
+  /** Each attack's edit, compiled (by attack name). */
+  readonly edits: ReadonlyMap<string, CompiledEdit>;
   /** The plan's detectors and then every attack's targets, without repeats. */
   readonly detectorNames: readonly string[];
   readonly table: FeatureTable;
@@ -70,7 +74,15 @@ export function compilePlan(model: SpecModel, plan: EditPlan): CompiledPlan {
   const rewards = plan.rewards.map((name) => compiler.reward(name));
   const detectorNames = [...new Set([...plan.detectors, ...plan.attacks.flatMap((a) => a.targets)])];
   const detectors = detectorNames.map((name) => compiler.detector(name));
-  return { rewards, detectorNames, table: buildFeatureTable(rewards, detectors) };
+  const edits = new Map(plan.attacks.map((a) => [a.name, compileAttackEdit(model, a)]));
+  return { rewards, edits, detectorNames, table: buildFeatureTable(rewards, detectors) };
+}
+
+/** An attack's edit: a built-in one compiles against the prelude, where it is declared. */
+function compileAttackEdit(model: SpecModel, attack: AttackPlan): CompiledEdit {
+  const info = model.edits.get(attack.kind);
+  if (info === undefined) throw new Error(`attack '${attack.name}': no edit '${attack.kind}' (the checker reports this)`);
+  return compileEdit(info.builtin ? prelude.model : model, info.decl, info.visibility);
 }
 
 /** The error with the row it names located in its pool file, so the user can open it. */
@@ -92,7 +104,7 @@ export function withRows<T>(rows: readonly Trajectory[], run: () => T): T {
 export function prepareEdits(model: SpecModel, plan: EditPlan, inputs: AnalysisInputs, candidates: CandidateSource, options: RunOptions = {}): PreparedEdits | undefined {
   const isCancelled = options.isCancelled ?? (() => false);
   const progress = options.onProgress ?? (() => undefined);
-  const { table, detectorNames } = compilePlan(model, plan);
+  const { table, detectorNames, edits } = compilePlan(model, plan);
   const F = table.keys.length;
 
   const rows = inputs.pools.flatMap((p) => p.rows);
@@ -132,7 +144,7 @@ export function prepareEdits(model: SpecModel, plan: EditPlan, inputs: AnalysisI
   for (const attack of plan.attacks) {
     progress(`attack ${attack.name}: building edits`);
     const run = withRows(rows, () => runAttack(attack, {
-      table, env, rows, views, clusterOf, originalValues, detectorColumns, isCancelled,
+      table, env, rows, views, clusterOf, originalValues, detectorColumns, isCancelled, editOf: (p) => edits.get(p.name)!,
       candidatesFor: (p, row, position) => candidates.candidatesFor(p, rows[row]!, position, exclusionsOf(row)),
     }));
     if (run === undefined) return undefined;

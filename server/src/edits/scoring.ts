@@ -103,7 +103,11 @@ export function scoreAttack(run: AttackRun, scorer: Scorer, options: EstimateOpt
   return (['first_visible', 'oracle_worst'] as const).map((selection) => ({ selection, estimate: estimateSelection(run, margins, selection, options, memo) }));
 }
 
-/** A figure's label follows from taint: only oracle-worst selection under an oracle reward reads gold. */
-export function selectionLabel(selection: Selection, scorer: Scorer): 'label-free' | 'oracle upper bound' {
+/**
+ * A figure's label follows from taint: an attack whose edit reads gold makes every figure of it an
+ * oracle upper bound; otherwise only oracle-worst selection under an oracle reward reads gold.
+ */
+export function selectionLabel(selection: Selection, scorer: Scorer, run: { readonly oracle: boolean }): 'label-free' | 'oracle upper bound' {
+  if (run.oracle) return 'oracle upper bound';
   return selection === 'oracle_worst' && scorer.visibility === 'oracle' ? 'oracle upper bound' : 'label-free';
 }

@@ -2,7 +2,7 @@ import type { EvalEnv } from './eval-env.js';
 import * as fns from './functions.js';
 import { compilePattern } from './patterns.js';
 import * as steps from './steps.js';
-import type { Type, Visibility } from './types.js';
+import type { TrajectoryPart, Type, Visibility } from './types.js';
 import { kinds, params, type Eval, type Kind, type Param, type TypedEval } from './values.js';
 import type { TrajectoryView } from './view.js';
 
@@ -17,6 +17,8 @@ export interface BuiltinField {
   readonly visibility: Visibility;
   readonly doc: string;
   readonly evaluator: TypedEval;
+  /** The part of the trajectory it reads (an edit that changes that part may change it). */
+  readonly reads: TrajectoryPart;
 }
 
 /** A field of a record-typed value (`gold.answers`, `s.query`): as visible as the record. */
@@ -46,6 +48,8 @@ export interface BuiltinFunction {
   readonly variadic: boolean;
   readonly result: Type;
   readonly doc: string;
+  /** The part of the trajectory the call reads besides its arguments (`calls`, `repeated_queries`: the steps). */
+  readonly implicitReads?: TrajectoryPart;
   /**
    * The call's evaluator from its arguments' (and, for a pattern parameter, the literal written
    * there); undefined when they do not fit the signature.
@@ -53,8 +57,8 @@ export interface BuiltinFunction {
   compile(args: readonly TypedEval[], literals?: readonly (string | undefined)[]): TypedEval | undefined;
 }
 
-function field<T>(name: string, kind: Kind<T>, visibility: Visibility, doc: string, evaluate: Eval<T>): BuiltinField {
-  return { name, type: kind.type, visibility, doc, evaluator: kind.wrap(evaluate) };
+function field<T>(name: string, reads: TrajectoryPart, kind: Kind<T>, visibility: Visibility, doc: string, evaluate: Eval<T>): BuiltinField {
+  return { name, type: kind.type, visibility, doc, evaluator: kind.wrap(evaluate), reads };
 }
 
 function member<R, T>(owner: Kind<R>, name: string, kind: Kind<T>, doc: string, evaluate: (record: R) => T): BuiltinMember {
@@ -137,24 +141,29 @@ function variadic<A, R>(name: string, p: Param<A>, result: Kind<R>, doc: string,
   };
 }
 
+/** A function that reads the logged steps besides its arguments. */
+function readingSteps(f: BuiltinFunction): BuiltinFunction {
+  return { ...f, implicitReads: 'steps' };
+}
+
 /** The trajectory view every expression can read. Only `gold` is oracle. */
 export const builtinFields: readonly BuiltinField[] = [
-  field('question', kinds.text, 'visible', 'The question text.', (v) => v.question),
-  field('answer', kinds.text, 'visible', 'The final answer; `""` when the trajectory has no valid final.', (v) => v.answer),
-  field('final_text', kinds.text, 'visible', 'The raw final output, citations included.', (v) => v.finalText),
-  field('citations', kinds.ids, 'visible', "The final's citation ids in order: C(τ).", (v) => v.citations),
-  field('retrieved', kinds.ids, 'visible', 'Every passage id a search or a tool call returned to the agent: E(τ).', (v) => v.retrieved),
-  field('searches', kinds.steps, 'visible', 'The search actions in order; each has `.query` (text) and `.results` (id set).', (v) => v.searches),
-  field('steps', kinds.steps, 'visible',
+  field('question', 'question', kinds.text, 'visible', 'The question text.', (v) => v.question),
+  field('answer', 'answer', kinds.text, 'visible', 'The final answer; `""` when the trajectory has no valid final.', (v) => v.answer),
+  field('final_text', 'final_text', kinds.text, 'visible', 'The raw final output, citations included.', (v) => v.finalText),
+  field('citations', 'citations', kinds.ids, 'visible', "The final's citation ids in order: C(τ).", (v) => v.citations),
+  field('retrieved', 'steps', kinds.ids, 'visible', 'Every passage id a search or a tool call returned to the agent: E(τ).', (v) => v.retrieved),
+  field('searches', 'steps', kinds.steps, 'visible', 'The search actions in order; each has `.query` (text) and `.results` (id set).', (v) => v.searches),
+  field('steps', 'steps', kinds.steps, 'visible',
     'Every logged step in order: searches, tool calls, reasoning and invalid actions. Each has `.type`, `.tool`, `.args.NAME`, `.query`, `.results`, `.titles`, `.urls`, `.text`, `.step_reward`, `.has_step_reward`.',
     (v) => v.steps),
-  field('reasoning', kinds.texts, 'visible', 'The texts of the reasoning (think) steps, in order.', (v) => steps.reasoningTexts(v.steps)),
-  field('final_status', kinds.text, 'visible', 'Why the trajectory stopped, as logged in `final.status` (`stop`, `length`…); `""` when the log has none.', (v) => v.finalStatus),
-  field('corpus', kinds.ids, 'visible', "The ids of the audit's corpus: P.", (_v, env) => env.corpusIds),
-  field('has_final', kinds.boolean, 'visible', 'The trajectory ends with a valid final answer.', (v) => v.hasFinal),
-  field('search_calls', kinds.number, 'visible', 'The number of search actions.', (v) => v.searches.length),
-  field('invalid_actions', kinds.number, 'visible', 'The number of invalid actions.', (v) => v.invalidActions),
-  field('gold', kinds.gold, 'oracle', 'Gold labels (oracle): `gold.answers` (text set) and `gold.support` (id set).', (v) => v.gold),
+  field('reasoning', 'steps', kinds.texts, 'visible', 'The texts of the reasoning (think) steps, in order.', (v) => steps.reasoningTexts(v.steps)),
+  field('final_status', 'final_status', kinds.text, 'visible', 'Why the trajectory stopped, as logged in `final.status` (`stop`, `length`…); `""` when the log has none.', (v) => v.finalStatus),
+  field('corpus', 'corpus', kinds.ids, 'visible', "The ids of the audit's corpus: P.", (_v, env) => env.corpusIds),
+  field('has_final', 'has_final', kinds.boolean, 'visible', 'The trajectory ends with a valid final answer.', (v) => v.hasFinal),
+  field('search_calls', 'steps', kinds.number, 'visible', 'The number of search actions.', (v) => v.searches.length),
+  field('invalid_actions', 'steps', kinds.number, 'visible', 'The number of invalid actions.', (v) => v.invalidActions),
+  field('gold', 'gold', kinds.gold, 'oracle', 'Gold labels (oracle): `gold.answers` (text set) and `gold.support` (id set).', (v) => v.gold),
 ];
 
 export const builtinMembers: readonly BuiltinMember[] = [
@@ -168,6 +177,7 @@ export const builtinMembers: readonly BuiltinMember[] = [
   member(kinds.step, 'titles', kinds.texts, 'The titles logged with the step\'s results, in order; a result logged without one (a bare id) adds none.', steps.titlesOf),
   member(kinds.step, 'urls', kinds.texts, 'The urls logged with the step\'s results, in order; a result logged without one adds none.', steps.urlsOf),
   member(kinds.step, 'text', kinds.text, 'A reasoning step\'s text, an invalid action\'s text, or a tool call\'s output; `""` for a search step and a call without output.', steps.textOf),
+  member(kinds.step, 'retrieval', kinds.boolean, 'The step retrieved something: a search, or a tool call that logged results (resolved to corpus ids or not). What `same_final` deletes.', steps.isRetrieval),
   member(kinds.step, 'step_reward', kinds.number, 'The step\'s reward as logged; 0 when the step logs none or `null` (see `has_step_reward`).', steps.rewardOf),
   member(kinds.step, 'has_step_reward', kinds.boolean, 'The step logs a reward (a number, not `null`).', (s) => s.reward !== undefined),
 ];
@@ -203,12 +213,12 @@ export const builtinFunctions: readonly BuiltinFunction[] = [
     (cited, a, env) => fns.grounding(cited, a, (id) => env.normalizedPassage(id), env.normalizer)),
   unary('tokens', [text('text')], kinds.number, 'The number of whitespace-separated tokens in the text.', fns.tokens),
   unary('count', [collection('collection')], kinds.number, 'The number of elements of an id set, text set or steps.', fns.count),
-  unary('calls', [text('tool')], kinds.number,
+  readingSteps(unary('calls', [text('tool')], kinds.number,
     'The number of calls of the tool named `tool` (`count s in steps: s.tool == tool`): `calls("search")` counts the search steps too; `calls("")` is 0.',
-    (tool, _env, view) => steps.callCount(view.steps, tool)),
-  optional('repeated_queries', [number('threshold')], kinds.number,
+    (tool, _env, view) => steps.callCount(view.steps, tool))),
+  readingSteps(optional('repeated_queries', [number('threshold')], kinds.number,
     'The number of searches whose query repeats an earlier one: token Jaccard similarity at or above the threshold (default 1: identical after normalisation).',
-    (threshold, env, view) => env.repeatedQueries(view.searches, threshold ?? 1)),
+    (threshold, env, view) => env.repeatedQueries(view.searches, threshold ?? 1))),
   binary('recall', [ids('found'), ids('wanted')], kinds.number,
     'The share of `wanted` ids that appear in `found`; 0 when `wanted` is empty.', fns.recall),
   binary('precision', [ids('found'), ids('wanted')], kinds.number,
@@ -227,6 +237,9 @@ export const builtinFunctions: readonly BuiltinFunction[] = [
   binary('starts_with', [text('text'), text('prefix')], kinds.boolean,
     'The text begins with `prefix`, exactly as written: not normalised (unlike `contains`), case and spaces count; true for the prefix `""`. Python\'s `text.startswith(prefix)`.',
     (t, prefix) => t.startsWith(prefix)),
+  variadic('concat', text('text'), kinds.text,
+    'The texts joined as written, with nothing between them: `concat(answer, " ", question)`. For edits that set a text field.',
+    (values) => values.join('')),
   patternTest('matches', [text('text')],
     'The RE2 pattern (a string literal) matches somewhere in the text, as written (not normalised): `matches(final_text, "^<think>(?s:.*)</think>")`. Anchor with `^`/`$`; `(?i)` ignores case. Linear-time (re2js): no pattern can hang an analysis.'),
 ];

@@ -78,3 +78,12 @@ export function callCount(steps: readonly TraceStep[], tool: string): number {
 export function reasoningTexts(steps: readonly TraceStep[]): string[] {
   return steps.flatMap((s) => (s.type === 'reasoning' ? [s.text] : []));
 }
+
+/**
+ * A retrieval step: a search, or a tool call that logged results (resolved or not), i.e. every step
+ * whose results `retrieved` reads. `s.retrieval`; what the prelude's `same_final` deletes.
+ */
+export function isRetrieval(step: TraceStep): boolean {
+  if (step.type === 'search') return true;
+  return step.type === 'tool' && (step.results.length > 0 || (step.hits?.length ?? 0) > 0);
+}

@@ -33,3 +33,10 @@ export function isNumeric(type: Type): boolean {
 export function joinVisibility(...visibilities: Visibility[]): Visibility {
   return visibilities.includes('oracle') ? 'oracle' : 'visible';
 }
+
+/**
+ * The parts of a trajectory an expression can read and an edit can change: what the checker's
+ * read sets and write sets are made of. Every field derived from the logged steps (`retrieved`,
+ * `searches`, `reasoning`, `search_calls`…) is the part `steps`.
+ */
+export type TrajectoryPart = 'question' | 'answer' | 'final_text' | 'citations' | 'steps' | 'final_status' | 'corpus' | 'has_final' | 'gold' | 'meta';

@@ -1,4 +1,4 @@
-import { traceOf, type Gold, type SearchStep, type Trajectory, type TrajectoryMeta, type TraceStep } from '../pool/types.js';
+import { traceOf, type CitationRef, type Gold, type SearchStep, type Trajectory, type TrajectoryMeta, type TraceStep } from '../pool/types.js';
 
 /**
  * The fields a reward expression reads, computed once per trajectory (original or edited).
@@ -10,6 +10,8 @@ export interface TrajectoryView {
   readonly finalText: string;
   readonly hasFinal: boolean;
   readonly citations: readonly string[];
+  /** The citations as logged when one is a marker (`[3]`): what an `other_ranks` edit rewrites. */
+  readonly citationRefs?: readonly CitationRef[] | undefined;
   /** Every logged step in order (a v1 row: its steps). `searches`, `retrieved` and `invalidActions` are read from it. */
   readonly steps: readonly TraceStep[];
   readonly retrieved: ReadonlySet<string>;
@@ -47,6 +49,7 @@ export function viewOf(trajectory: Trajectory): TrajectoryView {
     finalText: trajectory.final?.text ?? '',
     hasFinal: trajectory.final !== null,
     citations: trajectory.final?.citations ?? [],
+    ...(trajectory.citationRefs === undefined ? {} : { citationRefs: trajectory.citationRefs }),
     ...stepFields(traceOf(trajectory)),
     finalStatus: trajectory.finalStatus ?? '',
     gold: trajectory.gold,

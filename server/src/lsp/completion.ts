@@ -30,6 +30,7 @@ export interface CompletionOptions {
 const declItemKinds: Record<Decl['kind'], CompletionItemKind> = {
   corpus: CompletionItemKind.File,
   logged: CompletionItemKind.Field,
+  edit: CompletionItemKind.Operator,
   pool: CompletionItemKind.File,
   signal: CompletionItemKind.Variable,
   detector: CompletionItemKind.Event,
@@ -107,6 +108,8 @@ class ItemBuilder {
         : category === 'pool-selection' && word === 'best' ? 'best($1)' : undefined;
       this.add(word, kind, rank.declared, detail, doc, snippet);
     }
+    // The spec's own edits are attack kinds too.
+    if (category === 'attack-kind') for (const symbol of declaredOfKind(this.analysis, 'edit')) this.declared(symbol);
     if (category === 'generator') {
       this.add('candidates', CompletionItemKind.Keyword, rank.keyword, 'candidates "file.jsonl"', keywordDocs['candidates'], 'candidates "${1:candidates.jsonl}"');
     }
@@ -218,7 +221,7 @@ function addWant(b: ItemBuilder, analysis: DocumentAnalysis, want: Want): void {
       for (const item of auditAt(analysis, want.auditStart)?.items ?? []) {
         if (item.kind !== 'attack' || item.name === undefined) continue;
         const kind = item.attackKind?.text;
-        b.add(item.name.text, CompletionItemKind.Method, rank.declared, `attack${kind === undefined ? '' : ` (${kind})`}`, kind === undefined ? undefined : attackKinds[kind]);
+        b.add(item.name.text, CompletionItemKind.Method, rank.declared, `attack${kind === undefined ? '' : ` (${kind})`}`, kind === undefined ? undefined : analysis.analyzed.model.edits.get(kind)?.doc);
       }
       return;
     case 'lattice-detectors': {

@@ -8,6 +8,7 @@ import type { DocumentAnalysis } from './document-analysis.js';
 export const declSymbolKinds: Record<Decl['kind'], SymbolKind> = {
   corpus: SymbolKind.File,
   logged: SymbolKind.Field,
+  edit: SymbolKind.Operator,
   pool: SymbolKind.File,
   signal: SymbolKind.Variable,
   detector: SymbolKind.Event,

@@ -1,6 +1,5 @@
 import { MarkupKind, type Hover } from 'vscode-languageserver/node';
 import { functionSignature } from '../language/builtins.js';
-import { attackKinds } from '../semantics/builtins.js';
 import { keywordTokens } from '../syntax/tokens.js';
 import type { DeclSymbol, SymbolInfo } from '../semantics/symbols.js';
 import {
@@ -25,7 +24,7 @@ function describeSymbol(analysis: DocumentAnalysis, symbol: SymbolInfo): string[
       const lines = [attackHeadline(symbol)];
       if (item.targets.length > 0) lines.push(`targets ${item.targets.map((t) => `\`${t.text}\``).join(', ')}`);
       if (item.generators.length > 0) lines.push(`candidates from ${item.generators.map((g) => `\`${generatorText(analysis, g)}\``).join(', ')}`);
-      const kindDoc = item.attackKind === undefined ? undefined : attackKinds[item.attackKind.text];
+      const kindDoc = item.attackKind === undefined ? undefined : analysis.analyzed.model.edits.get(item.attackKind.text)?.doc;
       if (kindDoc !== undefined) lines.push(kindDoc);
       return lines;
     }

@@ -20,6 +20,7 @@ export const semanticTokensLegend: SemanticTokensLegend = { tokenTypes: [...toke
 const declTokenTypes: Record<Decl['kind'], TokenType> = {
   corpus: 'namespace',
   logged: 'property',
+  edit: 'method',
   pool: 'namespace',
   signal: 'variable',
   detector: 'event',

@@ -2,11 +2,11 @@ import { auditEditPlan, type AuditPlan } from '../audit/plan.js';
 import { evaluateFeatures } from '../edits/attack-run.js';
 import { AuditError } from '../edits/audit-error.js';
 import { pairedMargin, rewardScorer } from '../edits/features.js';
-import { replaceCitation, sameFinalEdit, type Edit } from '../edits/operators.js';
+import { editVariants, type Edit } from '../edits/edit-program.js';
 import { compilePlan } from '../edits/prepare.js';
-import { corpusEnv } from '../language/eval-env.js';
-import { viewOf } from '../language/view.js';
-import type { Corpus, Trajectory } from '../pool/types.js';
+import { corpusEnv, type EvalEnv } from '../language/eval-env.js';
+import { viewOf, type TrajectoryView } from '../language/view.js';
+import type { Corpus, TraceStep, Trajectory } from '../pool/types.js';
 import type { SpecModel } from '../semantics/check.js';
 import type { PairDetector, PairReward } from './protocol.js';
 
@@ -26,35 +26,61 @@ export interface ComputedPair {
   readonly edit: Edit;
   /** What the edit did, in words. */
   readonly description: string;
-  /** True for a same-final edit (the searches go), false for a citation edit. */
-  readonly sameFinal: boolean;
   readonly rewards: readonly PairReward[];
   readonly detectors: readonly PairDetector[];
 }
 
 export type PairOutcome = { readonly ok: true; readonly pair: ComputedPair } | { readonly ok: false; readonly reason: string };
 
-/** The audit's edit of one trajectory, as the attack builds it; a reason when it cannot be built. */
-function rebuildEdit(plan: AuditPlan, row: Trajectory, wanted: PairEdit): { edit: Edit; description: string; sameFinal: boolean } | string {
+/**
+ * The audit's edit of one trajectory, rebuilt with the attack's own edit (edits/edit-program.ts):
+ * its variants are generated again and the one at the wanted position with the wanted id is kept.
+ * Generated candidates need no generator here: the only one asked for is the id the pair names.
+ */
+function rebuildEdit(model: SpecModel, plan: AuditPlan, env: EvalEnv, row: Trajectory, wanted: PairEdit): { edit: Edit; description: string } | string {
   const attack = plan.attacks.find((a) => a.name === wanted.attack);
   if (attack === undefined) return `audit ${plan.name} has no attack ${wanted.attack}`;
+  const compiled = compilePlan(model, { rewards: [], detectors: [], attacks: [attack] }).edits.get(attack.name)!;
   const view = viewOf(row);
-  if (attack.kind === 'same_final') {
-    const edit = sameFinalEdit(view);
-    if (edit === undefined) return `trajectory ${row.id} has no same-final edit: it needs a final and at least one search`;
-    return { edit, description: 'same-final: every search step and its results removed; the answer, the citations and the final text kept', sameFinal: true };
-  }
+  const replaces = compiled.ops.some((op) => op.verb === 'replace');
   const { position, replacement } = wanted;
-  if (position === null || replacement === null) return `a ${attack.kind} edit needs a citation position and a replacement id`;
-  if (!Number.isInteger(position) || position < 0 || position >= view.citations.length) {
+  if (replaces && (position === null || replacement === null)) return `a ${attack.kind} edit needs a citation position and a replacement id`;
+  if (replaces && (!Number.isInteger(position) || position! < 0 || position! >= view.citations.length)) {
     return `trajectory ${row.id} has ${view.citations.length} citations: there is no citation ${position}`;
   }
-  const previous = view.citations[position]!;
-  const edit = replaceCitation(view, position, replacement);
-  const where = edit.view.finalText === view.finalText
-    ? `in final.citations (final.text is kept: ${previous} is cited more than once or not written there)`
-    : 'in final.citations and in final.text';
-  return { edit, description: `${attack.kind}: citation ${position} ${previous} → ${replacement} ${where}`, sameFinal: false };
+  const candidatesAt = (p: number): readonly string[] => (p === position && replacement !== null ? [replacement] : []);
+  for (const edit of editVariants(compiled, view, { trajectoryId: row.id, env, candidatesAt })) {
+    if ((edit.position ?? null) === position && (edit.replacement ?? null) === replacement) return { edit, description: describeEdit(attack.kind, view, edit) };
+  }
+  return position === null && replacement === null
+    ? `trajectory ${row.id} has no ${attack.kind} edit: the edit's condition does not hold on it, or the edit would leave it unchanged`
+    : `trajectory ${row.id} has no ${attack.kind} edit at ${position ?? '-'} with ${replacement ?? '-'}`;
+}
+
+/** What an edit changed, field by field, in words: `launder: citation 0 w:1 → w:9 in final.citations and in final.text`. */
+export function describeEdit(kind: string, original: TrajectoryView, edit: Edit): string {
+  const edited = edit.view;
+  const parts: string[] = [];
+  const removed = original.steps.length - edited.steps.length;
+  if (edited.steps !== original.steps) {
+    if (removed > 0) parts.push(`${removed} step${removed === 1 ? '' : 's'} removed (${original.steps.filter((_s, i) => !edit.stepOrigin.includes(i)).map(stepName).join(', ')})`);
+    else if (removed < 0) parts.push(`${-removed} step${removed === -1 ? '' : 's'} duplicated (${stepName(original.steps[edit.position ?? edit.stepOrigin[0]!]!)})`);
+  }
+  if (edit.position !== undefined && edit.replacement !== undefined && edited.citations.length === original.citations.length) {
+    const where = edited.finalText === original.finalText
+      ? `in final.citations (final.text is kept: ${original.citations[edit.position]} is cited more than once or not written there)`
+      : 'in final.citations and in final.text';
+    parts.push(`citation ${edit.position} ${original.citations[edit.position]} → ${edit.replacement} ${where}`);
+  } else if (edited.citations !== original.citations) {
+    parts.push(`citations ${original.citations.join(', ') || '(none)'} → ${edited.citations.join(', ') || '(none)'}`);
+  }
+  if (edited.answer !== original.answer) parts.push(`answer set to ${JSON.stringify(edited.answer)}`);
+  if (edited.finalText !== original.finalText && edit.replacement === undefined) parts.push('final.text set');
+  return `${kind}: ${parts.join('; ')}`;
+}
+
+function stepName(step: TraceStep): string {
+  return step.type === 'tool' ? step.tool : step.type;
 }
 
 /**
@@ -62,10 +88,10 @@ function rebuildEdit(plan: AuditPlan, row: Trajectory, wanted: PairEdit): { edit
  * term. `corpus` is the audit's corpus (detectors and signals read it).
  */
 export function computeWorkedPair(model: SpecModel, plan: AuditPlan, corpus: Corpus, row: Trajectory, wanted: PairEdit): PairOutcome {
-  const rebuilt = rebuildEdit(plan, row, wanted);
+  const env = corpusEnv(corpus);
+  const rebuilt = rebuildEdit(model, plan, env, row, wanted);
   if (typeof rebuilt === 'string') return { ok: false, reason: rebuilt };
   const { rewards, table, detectorNames } = compilePlan(model, auditEditPlan(plan));
-  const env = corpusEnv(corpus);
   const F = table.keys.length;
   const original = new Float64Array(F);
   const edited = new Float64Array(F);
@@ -98,20 +124,32 @@ export function computeWorkedPair(model: SpecModel, plan: AuditPlan, corpus: Cor
   }
 }
 
+
 export const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
- * The row as its JSON says, with the edit applied to the fields the operator changed and every
- * other field (unknown ones included) kept, so a diff against the original shows exactly the edit.
+ * The row as its JSON says, with the edit applied to the fields it changed and every other field
+ * (unknown ones included) kept, so a diff against the original shows exactly the edit. Steps are
+ * the row's own JSON steps in the edit's order (`stepOrigin`), so their logged form stays.
  */
-export function editedRow(raw: Record<string, unknown>, pair: ComputedPair): Record<string, unknown> {
-  if (pair.sameFinal) {
-    const steps = raw['steps'];
-    // The rows' JSON form of `isRetrievalStep` (edits/operators.ts): searches, and tool calls that logged results.
-    const retrieval = (s: unknown): boolean => isRecord(s) && (s['type'] === 'search' || (s['type'] === 'tool' && Array.isArray(s['results']) && s['results'].length > 0));
-    return { ...raw, steps: Array.isArray(steps) ? steps.filter((s) => !retrieval(s)) : steps };
-  }
+export function editedRow(raw: Record<string, unknown>, pair: Pick<ComputedPair, 'edit'>): Record<string, unknown> {
+  const { edit } = pair;
+  const steps = raw['steps'];
+  const identity = edit.stepOrigin.length === (Array.isArray(steps) ? steps.length : -1) && edit.stepOrigin.every((origin, i) => origin === i);
+  const withSteps = identity || !Array.isArray(steps) ? raw : { ...raw, steps: edit.stepOrigin.map((i) => steps[i]) };
   const final = raw['final'];
-  if (!isRecord(final)) return raw;
-  return { ...raw, final: { ...final, citations: [...pair.edit.view.citations], text: pair.edit.view.finalText } };
+  if (!isRecord(final)) return withSteps;
+  const view = edit.view;
+  const changed = {
+    ...(final['answer'] === view.answer || final['answer'] === undefined ? {} : { answer: view.answer }),
+  };
+  const citations = Array.isArray(final['citations']) && sameIds(final['citations'], view.citations) ? {} : { citations: [...view.citations] };
+  const text = final['text'] === view.finalText || (final['text'] === undefined && view.finalText === '') ? {} : { text: view.finalText };
+  if (Object.keys(changed).length + Object.keys(citations).length + Object.keys(text).length === 0) return withSteps;
+  return { ...withSteps, final: { ...final, ...changed, ...citations, ...text } };
+}
+
+/** The logged citations read as the view's ids (a marker logged as an object is not an id). */
+function sameIds(logged: readonly unknown[], ids: readonly string[]): boolean {
+  return logged.length === ids.length && logged.every((c, i) => c === ids[i]);
 }

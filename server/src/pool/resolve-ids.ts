@@ -155,7 +155,7 @@ function resolveStep(step: TraceStep, at: number, index: CorpusIndex, tally: Tal
 }
 
 /** The step a rank marker counts in: the one it names, else the last step with results. */
-function rankStep(trace: readonly TraceStep[], named: number | undefined): number | undefined {
+export function rankStep(trace: readonly TraceStep[], named: number | undefined): number | undefined {
   if (named !== undefined) return named;
   for (let i = trace.length - 1; i >= 0; i--) {
     const s = trace[i]!;

@@ -60,7 +60,7 @@ export function table2(audit: AuditReport): PaperTable {
  * audit that runs more than one; undefined otherwise.
  */
 export function table3(audit: AuditReport): PaperTable | undefined {
-  const launders = audit.attacks.filter((a) => a.kind === 'launder');
+  const launders = audit.attacks.filter((a) => a.generators.length > 0);
   if (launders.length < 2) return undefined;
   const rewards = [audit.reward.name, ...audit.compared.map((r) => r.name)];
   return {

@@ -32,7 +32,7 @@ const marginHistogram = z.object({
 
 const attackReport = z.object({
   name: z.string(),
-  kind: z.enum(['same_final', 'fake_id', 'launder']),
+  kind: z.string().describe('the edit the attack applies: a built-in edit (same_final, fake_id, launder: the prelude in docs/language.md) or an `edit` the spec declares'),
   targets: z.array(z.string()),
   generators: z.array(z.string()),
   range: specRange,

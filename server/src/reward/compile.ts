@@ -35,10 +35,10 @@ export interface CompiledDetector {
 }
 
 /** Names in scope: the variables of the quantifiers around an expression. */
-type Scope = ReadonlyMap<string, TypedEval>;
+export type Scope = ReadonlyMap<string, TypedEval>;
 
 /** An expression the checker rejected cannot run: the audit refuses specs with errors before compiling. */
-class UncompilableSpec extends Error {}
+export class UncompilableSpec extends Error {}
 
 function expect<T>(run: Eval<T> | undefined, what: string): Eval<T> {
   if (run === undefined) throw new UncompilableSpec(`${what} has the wrong type`);
@@ -110,6 +110,11 @@ export class RewardCompiler {
     this.compiling.delete(decl);
     this.declared.set(decl, compiled);
     return compiled;
+  }
+
+  /** An expression with variables in scope (an edit's conditions and values: reward/compile-edit.ts). */
+  expression(e: Expr, scope: Scope): TypedEval {
+    return this.expr(e, scope);
   }
 
   private expr(e: Expr, scope: Scope): TypedEval {

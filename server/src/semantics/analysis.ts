@@ -3,6 +3,8 @@ import type { Span } from '../problems/span.js';
 import type { IssueCode } from '../problems/issue-codes.js';
 import type { Problem, RelatedProblemInfo, Severity } from '../problems/problem.js';
 import { suggestionBudget, suggestName, type SuggestionBudget } from './did-you-mean.js';
+import type { EditInfo } from './check-edit.js';
+import { ReadSets } from './read-set.js';
 import type { DeclInfo, DeclSymbol, Occurrence } from './symbols.js';
 
 /** What the checks build up while they walk a spec; frozen into a SpecModel at the end. */
@@ -19,13 +21,18 @@ export interface Analysis {
   readonly suggestions: SuggestionBudget;
   /** Each reward's Σ |w| with its base's terms (see weights.ts), worked out once. */
   readonly weightMasses: Map<RewardDecl, number>;
+  /** The edits an attack may name: the prelude's and the spec's own. */
+  readonly edits: Map<string, EditInfo>;
+  /** What each declaration reads (never-eligible attacks; later, incremental evaluation). */
+  readonly readSets: ReadSets;
 }
 
 /** A fresh analysis of `spec`. */
 export function analysisOf(spec: Spec): Analysis {
+  const globals = new Map<string, DeclSymbol>();
   return {
-    spec, globals: new Map(), occurrences: [], declInfo: new Map(), termInfo: new Map(), problems: [],
-    suggestions: suggestionBudget(), weightMasses: new Map(),
+    spec, globals, occurrences: [], declInfo: new Map(), termInfo: new Map(), problems: [],
+    suggestions: suggestionBudget(), weightMasses: new Map(), edits: new Map(), readSets: new ReadSets(globals),
   };
 }
 

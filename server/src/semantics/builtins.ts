@@ -1,15 +1,12 @@
 // The audit vocabularies (attack kinds, generators, metrics, selections) and their docs. The
 // built-in fields and functions of expressions are in language/builtins.ts.
+import { prelude } from './prelude.js';
 
 /** The penalty-scale sweep of an audit that sets none. */
 export const defaultSweep: readonly number[] = [0, 0.25, 0.5, 1, 2];
 
-/** The words of an audit block, with what they mean (hover and completion use these). */
-export const attackKinds: Readonly<Record<string, string>> = {
-  same_final: 'Delete every search action and its observations; keep the question, answer, ordered citations and raw final. The paper targets {U, L}.',
-  fake_id: 'Replace one citation with an id that is not in the corpus. The paper targets {F}.',
-  launder: 'Replace one citation with a real corpus id the agent never retrieved (candidates from the generators). The paper targets {L}.',
-};
+/** The built-in attack kinds: the prelude's edits, with their docs (hover and completion use these). */
+export const attackKinds: Readonly<Record<string, string>> = Object.fromEntries([...prelude.edits].map(([name, edit]) => [name, edit.doc]));
 
 export const generatorKinds: Readonly<Record<string, string>> = {
   lexical: 'Up to K unretrieved corpus passages ranked by word overlap with the question and the answer (visible fields only).',

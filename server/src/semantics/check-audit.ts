@@ -3,8 +3,9 @@ import type { Span } from '../problems/span.js';
 import { issueCodes, type IssueCode } from '../problems/issue-codes.js';
 import { maxBootstrapResamples, maxLatticeDetectors, maxSweepPoints } from '../problems/limits.js';
 import { report, suggest, type Analysis } from './analysis.js';
-import { attackKinds, defaultSweep, generatorKinds, metricKinds, selectionKinds } from './builtins.js';
+import { defaultSweep, generatorKinds, metricKinds, selectionKinds } from './builtins.js';
 import { weightMass } from './weights.js';
+import type { EditInfo } from './check-edit.js';
 import { checkAuditOptions } from './audit-options.js';
 import { declKindNames, type AttackSymbol, type AuditWordCategory, type DeclSymbol } from './symbols.js';
 
@@ -23,6 +24,42 @@ export function resolveDeclared(a: Analysis, name: Name, kind: DeclSymbol['kind'
     return undefined;
   }
   return symbol;
+}
+
+/**
+ * The edit an attack's kind names: a built-in edit of the prelude (hovered as a word) or one the
+ * spec declares (a declaration, with references and rename). In `attack launder targets L` one
+ * word is both the name and the kind; it is already recorded as the attack's declaration.
+ */
+function resolveAttackKind(a: Analysis, attack: AttackItem): EditInfo | undefined {
+  const kind = attack.attackKind;
+  if (kind === undefined) return undefined;
+  const edit = a.edits.get(kind.text);
+  if (edit === undefined) {
+    const names = [...a.edits.keys()];
+    const suggestion = suggest(a, kind.text, () => names);
+    report(a, issueCodes.unknownAttackKind, 'error', kind.span,
+      `unknown attack kind '${kind.text}' (${names.join(', ')}, or an edit this spec declares)${suggestion ? `; did you mean '${suggestion}'?` : ''}`,
+      suggestion === undefined ? {} : { data: { suggestion } });
+    return undefined;
+  }
+  if (kind === attack.name) return edit;
+  const declared = a.globals.get(kind.text);
+  if (!edit.builtin && declared !== undefined) a.occurrences.push({ span: kind.span, symbol: declared, isDeclaration: false });
+  else a.occurrences.push({ span: kind.span, symbol: { kind: 'audit-word', category: 'attack-kind', name: kind.text, doc: edit.doc }, isDeclaration: false });
+  return edit;
+}
+
+/**
+ * A target detector that reads no part of the trajectory the edit changes keeps its value on every
+ * edit, so it never flips 0 → 1 and no edit of the attack is eligible: said before any data is read.
+ */
+function checkCanFlip(a: Analysis, edit: EditInfo, detector: DeclSymbol, at: Name): void {
+  const reads = a.readSets.ofDecl(detector.decl);
+  if ([...reads].some((part) => edit.writes.has(part))) return;
+  const read = reads.size === 0 ? 'nothing of the trajectory' : [...reads].join(', ');
+  report(a, issueCodes.neverEligible, 'warning', at.span,
+    `'${detector.name}' reads ${read}; edit '${edit.name}' changes only ${[...edit.writes].join(', ')}: '${detector.name}' can never flip 0 → 1, so this attack has no eligible edit`);
 }
 
 /** Resolves one of the fixed words of an audit (attack kinds, generators, metrics, selections). */
@@ -60,20 +97,18 @@ export function checkAttack(a: Analysis, audit: AuditDecl | ComparisonDecl, atta
       a.occurrences.push({ span: attack.name.span, symbol, isDeclaration: true });
     }
   }
-  const kind = attack.attackKind;
-  // In `attack launder targets L` one word is both the name and the kind; it is already recorded
-  // as the attack's declaration, so only an unknown kind needs reporting.
-  const shorthandKnown = kind !== undefined && kind === attack.name && kind.text in attackKinds;
-  const kindKnown = kind !== undefined && (shorthandKnown || resolveWord(a, kind, 'attack-kind', attackKinds, issueCodes.unknownAttackKind, 'attack kind'));
-  for (const target of attack.targets) resolveDeclared(a, target, 'detector');
+  const edit = resolveAttackKind(a, attack);
+  const targets = attack.targets.map((target) => resolveDeclared(a, target, 'detector'));
 
-  if (kindKnown && kind !== undefined) {
-    const takesGenerators = kind.text === 'launder';
-    if (takesGenerators && attack.generators.length === 0) {
-      report(a, issueCodes.missingGenerator, 'error', attack.span, "a launder attack needs candidates: add 'using lexical(8)' (or bm25(K), candidates \"file\")");
-    } else if (!takesGenerators && attack.generators.length > 0) {
-      report(a, issueCodes.generatorNotAllowed, 'error', attack.generators[0]!.span, `${kind.text} is an exact edit and takes no candidate generator`);
+  if (edit !== undefined) {
+    if (edit.generated && attack.generators.length === 0) {
+      report(a, issueCodes.missingGenerator, 'error', attack.span, `a ${edit.name} attack needs candidates: add 'using lexical(8)' (or bm25(K), candidates "file")`);
+    } else if (!edit.generated && attack.generators.length > 0) {
+      report(a, issueCodes.generatorNotAllowed, 'error', attack.generators[0]!.span, `${edit.name} is an exact edit and takes no candidate generator (only an edit 'with generated' does)`);
     }
+    targets.forEach((symbol, i) => {
+      if (symbol !== undefined) checkCanFlip(a, edit, symbol, attack.targets[i]!);
+    });
   }
   for (const generator of attack.generators) {
     if (generator.kind !== 'generator') continue;

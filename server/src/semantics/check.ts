@@ -8,6 +8,8 @@ import { issueCodes } from '../problems/issue-codes.js';
 import type { Problem } from '../problems/problem.js';
 import { analysisOf, report, type Analysis } from './analysis.js';
 import { checkAudit } from './check-audit.js';
+import { checkEdit, type EditInfo } from './check-edit.js';
+import { prelude } from './prelude.js';
 import { checkComparison, checkTraining } from './check-blocks.js';
 import { Inference } from './infer.js';
 import { weightMass } from './weights.js';
@@ -29,6 +31,8 @@ export interface SpecModel {
   readonly declInfo: ReadonlyMap<Decl, DeclInfo>;
   readonly termInfo: ReadonlyMap<Term, DeclInfo>;
   readonly problems: readonly Problem[];
+  /** Every edit an attack may name: the prelude's (builtin) and the spec's. */
+  readonly edits: ReadonlyMap<string, EditInfo>;
 }
 
 function collectDeclarations(a: Analysis): void {
@@ -121,11 +125,27 @@ function checkUnused(a: Analysis): void {
   }
 }
 
+/** The prelude's edits and the spec's, before any audit names one. A spec's edit may not take a built-in edit's name. */
+function checkEdits(a: Analysis, inference: Inference): void {
+  for (const [name, info] of prelude.edits) a.edits.set(name, info);
+  for (const decl of a.spec.decls) {
+    if (decl.kind !== 'edit') continue;
+    const info = checkEdit(a, inference, decl, false);
+    if (decl.name === undefined) continue;
+    if (prelude.edits.has(decl.name.text)) {
+      report(a, issueCodes.duplicateName, 'error', decl.name.span, `'${decl.name.text}' is a built-in edit (the prelude in docs/language.md): give this edit another name`);
+    } else if (a.globals.get(decl.name.text)?.decl === decl) {
+      a.edits.set(decl.name.text, info);
+    }
+  }
+}
+
 /** Names, types, visibility and audit checks over a parsed spec. Pure except for `probeFile`. */
 export function check(spec: Spec, options: CheckOptions = {}): SpecModel {
   const a = analysisOf(spec);
   collectDeclarations(a);
   const inference = new Inference(a);
+  checkEdits(a, inference);
   for (const decl of spec.decls) {
     if (decl.kind === 'signal' || decl.kind === 'detector' || decl.kind === 'reward') {
       const info = inference.declaration(decl);
@@ -148,5 +168,5 @@ export function check(spec: Spec, options: CheckOptions = {}): SpecModel {
   }
   if (options.specFile !== undefined && options.probeFile !== undefined) checkLinkedFiles(a, options.specFile, options.probeFile);
   if (options.reportUnused ?? true) checkUnused(a);
-  return { spec, globals: a.globals, occurrences: a.occurrences, declInfo: a.declInfo, termInfo: a.termInfo, problems: a.problems };
+  return { spec, globals: a.globals, occurrences: a.occurrences, declInfo: a.declInfo, termInfo: a.termInfo, problems: a.problems, edits: a.edits };
 }

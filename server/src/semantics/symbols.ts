@@ -73,6 +73,7 @@ export interface DeclInfo extends Typed {
 export const declKindNames: Record<Decl['kind'], string> = {
   corpus: 'a corpus',
   logged: 'a logged field',
+  edit: 'an edit',
   pool: 'a pool',
   signal: 'a signal',
   detector: 'a detector',

@@ -325,7 +325,44 @@ export interface ComparisonDecl {
   readonly span: Span;
 }
 
-export type Decl = CorpusDecl | PoolDecl | FieldDecl | SignalDecl | DetectorDecl | RewardDecl | AuditDecl | TrainingDecl | ComparisonDecl;
+/** `all x in COLL where P` / `each x in COLL where P`: the elements an edit operation takes, and how many variants. */
+export interface EditBinder {
+  /** `all` (one variant, every element) or `each` (one variant per element); checked by the checker. */
+  readonly mode: Name | undefined;
+  readonly variable: Name | undefined;
+  readonly collection: Expr | undefined;
+  readonly condition: Expr | undefined;
+  readonly span: Span;
+}
+
+/** What `replace … with` puts in: a built-in source word (`generated`, `fake_id`, `other_ranks`) or `x in IDS where P`. */
+export type EditSource =
+  | { readonly kind: 'source-word'; readonly word: Name; readonly span: Span }
+  | { readonly kind: 'source-each'; readonly variable: Name; readonly collection: Expr | undefined; readonly condition: Expr | undefined; readonly span: Span };
+
+/** One operation of an edit: `set FIELD = EXPR`, or `VERB BINDER [with SOURCE] [to FIELD]`. */
+export interface EditOp {
+  readonly kind: 'edit-op';
+  readonly verb: Name;
+  readonly field: Name | undefined;
+  readonly value: Expr | undefined;
+  readonly binder: EditBinder | undefined;
+  readonly source: EditSource | undefined;
+  readonly destination: Name | undefined;
+  readonly span: Span;
+}
+
+/** `edit NAME "doc" when GUARD = OP, OP…`: an exact edit of a trajectory, the kind of an attack. */
+export interface EditDecl {
+  readonly kind: 'edit';
+  readonly name: Name | undefined;
+  readonly doc: StringLit | undefined;
+  readonly guard: Expr | undefined;
+  readonly ops: readonly EditOp[];
+  readonly span: Span;
+}
+
+export type Decl = CorpusDecl | PoolDecl | FieldDecl | EditDecl | SignalDecl | DetectorDecl | RewardDecl | AuditDecl | TrainingDecl | ComparisonDecl;
 
 export interface Comment {
   readonly text: string;

@@ -23,7 +23,7 @@ export function buildDecls(cst: CstNode): A.Decl[] {
 }
 
 function declaration(c: Children<C.DeclarationCstNode>): A.Decl | undefined {
-  return one(c.corpusDecl, corpusDecl) ?? one(c.poolDecl, poolDecl) ?? one(c.fieldDecl, fieldDecl) ?? one(c.signalDecl, signalDecl) ?? one(c.detectorDecl, detectorDecl)
+  return one(c.corpusDecl, corpusDecl) ?? one(c.poolDecl, poolDecl) ?? one(c.fieldDecl, fieldDecl) ?? one(c.editDecl, editDecl) ?? one(c.signalDecl, signalDecl) ?? one(c.detectorDecl, detectorDecl)
     ?? one(c.rewardDecl, rewardDecl) ?? one(c.auditDecl, auditDecl) ?? one(c.trainingDecl, trainingDecl) ?? one(c.comparisonDecl, comparisonDecl);
 }
 
@@ -65,6 +65,46 @@ function fieldDecl(c: Children<C.FieldDeclCstNode>): A.FieldDecl {
     kind: 'logged', name, doc, modifier, fieldType, path,
     span: cover(modifier, read(c.Field), name, doc, read(c.Colon), fieldType, read(c.Equals), path),
   };
+}
+
+function editDecl(c: Children<C.EditDeclCstNode>): A.EditDecl {
+  const name = nameOf(read(c.name));
+  const doc = stringOf(read(c.StringLiteral));
+  const guard = one(c.guard, expression);
+  const ops = each(c.editOp, editOp);
+  return { kind: 'edit', name, doc, guard, ops, span: cover(read(c.keyword), name, doc, read(c.when), guard, read(c.Equals), ops) };
+}
+
+function editOp(c: Children<C.EditOpCstNode>): A.EditOp | undefined {
+  const verb = nameOf(read(c.verb));
+  if (verb === undefined) return undefined;
+  const field = nameOf(read(c.field));
+  const value = one(c.value, expression);
+  const binder = one(c.editBinder, editBinder);
+  const source = one(c.editSource, editSource);
+  const destination = nameOf(read(c.destination));
+  return {
+    kind: 'edit-op', verb, field, value, binder, source, destination,
+    span: cover(verb, field, read(c.Equals), value, binder, read(c.with), source, read(c.to), destination),
+  };
+}
+
+function editBinder(c: Children<C.EditBinderCstNode>): A.EditBinder {
+  const mode = nameOf(read(c.mode));
+  const variable = nameOf(read(c.variable));
+  const collection = one(c.collection, expression);
+  const condition = one(c.condition, expression);
+  return { mode, variable, collection, condition, span: cover(mode, variable, read(c.In), collection, read(c.where), condition) };
+}
+
+function editSource(c: Children<C.EditSourceCstNode>): A.EditSource | undefined {
+  const word = nameOf(read(c.word));
+  if (word !== undefined) return { kind: 'source-word', word, span: word.span };
+  const variable = nameOf(read(c.variable));
+  if (variable === undefined) return undefined;
+  const collection = one(c.collection, expression);
+  const condition = one(c.condition, expression);
+  return { kind: 'source-each', variable, collection, condition, span: cover(variable, read(c.In), collection, read(c.where), condition) };
 }
 
 function signalDecl(c: Children<C.SignalDeclCstNode>): A.SignalDecl {

@@ -1,0 +1,205 @@
+import type { EvalEnv } from '../language/eval-env.js';
+import { withSteps, type TrajectoryView } from '../language/view.js';
+import { rankStep } from '../pool/resolve-ids.js';
+import type { TraceStep } from '../pool/types.js';
+import type { CompiledEdit, CompiledOp, CompiledSource } from '../reward/compile-edit.js';
+
+// Applies a compiled edit (reward/compile-edit.ts) to one trajectory: its variants, in generation
+// order. Operations apply in the order written, each to the trajectory the previous ones left; an
+// `each` operation (at most one per edit) forks one variant per element (× candidate for replace).
+// A variant that leaves the trajectory as it was is no edit and is not built.
+
+/** One exact edit A(τ) of a trajectory, as the reward sees it. */
+export interface Edit {
+  /** The element an `each` operation changed: a citation position, or the original index of a step; undefined for `all` operations. */
+  readonly position: number | undefined;
+  /** The id an `each` operation put in (replace) or added (append). */
+  readonly replacement: string | undefined;
+  readonly view: TrajectoryView;
+  /** The original index of each step of the edited trajectory (the row's own steps, for showing the edited row). */
+  readonly stepOrigin: readonly number[];
+}
+
+/** What an edit reads besides the trajectory: its row's id, the corpus and the attack's generators. */
+export interface EditContext {
+  readonly trajectoryId: string;
+  readonly env: EvalEnv;
+  /** The attack's candidates for one citation position (`with generated`). */
+  readonly candidatesAt: (position: number) => readonly string[];
+}
+
+interface Variant extends Edit {
+  readonly changed: boolean;
+}
+
+/** An id guaranteed to be outside the corpus, stable for a given trajectory and position. */
+export function fakeIdFor(trajectoryId: string, position: number, corpusIds: ReadonlySet<string>): string {
+  let id = `fake:${trajectoryId}:${position}`;
+  while (corpusIds.has(id)) id = `${id}'`;
+  return id;
+}
+
+/**
+ * Replaces the citation at one position, in the citation list and in the raw final text. The raw
+ * text names the id too; it is rewritten only when the id is cited once, so the edit stays exact.
+ */
+export function replaceCitation(view: TrajectoryView, position: number, replacement: string, textFrom = view.citations[position]!, textTo = replacement): TrajectoryView {
+  const previous = view.citations[position]!;
+  const citations = view.citations.slice();
+  citations[position] = replacement;
+  let cited = 0;
+  for (const id of view.citations) if (id === previous) cited++;
+  const finalText = cited === 1 && occurrences(view.finalText, textFrom) > 0 ? view.finalText.split(textFrom).join(textTo) : view.finalText;
+  return { ...view, citations, finalText };
+}
+
+function occurrences(text: string, part: string): number {
+  return part === '' ? 0 : text.split(part).length - 1;
+}
+
+/** The variants of `edit` on `original`, built one at a time as they are read. */
+export function* editVariants(edit: CompiledEdit, original: TrajectoryView, ctx: EditContext): Generator<Edit> {
+  if (edit.guard !== undefined && !edit.guard(original, ctx.env)) return;
+  const start: Variant = { position: undefined, replacement: undefined, view: original, stepOrigin: original.steps.map((_s, i) => i), changed: false };
+  for (const variant of applyFrom(edit.ops, 0, start, ctx)) {
+    if (variant.changed) yield { position: variant.position, replacement: variant.replacement, view: variant.view, stepOrigin: variant.stepOrigin };
+  }
+}
+
+function* applyFrom(ops: readonly CompiledOp[], at: number, state: Variant, ctx: EditContext): Generator<Variant> {
+  if (at === ops.length) {
+    yield state;
+    return;
+  }
+  for (const next of applyOp(ops[at]!, state, ctx)) yield* applyFrom(ops, at + 1, next, ctx);
+}
+
+function withStepList(state: Variant, steps: readonly TraceStep[], origin: readonly number[], position?: number): Variant {
+  return { ...state, view: withSteps(state.view, steps), stepOrigin: origin, changed: true, ...(position === undefined ? {} : { position }) };
+}
+
+function* applyOp(op: CompiledOp, state: Variant, ctx: EditContext): Generator<Variant> {
+  const { view } = state;
+  const env = ctx.env;
+  switch (op.verb) {
+    case 'set': {
+      const value = op.value(view, env);
+      const current = op.field === 'answer' ? view.answer : view.finalText;
+      if (value === current) yield state;
+      else yield { ...state, changed: true, view: op.field === 'answer' ? { ...view, answer: value } : { ...view, finalText: value } };
+      return;
+    }
+    case 'delete':
+    case 'duplicate': {
+      if (op.collection === 'citations') {
+        yield* deleteCitations(op.mode, op.test, state, env);
+        return;
+      }
+      const matches: number[] = [];
+      view.steps.forEach((step, i) => {
+        if (op.test(step, view, env)) matches.push(i);
+      });
+      if (matches.length === 0) {
+        yield state;
+        return;
+      }
+      const rebuild = (chosen: ReadonlySet<number>, position?: number): Variant => {
+        const steps: TraceStep[] = [];
+        const origin: number[] = [];
+        view.steps.forEach((step, i) => {
+          if (op.verb === 'delete' && chosen.has(i)) return;
+          steps.push(step);
+          origin.push(state.stepOrigin[i]!);
+          if (op.verb === 'duplicate' && chosen.has(i)) {
+            steps.push(step);
+            origin.push(state.stepOrigin[i]!);
+          }
+        });
+        return withStepList(state, steps, origin, position);
+      };
+      if (op.mode === 'all') yield rebuild(new Set(matches));
+      else for (const i of matches) yield rebuild(new Set([i]), state.stepOrigin[i]);
+      return;
+    }
+    case 'replace':
+      for (let position = 0; position < view.citations.length; position++) {
+        const current = view.citations[position]!;
+        if (!op.test(current, view, env)) continue;
+        for (const [replacement, next] of replacements(op.source, view, position, ctx)) {
+          if (replacement === current) continue;
+          yield { ...state, position, replacement, view: next, changed: true };
+        }
+      }
+      return;
+    case 'append': {
+      const ids: string[] = [];
+      for (const id of op.elements(view, env)) if (op.test(id, view, env)) ids.push(id);
+      if (ids.length === 0) yield state;
+      else if (op.mode === 'all') yield { ...state, changed: true, view: { ...view, citations: [...view.citations, ...ids] } };
+      else for (const id of ids) yield { ...state, replacement: id, changed: true, view: { ...view, citations: [...view.citations, id] } };
+      return;
+    }
+  }
+}
+
+function* deleteCitations(mode: 'all' | 'each', test: (id: string, view: TrajectoryView, env: EvalEnv) => boolean, state: Variant, env: EvalEnv): Generator<Variant> {
+  const { view } = state;
+  const matches: number[] = [];
+  view.citations.forEach((id, i) => {
+    if (test(id, view, env)) matches.push(i);
+  });
+  if (matches.length === 0) {
+    yield state;
+    return;
+  }
+  if (mode === 'all') {
+    const gone = new Set(matches);
+    yield { ...state, changed: true, view: { ...view, citations: view.citations.filter((_id, i) => !gone.has(i)) } };
+    return;
+  }
+  for (const i of matches) yield { ...state, position: i, changed: true, view: { ...view, citations: view.citations.filter((_id, j) => j !== i) } };
+}
+
+/** The candidates of one position with the trajectory each makes, built as they are read. */
+function* replacements(source: CompiledSource, view: TrajectoryView, position: number, ctx: EditContext): Generator<[string, TrajectoryView]> {
+  const current = view.citations[position]!;
+  switch (source.kind) {
+    case 'fake_id': {
+      const id = fakeIdFor(ctx.trajectoryId, position, ctx.env.corpusIds);
+      yield [id, replaceCitation(view, position, id)];
+      return;
+    }
+    case 'generated':
+      for (const id of ctx.candidatesAt(position)) yield [id, replaceCitation(view, position, id)];
+      return;
+    case 'other_ranks':
+      yield* otherRanks(view, position);
+      return;
+    case 'each':
+      for (const id of source.candidates(current, view, ctx.env)) {
+        if (source.test(current, id, view, ctx.env)) yield [id, replaceCitation(view, position, id)];
+      }
+      return;
+  }
+}
+
+/**
+ * A citation logged as a rank marker (`[3]` → rank 3 of a result list) pointed at another rank of
+ * the same list: the id at that rank, and the marker in the final text rewritten (`[3]` → `[5]`)
+ * when it is written there once. Citations logged as ids have no such variant.
+ */
+function* otherRanks(view: TrajectoryView, position: number): Generator<[string, TrajectoryView]> {
+  const ref = view.citationRefs?.[position];
+  if (ref === undefined || typeof ref === 'string' || ref.rank === undefined) return;
+  const at = rankStep(view.steps, ref.step);
+  const step = at === undefined ? undefined : view.steps[at];
+  if (step === undefined || (step.type !== 'search' && step.type !== 'tool')) return;
+  const ranked = step.hits === undefined ? step.results.map((id, i) => ({ id, rank: i + 1 })) : step.hits;
+  const digits = String(ref.rank);
+  for (const hit of ranked) {
+    if (hit.rank === ref.rank || hit.id === undefined) continue;
+    const marker = ref.marker.includes(digits) ? ref.marker.replace(digits, String(hit.rank)) : ref.marker;
+    const once = occurrences(view.finalText, ref.marker) === 1;
+    yield [hit.id, replaceCitation(view, position, hit.id, once ? ref.marker : '', marker)];
+  }
+}
