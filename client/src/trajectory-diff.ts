@@ -1,5 +1,5 @@
 import { commands, Uri, window, workspace, type ExtensionContext, type TextDocumentContentProvider } from 'vscode';
-import { openWorkedPairCommand, workedPairRequest, type WorkedPairParams, type WorkedPairResult } from '../../server/src/lsp/protocol';
+import { openWorkedPairCommand, pairEditLabel, workedPairRequest, type WorkedPairParams, type WorkedPairResult } from '../../server/src/lsp/protocol';
 import type { ServerSession } from './server-session';
 
 // The attacked-trajectory view: `herald.openWorkedPair` asks the server to rebuild a worked pair
@@ -30,7 +30,8 @@ export function pairParamsOf(value: unknown): WorkedPairParams | undefined {
   if (!isNullable(v.position, isInteger) || !isNullable(v.replacement, isString)) return undefined;
   const position = isInteger(v.position) ? v.position : null;
   const replacement = isString(v.replacement) ? v.replacement : null;
-  return { uri: v.uri, audit: v.audit, trajectory: v.trajectory, pool: v.pool, line: v.line, attack: v.attack, position, replacement };
+  const change = isString(v.change) ? { change: v.change } : {};
+  return { uri: v.uri, audit: v.audit, trajectory: v.trajectory, pool: v.pool, line: v.line, attack: v.attack, position, replacement, ...change };
 }
 
 function documentUri(opening: Opening, side: Side): Uri {
@@ -94,8 +95,7 @@ class TrajectoryDocuments implements TextDocumentContentProvider {
 
 /** `t1: original ↔ launder citation 0 → p2`, the diff editor's title. */
 function diffTitle(params: WorkedPairParams): string {
-  const edit = params.position === null ? 'same-final edit' : `citation ${params.position}${params.replacement === null ? '' : ` → ${params.replacement}`}`;
-  return `${params.trajectory}: original ↔ ${params.attack} ${edit}`;
+  return `${params.trajectory}: original ↔ ${params.attack} ${pairEditLabel(params)}`;
 }
 
 export function registerTrajectoryDiff(context: ExtensionContext, session: ServerSession): void {

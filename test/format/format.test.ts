@@ -54,6 +54,18 @@ describe('formatSpec: layout', () => {
     );
   });
 
+  it('formats logged fields and edits like any declaration (a spec with one is no longer left as it was)', () => {
+    assertFormats(
+      'field  judge "j" :number= meta.judge.score\nedit   pad "p"   when has_final=  set answer=concat(answer," ",question),set final_text = final_text\n',
+      lines(
+        'field judge "j": number = meta.judge.score',
+        // 101 columns on one line: the body goes on the next.
+        'edit pad "p" when has_final =',
+        '  set answer = concat(answer, " ", question), set final_text = final_text',
+      ),
+    );
+  });
+
   it('writes expressions with single spaces around operators and none inside parentheses', () => {
     assertFormats(
       'signal s = mean( a ,b,  - c )+gold . answers*-2\nsignal t=not(x<=1)or any c in citations : c not in corpus\nsignal u = count ( citations ) + count q in searches:true\n',

@@ -1,5 +1,6 @@
 import type { LineIndex } from '../problems/line-index.js';
-import type { AttackRun } from '../edits/attack-run.js';
+import type { AttackRun, EditRecord } from '../edits/attack-run.js';
+import { variantText } from '../edits/edit-program.js';
 import { pairedMargin, rewardScorer, type Scorer } from '../edits/features.js';
 import { compilePlan, prepareEdits, withRows, type CandidateSource, type PreparedEdits, type RunOptions } from '../edits/prepare.js';
 import { scoreAttack, selectionLabel } from '../edits/scoring.js';
@@ -92,7 +93,10 @@ function scorePrepared(model: SpecModel, plan: AuditPlan, every: PreparedEdits, 
 
 /** The spec's rewards as weight vectors over the prepared features, and the helpers every step shares. */
 function auditScoring(model: SpecModel, plan: AuditPlan, prepared: PreparedEdits, lines: LineIndex): AuditScoring {
-  const { rewards, table: current } = compilePlan(model, auditEditPlan(plan));
+  const { rewards, table: current, edits } = compilePlan(model, auditEditPlan(plan));
+  // A declared edit's variants are said in its own words; the prelude's keep the report's position/replacement wording.
+  const changeOf = (run: AttackRun, record: EditRecord): { change?: string } =>
+    model.edits.get(run.plan.kind)?.builtin === false ? { change: variantText(edits.get(run.plan.name)!, record.position, record.replacement) } : {};
   const [audited, ...compared] = rewards;
   if (audited === undefined) throw new Error('an audit plan always names its reward');
   const { table, rows, originalValues } = prepared;
@@ -113,7 +117,7 @@ function auditScoring(model: SpecModel, plan: AuditPlan, prepared: PreparedEdits
     const file = prepared.inputs.pools.find((p) => p.name === row.source.pool)?.rowFiles?.get(row.source.file);
     return {
       trajectory: row.id, pool: row.source.pool, ...(file === undefined ? {} : { file }), line: row.source.line, attack: run.plan.name,
-      position: record.position ?? null, replacement: record.replacement ?? null, margins,
+      position: record.position ?? null, replacement: record.replacement ?? null, ...changeOf(run, record), margins,
     };
   };
   return {

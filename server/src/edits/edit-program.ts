@@ -203,3 +203,24 @@ function* otherRanks(view: TrajectoryView, position: number): Generator<[string,
     yield [hit.id, replaceCitation(view, position, hit.id, once ? ref.marker : '', marker)];
   }
 }
+
+/**
+ * What one variant of an edit did, in words, from the edit's `each` operation and the variant's
+ * position and id: `step 2 deleted`, `citation 0 → w:9`, `w:9 appended to the citations`, or
+ * `NAME edit` for an edit of one variant per trajectory.
+ */
+export function variantText(edit: CompiledEdit, position: number | undefined, replacement: string | undefined): string {
+  const forking = edit.ops.find((op) => op.verb === 'replace' || ('mode' in op && op.mode === 'each'));
+  switch (forking?.verb) {
+    case 'replace':
+      return `citation ${position} → ${replacement}`;
+    case 'delete':
+      return forking.collection === 'steps' ? `step ${position} deleted` : `citation ${position} deleted`;
+    case 'duplicate':
+      return `step ${position} duplicated`;
+    case 'append':
+      return `${replacement} appended to the citations`;
+    default:
+      return `${edit.name} edit`;
+  }
+}

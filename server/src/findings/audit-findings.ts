@@ -46,8 +46,8 @@ interface AuditContext {
 /** The trajectory of a worked pair, as a row of its pool file, with the edit that makes the pair. */
 function pairRow(ctx: AuditContext, pair: WorkedPair, message: string): RowLocation {
   const file = pairFile(ctx.report, pair);
-  const { trajectory, pool, attack, position, replacement } = pair;
-  return { file: resolveLink(ctx.specDir, file), line: pair.line, message, pair: { audit: ctx.report.name, trajectory, pool, attack, position, replacement } };
+  const { trajectory, pool, attack, position, replacement, change } = pair;
+  return { file: resolveLink(ctx.specDir, file), line: pair.line, message, pair: { audit: ctx.report.name, trajectory, pool, attack, position, replacement, ...(change === undefined ? {} : { change }) } };
 }
 
 function pairText(ctx: AuditContext, pair: WorkedPair): string {

@@ -4,8 +4,9 @@ import type { CancellationFinding, CertificateEntry, PoolImportReport, PoolResol
 // Sentences that a finding and the report's own views say alike: one wording, so the editor, SARIF,
 // the CLI and the table agree to the word.
 
-/** What an edit did: `citation 0 → w:2552`, or `same_final edit`. */
+/** What an edit did: `citation 0 → w:2552`, `same_final edit`, or a declared edit's own words (`step 2 deleted`). */
 export function editText(pair: WorkedPair): string {
+  if (pair.change !== undefined) return pair.change;
   if (pair.position !== null && pair.replacement !== null) return `citation ${pair.position} → ${pair.replacement}`;
   if (pair.position !== null) return `citation ${pair.position}`;
   return `${pair.attack} edit`;

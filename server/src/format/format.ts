@@ -132,13 +132,16 @@ class SpecPrinter {
   }
 
   private decl(decl: Decl, from: number, to: number): void {
+    // Every kind has its case: a declaration printed by none would lose its tokens, and the spec would be left unformatted.
     switch (decl.kind) {
       case 'corpus':
       case 'pool':
+      case 'logged':
         this.statement(from, to, 0);
         return;
       case 'signal':
       case 'detector':
+      case 'edit':
         this.headerAndBody(from, this.find(from, to, T.Equals), to);
         return;
       case 'reward': {

@@ -70,6 +70,14 @@ export interface WorkedPairParams {
   readonly attack: string;
   readonly position: number | null;
   readonly replacement: string | null;
+  /** What the edit did when position and replacement do not say it (an edit the spec declares: `step 2 deleted`). */
+  readonly change?: string;
+}
+
+/** The edit of a worked pair in a few words: `citation 0 → p2`, `same-final edit`, or the edit's own `change`. */
+export function pairEditLabel(pair: { readonly position: number | null; readonly replacement: string | null; readonly change?: string | undefined }): string {
+  if (pair.change !== undefined) return pair.change;
+  return pair.position === null ? 'same-final edit' : `citation ${pair.position}${pair.replacement === null ? '' : ` → ${pair.replacement}`}`;
 }
 
 /** One term of a reward on the pair: contribution = weight · (edited − original). */

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { CodeActionKind, type CodeAction, type Diagnostic } from 'vscode-languageserver/node';
 import type { RowPair } from '../problems/problem.js';
 import type { DocumentAnalysis } from './document-analysis.js';
-import { openWorkedPairCommand, type WorkedPairParams } from './protocol.js';
+import { openWorkedPairCommand, pairEditLabel, type WorkedPairParams } from './protocol.js';
 
 // The ways into the trajectory diff from the spec: a code action on every finding whose rows hold
 // a worked pair, and command links in hovers. Both run the client's `herald.openWorkedPair`, so
@@ -13,14 +13,13 @@ export type NamedPair = RowPair & { readonly line: number };
 
 /** The request for a pair of the spec at `uri`. */
 export function pairParams(uri: string, pair: NamedPair): WorkedPairParams {
-  const { audit, trajectory, pool, line, attack, position, replacement } = pair;
-  return { uri, audit, trajectory, pool, line, attack, position, replacement };
+  const { audit, trajectory, pool, line, attack, position, replacement, change } = pair;
+  return { uri, audit, trajectory, pool, line, attack, position, replacement, ...(change === undefined ? {} : { change }) };
 }
 
 /** `t1, launder citation 0 → p2`: which pair, in a few words. */
 export function pairLabel(pair: Omit<NamedPair, 'audit' | 'line' | 'pool'>): string {
-  const edit = pair.position === null ? 'same-final edit' : `citation ${pair.position}${pair.replacement === null ? '' : ` → ${pair.replacement}`}`;
-  return `${pair.trajectory}, ${pair.attack} ${edit}`;
+  return `${pair.trajectory}, ${pair.attack} ${pairEditLabel(pair)}`;
 }
 
 const markupCharacters = /[\\`*_[\]<>|~]/g;
@@ -45,7 +44,7 @@ export function pairLink(label: string, params: WorkedPairParams): string {
 const pairsData = z.object({
   workedPairs: z.array(z.object({
     audit: z.string(), trajectory: z.string(), pool: z.string(), line: z.number().int(), attack: z.string(),
-    position: z.number().int().nullable(), replacement: z.string().nullable(),
+    position: z.number().int().nullable(), replacement: z.string().nullable(), change: z.string().optional(),
   })),
 });
 

@@ -17,6 +17,8 @@ export interface RowPair {
   readonly attack: string;
   readonly position: number | null;
   readonly replacement: string | null;
+  /** What the edit did when position and replacement do not say it (report.md: `workedPair.change`). */
+  readonly change?: string;
 }
 
 /** A row of a data file a finding is about (a skipped row, a worked pair's trajectory). */

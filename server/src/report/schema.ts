@@ -84,6 +84,7 @@ const workedPair = z.object({
   attack: z.string(),
   position: z.number().int().nullable(),
   replacement: z.string().nullable(),
+  change: z.string().optional().describe("what an edit the spec declares did, in words: 'citation 0 → w:9', 'step 2 deleted', 'step 0 duplicated', 'citation 1 deleted', 'w:9 appended to the citations', or '<edit> edit' for an edit of one variant per trajectory; absent for the prelude's edits, which position and replacement describe"),
   margins: z.record(z.string(), z.number()).describe('paired margin of this edit under each named reward'),
 });
 

@@ -35,7 +35,8 @@ function pagePairOf(value: unknown): PagePair | undefined {
   const position = v.position === null ? null : Number.isInteger(v.position) && typeof v.position === 'number' ? v.position : undefined;
   const replacement = v.replacement === null ? null : isString(v.replacement) ? v.replacement : undefined;
   if (!isString(v.trajectory) || !isString(v.pool) || !isLine(v.line) || !isString(v.attack) || position === undefined || replacement === undefined) return undefined;
-  return { trajectory: v.trajectory, pool: v.pool, line: v.line, attack: v.attack, position, replacement };
+  const change = isString(v.change) ? { change: v.change } : {};
+  return { trajectory: v.trajectory, pool: v.pool, line: v.line, attack: v.attack, position, replacement, ...change };
 }
 
 /** A message from the page, checked (a webview's messages are only data); undefined when it is not one. */
