@@ -26,8 +26,8 @@ function paperWith(original: string, replacement: string): string {
   return paperSpec.replace(original, replacement);
 }
 
-const declarationKeywords = ['corpus', 'pool', 'field', 'oracle field', 'signal', 'detector', 'reward', 'audit', 'training', 'comparison'];
-const stepMembers = ['args', 'has_step_reward', 'query', 'results', 'step_reward', 'text', 'titles', 'tool', 'type', 'urls'];
+const declarationKeywords = ['corpus', 'pool', 'field', 'oracle field', 'signal', 'detector', 'reward', 'audit', 'training', 'comparison', 'edit'];
+const stepMembers = ['args', 'has_step_reward', 'query', 'results', 'retrieval', 'step_reward', 'text', 'titles', 'tool', 'type', 'urls'];
 const auditItemKeywords = ['reward', 'compare', 'corpus', 'pools', 'attack', 'lattice', 'expect', 'seed', 'bootstrap', 'sweep'];
 
 describe('completion', () => {
@@ -63,6 +63,21 @@ describe('completion', () => {
     const signal = item(items, 'signal', CompletionItemKind.Keyword);
     assert.equal(signal.insertTextFormat, InsertTextFormat.Snippet);
     assert.equal(signal.insertText, 'signal ${1:name} "${2:what it measures}" = $0');
+  });
+
+  test('in an edit: the verbs, their modes and collections, the clauses, the sources, and the bound variables in conditions', async () => {
+    assert.deepEqual(labels(await complete(`edit e "d" = ${cursor}`)), ['append', 'delete', 'duplicate', 'replace', 'set']);
+    assert.deepEqual(labels(await complete(`edit e "d" when has_final = set answer = answer, ${cursor}`)), ['append', 'delete', 'duplicate', 'replace', 'set']);
+    assert.deepEqual(labels(await complete(`edit e "d" = replace ${cursor}`)), ['each']);
+    assert.deepEqual(labels(await complete(`edit e "d" = delete ${cursor}`)), ['all', 'each']);
+    assert.deepEqual(labels(await complete(`edit e "d" = delete all s in ${cursor}`)), ['citations', 'steps']);
+    assert.deepEqual(labels(await complete(`edit e "d" = set ${cursor}`)), ['answer', 'final_text']);
+    assert.deepEqual(labels(await complete(`edit e "d" = replace each c in citations ${cursor}`)), ['where', 'with']);
+    assert.deepEqual(labels(await complete(`edit e "d" = replace each c in citations with ${cursor}`)), ['fake_id', 'generated', 'other_ranks']);
+    assert.deepEqual(labels(await complete(`edit e "d" = delete all s in steps where s.${cursor}`)), stepMembers);
+    const condition = labels(await complete(`edit e "d" = replace each c in citations with x in retrieved where ${cursor}`));
+    assert.ok(condition.includes('c') && condition.includes('x') && condition.includes('question'), condition.join(', '));
+    assert.ok(labels(await complete(`edit e "d" = delete all s in steps where s.type == "search" ${cursor}`)).includes('and'));
   });
 
   test('in a conditional: the then or else it waits for, after a finished operand', async () => {

@@ -4,6 +4,7 @@ import type { Comment } from '../syntax/ast.js';
 import * as T from '../syntax/tokens.js';
 import { poolClauseWants, type ImportWant } from './import-clause.js';
 import { auditItemStarts, auditWantsWithOptions } from './completion-audit-options.js';
+import { editWants } from './completion-edits.js';
 
 // What may be written at the cursor, read from the tokens before it. Tokens rather than the AST:
 // the text being typed is usually incomplete, and the recovering parser may drop the very node
@@ -23,6 +24,8 @@ export type Want =
   | { readonly kind: 'keywords'; readonly words: readonly string[] }
   | { readonly kind: 'declared'; readonly declKind: DeclaredKind; readonly exclude: ReadonlySet<string> }
   | { readonly kind: 'audit-words'; readonly category: AuditWordCategory }
+  /** Words of the edit algebra (verbs, modes, collections, clauses, sources), each with its doc. */
+  | { readonly kind: 'edit-words'; readonly words: Readonly<Record<string, string>> }
   | { readonly kind: 'audit-rewards'; readonly auditStart: number }
   | { readonly kind: 'audit-attacks'; readonly auditStart: number }
   | { readonly kind: 'lattice-detectors'; readonly auditStart: number; readonly exclude: ReadonlySet<string> }
@@ -63,6 +66,8 @@ function isUnterminated(token: IToken): boolean {
 function startsDeclaration(before: readonly IToken[], i: number, word: IToken | undefined): boolean {
   const token = before[i]!;
   if (is(token, T.Pool, T.Signal, T.Detector, T.Reward, T.Audit, T.Training, T.Comparison)) return true;
+  // `edit NAME`: two names in a row, which no expression writes.
+  if (is(token, T.Identifier) && token.image === 'edit' && is(before[i + 1] ?? word, T.Identifier)) return true;
   if (!is(token, T.Corpus)) return false;
   const next = before[i + 1] ?? word;
   if (next !== undefined) return is(next, T.Identifier);
@@ -113,6 +118,8 @@ function objectBeforeDot(tokens: readonly IToken[]): IToken[] {
 }
 
 interface ExpressionOptions {
+  /** Variables bound outside the tokens (an edit operation's `s`, `x`). */
+  readonly scope?: readonly ScopedVariable[];
   readonly visibleOnly: boolean;
   readonly exclude: string | undefined;
   /** After a finished operand at the outer level, a new declaration may start. */
@@ -122,7 +129,7 @@ interface ExpressionOptions {
 }
 
 function expressionWants(tokens: readonly IToken[], options: ExpressionOptions): Want[] {
-  const scope = scopeAt(tokens);
+  const scope = [...(options.scope ?? []), ...scopeAt(tokens)];
   const last = tokens[tokens.length - 1];
   const previous = tokens[tokens.length - 2];
   if (is(last, T.Dot)) return [{ kind: 'members', object: objectBeforeDot(tokens), scope }];
@@ -175,7 +182,8 @@ function derivedRewardWants(rest: readonly IToken[], self: string | undefined): 
 function declarationWants(segment: readonly IToken[]): Want[] {
   const keyword = segment[0]!;
   const self = is(segment[1], T.Identifier) ? segment[1]!.image : undefined;
-  const equals = equalsWithinHeader(segment);
+  // An edit's header may hold a `when` condition: its `=` is the first one.
+  const equals = is(keyword, T.Identifier) ? segment.findIndex((t) => is(t, T.Equals)) : equalsWithinHeader(segment);
   const clause = poolClauseWants(segment);
   if (clause !== undefined) return clause;
   if (is(keyword, T.Corpus, T.Pool)) return is(segment[3], T.StringLiteral) ? [declarationKeywords] : nothing;
@@ -184,6 +192,7 @@ function declarationWants(segment: readonly IToken[]): Want[] {
   if (is(keyword, T.Signal, T.Detector)) {
     return expressionWants(body, { visibleOnly: is(keyword, T.Detector), exclude: self, canEndDeclaration: true, continues: true });
   }
+  if (is(keyword, T.Identifier)) return editWants(body, (tokens, scope) => expressionWants(tokens, { scope, visibleOnly: false, exclude: undefined, canEndDeclaration: false, continues: true }));
   if (is(keyword, T.Reward)) {
     if (body.length === 0) return [{ kind: 'declared', declKind: 'reward', exclude: new Set(self === undefined ? [] : [self]) }];
     return derivedRewardWants(body.slice(1), self);

@@ -8,7 +8,7 @@ import { optionDocs } from '../semantics/check-blocks.js';
 import { auditOptionDocs, poolSelectionDocs } from '../semantics/audit-options.js';
 import type { AuditDecl, Decl } from '../syntax/ast.js';
 import { Corpus, Identifier } from '../syntax/tokens.js';
-import { auditItemSnippets, declarationSnippets, operandKeywordSnippets, type KeywordSnippet } from './completion-keywords.js';
+import { auditItemSnippets, declarationSnippets, editDoc, editSnippet, operandKeywordSnippets, type KeywordSnippet } from './completion-keywords.js';
 import { completionWants, type ScopedVariable, type Want } from './completion-context.js';
 import { importItems } from './import-clause.js';
 import { codeBlock, declDetail, declDoc, exprOf, functionDoc, memberVisibility, sourceText, typeAndVisibility } from './describe.js';
@@ -197,13 +197,16 @@ function addExpression(b: ItemBuilder, analysis: DocumentAnalysis, want: Extract
 function addWant(b: ItemBuilder, analysis: DocumentAnalysis, want: Want): void {
   switch (want.kind) {
     case 'declaration-keywords':
-      for (const snippet of declarationSnippets) b.keyword(snippet, keywordDocs[snippet.keyword]);
+      for (const snippet of declarationSnippets) b.keyword(snippet, snippet === editSnippet ? editDoc : keywordDocs[snippet.keyword]);
       return;
     case 'audit-item-keywords':
       for (const snippet of auditItemSnippets) b.keyword(snippet, auditKeywordDocs[snippet.keyword] ?? keywordDocs[snippet.keyword]);
       return;
     case 'keywords':
       for (const word of want.words) b.plainKeyword(word);
+      return;
+    case 'edit-words':
+      for (const [word, doc] of Object.entries(want.words)) b.add(word, CompletionItemKind.Keyword, rank.keyword, 'edit', doc);
       return;
     case 'declared':
       for (const symbol of declaredOfKind(analysis, want.declKind)) if (!want.exclude.has(symbol.name)) b.declared(symbol);
