@@ -76,7 +76,7 @@ class EditChecker {
       return;
     }
     const mode = op.binder.mode?.text;
-    if (mode !== undefined && !(rule.modes as readonly string[]).includes(mode)) {
+    if (mode !== undefined && !rule.modes.some((m) => m === mode)) {
       bad(this.a, op.binder.mode!.span, `'${verb}' takes ${rule.modes.map((m) => `'${m}'`).join(' or ')}, not '${mode}' (${rule.modes.map((m) => `${m}: ${editModes[m]}`).join('; ')})`);
     }
     if (mode === 'each') {

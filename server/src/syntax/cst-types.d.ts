@@ -177,6 +177,67 @@ export type ParenthesizedCstChildren = {
   RParen: IToken[];
 };
 
+export interface EditDeclCstNode extends CstNode {
+  name: "editDecl";
+  children: EditDeclCstChildren;
+}
+
+export type EditDeclCstChildren = {
+  keyword: IToken[];
+  name: IToken[];
+  StringLiteral?: IToken[];
+  when?: IToken[];
+  guard?: ExpressionCstNode[];
+  Equals: IToken[];
+  editOp: EditOpCstNode[];
+  Comma?: IToken[];
+};
+
+export interface EditOpCstNode extends CstNode {
+  name: "editOp";
+  children: EditOpCstChildren;
+}
+
+export type EditOpCstChildren = {
+  verb: IToken[];
+  field?: IToken[];
+  Equals?: IToken[];
+  value?: ExpressionCstNode[];
+  editBinder?: EditBinderCstNode[];
+  with?: IToken[];
+  editSource?: EditSourceCstNode[];
+  to?: IToken[];
+  destination?: IToken[];
+};
+
+export interface EditBinderCstNode extends CstNode {
+  name: "editBinder";
+  children: EditBinderCstChildren;
+}
+
+export type EditBinderCstChildren = {
+  mode?: (IToken)[];
+  variable: IToken[];
+  In: IToken[];
+  collection: ExpressionCstNode[];
+  where?: IToken[];
+  condition?: ExpressionCstNode[];
+};
+
+export interface EditSourceCstNode extends CstNode {
+  name: "editSource";
+  children: EditSourceCstChildren;
+}
+
+export type EditSourceCstChildren = {
+  variable?: IToken[];
+  In?: IToken[];
+  collection?: ExpressionCstNode[];
+  where?: IToken[];
+  condition?: ExpressionCstNode[];
+  word?: IToken[];
+};
+
 export interface SpecCstNode extends CstNode {
   name: "spec";
   children: SpecCstChildren;
@@ -271,67 +332,6 @@ export type FieldDeclCstChildren = {
   Equals: IToken[];
   path: IToken[];
   Dot?: IToken[];
-};
-
-export interface EditDeclCstNode extends CstNode {
-  name: "editDecl";
-  children: EditDeclCstChildren;
-}
-
-export type EditDeclCstChildren = {
-  keyword: IToken[];
-  name: IToken[];
-  StringLiteral?: IToken[];
-  when?: IToken[];
-  guard?: ExpressionCstNode[];
-  Equals: IToken[];
-  editOp: EditOpCstNode[];
-  Comma?: IToken[];
-};
-
-export interface EditOpCstNode extends CstNode {
-  name: "editOp";
-  children: EditOpCstChildren;
-}
-
-export type EditOpCstChildren = {
-  verb: IToken[];
-  field?: IToken[];
-  Equals?: IToken[];
-  value?: ExpressionCstNode[];
-  editBinder?: EditBinderCstNode[];
-  with?: IToken[];
-  editSource?: EditSourceCstNode[];
-  to?: IToken[];
-  destination?: IToken[];
-};
-
-export interface EditBinderCstNode extends CstNode {
-  name: "editBinder";
-  children: EditBinderCstChildren;
-}
-
-export type EditBinderCstChildren = {
-  mode?: (IToken)[];
-  variable: IToken[];
-  In: IToken[];
-  collection: ExpressionCstNode[];
-  where?: IToken[];
-  condition?: ExpressionCstNode[];
-};
-
-export interface EditSourceCstNode extends CstNode {
-  name: "editSource";
-  children: EditSourceCstChildren;
-}
-
-export type EditSourceCstChildren = {
-  variable?: IToken[];
-  In?: IToken[];
-  collection?: ExpressionCstNode[];
-  where?: IToken[];
-  condition?: ExpressionCstNode[];
-  word?: IToken[];
 };
 
 export interface SignalDeclCstNode extends CstNode {
@@ -644,6 +644,10 @@ export interface RewardCstVisitor<IN, OUT> extends ICstVisitor<IN, OUT> {
   callOrName(children: CallOrNameCstChildren, param?: IN): OUT;
   argumentList(children: ArgumentListCstChildren, param?: IN): OUT;
   parenthesized(children: ParenthesizedCstChildren, param?: IN): OUT;
+  editDecl(children: EditDeclCstChildren, param?: IN): OUT;
+  editOp(children: EditOpCstChildren, param?: IN): OUT;
+  editBinder(children: EditBinderCstChildren, param?: IN): OUT;
+  editSource(children: EditSourceCstChildren, param?: IN): OUT;
   spec(children: SpecCstChildren, param?: IN): OUT;
   declaration(children: DeclarationCstChildren, param?: IN): OUT;
   corpusDecl(children: CorpusDeclCstChildren, param?: IN): OUT;
@@ -651,10 +655,6 @@ export interface RewardCstVisitor<IN, OUT> extends ICstVisitor<IN, OUT> {
   importClause(children: ImportClauseCstChildren, param?: IN): OUT;
   importOption(children: ImportOptionCstChildren, param?: IN): OUT;
   fieldDecl(children: FieldDeclCstChildren, param?: IN): OUT;
-  editDecl(children: EditDeclCstChildren, param?: IN): OUT;
-  editOp(children: EditOpCstChildren, param?: IN): OUT;
-  editBinder(children: EditBinderCstChildren, param?: IN): OUT;
-  editSource(children: EditSourceCstChildren, param?: IN): OUT;
   signalDecl(children: SignalDeclCstChildren, param?: IN): OUT;
   detectorDecl(children: DetectorDeclCstChildren, param?: IN): OUT;
   rewardDecl(children: RewardDeclCstChildren, param?: IN): OUT;
