@@ -16,7 +16,9 @@ import { AuditError } from '../../server/src/edits/audit-error.js';
 import { evaluateLattice, minimalSubsets, subsetMargins, subsetNames, type LatticePenalty } from '../../server/src/audit/lattice.js';
 import { auditEditPlan, planAudit } from '../../server/src/audit/plan.js';
 import { seededRandom } from '../../server/src/stats/random.js';
-import { prepareEdits } from '../../server/src/edits/prepare.js';
+import { compilePlan, prepareEdits } from '../../server/src/edits/prepare.js';
+import { changeableColumns, evaluateFeatures } from '../../server/src/edits/attack-run.js';
+import { editVariants } from '../../server/src/edits/edit-program.js';
 import { estimateSelection, selectionLabel } from '../../server/src/edits/scoring.js';
 import { marginsPerRun, scoringMemo } from '../../server/src/edits/scoring-memo.js';
 import { scoreAudit } from '../../server/src/audit/run-audit.js';
@@ -120,6 +122,34 @@ describe('optimised audit path', () => {
     assert.equal(reopened.get('question five'), undefined, 'a cut-off line');
     assert.equal(openRankingStore(temp.dir, 'other hash', 'bm25', canonical).get('question one'), undefined, 'another corpus content');
     assert.equal(openRankingStore(temp.dir, 'hash', 'lexical', canonical).get('question one'), undefined, 'another generator');
+  });
+
+  it('evaluates on an edit only the features its write set can change, with every value as a full evaluation gives', async () => {
+    const { model, prepared } = await preparedSample(text);
+    const { table, views, env, rows } = prepared;
+    const F = table.keys.length;
+    const compiled = compilePlan(model, { rewards: [], detectors: [], attacks: prepared.runs.map((r) => r.plan) }).edits;
+    const skipped: string[] = [];
+    for (const run of prepared.runs) {
+      const edit = compiled.get(run.plan.name)!;
+      const changeable = new Set(changeableColumns(table, edit.writes));
+      table.keys.forEach((key, k) => {
+        if (!changeable.has(k)) skipped.push(`${run.plan.name}:${key}`);
+      });
+      // Rebuild every 7th isolated-eligible edit and evaluate every feature on it.
+      for (let e = 0; e < run.editRecords.length; e += 7) {
+        const record = run.editRecords[e]!;
+        const candidates = (position: number): readonly string[] => (position === record.position && record.replacement !== undefined ? [record.replacement] : []);
+        const variants = [...editVariants(edit, views[record.row]!, { trajectoryId: rows[record.row]!.id, env, candidatesAt: candidates })];
+        const rebuilt = variants.find((v) => v.position === record.position && v.replacement === record.replacement)!;
+        const full = new Float64Array(F);
+        evaluateFeatures(table, rebuilt.view, env, full, 0);
+        assert.deepEqual([...full], [...run.editValues.subarray(e * F, (e + 1) * F)], `${run.plan.name} edit ${e}`);
+      }
+    }
+    // A citation edit skips the terms that read only the steps, the answer or the question.
+    assert.ok(skipped.includes('launder:term:R0.tool_cost') && skipped.includes('fake_id:term:R0.answer'), skipped.join(', '));
+    assert.ok(!skipped.includes('launder:decl:L') && !skipped.includes('same_final:decl:U'));
   });
 
   it('evaluates the lattice with shared subsets exactly as subset by subset', async () => {

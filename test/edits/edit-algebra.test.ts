@@ -16,8 +16,7 @@ const corpus = { file: 'c.jsonl', passages: new Map(['w:1', 'w:2', 'w:3', 'w:4',
 function variantsOf(edits: string, name: string, view: TrajectoryView, candidates: readonly string[] = []): Edit[] {
   const { model, problems } = analyze(edits);
   assert.deepEqual(problems, []);
-  const info = model.edits.get(name)!;
-  const compiled = compileEdit(model, info.decl, info.visibility);
+  const compiled = compileEdit(model, model.edits.get(name)!);
   return [...editVariants(compiled, view, { trajectoryId: 't', env: corpusEnv(corpus), candidatesAt: () => candidates })];
 }
 

@@ -7,8 +7,7 @@ import { compileEdit, type CompiledEdit } from '../../server/src/reward/compile-
 import { prelude } from '../../server/src/semantics/prelude.js';
 
 export function preludeEdit(name: string): CompiledEdit {
-  const info = prelude.edits.get(name)!;
-  return compileEdit(prelude.model, info.decl, info.visibility);
+  return compileEdit(prelude.model, prelude.edits.get(name)!);
 }
 
 /** An environment whose corpus ids are `ids` (a set the test may count lookups of). */

@@ -2,6 +2,7 @@ import type { Trajectory } from '../pool/types.js';
 import type { EvalEnv } from '../language/eval-env.js';
 import { EvaluationError } from '../language/eval-error.js';
 import type { TrajectoryView } from '../language/view.js';
+import type { TrajectoryPart } from '../language/types.js';
 import { AuditError, featureName } from './audit-error.js';
 import type { FeatureTable } from './features.js';
 import type { CompiledEdit } from '../reward/compile-edit.js';
@@ -71,6 +72,34 @@ export function evaluateFeatures(table: FeatureTable, view: TrajectoryView, env:
   }
 }
 
+/**
+ * Evaluates only the features at `columns` into `out` at `offset` (the others hold the original's
+ * values already): the features an edit can change. Errors as in `evaluateFeatures`.
+ */
+export function evaluateColumns(table: FeatureTable, columns: Int32Array, view: TrajectoryView, env: EvalEnv, out: Float64Array, offset: number, row?: number): void {
+  let i = 0;
+  try {
+    for (; i < columns.length; i++) out[offset + columns[i]!] = table.features[columns[i]!]!(view, env);
+  } catch (error) {
+    if (!(error instanceof EvaluationError)) throw error;
+    throw new AuditError(`term '${featureName(table.keys[columns[i]!]!)}': ${error.message}`, row);
+  }
+}
+
+/** The features whose read set meets the edit's write set: the only ones an edit can change. */
+export function changeableColumns(table: FeatureTable, writes: ReadonlySet<TrajectoryPart>): Int32Array {
+  const columns: number[] = [];
+  table.reads.forEach((reads, k) => {
+    for (const part of reads) {
+      if (writes.has(part)) {
+        columns.push(k);
+        return;
+      }
+    }
+  });
+  return Int32Array.from(columns);
+}
+
 export interface AttackContext {
   readonly table: FeatureTable;
   readonly env: EvalEnv;
@@ -121,6 +150,9 @@ export function runAttack(plan: AttackPlan, ctx: AttackContext): AttackRun | und
   const editRecords: EditRecord[] = [];
   let editValues = new Float64Array(F * 1024);
   const scratch = new Float64Array(F);
+  // An edit leaves every feature that reads nothing it writes as it was on the original: only the
+  // others are evaluated (the read sets come from the checker: semantics/read-set.ts).
+  const changeable = changeableColumns(ctx.table, ctx.editOf(plan).writes);
 
   for (let row = 0; row < ctx.rows.length; row++) {
     if (row % 256 === 0 && ctx.isCancelled()) return undefined;
@@ -132,7 +164,8 @@ export function runAttack(plan: AttackPlan, ctx: AttackContext): AttackRun | und
     for (const edit of editsOf(plan, ctx, row)) {
       anyEdit = true;
       editCounter.constructible++;
-      evaluateFeatures(ctx.table, edit.view, ctx.env, scratch, 0, row);
+      scratch.set(ctx.originalValues.subarray(base, base + F));
+      evaluateColumns(ctx.table, changeable, edit.view, ctx.env, scratch, 0, row);
       const eligible = targets.every((c) => ctx.originalValues[base + c] === 0 && scratch[c] === 1);
       if (!eligible) continue;
       editCounter.eligible++;

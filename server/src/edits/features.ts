@@ -1,5 +1,5 @@
 import type { CompiledDetector, CompiledReward, Feature } from '../reward/compile.js';
-import type { Visibility } from '../language/types.js';
+import type { TrajectoryPart, Visibility } from '../language/types.js';
 import { AuditError } from './audit-error.js';
 import { snapTie } from '../stats/estimands.js';
 
@@ -11,22 +11,26 @@ import { snapTie } from '../stats/estimands.js';
 export interface FeatureTable {
   readonly keys: readonly string[];
   readonly features: readonly Feature[];
+  /** What each feature reads of a trajectory: an edit that writes none of it leaves the feature's value as it was. */
+  readonly reads: readonly ReadonlySet<TrajectoryPart>[];
   readonly index: ReadonlyMap<string, number>;
 }
 
 export function buildFeatureTable(rewards: readonly CompiledReward[], detectors: readonly CompiledDetector[]): FeatureTable {
   const keys: string[] = [];
   const features: Feature[] = [];
+  const reads: ReadonlySet<TrajectoryPart>[] = [];
   const index = new Map<string, number>();
-  const add = (key: string, feature: Feature): void => {
-    if (index.has(key)) return;
-    index.set(key, keys.length);
-    keys.push(key);
-    features.push(feature);
+  const add = (entry: { readonly key: string; readonly feature: Feature; readonly reads: ReadonlySet<TrajectoryPart> }): void => {
+    if (index.has(entry.key)) return;
+    index.set(entry.key, keys.length);
+    keys.push(entry.key);
+    features.push(entry.feature);
+    reads.push(entry.reads);
   };
-  for (const detector of detectors) add(detector.key, detector.feature);
-  for (const reward of rewards) for (const term of reward.terms) add(term.key, term.feature);
-  return { keys, features, index };
+  for (const detector of detectors) add(detector);
+  for (const reward of rewards) for (const term of reward.terms) add(term);
+  return { keys, features, reads, index };
 }
 
 /** A reward as the audit scores it: a weight per feature. */

@@ -82,7 +82,7 @@ export function compilePlan(model: SpecModel, plan: EditPlan): CompiledPlan {
 function compileAttackEdit(model: SpecModel, attack: AttackPlan): CompiledEdit {
   const info = model.edits.get(attack.kind);
   if (info === undefined) throw new Error(`attack '${attack.name}': no edit '${attack.kind}' (the checker reports this)`);
-  return compileEdit(info.builtin ? prelude.model : model, info.decl, info.visibility);
+  return compileEdit(info.builtin ? prelude.model : model, info);
 }
 
 /** The error with the row it names located in its pool file, so the user can open it. */

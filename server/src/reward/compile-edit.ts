@@ -1,12 +1,13 @@
 import { isSettableField, isSourceWord, type EditMode, type SettableField, type SourceWord } from '../language/edit-vocabulary.js';
 import type { EvalEnv } from '../language/eval-env.js';
-import type { Visibility } from '../language/types.js';
+import type { TrajectoryPart, Visibility } from '../language/types.js';
 import { kinds, type Eval, type TypedEval } from '../language/values.js';
 import type { TrajectoryView } from '../language/view.js';
 import type { TraceStep } from '../pool/types.js';
-import type { EditDecl, EditOp, Expr, Name } from '../syntax/ast.js';
+import type { EditOp, Expr, Name } from '../syntax/ast.js';
 import { RewardCompiler, UncompilableSpec, type Scope } from './compile.js';
 import type { SpecModel } from '../semantics/check.js';
+import type { EditInfo } from '../semantics/check-edit.js';
 
 // An edit declaration compiled into plain operations with evaluators; edits/edit-program.ts applies
 // them to trajectories. Each condition and value is evaluated on the trajectory as the operation
@@ -32,6 +33,8 @@ export interface CompiledEdit {
   readonly name: string;
   /** Oracle when one of its expressions reads gold or an oracle field (the checker's taint): its figures are oracle upper bounds. */
   readonly visibility: Visibility;
+  /** The parts of a trajectory its operations change (the checker's write set). */
+  readonly writes: ReadonlySet<TrajectoryPart>;
   readonly guard: Eval<boolean> | undefined;
   readonly ops: readonly CompiledOp[];
 }
@@ -121,9 +124,10 @@ class EditCompiler {
 }
 
 /** Compiles an edit of a checked spec (or of the prelude, against the prelude's model). */
-export function compileEdit(model: SpecModel, decl: EditDecl, visibility: Visibility): CompiledEdit {
+export function compileEdit(model: SpecModel, info: EditInfo): CompiledEdit {
+  const { decl, visibility, writes } = info;
   const compiler = new EditCompiler(new RewardCompiler(model));
   const guard = decl.guard === undefined ? undefined : kinds.boolean.read(new RewardCompiler(model).expression(decl.guard, new Map()));
   if (decl.guard !== undefined && guard === undefined) throw new UncompilableSpec("an edit's guard is not boolean");
-  return { name: decl.name?.text ?? '', visibility, guard, ops: decl.ops.map((op) => compiler.op(op)) };
+  return { name: decl.name?.text ?? '', visibility, writes, guard, ops: decl.ops.map((op) => compiler.op(op)) };
 }

@@ -1,7 +1,7 @@
 import { builtinFieldsByName, builtinFunctionsByName, memberOf } from '../language/builtins.js';
 import type { EvalEnv } from '../language/eval-env.js';
 import { isLoggedType, loggedFieldEvaluator } from '../language/logged-fields.js';
-import type { Visibility } from '../language/types.js';
+import type { TrajectoryPart, Visibility } from '../language/types.js';
 import { asNumber, kinds, type Eval, type Ids, type Kind, type TypedEval } from '../language/values.js';
 import type { TrajectoryView } from '../language/view.js';
 import type { BinaryExpr, ConditionalExpr, DetectorDecl, FieldDecl, Expr, Quantifier, QuantifierExpr, RewardDecl, SignalDecl, Term } from '../syntax/ast.js';
@@ -17,6 +17,8 @@ export interface CompiledTerm {
   readonly weight: number;
   readonly feature: Feature;
   readonly visibility: Visibility;
+  /** The parts of a trajectory it reads (semantics/read-set.ts): an edit that changes none of them leaves it as it was. */
+  readonly reads: ReadonlySet<TrajectoryPart>;
   /** The reward whose declaration writes this term (R0 for R_L's inherited terms). */
   readonly declaredIn: string;
   readonly term: Term;
@@ -32,6 +34,7 @@ export interface CompiledDetector {
   readonly name: string;
   readonly key: string;
   readonly feature: Feature;
+  readonly reads: ReadonlySet<TrajectoryPart>;
 }
 
 /** Names in scope: the variables of the quantifiers around an expression. */
@@ -63,7 +66,7 @@ export class RewardCompiler {
   detector(name: string): CompiledDetector {
     const symbol = this.model.globals.get(name);
     if (symbol?.decl.kind !== 'detector') throw new UncompilableSpec(`'${name}' is not a detector`);
-    return { name, key: `decl:${name}`, feature: expect(asNumber(this.declaration(symbol.decl)), `detector '${name}'`) };
+    return { name, key: `decl:${name}`, feature: expect(asNumber(this.declaration(symbol.decl)), `detector '${name}'`), reads: this.model.readSets.ofDecl(symbol.decl) };
   }
 
   reward(name: string): CompiledReward {
@@ -96,7 +99,7 @@ export class RewardCompiler {
     const key = target !== undefined && (target.kind === 'signal' || target.kind === 'detector') ? `decl:${target.name}` : `term:${rewardName}.${term.name.text}`;
     const feature = expect(asNumber(this.expr(body, new Map())), `term '${term.name.text}'`);
     const visibility = this.model.termInfo.get(term)?.visibility ?? 'visible';
-    return { key, name: term.name.text, weight: term.weight, visibility, declaredIn: rewardName, term, feature };
+    return { key, name: term.name.text, weight: term.weight, visibility, reads: this.model.readSets.of(body), declaredIn: rewardName, term, feature };
   }
 
   /** A declaration's evaluator, compiled on first use wherever it is declared. */

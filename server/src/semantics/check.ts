@@ -10,6 +10,7 @@ import { analysisOf, report, type Analysis } from './analysis.js';
 import { checkAudit } from './check-audit.js';
 import { checkEdit, type EditInfo } from './check-edit.js';
 import { prelude } from './prelude.js';
+import type { ReadSets } from './read-set.js';
 import { checkComparison, checkTraining } from './check-blocks.js';
 import { Inference } from './infer.js';
 import { weightMass } from './weights.js';
@@ -33,6 +34,8 @@ export interface SpecModel {
   readonly problems: readonly Problem[];
   /** Every edit an attack may name: the prelude's (builtin) and the spec's. */
   readonly edits: ReadonlyMap<string, EditInfo>;
+  /** What each expression and declaration reads of a trajectory (the engine skips what an edit cannot change). */
+  readonly readSets: ReadSets;
 }
 
 function collectDeclarations(a: Analysis): void {
@@ -168,5 +171,5 @@ export function check(spec: Spec, options: CheckOptions = {}): SpecModel {
   }
   if (options.specFile !== undefined && options.probeFile !== undefined) checkLinkedFiles(a, options.specFile, options.probeFile);
   if (options.reportUnused ?? true) checkUnused(a);
-  return { spec, globals: a.globals, occurrences: a.occurrences, declInfo: a.declInfo, termInfo: a.termInfo, problems: a.problems, edits: a.edits };
+  return { spec, globals: a.globals, occurrences: a.occurrences, declInfo: a.declInfo, termInfo: a.termInfo, problems: a.problems, edits: a.edits, readSets: a.readSets };
 }
