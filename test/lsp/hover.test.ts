@@ -34,6 +34,34 @@ describe('hover', () => {
     assert.ok(text.includes('```reward\nany c in citations: c in corpus and c not in retrieved\n```'));
   });
 
+  test('an edit: its operations, what they change, oracle by taint; an attack of it shows the edit\'s doc', async () => {
+    const text = `corpus c = "c.jsonl"
+pool p = "p.jsonl"
+detector Q "a repeated query" = repeated_queries() > 0
+reward R { a 1 * exact_match(answer, gold.answers) }
+edit repeat "repeat one search" = duplicate each s in steps where s.type == "search"
+edit swap "swap a support passage" = replace each c in citations where c in gold.support with x in retrieved
+audit a {
+  reward R
+  corpus c
+  pools p
+  attack r = repeat targets Q
+}
+`;
+    const other = uri.replace('paper.reward', 'edits.reward');
+    await client.open(other, text);
+    const at = async (needle: string, offset: number): Promise<string> => {
+      const hover = await client.connection.sendRequest(HoverRequest.type, { textDocument: { uri: other }, position: positionIn(text, needle, offset) });
+      return (hover?.contents as MarkupContent).value;
+    };
+    const repeat = await at('edit repeat', 6);
+    assert.ok(repeat.includes('repeat one search') && repeat.includes('duplicate each s in steps where s.type == "search"') && repeat.includes('Changes steps.'), repeat);
+    const swap = await at('edit swap', 6);
+    assert.ok(swap.includes('Changes citations, final_text. Oracle'), swap);
+    assert.ok((await at('= repeat targets', 2)).includes('repeat one search'));
+    await client.close(other);
+  });
+
   test('an oracle signal says where the gold labels come in', async () => {
     const { text } = await hoverAt(positionIn(paperSpec, 'signal support_miss', 7));
     assert.ok(text.startsWith('signal `support_miss`: boolean, oracle'), text);

@@ -66,6 +66,15 @@ function describeDeclaration(analysis: DocumentAnalysis, symbol: DeclSymbol): st
       if (body !== undefined) lines.push(codeBlock(sourceText(analysis, body.span)));
       break;
     }
+    case 'edit': {
+      // The operations as written, what they change, and whether an attack of it is oracle.
+      const edit = analysis.analyzed.model.edits.get(symbol.name);
+      lines.push(codeBlock(decl.ops.map((op) => sourceText(analysis, op.span)).join(',\n')));
+      if (edit !== undefined) {
+        lines.push(`Changes ${[...edit.writes].join(', ') || 'nothing'}.${edit.visibility === 'oracle' ? ' Oracle: it reads gold, so every figure of an attack of it is an oracle upper bound.' : ''}`);
+      }
+      break;
+    }
     case 'reward':
       if (decl.base !== undefined) lines.push(`Derived from \`${decl.base.text}\`, plus:`);
       else if (decl.terms.length > 0) lines.push('Terms:');
