@@ -163,7 +163,9 @@ export function runAttack(plan: AttackPlan, ctx: AttackContext): AttackRun | und
     const firstEdit = editRecords.length;
     for (const edit of editsOf(plan, ctx, row)) {
       anyEdit = true;
-      editCounter.constructible++;
+      // One row may have many variants (`delete each s in steps` over a long run is steps²): the
+      // editor's cancel must still reach it.
+      if (++editCounter.constructible % 4096 === 0 && ctx.isCancelled()) return undefined;
       scratch.set(ctx.originalValues.subarray(base, base + F));
       evaluateColumns(ctx.table, changeable, edit.view, ctx.env, scratch, 0, row);
       const eligible = targets.every((c) => ctx.originalValues[base + c] === 0 && scratch[c] === 1);
