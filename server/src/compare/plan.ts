@@ -1,6 +1,6 @@
 import { planAttack, type AttackPlan, type EditPlan } from '../edits/attack-plan.js';
 import type { Span } from '../problems/span.js';
-import { optionNames, optionNumber, resampling } from '../semantics/block-options.js';
+import { optionNames, optionNumber, optionWord, resampling } from '../semantics/block-options.js';
 import type { ComparisonDecl } from '../syntax/ast.js';
 
 export interface ComparisonPlan {
@@ -18,6 +18,8 @@ export interface ComparisonPlan {
   readonly margin: number;
   /** The smallest rate reduction a claim would state, in points. */
   readonly claim: number;
+  /** `one`: each arm is one run (its logs together); `logs`: each log an arm names is one run (seed). */
+  readonly runs: 'one' | 'logs';
   readonly seed: number;
   readonly bootstrap: number;
 }
@@ -46,6 +48,7 @@ export function planComparison(decl: ComparisonDecl): ComparisonPlan | undefined
     detectors,
     margin: optionNumber(decl.items, 'margin') ?? defaultMargin,
     claim: optionNumber(decl.items, 'claim') ?? defaultClaim,
+    runs: optionWord(decl.items, 'runs') === 'logs' ? 'logs' : 'one',
     ...resampling(decl.items),
   };
 }

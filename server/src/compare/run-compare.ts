@@ -9,6 +9,9 @@ import type { SpecModel } from '../semantics/check.js';
 import type { LineIndex } from '../problems/line-index.js';
 import { comparisonMetrics, evaluateArm, type ArmValues, type MetricSpec } from './arm-values.js';
 import { bootstrapMemo, type BootstrapMemo } from '../stats/bootstrap.js';
+import { hierarchicalDifference, perRunValues, runSpread } from '../stats/hierarchical-bootstrap.js';
+import type { ComparisonRuns } from '../report/compare-schema.js';
+import { armRuns, eventsIn, runLayout, runMatrix, type RunLayout } from './runs.js';
 import { equalSuiteDifference, pairedDifference, zeroEventDifference } from '../stats/paired-interval.js';
 import type { ComparisonPlan } from './plan.js';
 import { verdictOf } from './verdict.js';
@@ -90,6 +93,8 @@ const average = (xs: readonly (number | null)[]): number | null => {
   return known.length === 0 ? null : known.reduce((s, x) => s + x, 0) / known.length;
 };
 
+const oneRun = (value: number | null): number[] => (value === null ? [] : [value]);
+
 function cellsOf(metric: MetricSpec, clusters: BenchmarkClusters, base: ArmValues, treatment: ArmValues, plan: ComparisonPlan, memo: BootstrapMemo): ComparisonCell[] {
   const { bootstrap: resamples, seed } = plan;
   const claim = plan.claim / 100;
@@ -107,6 +112,7 @@ function cellsOf(metric: MetricSpec, clusters: BenchmarkClusters, base: ArmValue
       benchmark, clusters: clusterCount, pairs: means.reduce((s, m) => s + m.pairs, 0),
       base: suiteMean((m) => m.base), treatment: suiteMean((m) => m.treatment), difference: estimate.estimate,
       interval: { ...interval },
+      runs: { base: runSpread(oneRun(suiteMean((m) => m.base))), treatment: runSpread(oneRun(suiteMean((m) => m.treatment))) },
       baseEvents: metric.rate ? baseEvents : null, treatmentEvents: metric.rate ? treatmentEvents : null,
       verdict: verdictOf({ better: metric.better, rate: metric.rate, low: interval.low, high: interval.high, baseEvents, treatmentEvents, clusters: clusterCount, claim }),
     };
@@ -116,6 +122,52 @@ function cellsOf(metric: MetricSpec, clusters: BenchmarkClusters, base: ArmValue
     cells.push(cell(equalSuite, perBenchmark.map((b) => b.means), equalSuiteDifference(perBenchmark.map((b) => b.means.difference), resamples, seed)));
   }
   return cells;
+}
+
+/**
+ * The cells of one metric with several runs per arm (`runs logs`): per benchmark and equal-suite,
+ * the mean over questions of (treatment's run mean − base's run mean) with the hierarchical
+ * bootstrap (runs within each arm, then questions), and each arm's per-run values.
+ */
+function runCellsOf(metric: MetricSpec, layout: RunLayout, base: ArmValues, treatment: ArmValues, plan: ComparisonPlan): ComparisonCell[] {
+  const { bootstrap: resamples, seed } = plan;
+  const claim = plan.claim / 100;
+  const baseValues = base.values.get(metric.key)!;
+  const treatmentValues = treatment.values.get(metric.key)!;
+  const matrices = layout.benchmarks.map((b) => runMatrix(b, baseValues, treatmentValues));
+  const cell = (benchmark: string, at: readonly number[]): ComparisonCell => {
+    const chosen = at.map((i) => matrices[i]!);
+    const layouts = at.map((i) => layout.benchmarks[i]!);
+    const clusterCount = layouts.reduce((s, b) => s + b.questions.length, 0);
+    const baseEvents = layouts.reduce((s, b) => s + eventsIn(b.base, baseValues), 0);
+    const treatmentEvents = layouts.reduce((s, b) => s + eventsIn(b.treatment, treatmentValues), 0);
+    const estimate = hierarchicalDifference(chosen, resamples, seed);
+    const noEvents = metric.rate && baseEvents + treatmentEvents === 0 && clusterCount > 0;
+    const interval = noEvents ? zeroEventDifference(clusterCount) : estimate.interval;
+    const baseRuns = perRunValues(chosen, 'base');
+    const treatmentRuns = perRunValues(chosen, 'treatment');
+    return {
+      benchmark, clusters: clusterCount, pairs: layouts.reduce((s, b) => s + b.base.reduce((t, run) => t + run.reduce((u, rows) => u + rows.length, 0), 0), 0),
+      base: average(baseRuns), treatment: average(treatmentRuns), difference: estimate.estimate,
+      interval: { ...interval },
+      runs: { base: runSpread(baseRuns), treatment: runSpread(treatmentRuns) },
+      baseEvents: metric.rate ? baseEvents : null, treatmentEvents: metric.rate ? treatmentEvents : null,
+      verdict: verdictOf({ better: metric.better, rate: metric.rate, low: interval.low, high: interval.high, baseEvents, treatmentEvents, clusters: clusterCount, claim }),
+    };
+  };
+  const cells = layout.benchmarks.map((b, i) => cell(b.benchmark, [i]));
+  if (layout.benchmarks.length > 1) cells.push(cell(equalSuite, layout.benchmarks.map((_, i) => i)));
+  return cells;
+}
+
+function runsOf(plan: ComparisonPlan, base: ArmValues, treatment: ArmValues, droppedQuestions: number): ComparisonRuns {
+  const baseNames = plan.runs === 'logs' ? [...armRuns(base.rows).names] : [plan.base.join(' + ') || 'base'];
+  const treatmentNames = plan.runs === 'logs' ? [...armRuns(treatment.rows).names] : [plan.treatment.join(' + ') || 'treatment'];
+  const varianceEstimated = baseNames.length > 1 && treatmentNames.length > 1;
+  const note = varianceEstimated
+    ? null
+    : `run-level variance is not estimated: ${plan.runs === 'one' ? "each arm is one run (add 'runs logs' and one log per seed)" : 'an arm has one run (log)'}; intervals measure question uncertainty only`;
+  return { mode: plan.runs, base: baseNames, treatment: treatmentNames, varianceEstimated, note, droppedQuestions };
 }
 
 /**
@@ -130,9 +182,13 @@ export function runComparison(
   const treatmentValues = evaluateArm(model, plan, treatment, candidates);
   if (baseValues === undefined || treatmentValues === undefined) return undefined;
   const paired = pairArms(baseValues.rows, treatmentValues.rows);
+  const layout = plan.runs === 'logs' ? runLayout(baseValues.rows, treatmentValues.rows) : undefined;
   // Every metric resamples the same benchmarks' clusters: one draw per benchmark size serves them all.
   const memo = bootstrapMemo();
-  const metrics = comparisonMetrics(model, plan).map((metric) => ({ ...metric, cells: cellsOf(metric, paired.clusters, baseValues, treatmentValues, plan, memo) }));
+  const metrics = comparisonMetrics(model, plan).map((metric) => ({
+    ...metric,
+    cells: layout === undefined ? cellsOf(metric, paired.clusters, baseValues, treatmentValues, plan, memo) : runCellsOf(metric, layout, baseValues, treatmentValues, plan),
+  }));
   const em = metrics.find((m) => m.key === 'em')!;
   const gate = em.cells.filter((c) => c.benchmark !== equalSuite).map((c) => ({ benchmark: c.benchmark, lower: c.interval.low, passed: c.interval.low !== null && c.interval.low > -plan.margin / 100 }));
   const scorer = new RewardCompiler(model).reward(plan.reward);
@@ -145,10 +201,11 @@ export function runComparison(
     scorer: { name: scorer.name, visibility: scorer.visibility },
     base: logs(base),
     treatment: logs(treatment),
-    pairs: paired.pairs,
-    unpairedBase: paired.unpairedBase,
-    unpairedTreatment: paired.unpairedTreatment,
-    benchmarks: [...paired.clusters.keys()],
+    pairs: layout === undefined ? paired.pairs : layout.usedBase,
+    runs: runsOf(plan, baseValues, treatmentValues, layout?.droppedQuestions ?? 0),
+    unpairedBase: layout === undefined ? paired.unpairedBase : baseValues.rows.length - layout.usedBase,
+    unpairedTreatment: layout === undefined ? paired.unpairedTreatment : treatmentValues.rows.length - layout.usedTreatment,
+    benchmarks: layout === undefined ? [...paired.clusters.keys()] : layout.benchmarks.map((b) => b.benchmark),
     metrics,
     nonInferiority: { margin: plan.margin, benchmarks: gate, passed: gate.length > 0 && gate.every((g) => g.passed) },
     settings: { seed: plan.seed, bootstrap: plan.bootstrap, margin: plan.margin, claim: plan.claim },

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { cellRuns, comparisonRuns } from './compare-schema.js';
 import { poolImport, poolResolution, rowIssue, specRange, undefinedWhenEmpty, visibility } from './schema-parts.js';
 
 // The training-signal (`herald signal`) and paired-comparison (`herald compare`) sections of the
@@ -69,8 +70,9 @@ const comparisonCell = z.object({
   interval: z.object({
     low: z.number().nullable(),
     high: z.number().nullable(),
-    method: z.enum(['bootstrap', 'exact-zero', 'none']).describe('bootstrap: 95% percentile interval over question clusters; exact-zero: no event in either arm, ±(1 − 0.05^(1/n)); none: no pair, both ends null'),
+    method: z.enum(['bootstrap', 'exact-zero', 'none', 'hierarchical-bootstrap']).describe('bootstrap: 95% percentile interval over question clusters; hierarchical-bootstrap: several runs per arm, runs resampled within each arm then questions (docs/report.md); exact-zero: no event in either arm, ±(1 − 0.05^(1/n)); none: no pair, both ends null'),
   }),
+  runs: cellRuns,
   baseEvents: z.number().int().nullable().describe('for rates: rows with the event in the base arm'),
   treatmentEvents: z.number().int().nullable(),
   verdict: z.enum(['improves', 'worsens', 'within claim', 'inconclusive', 'blocks a reduction claim']).describe(
@@ -93,7 +95,8 @@ export const comparisonReport = z.object({
   scorer: z.object({ name: z.string(), visibility }).describe('the fixed reward that scores the targeted attacks in both arms'),
   base: z.array(logReport),
   treatment: z.array(logReport),
-  pairs: z.number().int().describe('rows paired by (question_id, meta.sample)'),
+  pairs: z.number().int().describe('rows paired by (question_id, meta.sample); with several runs per arm, the base rows used'),
+  runs: comparisonRuns,
   unpairedBase: z.number().int(),
   unpairedTreatment: z.number().int(),
   benchmarks: z.array(z.string()),

@@ -29,6 +29,7 @@ export const comparisonOptions: Readonly<Record<string, OptionShape>> = {
   detectors: { kind: 'names', of: 'detector', many: true },
   margin: { kind: 'number', check: positivePoints },
   claim: { kind: 'number', check: positivePoints },
+  runs: { kind: 'word', words: ['one', 'logs'] },
 };
 
 /** One line per option, for hovers and completion. */
@@ -41,6 +42,7 @@ export const optionDocs: Readonly<Record<string, string>> = {
   detectors: 'Detectors whose natural incidence is compared (default: the attacks\' targets).',
   margin: 'The EM non-inferiority margin in points: the paired lower bound must exceed −margin on each benchmark (default 2).',
   claim: 'The smallest rate reduction, in points, that a claim would state; a rare-event result that cannot resolve it blocks the claim (default 1).',
+  runs: '`one` (default: each arm\'s logs together are one run) or `logs` (each log an arm names is one run, a training seed: intervals resample runs within each arm, then questions).',
 };
 
 function valueText(value: OptionValue): string {
@@ -147,7 +149,7 @@ export function checkComparison(a: Analysis, block: ComparisonDecl): void {
     if (item.kind === 'option') checkOption(a, item, comparisonOptions, 'comparison');
     else if (item.kind === 'attack') checkAttack(a, block, item, attacks);
     else if (item.kind !== 'audit-reward' && item.kind !== 'audit-corpus' && !(item.kind === 'setting' && item.key !== 'sweep')) {
-      misplaced(a, item, 'comparison', ': it reads reward, corpus, base, treatment, detectors, attack, margin, claim, seed and bootstrap');
+      misplaced(a, item, 'comparison', ': it reads reward, corpus, base, treatment, detectors, attack, margin, claim, runs, seed and bootstrap');
     }
   }
   checkSettings(a, block.items);
