@@ -2,21 +2,21 @@ import type { AnalysisInputs } from '../inputs/analysis-inputs.js';
 import { readFileSection } from '../inputs/pool-section.js';
 import type { CandidateSource } from '../edits/prepare.js';
 import type { Trajectory } from '../pool/types.js';
-import type { ComparisonReport } from '../report/training-schema.js';
+import type { ComparisonBody, ComparisonReport } from '../report/training-schema.js';
 import type { ComparisonCell } from '../report/training-schema.js';
 import { RewardCompiler } from '../reward/compile.js';
 import type { SpecModel } from '../semantics/check.js';
 import type { LineIndex } from '../problems/line-index.js';
 import { comparisonMetrics, evaluateArm, type ArmValues, type MetricSpec } from './arm-values.js';
 import { bootstrapMemo, type BootstrapMemo } from '../stats/bootstrap.js';
-import { hierarchicalDifference, perRunValues, runSpread } from '../stats/hierarchical-bootstrap.js';
-import type { ComparisonRuns } from '../report/compare-schema.js';
-import { armRuns, eventsIn, runLayout, runMatrix, type RunLayout } from './runs.js';
+import { runSpread } from '../stats/hierarchical-bootstrap.js';
+import { runLayout } from './runs.js';
+import { equalSuite, runCellsOf, runsOf } from './run-cells.js';
+import { greedyRule, subset } from './greedy-split.js';
 import { equalSuiteDifference, pairedDifference, zeroEventDifference } from '../stats/paired-interval.js';
 import type { ComparisonPlan } from './plan.js';
 import { verdictOf } from './verdict.js';
 
-export const equalSuite = 'equal-suite';
 
 /** Rows are paired by question id and sample (the generation seed's index). */
 function pairKey(row: Trajectory): string {
@@ -125,62 +125,12 @@ function cellsOf(metric: MetricSpec, clusters: BenchmarkClusters, base: ArmValue
 }
 
 /**
- * The cells of one metric with several runs per arm (`runs logs`): per benchmark and equal-suite,
- * the mean over questions of (treatment's run mean − base's run mean) with the hierarchical
- * bootstrap (runs within each arm, then questions), and each arm's per-run values.
- */
-function runCellsOf(metric: MetricSpec, layout: RunLayout, base: ArmValues, treatment: ArmValues, plan: ComparisonPlan): ComparisonCell[] {
-  const { bootstrap: resamples, seed } = plan;
-  const claim = plan.claim / 100;
-  const baseValues = base.values.get(metric.key)!;
-  const treatmentValues = treatment.values.get(metric.key)!;
-  const matrices = layout.benchmarks.map((b) => runMatrix(b, baseValues, treatmentValues));
-  const cell = (benchmark: string, at: readonly number[]): ComparisonCell => {
-    const chosen = at.map((i) => matrices[i]!);
-    const layouts = at.map((i) => layout.benchmarks[i]!);
-    const clusterCount = layouts.reduce((s, b) => s + b.questions.length, 0);
-    const baseEvents = layouts.reduce((s, b) => s + eventsIn(b.base, baseValues), 0);
-    const treatmentEvents = layouts.reduce((s, b) => s + eventsIn(b.treatment, treatmentValues), 0);
-    const estimate = hierarchicalDifference(chosen, resamples, seed);
-    const noEvents = metric.rate && baseEvents + treatmentEvents === 0 && clusterCount > 0;
-    const interval = noEvents ? zeroEventDifference(clusterCount) : estimate.interval;
-    const baseRuns = perRunValues(chosen, 'base');
-    const treatmentRuns = perRunValues(chosen, 'treatment');
-    return {
-      benchmark, clusters: clusterCount, pairs: layouts.reduce((s, b) => s + b.base.reduce((t, run) => t + run.reduce((u, rows) => u + rows.length, 0), 0), 0),
-      base: average(baseRuns), treatment: average(treatmentRuns), difference: estimate.estimate,
-      interval: { ...interval },
-      runs: { base: runSpread(baseRuns), treatment: runSpread(treatmentRuns) },
-      baseEvents: metric.rate ? baseEvents : null, treatmentEvents: metric.rate ? treatmentEvents : null,
-      verdict: verdictOf({ better: metric.better, rate: metric.rate, low: interval.low, high: interval.high, baseEvents, treatmentEvents, clusters: clusterCount, claim }),
-    };
-  };
-  const cells = layout.benchmarks.map((b, i) => cell(b.benchmark, [i]));
-  if (layout.benchmarks.length > 1) cells.push(cell(equalSuite, layout.benchmarks.map((_, i) => i)));
-  return cells;
-}
-
-function runsOf(plan: ComparisonPlan, base: ArmValues, treatment: ArmValues, droppedQuestions: number): ComparisonRuns {
-  const baseNames = plan.runs === 'logs' ? [...armRuns(base.rows).names] : [plan.base.join(' + ') || 'base'];
-  const treatmentNames = plan.runs === 'logs' ? [...armRuns(treatment.rows).names] : [plan.treatment.join(' + ') || 'treatment'];
-  const varianceEstimated = baseNames.length > 1 && treatmentNames.length > 1;
-  const note = varianceEstimated
-    ? null
-    : `run-level variance is not estimated: ${plan.runs === 'one' ? "each arm is one run (add 'runs logs' and one log per seed)" : 'an arm has one run (log)'}; intervals measure question uncertainty only`;
-  return { mode: plan.runs, base: baseNames, treatment: treatmentNames, varianceEstimated, note, droppedQuestions };
-}
-
-/**
  * The paired policy comparison: both arms scored by the same metrics, paired by question and
  * sample, differences (treatment − base) with question-cluster bootstrap intervals per benchmark
  * and for the equal-suite average, and the EM non-inferiority gate. Undefined when cancelled.
  */
-export function runComparison(
-  model: SpecModel, plan: ComparisonPlan, base: AnalysisInputs, treatment: AnalysisInputs, candidates: CandidateSource, lines: LineIndex | undefined,
-): ComparisonReport | undefined {
-  const baseValues = evaluateArm(model, plan, base, candidates);
-  const treatmentValues = evaluateArm(model, plan, treatment, candidates);
-  if (baseValues === undefined || treatmentValues === undefined) return undefined;
+/** What a comparison reports over some rows of both arms: all of them, or the greedy or sampled ones. */
+function comparisonBody(model: SpecModel, plan: ComparisonPlan, baseValues: ArmValues, treatmentValues: ArmValues): ComparisonBody {
   const paired = pairArms(baseValues.rows, treatmentValues.rows);
   const layout = plan.runs === 'logs' ? runLayout(baseValues.rows, treatmentValues.rows) : undefined;
   // Every metric resamples the same benchmarks' clusters: one draw per benchmark size serves them all.
@@ -191,6 +141,35 @@ export function runComparison(
   }));
   const em = metrics.find((m) => m.key === 'em')!;
   const gate = em.cells.filter((c) => c.benchmark !== equalSuite).map((c) => ({ benchmark: c.benchmark, lower: c.interval.low, passed: c.interval.low !== null && c.interval.low > -plan.margin / 100 }));
+  return {
+    pairs: layout === undefined ? paired.pairs : layout.usedBase,
+    runs: runsOf(plan, baseValues, treatmentValues, layout?.droppedQuestions ?? 0),
+    unpairedBase: layout === undefined ? paired.unpairedBase : baseValues.rows.length - layout.usedBase,
+    unpairedTreatment: layout === undefined ? paired.unpairedTreatment : treatmentValues.rows.length - layout.usedTreatment,
+    benchmarks: layout === undefined ? [...paired.clusters.keys()] : layout.benchmarks.map((b) => b.benchmark),
+    metrics,
+    nonInferiority: { margin: plan.margin, benchmarks: gate, passed: gate.length > 0 && gate.every((g) => g.passed) },
+  };
+}
+
+/**
+ * The paired policy comparison: both arms scored by the same metrics, paired by question and
+ * sample, differences (treatment − base) with question-cluster bootstrap intervals per benchmark
+ * and for the equal-suite average, and the EM non-inferiority gate; with `greedy`, the same again
+ * over the greedy and over the sampled rows. Undefined when cancelled.
+ */
+export function runComparison(
+  model: SpecModel, plan: ComparisonPlan, base: AnalysisInputs, treatment: AnalysisInputs, candidates: CandidateSource, lines: LineIndex | undefined,
+): ComparisonReport | undefined {
+  const baseValues = evaluateArm(model, plan, base, candidates);
+  const treatmentValues = evaluateArm(model, plan, treatment, candidates);
+  if (baseValues === undefined || treatmentValues === undefined) return undefined;
+  const body = comparisonBody(model, plan, baseValues, treatmentValues);
+  const isGreedy = greedyRule(model, plan);
+  const splits = isGreedy === undefined ? null : (['greedy', 'sampled'] as const).map((split) => {
+    const keep = (row: Trajectory): boolean => isGreedy(row) === (split === 'greedy');
+    return { split, ...comparisonBody(model, plan, subset(baseValues, keep), subset(treatmentValues, keep)) };
+  });
   const scorer = new RewardCompiler(model).reward(plan.reward);
   const logs = (inputs: AnalysisInputs) => inputs.pools.map((p) => ({
     name: p.name, file: p.file, rows: p.rows.length, ...readFileSection(p),
@@ -201,13 +180,8 @@ export function runComparison(
     scorer: { name: scorer.name, visibility: scorer.visibility },
     base: logs(base),
     treatment: logs(treatment),
-    pairs: layout === undefined ? paired.pairs : layout.usedBase,
-    runs: runsOf(plan, baseValues, treatmentValues, layout?.droppedQuestions ?? 0),
-    unpairedBase: layout === undefined ? paired.unpairedBase : baseValues.rows.length - layout.usedBase,
-    unpairedTreatment: layout === undefined ? paired.unpairedTreatment : treatmentValues.rows.length - layout.usedTreatment,
-    benchmarks: layout === undefined ? [...paired.clusters.keys()] : layout.benchmarks.map((b) => b.benchmark),
-    metrics,
-    nonInferiority: { margin: plan.margin, benchmarks: gate, passed: gate.length > 0 && gate.every((g) => g.passed) },
+    ...body,
+    splits,
     settings: { seed: plan.seed, bootstrap: plan.bootstrap, margin: plan.margin, claim: plan.claim },
   };
 }

@@ -1,7 +1,7 @@
 import { cell, check, heading, paragraph, text, type Block, type Cell, type Tone } from './format-blocks.js';
 import { minus, percent, plural, shortNumber } from '../report/format-numbers.js';
 import { betterArrow, differenceConvention, points } from '../findings/wording.js';
-import type { ComparisonReport } from '../report/training-schema.js';
+import type { ComparisonBody, ComparisonReport } from '../report/training-schema.js';
 import type { ComparisonCell } from '../report/training-schema.js';
 import { readFileFields } from './read-file-lines.js';
 
@@ -27,7 +27,7 @@ function intervalsText(comparison: ComparisonReport): string {
   return `95% hierarchical bootstrap (runs resampled within each arm, then questions), ${bootstrap} resamples, seed ${shortNumber(seed)}`;
 }
 
-function runsText(comparison: ComparisonReport): string {
+function runsText(comparison: ComparisonBody): string {
   const runs = comparison.runs;
   const arms = `base ${plural(runs.base.length, 'run')} (${runs.base.join(', ')}), treatment ${plural(runs.treatment.length, 'run')} (${runs.treatment.join(', ')})`;
   const dropped = runs.droppedQuestions > 0 ? `; ${plural(runs.droppedQuestions, 'question')} missing from some run left out` : '';
@@ -35,7 +35,7 @@ function runsText(comparison: ComparisonReport): string {
 }
 
 /** Per metric and benchmark, each arm's run values, SD and range: shown when some arm has several runs. */
-function spreadBlocks(comparison: ComparisonReport): Block[] {
+function spreadBlocks(comparison: ComparisonBody): Block[] {
   if (comparison.runs.base.length < 2 && comparison.runs.treatment.length < 2) return [];
   return [
     heading('between-run spread (each run\'s value; SD and range in points)'),
@@ -59,9 +59,41 @@ function intervalText(c: ComparisonCell): string {
   return c.interval.method === 'exact-zero' ? `${range} (no events)` : range;
 }
 
+/** The paired differences, the between-run spread and the EM gate over some rows; `title` names them. */
+function bodyBlocks(body: ComparisonBody, claim: number, title: string): Block[] {
+  const gate = body.nonInferiority;
+  return [
+    heading(`paired differences${title} (treatment − base, points)`),
+    paragraph([cell(`Δ and its interval are ${differenceConvention}.`, 'muted')]),
+    {
+      kind: 'table',
+      columns: [
+        { title: 'metric', shrink: true }, { title: 'benchmark' }, { title: 'base', align: 'right' }, { title: 'treatment', align: 'right' },
+        { title: 'Δ (t − b)', align: 'right' }, { title: '95% CI' }, { title: 'events b/t', align: 'right' }, { title: 'verdict' },
+      ],
+      rows: body.metrics.flatMap((m) => m.cells.map((c): Cell[] => [
+        text(`${m.label} (${betterArrow(m.better)})`), text(c.benchmark), text(percent(c.base)), text(percent(c.treatment)),
+        text(points(c.difference)), text(intervalText(c)),
+        text(c.baseEvents === null ? '' : `${c.baseEvents}/${c.treatmentEvents}`), cell(c.verdict, verdictTones[c.verdict]),
+      ])),
+    },
+    ...spreadBlocks(body),
+    paragraph([text(`'blocks a reduction claim': a rare event (fewer than 10 events in the two arms, or none in one arm with a zero-event bound above the ${shortNumber(claim)}-point claim) whose interval includes no change. The data do not show a reduction, and they do not establish equal rates either.`)]),
+    heading(`EM non-inferiority${title} (paired lower bound of treatment − base > ${minus}${shortNumber(gate.margin)} points on each benchmark)`),
+    {
+      kind: 'table',
+      columns: [{ title: 'benchmark' }, { title: 'EM lower bound (t − b)', align: 'right' }, { title: 'passes' }],
+      rows: gate.benchmarks.map((g): Cell[] => [text(g.benchmark), text(points(g.lower)), check(g.passed)]),
+    },
+    paragraph([text('gate: '), cell(gate.passed ? 'passes on every benchmark' : 'fails', gate.passed ? 'good' : 'bad')]),
+  ];
+}
+
+const splitTitles = { greedy: 'greedy rows', sampled: 'sampled rows' } as const;
+
 export function describeComparison(comparison: ComparisonReport): Block[] {
   const logs = (list: ComparisonReport['base']): string => list.map((l) => `${l.name} (${l.file}, ${plural(l.rows, 'row')})`).join(', ');
-  const gate = comparison.nonInferiority;
+  const claim = comparison.settings.claim;
   return [
     heading(`policy comparison ${comparison.name}`, 1),
     {
@@ -74,30 +106,10 @@ export function describeComparison(comparison: ComparisonReport): Block[] {
         { name: 'scorer', value: [text(`${comparison.scorer.name} (${comparison.scorer.visibility}): fixed for the targeted attacks in both arms`)] },
         { name: 'runs', value: [text(runsText(comparison))] },
         { name: 'intervals', value: [text(intervalsText(comparison))] },
+        ...(comparison.splits === null ? [] : [{ name: 'rows', value: [text(`greedy and sampled together, then each (${comparison.splits.map((s) => `${s.split}: ${s.pairs} pairs`).join(', ')})`)] }]),
       ],
     },
-    heading('paired differences (treatment − base, points)'),
-    paragraph([cell(`Δ and its interval are ${differenceConvention}.`, 'muted')]),
-    {
-      kind: 'table',
-      columns: [
-        { title: 'metric', shrink: true }, { title: 'benchmark' }, { title: 'base', align: 'right' }, { title: 'treatment', align: 'right' },
-        { title: 'Δ (t − b)', align: 'right' }, { title: '95% CI' }, { title: 'events b/t', align: 'right' }, { title: 'verdict' },
-      ],
-      rows: comparison.metrics.flatMap((m) => m.cells.map((c): Cell[] => [
-        text(`${m.label} (${betterArrow(m.better)})`), text(c.benchmark), text(percent(c.base)), text(percent(c.treatment)),
-        text(points(c.difference)), text(intervalText(c)),
-        text(c.baseEvents === null ? '' : `${c.baseEvents}/${c.treatmentEvents}`), cell(c.verdict, verdictTones[c.verdict]),
-      ])),
-    },
-    ...spreadBlocks(comparison),
-    paragraph([text(`'blocks a reduction claim': a rare event (fewer than 10 events in the two arms, or none in one arm with a zero-event bound above the ${shortNumber(comparison.settings.claim)}-point claim) whose interval includes no change. The data do not show a reduction, and they do not establish equal rates either.`)]),
-    heading(`EM non-inferiority (paired lower bound of treatment − base > ${minus}${shortNumber(gate.margin)} points on each benchmark)`),
-    {
-      kind: 'table',
-      columns: [{ title: 'benchmark' }, { title: 'EM lower bound (t − b)', align: 'right' }, { title: 'passes' }],
-      rows: gate.benchmarks.map((g): Cell[] => [text(g.benchmark), text(points(g.lower)), check(g.passed)]),
-    },
-    paragraph([text('gate: '), cell(gate.passed ? 'passes on every benchmark' : 'fails', gate.passed ? 'good' : 'bad')]),
+    ...bodyBlocks(comparison, claim, comparison.splits === null ? '' : ', all rows'),
+    ...(comparison.splits ?? []).flatMap((split) => bodyBlocks(split, claim, `, ${splitTitles[split.split]}`)),
   ];
 }

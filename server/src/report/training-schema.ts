@@ -89,12 +89,8 @@ const comparisonMetric = z.object({
   cells: z.array(comparisonCell),
 });
 
-export const comparisonReport = z.object({
-  name: z.string(),
-  range: specRange.nullable(),
-  scorer: z.object({ name: z.string(), visibility }).describe('the fixed reward that scores the targeted attacks in both arms'),
-  base: z.array(logReport),
-  treatment: z.array(logReport),
+/** What a comparison reports over some rows of both arms: all of them, or a split's. */
+const comparisonBody = z.object({
   pairs: z.number().int().describe('rows paired by (question_id, meta.sample); with several runs per arm, the base rows used'),
   runs: comparisonRuns,
   unpairedBase: z.number().int(),
@@ -106,11 +102,22 @@ export const comparisonReport = z.object({
     benchmarks: z.array(z.object({ benchmark: z.string(), lower: z.number().nullable().describe('null without pairs (the gate then fails)'), passed: z.boolean() })),
     passed: z.boolean(),
   }),
+});
+
+export const comparisonReport = z.object({
+  name: z.string(),
+  range: specRange.nullable(),
+  scorer: z.object({ name: z.string(), visibility }).describe('the fixed reward that scores the targeted attacks in both arms'),
+  base: z.array(logReport),
+  treatment: z.array(logReport),
+  ...comparisonBody.shape,
+  splits: z.array(comparisonBody.extend({ split: z.enum(['greedy', 'sampled']) })).nullable().describe("with `greedy`: the same figures over the greedy rows, then the sampled ones (the top level holds all rows together); null without `greedy`"),
   settings: z.object({ seed: z.number(), bootstrap: z.number().int(), margin: z.number(), claim: z.number().describe('points') }),
 });
 
 export type SignalReport = z.infer<typeof signalReport>;
 export type ComparisonReport = z.infer<typeof comparisonReport>;
+export type ComparisonBody = z.infer<typeof comparisonBody>;
 export type ComparisonCell = z.infer<typeof comparisonCell>;
 export type ComparisonMetric = z.infer<typeof comparisonMetric>;
 export type LogReport = z.infer<typeof logReport>;
