@@ -1,11 +1,12 @@
 import type { ComparisonCell } from '../report/training-schema.js';
 import type { ComparisonRuns } from '../report/compare-schema.js';
-import { hierarchicalDifference, perRunValues, runSpread } from '../stats/hierarchical-bootstrap.js';
+import { hierarchicalDifference, perRunValues, runSpread, type RunMatrix } from '../stats/hierarchical-bootstrap.js';
 import { zeroEventDifference } from '../stats/paired-interval.js';
 import type { ArmValues, MetricSpec } from './arm-values.js';
 import type { ComparisonPlan } from './plan.js';
-import { armRuns, eventsIn, runMatrix, type RunLayout } from './runs.js';
+import { armRuns, eventsIn, runMatrix, type BenchmarkLayout, type RunLayout } from './runs.js';
 import { verdictOf } from './verdict.js';
+import { cellPower } from './cell-power.js';
 
 // The cells of a comparison with several runs per arm (`runs logs`), and what the report says about its runs.
 
@@ -14,6 +15,16 @@ export const equalSuite = 'equal-suite';
 
 /** The mean; null for no values (an undefined figure, never 0). */
 const average = (xs: readonly number[]): number | null => (xs.length === 0 ? null : xs.reduce((s, x) => s + x, 0) / xs.length);
+
+/** Rows one arm uses in some benchmarks, over every run. */
+const rowsIn = (layouts: readonly BenchmarkLayout[], arm: 'base' | 'treatment'): number =>
+  layouts.reduce((s, b) => s + b[arm].reduce((t, run) => t + run.reduce((u, rows) => u + rows.length, 0), 0), 0);
+
+/** Per question: the treatment's run mean − the base's run mean. */
+function questionDifferences(matrix: RunMatrix): number[] {
+  const mean = (runs: readonly (readonly number[])[], q: number): number => runs.reduce((s, run) => s + run[q]!, 0) / runs.length;
+  return (matrix.base[0] ?? []).map((_, q) => mean(matrix.treatment, q) - mean(matrix.base, q));
+}
 
 /**
  * The cells of one metric with several runs per arm (`runs logs`): per benchmark and equal-suite,
@@ -38,12 +49,13 @@ export function runCellsOf(metric: MetricSpec, layout: RunLayout, base: ArmValue
     const baseRuns = perRunValues(chosen, 'base');
     const treatmentRuns = perRunValues(chosen, 'treatment');
     return {
-      benchmark, clusters: clusterCount, pairs: layouts.reduce((s, b) => s + b.base.reduce((t, run) => t + run.reduce((u, rows) => u + rows.length, 0), 0), 0),
+      benchmark, clusters: clusterCount, pairs: rowsIn(layouts, 'base'),
       base: average(baseRuns), treatment: average(treatmentRuns), difference: estimate.estimate,
       interval: { ...interval },
       runs: { base: runSpread(baseRuns), treatment: runSpread(treatmentRuns) },
       baseEvents: metric.rate ? baseEvents : null, treatmentEvents: metric.rate ? treatmentEvents : null,
       verdict: verdictOf({ better: metric.better, rate: metric.rate, low: interval.low, high: interval.high, baseEvents, treatmentEvents, clusters: clusterCount, claim }),
+      power: cellPower(metric.rate, { questions: clusterCount, baseRows: rowsIn(layouts, 'base'), treatmentRows: rowsIn(layouts, 'treatment'), baseEvents, treatmentEvents, differences: chosen.flatMap(questionDifferences) }, plan.claim),
     };
   };
   const cells = layout.benchmarks.map((b, i) => cell(b.benchmark, [i]));

@@ -16,6 +16,7 @@ import { greedyRule, subset } from './greedy-split.js';
 import { equalSuiteDifference, pairedDifference, zeroEventDifference } from '../stats/paired-interval.js';
 import type { ComparisonPlan } from './plan.js';
 import { verdictOf } from './verdict.js';
+import { cellPower } from './cell-power.js';
 
 
 /** Rows are paired by question id and sample (the generation seed's index). */
@@ -103,18 +104,20 @@ function cellsOf(metric: MetricSpec, clusters: BenchmarkClusters, base: ArmValue
   const perBenchmark = [...clusters].map(([benchmark, list]) => ({ benchmark, means: clusterMeans(list, baseValues, treatmentValues) }));
   const cell = (benchmark: string, means: readonly ClusterMeans[], estimate: { estimate: number | null; interval: ComparisonCell['interval'] }): ComparisonCell => {
     const clusterCount = means.reduce((s, m) => s + m.difference.length, 0);
+    const pairs = means.reduce((s, m) => s + m.pairs, 0);
     const baseEvents = means.reduce((s, m) => s + m.baseEvents, 0);
     const treatmentEvents = means.reduce((s, m) => s + m.treatmentEvents, 0);
     const noEvents = metric.rate && baseEvents + treatmentEvents === 0 && clusterCount > 0;
     const interval = noEvents ? zeroEventDifference(clusterCount) : estimate.interval;
     const suiteMean = (pick: (m: ClusterMeans) => number[]): number | null => average(means.map((m) => average(pick(m))));
     return {
-      benchmark, clusters: clusterCount, pairs: means.reduce((s, m) => s + m.pairs, 0),
+      benchmark, clusters: clusterCount, pairs,
       base: suiteMean((m) => m.base), treatment: suiteMean((m) => m.treatment), difference: estimate.estimate,
       interval: { ...interval },
       runs: { base: runSpread(oneRun(suiteMean((m) => m.base))), treatment: runSpread(oneRun(suiteMean((m) => m.treatment))) },
       baseEvents: metric.rate ? baseEvents : null, treatmentEvents: metric.rate ? treatmentEvents : null,
       verdict: verdictOf({ better: metric.better, rate: metric.rate, low: interval.low, high: interval.high, baseEvents, treatmentEvents, clusters: clusterCount, claim }),
+      power: cellPower(metric.rate, { questions: clusterCount, baseRows: pairs, treatmentRows: pairs, baseEvents, treatmentEvents, differences: means.flatMap((m) => m.difference) }, plan.claim),
     };
   };
   const cells = perBenchmark.map(({ benchmark, means }) => cell(benchmark, [means], pairedDifference(means.difference, resamples, seed, memo)));

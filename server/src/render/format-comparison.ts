@@ -1,6 +1,6 @@
 import { cell, check, heading, paragraph, text, type Block, type Cell, type Tone } from './format-blocks.js';
 import { minus, percent, plural, shortNumber } from '../report/format-numbers.js';
-import { betterArrow, differenceConvention, points } from '../findings/wording.js';
+import { betterArrow, differenceConvention, points, powerSentence } from '../findings/wording.js';
 import type { ComparisonBody, ComparisonReport } from '../report/training-schema.js';
 import type { ComparisonCell } from '../report/training-schema.js';
 import { readFileFields } from './read-file-lines.js';
@@ -59,6 +59,40 @@ function intervalText(c: ComparisonCell): string {
   return c.interval.method === 'exact-zero' ? `${range} (no events)` : range;
 }
 
+/** `128 q × 2`: questions times trajectories per question and arm. */
+const designText = (p: NonNullable<ComparisonCell['power']>): string => `${p.questions} q × ${shortNumber(Math.round(p.perQuestion * 100) / 100)}`;
+
+/** Every verdict that blocks a reduction claim, with the power statement that backs it. */
+function powerStatements(body: ComparisonBody): Block[] {
+  return body.metrics.flatMap((m) => m.cells.flatMap((c): Block[] => {
+    if (c.power === null || c.verdict !== 'blocks a reduction claim') return [];
+    return [paragraph([text(`${m.label}, ${c.benchmark}: blocks a reduction claim: ${powerSentence(c.power)}.`)])];
+  }));
+}
+
+/** Per rate cell: what the design can detect and what the claim needs (two-sided 5%, power 80%). */
+function powerBlocks(body: ComparisonBody): Block[] {
+  const rows = body.metrics.filter((m) => m.rate).flatMap((m) => m.cells.flatMap((c): Cell[][] => (c.power === null ? [] : [[
+    text(m.label), text(c.benchmark), text(designText(c.power)), text(`${percent(c.power.baseRate)}${c.power.rateSource === 'observed' ? '' : ' (bound)'}`),
+    text(shortNumber(Math.round(c.power.designEffect * 100) / 100)), cell(c.power.detectable === null ? 'none' : spreadPoints(c.power.detectable), c.power.underpowered ? 'warn' : undefined),
+    text(spreadPoints(c.power.claim)), text(c.power.questionsNeeded === null ? 'n/a' : String(c.power.questionsNeeded)),
+  ]])));
+  if (rows.length === 0) return [];
+  return [
+    heading('power: the smallest detectable reduction and the questions a claim needs (two-sided 5%, power 80%)'),
+    {
+      kind: 'table',
+      columns: [
+        { title: 'rate', shrink: true }, { title: 'benchmark' }, { title: 'design' }, { title: 'base rate', align: 'right' }, { title: 'D', align: 'right' },
+        { title: 'detectable (pts)', align: 'right' }, { title: 'claim (pts)', align: 'right' }, { title: 'questions needed', align: 'right' },
+      ],
+      rows,
+    },
+    ...powerStatements(body),
+    paragraph([cell('detectable: the smallest δ with δ ≥ (z.975 + z.80)·√((p₀(1−p₀) + p₁(1−p₁))·D/(k·n)), p₁ = p₀ − δ, for n questions with k trajectories per arm, base rate p₀ (no base event: its zero-event bound) and design effect D ≥ 1 from the per-question differences; none: not even a reduction to zero is detected. Questions needed: the same with δ = claim, solved for n at the same k. Run-level variance is not in it.', 'muted')]),
+  ];
+}
+
 /** The paired differences, the between-run spread and the EM gate over some rows; `title` names them. */
 function bodyBlocks(body: ComparisonBody, claim: number, title: string): Block[] {
   const gate = body.nonInferiority;
@@ -78,7 +112,8 @@ function bodyBlocks(body: ComparisonBody, claim: number, title: string): Block[]
       ])),
     },
     ...spreadBlocks(body),
-    paragraph([text(`'blocks a reduction claim': a rare event (fewer than 10 events in the two arms, or none in one arm with a zero-event bound above the ${shortNumber(claim)}-point claim) whose interval includes no change. The data do not show a reduction, and they do not establish equal rates either.`)]),
+    ...powerBlocks(body),
+    paragraph([text(`'blocks a reduction claim': a rare event (fewer than 10 events in the two arms, or none in one arm with a zero-event bound above the ${shortNumber(claim)}-point claim) whose interval includes no change. The data do not show a reduction, and they do not establish equal rates either; the verdict cites the smallest change the design detects (the power table).`)]),
     heading(`EM non-inferiority${title} (paired lower bound of treatment − base > ${minus}${shortNumber(gate.margin)} points on each benchmark)`),
     {
       kind: 'table',

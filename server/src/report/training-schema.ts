@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { cellRuns, comparisonRuns } from './compare-schema.js';
+import { cellPower, cellRuns, comparisonRuns } from './compare-schema.js';
 import { poolImport, poolResolution, rowIssue, specRange, undefinedWhenEmpty, visibility } from './schema-parts.js';
 
 // The training-signal (`herald signal`) and paired-comparison (`herald compare`) sections of the
@@ -78,6 +78,7 @@ const comparisonCell = z.object({
   verdict: z.enum(['improves', 'worsens', 'within claim', 'inconclusive', 'blocks a reduction claim']).describe(
     "'blocks a reduction claim': a rare event whose interval includes no change; the data neither show a reduction nor establish equal rates",
   ),
+  power: cellPower,
 });
 
 const comparisonMetric = z.object({
