@@ -13,6 +13,7 @@ import { runSpread } from '../stats/hierarchical-bootstrap.js';
 import { runLayout } from './runs.js';
 import { equalSuite, runCellsOf, runsOf } from './run-cells.js';
 import { greedyRule, subset } from './greedy-split.js';
+import { armMatching } from './matching.js';
 import { equalSuiteDifference, pairedDifference, zeroEventDifference } from '../stats/paired-interval.js';
 import type { ComparisonPlan } from './plan.js';
 import { verdictOf } from './verdict.js';
@@ -184,6 +185,7 @@ export function runComparison(
     base: logs(base),
     treatment: logs(treatment),
     ...body,
+    matching: armMatching(baseValues.rows, treatmentValues.rows, plan.runs === 'logs'),
     splits,
     settings: { seed: plan.seed, bootstrap: plan.bootstrap, margin: plan.margin, claim: plan.claim },
   };

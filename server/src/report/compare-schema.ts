@@ -33,6 +33,17 @@ export const comparisonRuns = z.object({
   droppedQuestions: z.number().int().describe('with several runs: question ids some run of either arm lacks, left out of every figure; 0 with one run per arm'),
 });
 
+export const comparisonMatching = z.object({
+  baseOnlyQuestions: z.number().int().describe('question ids only the base arm evaluated'),
+  treatmentOnlyQuestions: z.number().int(),
+  sampleMismatches: z.number().int().describe('shared questions whose sample sets (meta.sample) differ between the arms, or between runs'),
+  duplicateSamples: z.number().int().describe('shared questions where one run holds the same meta.sample twice (pairing would pick one silently)'),
+  tokenBudget: z.object({ base: z.array(z.string()), treatment: z.array(z.string()) }).nullable().describe('the distinct logged meta.token_budget values of each arm; null when no row logs one'),
+  matched: z.boolean().describe('none of the above differ (and each arm logs one token budget, the same, when any is logged); false is the comparison-unmatched finding'),
+  examples: z.array(z.string()).describe('up to 3 question ids of the mismatches, in the order above'),
+}).describe('whether the arms are matched: computed over all rows, before any greedy split');
+
+export type ComparisonMatching = z.infer<typeof comparisonMatching>;
 export type ComparisonRuns = z.infer<typeof comparisonRuns>;
 export type CellRuns = z.infer<typeof cellRuns>;
 export type CellPower = z.infer<typeof cellPower>;

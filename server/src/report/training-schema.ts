@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { cellPower, cellRuns, comparisonRuns } from './compare-schema.js';
+import { cellPower, cellRuns, comparisonMatching, comparisonRuns } from './compare-schema.js';
 import { poolImport, poolResolution, rowIssue, specRange, undefinedWhenEmpty, visibility } from './schema-parts.js';
 
 // The training-signal (`herald signal`) and paired-comparison (`herald compare`) sections of the
@@ -112,6 +112,7 @@ export const comparisonReport = z.object({
   base: z.array(logReport),
   treatment: z.array(logReport),
   ...comparisonBody.shape,
+  matching: comparisonMatching,
   splits: z.array(comparisonBody.extend({ split: z.enum(['greedy', 'sampled']) })).nullable().describe("with `greedy`: the same figures over the greedy rows, then the sampled ones (the top level holds all rows together); null without `greedy`"),
   settings: z.object({ seed: z.number(), bootstrap: z.number().int(), margin: z.number(), claim: z.number().describe('points') }),
 });
