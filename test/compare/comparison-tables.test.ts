@@ -21,6 +21,14 @@ describe('Table 4 of a comparison (herald compare --tables)', () => {
     assert.ok(emRow[4]!.startsWith((em.difference! * 100).toFixed(2).replace(/^(\d)/, '+$1')), emRow[4]);
     assert.match(tables[0]!.rows.at(-1)![0]!, /^EM NI/);
     assert.match(tables[0]!.note, /3 base and 3 treatment runs/);
+    // Attackability both ways: the oracle-worst edit wins whenever the first-visible one does.
+    const first = report.metrics.find((m) => m.key === 'attackability:launder')!;
+    const worst = report.metrics.find((m) => m.key === 'attackability_oracle_worst:launder')!;
+    assert.match(worst.label, /oracle-worst attackability \(R0; oracle upper bound\)/);
+    first.cells.forEach((c, i) => {
+      assert.equal(worst.cells[i]!.benchmark, c.benchmark);
+      assert.ok(worst.cells[i]!.base! >= c.base! && worst.cells[i]!.treatment! >= c.treatment!, c.benchmark);
+    });
     const markdown = formatPaperTables(newReport('seed-runs.reward', { audits: [], comparisons: [report] }), 'markdown');
     assert.equal((markdown.match(/^\| metric \|/gm) ?? []).length, 3);
   });

@@ -82,7 +82,7 @@ const comparisonCell = z.object({
 });
 
 const comparisonMetric = z.object({
-  key: z.string().describe('em, f1, citation_precision, support_recall, unsupported_citation, incidence:D, attackability:A'),
+  key: z.string().describe('em, f1, citation_precision, support_recall, unsupported_citation, incidence:D, attackability:A (first-visible), attackability_oracle_worst:A'),
   label: z.string(),
   better: z.enum(['higher', 'lower']),
   rate: z.boolean().describe('a 0/1 event per trajectory (rare-event rules apply)'),
