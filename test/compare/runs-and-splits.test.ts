@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { compareSpec } from '../../server/src/compare/compare-spec.js';
+import { analyze } from '../../server/src/semantics/analyze.js';
 import { hierarchicalDifference } from '../../server/src/stats/hierarchical-bootstrap.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'herald-runs-'));
@@ -107,5 +108,14 @@ describe('greedy and sampled rows', () => {
   }
   it('no greedy option: no split (null)', async () => {
     assert.equal((await compare(spec(''))).splits, null);
+  });
+});
+
+describe('checking runs and greedy', () => {
+  it('refuses a runs word it does not know and a greedy field that is not boolean', () => {
+    const text = spec('runs seeds\n  greedy score').replace('field is_greedy', 'field score "a judge score" : number = meta.score\nfield is_greedy');
+    const codes = analyze(text, { specFile: join(dir, 'spec.reward') }).problems.filter((p) => p.severity === 'error').map((p) => [p.code, text.slice(p.span.start, p.span.end)]);
+    assert.deepEqual(codes, [['unknown-option', 'seeds'], ['type-mismatch', 'score']]);
+    assert.deepEqual(analyze(spec('runs logs\n  greedy is_greedy'), { specFile: join(dir, 'spec.reward') }).problems.filter((p) => p.severity === 'error'), []);
   });
 });
