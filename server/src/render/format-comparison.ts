@@ -43,11 +43,11 @@ function spreadBlocks(comparison: ComparisonBody): Block[] {
       kind: 'table',
       columns: [
         { title: 'metric', shrink: true }, { title: 'benchmark' }, { title: 'base runs' }, { title: 'SD b', align: 'right' }, { title: 'range b', align: 'right' },
-        { title: 'treatment runs' }, { title: 'SD t', align: 'right' }, { title: 'range t', align: 'right' }, { title: 'Δ (t − b)', align: 'right' }, { title: '95% CI' },
+        { title: 'treatment runs' }, { title: 'SD t', align: 'right' }, { title: 'range t', align: 'right' }, { title: 'Δ (t − b)', align: 'right' },
       ],
       rows: comparison.metrics.flatMap((m) => m.cells.map((c): Cell[] => [
-        text(m.label), text(c.benchmark), text(runValues(c.runs.base)), text(sdText(c.runs.base)), text(spreadPoints(c.runs.base.range)),
-        text(runValues(c.runs.treatment)), text(sdText(c.runs.treatment)), text(spreadPoints(c.runs.treatment.range)), text(points(c.difference)), text(intervalText(c)),
+        text(m.label.replace(/ \(.*\)$/, '')), text(c.benchmark), text(runValues(c.runs.base)), text(sdText(c.runs.base)), text(spreadPoints(c.runs.base.range)),
+        text(runValues(c.runs.treatment)), text(sdText(c.runs.treatment)), text(spreadPoints(c.runs.treatment.range)), text(points(c.difference)),
       ])),
     },
   ];
