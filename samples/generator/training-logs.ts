@@ -20,6 +20,7 @@ import { type QuestionSampler } from './question-sampler.js';
 import { type QuestionStyle } from './questions.js';
 import { type SearchIndex, memoisedSearch } from './retrieval.js';
 import { createStatsTally, type PoolStats } from './stats.js';
+import { writeSeedRuns } from './seed-runs.js';
 
 export const TRAINING_ARMS = ['R0', 'R_L'] as const;
 export type TrainingArm = (typeof TRAINING_ARMS)[number];
@@ -142,6 +143,7 @@ export function writeTrainingLogs(outDir: string, seed: string, corpus: Corpus, 
       }
     }
     reports.push({ file: evalFile, ...evalWriter.close(), stats: evalTally.result() });
+    reports.push(...writeSeedRuns(outDir, seed, arm, final, evalQuestions, EVAL_SHAPE.samples, corpus, index));
   }
   return reports;
 }

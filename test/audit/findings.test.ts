@@ -162,6 +162,27 @@ const cases: Case[] = [
     files: { 'small.jsonl': jsonl(rows(60).map((r) => ({ ...r, final: { answer: 'Paris', citations: ['e:1'], text: 'Paris [e:1]' } }))) },
     goodFiles: { 'small.jsonl': jsonl(rows(60)) },
   },
+  {
+    code: auditIssueCodes.comparisonUnmatched, title: 'a treatment log that evaluated other questions than the base',
+    bad: `${head}comparison ⟦m⟧ {\n  reward R0\n  corpus c\n  base big\n  treatment small\n}\n`,
+    good: `${head}comparison m {\n  reward R0\n  corpus c\n  base big\n  treatment small\n}\n`,
+    files: { 'small.jsonl': jsonl(rows(60).map((r, i) => (i < 10 ? { ...r, question_id: `other${i}` } : r))) },
+    goodFiles: { 'small.jsonl': jsonl(rows(60)) },
+  },
+  {
+    code: auditIssueCodes.claimUnderpowered, title: 'an L rate with a few events on 60 questions cannot back a 1-point reduction claim',
+    bad: `${head}comparison m {\n  reward R0\n  corpus c\n  base big\n  treatment small\n  detectors L\n  ⟦claim 1⟧\n}\n`,
+    good: `${head}comparison m {\n  reward R0\n  corpus c\n  base big\n  treatment small\n  detectors L\n  claim 1\n}\n`,
+    files: {
+      'big.jsonl': jsonl(rows(60).map((r, i) => (i < 3 ? { ...r, final: { answer: 'Lune', citations: ['e:2'], text: 'Lune [e:2]' } } : r))),
+      'small.jsonl': jsonl(rows(60).map((r, i) => (i < 2 ? { ...r, final: { answer: 'Lune', citations: ['e:2'], text: 'Lune [e:2]' } } : r))),
+    },
+    // Half the rows fire L in both arms: enough events that the verdict rests on no rare event.
+    goodFiles: {
+      'big.jsonl': jsonl(rows(60).map((r, i) => (i % 2 === 0 ? { ...r, final: { answer: 'Lune', citations: ['e:2'], text: 'Lune [e:2]' } } : r))),
+      'small.jsonl': jsonl(rows(60).map((r, i) => (i % 2 === 0 ? { ...r, final: { answer: 'Lune', citations: ['e:2'], text: 'Lune [e:2]' } } : r))),
+    },
+  },
 ];
 
 /** Everything the editor shows after an audit of `text`, from the same functions it calls. */

@@ -5,9 +5,11 @@ import { newReport } from '../report/schema.js';
 import { analysisFormats, isAnalysisFormat, printReadNews, writeReport } from './analysis-output.js';
 import { escapeControls } from '../report/escape-text.js';
 import { parse } from '../syntax/parse.js';
+import { formatPaperTables } from '../render/format-paper-tables.js';
+import { paperTableFormats, type PaperTableFormat } from '../render/paper-tables.js';
 import { parseCommandLine, unknownName, usageError, usageExit, type CommandSpec, type OptionSpec } from './command-line.js';
 import { printRunProblems, readSpec, type CommandOutput } from './check-command.js';
-import { filesRead, outputTarget } from './output-file.js';
+import { filesRead, outputTarget, writeOutput } from './output-file.js';
 
 export const compareCommand = {
   name: 'compare',
@@ -20,10 +22,18 @@ export const compareCommand = {
     treatment: { type: 'string', multiple: true, value: 'FILE', help: "evaluation log(s) of the treatment policy; replace the comparison block's treatment (give --base too)" },
     comparison: { type: 'string', value: 'NAME', help: 'run only the comparison block NAME; a name the spec does not declare is a usage error' },
     format: { type: 'string', choices: analysisFormats, default: 'table', help: 'the report as a readable table, the JSON report (docs/report.md) or a standalone HTML page' },
+    tables: {
+      type: 'string', value: 'FORM', choices: paperTableFormats,
+      help: "print only the paper's Table 4 of each comparison instead of the report: metric × benchmark and equal-suite, each the paired difference with its 95% interval, and the EM non-inferiority row; over all rows and, with `greedy`, over the greedy and the sampled rows; as aligned text, CSV or Markdown (with --format table)",
+    },
     out: { type: 'string', value: 'FILE', help: 'write the report to FILE instead of stdout; refused, with nothing written, when FILE is the spec or a file the run reads' },
   },
   exit: '0 when the EM non-inferiority gate passes on every benchmark, 1 when it fails, 2 on spec errors, unreadable input or bad usage',
 } as const satisfies CommandSpec<Readonly<Record<string, OptionSpec>>>;
+
+function isTablesForm(form: string): form is PaperTableFormat {
+  return paperTableFormats.some((f) => f === form);
+}
 
 export async function runCompareCommand(args: readonly string[], io: CommandOutput & { write: (text: string) => void }): Promise<number> {
   const parsed = parseCommandLine(compareCommand, args, io);
@@ -32,6 +42,10 @@ export async function runCompareCommand(args: readonly string[], io: CommandOutp
   const { values, positionals } = parsed;
   const { format } = values;
   if (!isAnalysisFormat(format)) return usageExit;
+  const tables = values.tables;
+  if (tables !== undefined && (!isTablesForm(tables) || format !== 'table')) {
+    return usageError('compare', "--tables prints the paper's Table 4 in place of the report: use it with --format table", io);
+  }
   // One arm from the command line and the other from the spec would pair logs nobody named together.
   if ((values.base === undefined) !== (values.treatment === undefined)) return usageError('compare', '--base and --treatment go together: give both arms or neither', io);
   const specFile = positionals[0]!;
@@ -48,7 +62,7 @@ export async function runCompareCommand(args: readonly string[], io: CommandOutp
   if (outcome.runError !== undefined) io.err(escapeControls(`herald compare: ${outcome.runError}`));
   if (outcome.reports === undefined) return 2;
   const report = newReport(path.basename(specFile), { audits: [], comparisons: [...outcome.reports] });
-  if (!writeReport(report, format, target, io)) return 2;
+  if (tables === undefined ? !writeReport(report, format, target, io) : !writeOutput(target, formatPaperTables(report, tables), io)) return 2;
   printReadNews(specFile, lines, report, outcome.model, path.dirname(path.resolve(specFile)), io);
   const failed = outcome.reports.filter((r) => !r.nonInferiority.passed);
   for (const r of failed) io.err(escapeControls(`herald: ${r.name}: EM non-inferiority fails on ${r.nonInferiority.benchmarks.filter((b) => !b.passed).map((b) => b.benchmark).join(', ') || 'every benchmark (no pairs)'}`));

@@ -2,6 +2,7 @@ import { isSuccess } from '../stats/estimands.js';
 import { pairedMargin, rewardScorer } from '../edits/features.js';
 import type { AnalysisInputs } from '../inputs/analysis-inputs.js';
 import { prepareEdits } from '../edits/prepare.js';
+import { editMargins, selectedMargins } from '../edits/scoring.js';
 import type { CandidateSource } from '../edits/prepare.js';
 import type { Trajectory } from '../pool/types.js';
 import { RewardCompiler } from '../reward/compile.js';
@@ -47,13 +48,20 @@ export function comparisonMetrics(model: SpecModel, plan: ComparisonPlan): Metri
     ...plan.attacks.map((a): MetricSpec => ({
       key: `attackability:${a.name}`, label: `${a.name} attackability (first-visible, ${scorer.name})`, better: 'lower', rate: true, visibility: scorer.visibility,
     })),
+    // The worst edit by the scorer's own margin: an oracle upper bound when the scorer reads gold.
+    ...plan.attacks.map((a): MetricSpec => ({
+      key: `attackability_oracle_worst:${a.name}`,
+      label: `${a.name} oracle-worst attackability (${scorer.name}${scorer.visibility === 'oracle' ? '; oracle upper bound' : ''})`,
+      better: 'lower', rate: true, visibility: scorer.visibility,
+    })),
   ];
 }
 
 /**
  * Evaluates one arm: outcome metrics from gold, detector incidence and the targeted attacks through
  * the audit engine. An arm's trajectory is attackable when its first-visible isolated-eligible edit
- * does not lower the fixed scorer (margin ≥ 0, a tie counts); one with no such edit is not.
+ * does not lower the fixed scorer (margin ≥ 0, a tie counts); one with no such edit is not. The
+ * oracle-worst figure takes instead the edit the scorer likes best (the audit's own selection).
  */
 export function evaluateArm(model: SpecModel, plan: ComparisonPlan, inputs: AnalysisInputs, candidates: CandidateSource): ArmValues | undefined {
   const prepared = prepareEdits(model, comparisonEditPlan(plan), inputs, candidates);
@@ -74,6 +82,12 @@ export function evaluateArm(model: SpecModel, plan: ComparisonPlan, inputs: Anal
       if (isSuccess(margin)) attackable[unit.row] = 1;
     }
     values.set(`attackability:${run.plan.name}`, attackable);
+    const worst = new Float64Array(rows.length);
+    const worstMargins = selectedMargins(run, editMargins(run, scorer.weights, prepared.memo), 'oracle_worst', prepared.memo);
+    run.units.forEach((unit, u) => {
+      if (isSuccess(worstMargins[u]!)) worst[unit.row] = 1;
+    });
+    values.set(`attackability_oracle_worst:${run.plan.name}`, worst);
   }
   return { rows, values };
 }

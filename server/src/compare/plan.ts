@@ -1,6 +1,6 @@
 import { planAttack, type AttackPlan, type EditPlan } from '../edits/attack-plan.js';
 import type { Span } from '../problems/span.js';
-import { optionNames, optionNumber, resampling } from '../semantics/block-options.js';
+import { optionNames, optionNumber, optionWord, resampling } from '../semantics/block-options.js';
 import type { ComparisonDecl } from '../syntax/ast.js';
 
 export interface ComparisonPlan {
@@ -18,12 +18,21 @@ export interface ComparisonPlan {
   readonly margin: number;
   /** The smallest rate reduction a claim would state, in points. */
   readonly claim: number;
+  /** `one`: each arm is one run (its logs together); `logs`: each log an arm names is one run (seed). */
+  readonly runs: 'one' | 'logs';
+  /** How rows split into greedy and sampled (`greedy`): meta.sample 0, or a boolean logged field by name; undefined: no split. */
+  readonly greedy: { readonly kind: 'sample0' } | { readonly kind: 'field'; readonly name: string } | undefined;
   readonly seed: number;
   readonly bootstrap: number;
 }
 
 export const defaultMargin = 2;
 export const defaultClaim = 1;
+
+function greedyOf(word: string | undefined): ComparisonPlan['greedy'] {
+  if (word === undefined) return undefined;
+  return word === 'sample0' ? { kind: 'sample0' } : { kind: 'field', name: word };
+}
 
 /** Reads a checked comparison block; undefined when it is incomplete (the checker said why). */
 export function planComparison(decl: ComparisonDecl): ComparisonPlan | undefined {
@@ -46,6 +55,8 @@ export function planComparison(decl: ComparisonDecl): ComparisonPlan | undefined
     detectors,
     margin: optionNumber(decl.items, 'margin') ?? defaultMargin,
     claim: optionNumber(decl.items, 'claim') ?? defaultClaim,
+    runs: optionWord(decl.items, 'runs') === 'logs' ? 'logs' : 'one',
+    greedy: greedyOf(optionWord(decl.items, 'greedy')),
     ...resampling(decl.items),
   };
 }

@@ -2,18 +2,23 @@ import type { AnalysisInputs } from '../inputs/analysis-inputs.js';
 import { readFileSection } from '../inputs/pool-section.js';
 import type { CandidateSource } from '../edits/prepare.js';
 import type { Trajectory } from '../pool/types.js';
-import type { ComparisonReport } from '../report/training-schema.js';
+import type { ComparisonBody, ComparisonReport } from '../report/training-schema.js';
 import type { ComparisonCell } from '../report/training-schema.js';
 import { RewardCompiler } from '../reward/compile.js';
 import type { SpecModel } from '../semantics/check.js';
 import type { LineIndex } from '../problems/line-index.js';
 import { comparisonMetrics, evaluateArm, type ArmValues, type MetricSpec } from './arm-values.js';
 import { bootstrapMemo, type BootstrapMemo } from '../stats/bootstrap.js';
+import { runSpread } from '../stats/hierarchical-bootstrap.js';
+import { runLayout } from './runs.js';
+import { equalSuite, runCellsOf, runsOf } from './run-cells.js';
+import { greedyRule, subset } from './greedy-split.js';
+import { armMatching } from './matching.js';
 import { equalSuiteDifference, pairedDifference, zeroEventDifference } from '../stats/paired-interval.js';
 import type { ComparisonPlan } from './plan.js';
 import { verdictOf } from './verdict.js';
+import { cellPower } from './cell-power.js';
 
-export const equalSuite = 'equal-suite';
 
 /** Rows are paired by question id and sample (the generation seed's index). */
 function pairKey(row: Trajectory): string {
@@ -90,6 +95,8 @@ const average = (xs: readonly (number | null)[]): number | null => {
   return known.length === 0 ? null : known.reduce((s, x) => s + x, 0) / known.length;
 };
 
+const oneRun = (value: number | null): number[] => (value === null ? [] : [value]);
+
 function cellsOf(metric: MetricSpec, clusters: BenchmarkClusters, base: ArmValues, treatment: ArmValues, plan: ComparisonPlan, memo: BootstrapMemo): ComparisonCell[] {
   const { bootstrap: resamples, seed } = plan;
   const claim = plan.claim / 100;
@@ -98,17 +105,20 @@ function cellsOf(metric: MetricSpec, clusters: BenchmarkClusters, base: ArmValue
   const perBenchmark = [...clusters].map(([benchmark, list]) => ({ benchmark, means: clusterMeans(list, baseValues, treatmentValues) }));
   const cell = (benchmark: string, means: readonly ClusterMeans[], estimate: { estimate: number | null; interval: ComparisonCell['interval'] }): ComparisonCell => {
     const clusterCount = means.reduce((s, m) => s + m.difference.length, 0);
+    const pairs = means.reduce((s, m) => s + m.pairs, 0);
     const baseEvents = means.reduce((s, m) => s + m.baseEvents, 0);
     const treatmentEvents = means.reduce((s, m) => s + m.treatmentEvents, 0);
     const noEvents = metric.rate && baseEvents + treatmentEvents === 0 && clusterCount > 0;
     const interval = noEvents ? zeroEventDifference(clusterCount) : estimate.interval;
     const suiteMean = (pick: (m: ClusterMeans) => number[]): number | null => average(means.map((m) => average(pick(m))));
     return {
-      benchmark, clusters: clusterCount, pairs: means.reduce((s, m) => s + m.pairs, 0),
+      benchmark, clusters: clusterCount, pairs,
       base: suiteMean((m) => m.base), treatment: suiteMean((m) => m.treatment), difference: estimate.estimate,
       interval: { ...interval },
+      runs: { base: runSpread(oneRun(suiteMean((m) => m.base))), treatment: runSpread(oneRun(suiteMean((m) => m.treatment))) },
       baseEvents: metric.rate ? baseEvents : null, treatmentEvents: metric.rate ? treatmentEvents : null,
       verdict: verdictOf({ better: metric.better, rate: metric.rate, low: interval.low, high: interval.high, baseEvents, treatmentEvents, clusters: clusterCount, claim }),
+      power: cellPower(metric.rate, { questions: clusterCount, baseRows: pairs, treatmentRows: pairs, baseEvents, treatmentEvents, differences: means.flatMap((m) => m.difference) }, plan.claim),
     };
   };
   const cells = perBenchmark.map(({ benchmark, means }) => cell(benchmark, [means], pairedDifference(means.difference, resamples, seed, memo)));
@@ -123,18 +133,47 @@ function cellsOf(metric: MetricSpec, clusters: BenchmarkClusters, base: ArmValue
  * sample, differences (treatment − base) with question-cluster bootstrap intervals per benchmark
  * and for the equal-suite average, and the EM non-inferiority gate. Undefined when cancelled.
  */
+/** What a comparison reports over some rows of both arms: all of them, or the greedy or sampled ones. */
+function comparisonBody(model: SpecModel, plan: ComparisonPlan, baseValues: ArmValues, treatmentValues: ArmValues): ComparisonBody {
+  const paired = pairArms(baseValues.rows, treatmentValues.rows);
+  const layout = plan.runs === 'logs' ? runLayout(baseValues.rows, treatmentValues.rows) : undefined;
+  // Every metric resamples the same benchmarks' clusters: one draw per benchmark size serves them all.
+  const memo = bootstrapMemo();
+  const metrics = comparisonMetrics(model, plan).map((metric) => ({
+    ...metric,
+    cells: layout === undefined ? cellsOf(metric, paired.clusters, baseValues, treatmentValues, plan, memo) : runCellsOf(metric, layout, baseValues, treatmentValues, plan),
+  }));
+  const em = metrics.find((m) => m.key === 'em')!;
+  const gate = em.cells.filter((c) => c.benchmark !== equalSuite).map((c) => ({ benchmark: c.benchmark, lower: c.interval.low, passed: c.interval.low !== null && c.interval.low > -plan.margin / 100 }));
+  return {
+    pairs: layout === undefined ? paired.pairs : layout.usedBase,
+    runs: runsOf(plan, baseValues, treatmentValues, layout?.droppedQuestions ?? 0),
+    unpairedBase: layout === undefined ? paired.unpairedBase : baseValues.rows.length - layout.usedBase,
+    unpairedTreatment: layout === undefined ? paired.unpairedTreatment : treatmentValues.rows.length - layout.usedTreatment,
+    benchmarks: layout === undefined ? [...paired.clusters.keys()] : layout.benchmarks.map((b) => b.benchmark),
+    metrics,
+    nonInferiority: { margin: plan.margin, benchmarks: gate, passed: gate.length > 0 && gate.every((g) => g.passed) },
+  };
+}
+
+/**
+ * The paired policy comparison: both arms scored by the same metrics, paired by question and
+ * sample, differences (treatment − base) with question-cluster bootstrap intervals per benchmark
+ * and for the equal-suite average, and the EM non-inferiority gate; with `greedy`, the same again
+ * over the greedy and over the sampled rows. Undefined when cancelled.
+ */
 export function runComparison(
   model: SpecModel, plan: ComparisonPlan, base: AnalysisInputs, treatment: AnalysisInputs, candidates: CandidateSource, lines: LineIndex | undefined,
 ): ComparisonReport | undefined {
   const baseValues = evaluateArm(model, plan, base, candidates);
   const treatmentValues = evaluateArm(model, plan, treatment, candidates);
   if (baseValues === undefined || treatmentValues === undefined) return undefined;
-  const paired = pairArms(baseValues.rows, treatmentValues.rows);
-  // Every metric resamples the same benchmarks' clusters: one draw per benchmark size serves them all.
-  const memo = bootstrapMemo();
-  const metrics = comparisonMetrics(model, plan).map((metric) => ({ ...metric, cells: cellsOf(metric, paired.clusters, baseValues, treatmentValues, plan, memo) }));
-  const em = metrics.find((m) => m.key === 'em')!;
-  const gate = em.cells.filter((c) => c.benchmark !== equalSuite).map((c) => ({ benchmark: c.benchmark, lower: c.interval.low, passed: c.interval.low !== null && c.interval.low > -plan.margin / 100 }));
+  const body = comparisonBody(model, plan, baseValues, treatmentValues);
+  const isGreedy = greedyRule(model, plan);
+  const splits = isGreedy === undefined ? null : (['greedy', 'sampled'] as const).map((split) => {
+    const keep = (row: Trajectory): boolean => isGreedy(row) === (split === 'greedy');
+    return { split, ...comparisonBody(model, plan, subset(baseValues, keep), subset(treatmentValues, keep)) };
+  });
   const scorer = new RewardCompiler(model).reward(plan.reward);
   const logs = (inputs: AnalysisInputs) => inputs.pools.map((p) => ({
     name: p.name, file: p.file, rows: p.rows.length, ...readFileSection(p),
@@ -145,12 +184,9 @@ export function runComparison(
     scorer: { name: scorer.name, visibility: scorer.visibility },
     base: logs(base),
     treatment: logs(treatment),
-    pairs: paired.pairs,
-    unpairedBase: paired.unpairedBase,
-    unpairedTreatment: paired.unpairedTreatment,
-    benchmarks: [...paired.clusters.keys()],
-    metrics,
-    nonInferiority: { margin: plan.margin, benchmarks: gate, passed: gate.length > 0 && gate.every((g) => g.passed) },
+    ...body,
+    matching: armMatching(baseValues.rows, treatmentValues.rows, plan.runs === 'logs'),
+    splits,
     settings: { seed: plan.seed, bootstrap: plan.bootstrap, margin: plan.margin, claim: plan.claim },
   };
 }

@@ -1,4 +1,5 @@
-import { decimal5, margin, minus, notAvailable, plural, shortNumber, type Label } from '../report/format-numbers.js';
+import { decimal5, margin, minus, notAvailable, percent, plural, shortNumber, type Label } from '../report/format-numbers.js';
+import type { ComparisonCell } from '../report/training-schema.js';
 import type { CancellationFinding, CertificateEntry, PoolImportReport, PoolResolutionReport, WorkedPair } from '../report/schema.js';
 
 // Sentences that a finding and the report's own views say alike: one wording, so the editor, SARIF,
@@ -89,4 +90,20 @@ export function importSentence(i: PoolImportReport): string {
     c.questionIdsDerived > 0 ? `question ids derived for ${c.questionIdsDerived}` : 'question ids as logged',
     c.groupsRecovered === null ? 'groups as logged' : `${plural(c.groupsRecovered, 'group')} recovered`,
   ].join('; ');
+}
+
+/**
+ * The power statement of a comparison's rate cell (table, hover and finding share it): "with 384
+ * questions × 2 trajectories per arm the smallest detectable reduction is 1.66 points (…); the
+ * claim of 1 point needs 1062 questions at 2 per arm".
+ */
+export function powerSentence(p: NonNullable<ComparisonCell['power']>): string {
+  const k = Math.round(p.perQuestion * 100) / 100;
+  const assumed = `${p.rateSource === 'observed' ? 'base rate' : 'no base event: base rate at its zero-event bound'} ${percent(p.baseRate)}${p.designEffect > 1 ? `, design effect ${p.designEffect.toFixed(2)}` : ''}`;
+  const detect = p.detectable === null
+    ? 'not even a reduction to zero is detected'
+    : `the smallest detectable reduction is ${(p.detectable * 100).toFixed(2)} points`;
+  const claim = `the claim of ${plural(Number((p.claim * 100).toFixed(4)), 'point')}`;
+  const needs = p.questionsNeeded === null ? `${claim} is larger than the base rate` : `${claim} needs ${p.questionsNeeded} questions at ${k} per arm`;
+  return `with ${p.questions} questions × ${k} trajectories per arm ${detect} (two-sided ${p.level * 100}%, power ${p.power * 100}%, ${assumed}); ${needs}`;
 }

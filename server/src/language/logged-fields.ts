@@ -16,7 +16,7 @@ export function isLoggedType(name: string): name is LoggedType {
 }
 
 /** The value at `path` under `meta`; undefined where a step is missing or not an object. */
-function lookup(meta: TrajectoryMeta, path: readonly string[]): unknown {
+export function lookup(meta: TrajectoryMeta, path: readonly string[]): unknown {
   let value: unknown = meta;
   for (const key of path) {
     if (typeof value !== 'object' || value === null || Array.isArray(value) || !Object.hasOwn(value, key)) return undefined;

@@ -6,7 +6,7 @@ import { baselineFileOf, readBaseline, writeBaseline } from '../inputs/baseline-
 import type { WorkspaceTrust } from '../inputs/trust.js';
 import type { Problem } from '../problems/problem.js';
 import type { Report } from '../report/schema.js';
-import type { SignalReport } from '../report/training-schema.js';
+import type { ComparisonReport, SignalReport } from '../report/training-schema.js';
 import { auditStatusOf, problemsOf, reportOf, trainingStatusOf, type SpecResults } from './analysis-results.js';
 import type { AnalysisRequest, AuditResults, Outcome, TrainingResults } from './analysis-run.js';
 import type { AnalysisJob, AnalysisRunner } from './analysis-runner.js';
@@ -124,6 +124,10 @@ export class AnalysisService {
 
   signalReports(uri: string): readonly SignalReport[] | undefined {
     return this.results.get(uri)?.training?.signals;
+  }
+
+  comparisonReports(uri: string): readonly ComparisonReport[] | undefined {
+    return this.results.get(uri)?.training?.comparisons;
   }
 
   /** A key that changes whenever the findings for the document do (for pull `resultId`s). */

@@ -12,7 +12,8 @@ import { occurrenceAt, tokenAt, tokenSpan } from './occurrences.js';
 import { auditHoverLines } from './audit-hover.js';
 import { importHover } from './import-clause.js';
 import type { Report } from '../report/schema.js';
-import type { SignalReport } from '../report/training-schema.js';
+import type { ComparisonReport, SignalReport } from '../report/training-schema.js';
+import { comparisonHoverLines } from './comparison-hover.js';
 import { signalHoverLines } from './signal-hover.js';
 
 const keywordTypes = new Set(keywordTokens);
@@ -111,11 +112,14 @@ export function plainText(markdown: string): string {
 
 /**
  * `report` is the spec's latest audit, whose figures are added to detector, reward and audit hovers;
- * `signals` its latest training-signal audits, added to detector and training-block hovers.
+ * `signals` its latest training-signal audits, added to detector and training-block hovers;
+ * `comparisons` its latest comparisons, added to the comparison block's hover.
  * `pairLinks`: the client runs HERALD's commands (it opens worked pairs side by side and the report
  * view), so the pairs a hover names and its last line are links; only with markdown.
  */
-export function hover(analysis: DocumentAnalysis, offset: number, markdown: boolean, report?: Report, signals?: readonly SignalReport[], pairLinks = false): Hover | null {
+export function hover(
+  analysis: DocumentAnalysis, offset: number, markdown: boolean, report?: Report, signals?: readonly SignalReport[], pairLinks = false, comparisons?: readonly ComparisonReport[],
+): Hover | null {
   const occurrence = occurrenceAt(analysis, offset);
   let lines: string[] | undefined;
   let span = occurrence?.span;
@@ -128,6 +132,8 @@ export function hover(analysis: DocumentAnalysis, offset: number, markdown: bool
     if (audited.length > 0) lines.push(audited.join('\n'));
     const trained = signalHoverLines(signals, occurrence.symbol, commandLinks);
     if (trained.length > 0) lines.push(trained.join('\n'));
+    const compared = comparisonHoverLines(comparisons, occurrence.symbol, commandLinks);
+    if (compared.length > 0) lines.push(compared.join('\n'));
   } else if (named !== undefined) {
     const info = analysis.analyzed.model.termInfo.get(named.term);
     const typed = info === undefined ? '' : `: ${typeAndVisibility(info.type, info.visibility)}`;

@@ -105,7 +105,7 @@ const offset = (a: DocumentAnalysis, position: Position): number => a.lines.offs
 connection.onHover((p) => (dataViews.owns(p.textDocument.uri)
   ? guardRequest(guarded, 'hover', null, () => dataViews.hover(p))()
   : request('hover', p.textDocument.uri, null, (a) =>
-    hover(a, offset(a, p.position), session.features.markdownHover, analyses.auditReport(p.textDocument.uri), analyses.signalReports(p.textDocument.uri), dataViews.pairLinks))),
+    hover(a, offset(a, p.position), session.features.markdownHover, analyses.auditReport(p.textDocument.uri), analyses.signalReports(p.textDocument.uri), dataViews.pairLinks, analyses.comparisonReports(p.textDocument.uri)))),
 );
 connection.onCompletion((p) =>
   request('completion', p.textDocument.uri, [], (a) =>

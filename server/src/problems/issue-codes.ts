@@ -71,6 +71,9 @@ export const auditIssueCodes = {
   sparseTrainingSignal: 'sparse-training-signal',
   // issue 14
   nonInferiorityFails: 'non-inferiority-fails',
+  // issue 19
+  comparisonUnmatched: 'comparison-unmatched',
+  claimUnderpowered: 'claim-underpowered',
   // issue 15
   unresolvedIds: 'unresolved-ids',
   poolImported: 'pool-imported',
@@ -136,6 +139,8 @@ export const issueCodeDocs: Record<IssueCode, string> = {
   'baseline-unreadable': 'The baseline file beside the spec is not valid JSON of the baseline shape, so regressions cannot be checked.',
   'sparse-training-signal': "A detector's penalty changes the group-normalised advantages (GRPO) in fewer training groups than the training block's `min_groups`: a detector that fires in all or none of a group's samples is cancelled by the group mean, so the optimizer barely sees it.",
   // issue 14
+  'comparison-unmatched': "A comparison's arms are not matched: question ids only one arm evaluated, different or repeated samples (`meta.sample`) per question, or different logged token budgets (`meta.token_budget`); the figures pair only what matches.",
+  'claim-underpowered': "A comparison's rate verdict blocks a reduction claim and the design cannot detect a reduction of the `claim`'s size (two-sided 5%, power 80%): the message gives the smallest detectable reduction and the questions the claim needs.",
   'non-inferiority-fails': "A comparison's pre-specified EM non-inferiority gate fails: on some benchmark the paired lower bound of treatment − base EM is not above −margin points (`herald compare` exits 1).",
   // issue 15
   'unresolved-ids': "Results or citation markers of a pool named no corpus id and matched no single passage (by url, exact text or normalised title; a marker by its url or rank): unresolved results are left out of their step's ids, and a row with an unresolved citation is skipped (docs/pools.md, \"Resolving ids\").",

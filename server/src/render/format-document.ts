@@ -1,7 +1,8 @@
 import { cell, check, heading, paragraph, rateBar, text, type Block, type Cell } from './format-blocks.js';
 import { detectorSet, margin, minus, percent, plural, rateWithBound, rateWithUpper, shortLabel, shortNumber, vacuousLattice } from '../report/format-numbers.js';
 import { perPoolBlocks, retentionBlocks, sweepBlocks, utilityBlocks } from './format-side-stats.js';
-import { describeComparison, describeSignal } from './format-training.js';
+import { describeSignal } from './format-training.js';
+import { describeComparison } from './format-comparison.js';
 import type { AttackReport, AuditReport, Report, WorkedPair } from '../report/schema.js';
 import { cancellationSentence, certificateSentence, editText, labelExplanations, marginChain, visibilityExplanation } from '../findings/wording.js';
 import { rateCell, smallSampleFootnote } from './small-sample-cells.js';

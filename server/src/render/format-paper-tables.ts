@@ -2,10 +2,13 @@ import type { Report } from '../report/schema.js';
 import { escapeControls } from '../report/escape-text.js';
 import { paperTableBlocks } from './format-selection.js';
 import { formatBlocks } from './format-table.js';
+import { comparisonTables } from './comparison-tables.js';
 import { paperTables, tableCsv, tableMarkdown, type PaperTable, type PaperTableFormat } from './paper-tables.js';
 
 // `herald audit SPEC --tables text|csv|markdown`: only the paper's tables of every audit (Table 2,
-// Table 3, the robustness and cross-model tables when the audit has them), for a terminal or a paper's appendix.
+// Table 3, the robustness and cross-model tables when the audit has them), and `herald compare SPEC
+// --tables …`: Table 4 of every comparison (all rows, then greedy and sampled), for a terminal or a
+// paper's appendix.
 
 /** Every text from the data escaped once, as at every other output. */
 function escaped(table: PaperTable): PaperTable {
@@ -16,7 +19,7 @@ function escaped(table: PaperTable): PaperTable {
 }
 
 export function formatPaperTables(report: Report, format: PaperTableFormat): string {
-  const tables = report.audits.flatMap(paperTables);
+  const tables = [...report.audits.flatMap(paperTables), ...(report.comparisons ?? []).flatMap(comparisonTables)];
   switch (format) {
     case 'text':
       return formatBlocks(tables.flatMap(paperTableBlocks));

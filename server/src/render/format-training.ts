@@ -1,13 +1,10 @@
-import { cell, check, heading, paragraph, text, type Block, type Cell, type Tone } from './format-blocks.js';
-import { minus, percent, plural, shortNumber } from '../report/format-numbers.js';
-import { betterArrow, differenceConvention, points } from '../findings/wording.js';
+import { cell, check, heading, paragraph, text, type Block, type Cell } from './format-blocks.js';
+import { percent, plural, shortNumber } from '../report/format-numbers.js';
 import type { SignalReport } from '../report/training-schema.js';
-import type { ComparisonReport } from '../report/training-schema.js';
-import type { ComparisonCell } from '../report/training-schema.js';
 import { readFileFields } from './read-file-lines.js';
 
-// The training-signal audit and the paired policy comparison, as blocks for the text table and the
-// HTML page (format-document.ts appends them after the audits).
+// The training-signal audit, as blocks for the text table and the HTML page (format-document.ts
+// appends them after the audits; the comparison's are in format-comparison.ts).
 
 /** The sentence the hover and the report share: why a detector's penalty can vanish in a group. */
 export const normalizationIdentity =
@@ -68,55 +65,4 @@ export function describeSignal(signal: SignalReport): Block[] {
     });
   }
   return blocks;
-}
-
-const verdictTones: Record<ComparisonCell['verdict'], Tone | undefined> = {
-  improves: 'good', worsens: 'bad', 'within claim': undefined, inconclusive: 'muted', 'blocks a reduction claim': 'warn',
-};
-
-function intervalText(c: ComparisonCell): string {
-  if (c.interval.method === 'none') return 'n/a';
-  const range = `[${points(c.interval.low)}, ${points(c.interval.high)}]`;
-  return c.interval.method === 'exact-zero' ? `${range} (no events)` : range;
-}
-
-export function describeComparison(comparison: ComparisonReport): Block[] {
-  const logs = (list: ComparisonReport['base']): string => list.map((l) => `${l.name} (${l.file}, ${plural(l.rows, 'row')})`).join(', ');
-  const gate = comparison.nonInferiority;
-  return [
-    heading(`policy comparison ${comparison.name}`, 1),
-    {
-      kind: 'fields',
-      fields: [
-        { name: 'base', value: [text(logs(comparison.base))] },
-        { name: 'treatment', value: [text(logs(comparison.treatment))] },
-        ...readFileFields([...comparison.base, ...comparison.treatment]),
-        { name: 'pairs', value: [text(`${comparison.pairs} by (question_id, meta.sample); ${comparison.unpairedBase} base and ${comparison.unpairedTreatment} treatment rows unpaired`)] },
-        { name: 'scorer', value: [text(`${comparison.scorer.name} (${comparison.scorer.visibility}): fixed for the targeted attacks in both arms`)] },
-        { name: 'intervals', value: [text(`95% question-cluster bootstrap, ${comparison.settings.bootstrap} resamples, seed ${shortNumber(comparison.settings.seed)}`)] },
-      ],
-    },
-    heading('paired differences (treatment − base, points)'),
-    paragraph([cell(`Δ and its interval are ${differenceConvention}.`, 'muted')]),
-    {
-      kind: 'table',
-      columns: [
-        { title: 'metric', shrink: true }, { title: 'benchmark' }, { title: 'base', align: 'right' }, { title: 'treatment', align: 'right' },
-        { title: 'Δ (t − b)', align: 'right' }, { title: '95% CI' }, { title: 'events b/t', align: 'right' }, { title: 'verdict' },
-      ],
-      rows: comparison.metrics.flatMap((m) => m.cells.map((c): Cell[] => [
-        text(`${m.label} (${betterArrow(m.better)})`), text(c.benchmark), text(percent(c.base)), text(percent(c.treatment)),
-        text(points(c.difference)), text(intervalText(c)),
-        text(c.baseEvents === null ? '' : `${c.baseEvents}/${c.treatmentEvents}`), cell(c.verdict, verdictTones[c.verdict]),
-      ])),
-    },
-    paragraph([text(`'blocks a reduction claim': a rare event (fewer than 10 events in the two arms, or none in one arm with a zero-event bound above the ${shortNumber(comparison.settings.claim)}-point claim) whose interval includes no change. The data do not show a reduction, and they do not establish equal rates either.`)]),
-    heading(`EM non-inferiority (paired lower bound of treatment − base > ${minus}${shortNumber(gate.margin)} points on each benchmark)`),
-    {
-      kind: 'table',
-      columns: [{ title: 'benchmark' }, { title: 'EM lower bound (t − b)', align: 'right' }, { title: 'passes' }],
-      rows: gate.benchmarks.map((g): Cell[] => [text(g.benchmark), text(points(g.lower)), check(g.passed)]),
-    },
-    paragraph([text('gate: '), cell(gate.passed ? 'passes on every benchmark' : 'fails', gate.passed ? 'good' : 'bad')]),
-  ];
 }

@@ -6,8 +6,8 @@ import type { RobustnessEntry } from '../report/selection-schema.js';
 // the HTML page, CSV and Markdown all print these, so the four cannot disagree.
 
 export interface PaperTable {
-  /** Which table: `table2` (attacks × rewards), `table3` (generators), `robustness` (pool selection × attack × reward) or `crossModel` (pool × attack × reward). */
-  readonly id: 'table2' | 'table3' | 'robustness' | 'crossModel';
+  /** Which table: `table2` (attacks × rewards), `table3` (generators), `robustness` (pool selection × attack × reward), `crossModel` (pool × attack × reward) or `table4` (a comparison: metric × benchmark). */
+  readonly id: 'table2' | 'table3' | 'robustness' | 'crossModel' | 'table4';
   readonly audit: string;
   readonly title: string;
   /** What the figures are over, said once under the title (the common n, the labels). */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { cellPower, cellRuns, comparisonMatching, comparisonRuns } from './compare-schema.js';
 import { poolImport, poolResolution, rowIssue, specRange, undefinedWhenEmpty, visibility } from './schema-parts.js';
 
 // The training-signal (`herald signal`) and paired-comparison (`herald compare`) sections of the
@@ -69,17 +70,19 @@ const comparisonCell = z.object({
   interval: z.object({
     low: z.number().nullable(),
     high: z.number().nullable(),
-    method: z.enum(['bootstrap', 'exact-zero', 'none']).describe('bootstrap: 95% percentile interval over question clusters; exact-zero: no event in either arm, ±(1 − 0.05^(1/n)); none: no pair, both ends null'),
+    method: z.enum(['bootstrap', 'exact-zero', 'none', 'hierarchical-bootstrap']).describe('bootstrap: 95% percentile interval over question clusters; hierarchical-bootstrap: several runs per arm, runs resampled within each arm then questions (docs/report.md); exact-zero: no event in either arm, ±(1 − 0.05^(1/n)); none: no pair, both ends null'),
   }),
+  runs: cellRuns,
   baseEvents: z.number().int().nullable().describe('for rates: rows with the event in the base arm'),
   treatmentEvents: z.number().int().nullable(),
   verdict: z.enum(['improves', 'worsens', 'within claim', 'inconclusive', 'blocks a reduction claim']).describe(
     "'blocks a reduction claim': a rare event whose interval includes no change; the data neither show a reduction nor establish equal rates",
   ),
+  power: cellPower,
 });
 
 const comparisonMetric = z.object({
-  key: z.string().describe('em, f1, citation_precision, support_recall, unsupported_citation, incidence:D, attackability:A'),
+  key: z.string().describe('em, f1, citation_precision, support_recall, unsupported_citation, incidence:D, attackability:A (first-visible), attackability_oracle_worst:A'),
   label: z.string(),
   better: z.enum(['higher', 'lower']),
   rate: z.boolean().describe('a 0/1 event per trajectory (rare-event rules apply)'),
@@ -87,13 +90,10 @@ const comparisonMetric = z.object({
   cells: z.array(comparisonCell),
 });
 
-export const comparisonReport = z.object({
-  name: z.string(),
-  range: specRange.nullable(),
-  scorer: z.object({ name: z.string(), visibility }).describe('the fixed reward that scores the targeted attacks in both arms'),
-  base: z.array(logReport),
-  treatment: z.array(logReport),
-  pairs: z.number().int().describe('rows paired by (question_id, meta.sample)'),
+/** What a comparison reports over some rows of both arms: all of them, or a split's. */
+const comparisonBody = z.object({
+  pairs: z.number().int().describe('rows paired by (question_id, meta.sample); with several runs per arm, the base rows used'),
+  runs: comparisonRuns,
   unpairedBase: z.number().int(),
   unpairedTreatment: z.number().int(),
   benchmarks: z.array(z.string()),
@@ -103,11 +103,23 @@ export const comparisonReport = z.object({
     benchmarks: z.array(z.object({ benchmark: z.string(), lower: z.number().nullable().describe('null without pairs (the gate then fails)'), passed: z.boolean() })),
     passed: z.boolean(),
   }),
+});
+
+export const comparisonReport = z.object({
+  name: z.string(),
+  range: specRange.nullable(),
+  scorer: z.object({ name: z.string(), visibility }).describe('the fixed reward that scores the targeted attacks in both arms'),
+  base: z.array(logReport),
+  treatment: z.array(logReport),
+  ...comparisonBody.shape,
+  matching: comparisonMatching,
+  splits: z.array(comparisonBody.extend({ split: z.enum(['greedy', 'sampled']) })).nullable().describe("with `greedy`: the same figures over the greedy rows, then the sampled ones (the top level holds all rows together); null without `greedy`"),
   settings: z.object({ seed: z.number(), bootstrap: z.number().int(), margin: z.number(), claim: z.number().describe('points') }),
 });
 
 export type SignalReport = z.infer<typeof signalReport>;
 export type ComparisonReport = z.infer<typeof comparisonReport>;
+export type ComparisonBody = z.infer<typeof comparisonBody>;
 export type ComparisonCell = z.infer<typeof comparisonCell>;
 export type ComparisonMetric = z.infer<typeof comparisonMetric>;
 export type LogReport = z.infer<typeof logReport>;

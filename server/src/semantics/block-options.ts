@@ -18,6 +18,11 @@ export function optionNumber(items: readonly BlockItem[], key: string): number |
   return undefined;
 }
 
+/** An option's first word (`runs logs`). */
+export function optionWord(items: readonly BlockItem[], key: string): string | undefined {
+  return optionNames(items, key)[0];
+}
+
 /** The bootstrap seed and resample count a block sets (defaults 0 and 1000). */
 export function resampling(items: readonly BlockItem[]): { seed: number; bootstrap: number } {
   let seed = 0;

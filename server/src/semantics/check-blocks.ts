@@ -12,7 +12,9 @@ import type { AttackSymbol, DeclSymbol } from './symbols.js';
 type OptionShape =
   | { readonly kind: 'names'; readonly of: DeclSymbol['kind']; readonly many: boolean }
   | { readonly kind: 'word'; readonly words: readonly string[] }
-  | { readonly kind: 'number'; readonly check: (value: number) => string | undefined };
+  | { readonly kind: 'number'; readonly check: (value: number) => string | undefined }
+  /** One of some words, or the name of a declared boolean logged field. */
+  | { readonly kind: 'word-or-flag'; readonly words: readonly string[] };
 
 const positiveWhole = (value: number): string | undefined => (Number.isInteger(value) && value >= 1 ? undefined : 'a positive whole number');
 const positivePoints = (value: number): string | undefined => (value > 0 && value <= 100 ? undefined : 'a number of points above 0 and at most 100');
@@ -29,6 +31,8 @@ export const comparisonOptions: Readonly<Record<string, OptionShape>> = {
   detectors: { kind: 'names', of: 'detector', many: true },
   margin: { kind: 'number', check: positivePoints },
   claim: { kind: 'number', check: positivePoints },
+  runs: { kind: 'word', words: ['one', 'logs'] },
+  greedy: { kind: 'word-or-flag', words: ['sample0'] },
 };
 
 /** One line per option, for hovers and completion. */
@@ -41,10 +45,20 @@ export const optionDocs: Readonly<Record<string, string>> = {
   detectors: 'Detectors whose natural incidence is compared (default: the attacks\' targets).',
   margin: 'The EM non-inferiority margin in points: the paired lower bound must exceed −margin on each benchmark (default 2).',
   claim: 'The smallest rate reduction, in points, that a claim would state; a rare-event result that cannot resolve it blocks the claim (default 1).',
+  greedy: 'Split the rows into greedy and sampled, reported separately and together: `sample0` (greedy is `meta.sample` 0) or a declared boolean logged field (true: greedy).',
+  runs: '`one` (default: each arm\'s logs together are one run) or `logs` (each log an arm names is one run, a training seed: intervals resample runs within each arm, then questions).',
 };
 
 function valueText(value: OptionValue): string {
   return value.kind === 'name' ? value.name.text : `${value.value}${value.percent ? '%' : ''}`;
+}
+
+/** A declared logged field of type boolean, named by an option (`greedy is_greedy`). */
+function checkFlag(a: Analysis, key: string, name: Name): void {
+  const symbol = resolveDeclared(a, name, 'logged');
+  if (symbol?.decl.kind === 'logged' && symbol.decl.fieldType?.text !== 'boolean') {
+    report(a, issueCodes.typeMismatch, 'error', name.span, `${key} takes a boolean field, and '${name.text}' is ${symbol.decl.fieldType?.text ?? 'untyped'}`);
+  }
 }
 
 function checkOption(a: Analysis, item: OptionItem, shapes: Readonly<Record<string, OptionShape>>, block: string): void {
@@ -70,6 +84,10 @@ function checkOption(a: Analysis, item: OptionItem, shapes: Readonly<Record<stri
         if (value.kind !== 'name' || !shape.words.includes(value.name.text)) {
           report(a, issueCodes.unknownOption, 'error', value.span, `${item.key.text} is ${shape.words.map((w) => `'${w}'`).join(' or ')}, not '${valueText(value)}'`);
         }
+        break;
+      case 'word-or-flag':
+        if (value.kind === 'name' && !shape.words.includes(value.name.text)) checkFlag(a, item.key.text, value.name);
+        else if (value.kind !== 'name') report(a, issueCodes.typeMismatch, 'error', value.span, `${item.key.text} takes ${shape.words.map((w) => `'${w}'`).join(' or ')} or a boolean field, not ${valueText(value)}`);
         break;
       case 'number': {
         const problem = value.kind === 'number' ? shape.check(value.value) : 'a number';
@@ -147,7 +165,7 @@ export function checkComparison(a: Analysis, block: ComparisonDecl): void {
     if (item.kind === 'option') checkOption(a, item, comparisonOptions, 'comparison');
     else if (item.kind === 'attack') checkAttack(a, block, item, attacks);
     else if (item.kind !== 'audit-reward' && item.kind !== 'audit-corpus' && !(item.kind === 'setting' && item.key !== 'sweep')) {
-      misplaced(a, item, 'comparison', ': it reads reward, corpus, base, treatment, detectors, attack, margin, claim, seed and bootstrap');
+      misplaced(a, item, 'comparison', ': it reads reward, corpus, base, treatment, detectors, attack, margin, claim, runs, greedy, seed and bootstrap');
     }
   }
   checkSettings(a, block.items);
