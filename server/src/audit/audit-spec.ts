@@ -19,6 +19,7 @@ import { analyze } from '../semantics/analyze.js';
 import type { SpecModel } from '../semantics/check.js';
 import type { AuditDecl } from '../syntax/ast.js';
 import { auditEditPlan, planAudit, type AuditPlan } from './plan.js';
+import { commandsOf, runCommandGenerators } from './command-candidates.js';
 import { PreparedAudits, structuralFingerprint } from './prepared-audits.js';
 import { scoreAudit } from './run-audit.js';
 
@@ -82,6 +83,11 @@ async function auditOne(ctx: AuditContext, decl: AuditDecl, plan: AuditPlan, opt
   const { model, specDir, caches } = ctx;
   const progress = options.onProgress ?? (() => undefined);
   const { named, linked } = ctx.files;
+  // A spec from a workspace the user has not trusted never makes the editor run a program.
+  const command = commandsOf(plan.attacks)[0];
+  if (command !== undefined && !ctx.trust.trusted) {
+    throw new AuditError(`not run: candidates command ${JSON.stringify(command)} runs a program, and this workspace is not trusted; trust the workspace to run it (herald audit on the command line runs it)`);
+  }
   const candidates = candidateLinks(plan.attacks).map(linked);
   const load = await loadInputs(specDir, { corpus: named(plan.corpus), pools: plan.pools.map(named), candidates }, {
     cache: caches.inputs, trust: ctx.trust, issues: ctx.issues, onProgress: (m) => progress(`audit ${plan.name}: ${m}`),
@@ -95,8 +101,14 @@ async function auditOne(ctx: AuditContext, decl: AuditDecl, plan: AuditPlan, opt
   }
   const corpusFile = named(plan.corpus).file;
   const cacheDir = ctx.candidateCache();
+  const commands = await runCommandGenerators(plan.attacks, load.inputs.pools.flatMap((p) => p.rows), {
+    cwd: specDir, timeoutSeconds: plan.commandTimeout, cacheDir, isCancelled: options.isCancelled, onProgress: (m) => progress(`audit ${plan.name}: ${m}`),
+    corpusHash: commandsOf(plan.attacks).length === 0 ? undefined : await caches.inputs.contentHash(corpusFile, ctx.trust),
+  });
+  if (commands.kind === 'cancelled') return undefined;
+  if (commands.kind === 'failed') throw new AuditError(commands.error);
   const rankings = cacheDir === false ? undefined : await caches.inputs.rankings(cacheDir, corpusFile, load.inputs.corpus, ctx.trust);
-  const source = createCandidateSource(load.inputs.corpus, load.candidateFiles, rankings === undefined ? {} : { store: rankings });
+  const source = createCandidateSource(load.inputs.corpus, load.candidateFiles, { ...(rankings === undefined ? {} : { store: rankings }), commands: commands.answers });
   const prepared = prepareEdits(model, auditEditPlan(plan), withLoggedFields(model, load.inputs, ctx.issues), source, options);
   // Rankings computed before a cancellation are as valid as any: keep them too.
   caches.inputs.flushRankings();

@@ -512,6 +512,7 @@ export type GeneratorCstChildren = {
   NumberLiteral?: IToken[];
   RParen?: IToken[];
   Candidates?: IToken[];
+  source?: IToken[];
   StringLiteral?: IToken[];
 };
 
