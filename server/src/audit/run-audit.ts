@@ -12,6 +12,8 @@ import type { SpecModel } from '../semantics/check.js';
 import { tieTolerance, type EstimateOptions } from '../stats/estimands.js';
 import { findCancellations } from './cancellation.js';
 import { certify } from './certificate.js';
+import { certifyByGenerator } from './generator-certificate.js';
+import { heldOutCertification } from './held-out.js';
 import { evaluateExpectation } from './expectations.js';
 import { evaluateLattice, type LatticePenalty } from './lattice.js';
 import { attackMarginHistogram, repairScorers } from './margin-histogram.js';
@@ -81,6 +83,8 @@ function scorePrepared(model: SpecModel, plan: AuditPlan, every: PreparedEdits, 
     lattice,
     cancellation: side.cancellation,
     certificate: side.certificate,
+    ...(plan.byGenerator ? { generatorCertificate: certifyByGenerator(prepared.runs, prepared.originalValues, scoring.base, scoring.penalties, prepared.candidateOrigins, prepared.memo) } : {}),
+    ...(plan.holdout === undefined ? {} : { heldOut: heldOutCertification(prepared, prepared.runs, scoring.base, scoring.penalties, plan.holdout, scoring.estimates) }),
     sweep: side.sweep,
     retention: side.retention,
     utility: side.utility,

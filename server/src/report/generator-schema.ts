@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { interval, intervalMethod } from './schema-parts.js';
+import { intervalMethod } from './schema-parts.js';
 
 // What a report says about candidate generators (issue 17): the command a generator ran, the
 // certificate per generator, and held-out certification. docs/report.md describes each field.
@@ -33,7 +33,6 @@ export const heldOutResult = z.object({
   asr: z.number().nullable().describe('oracle-worst ASR of the fit-chosen repair on the held-out clusters; null without isolated-eligible held-out clusters'),
   upper: z.number().nullable().describe("the estimate's upper 95% bound (exact 1 − 0.05^(1/n) at zero successes); null when asr is"),
   method: intervalMethod,
-  interval,
   clusters: z.number().int().describe('held-out clusters with an isolated-eligible edit of this attack'),
 });
 
@@ -42,10 +41,10 @@ export const heldOut = z.object({
   rule: z.string().describe('how a cluster is assigned: held out when SHA-256(question_id) read as a big-endian 32-bit number, divided by 2^32, is below share'),
   fitClusters: z.number().int(),
   heldOutClusters: z.number().int(),
-  repair: z.array(z.string()).nullable().describe('the smallest observed minimal repair on the fit half (first in lattice order); null when the fit half has none'),
+  repair: z.array(z.string()).nullable().describe('the smallest observed minimal repair on the fit half under the fitted λs (fewest detectors, then lattice order); null when the fit half has none'),
   lambdas: z.array(z.object({
     detector: z.string(),
-    lambda: z.number().describe("the certificate's step above the fit half's max gain (maxGain rounded up to the next 0.1 above it; the lattice's λ when no fit edit triggers it)"),
+    lambda: z.number().describe("the certificate's step: the lattice's λ when it is above the fit half's max gain (or no fit edit triggers the detector), else the next tenth above that gain"),
     fitMaxGain: z.number().nullable(),
   })),
   results: z.array(heldOutResult),
