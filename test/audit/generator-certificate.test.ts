@@ -10,6 +10,7 @@ import { isHeldOut } from '../../server/src/audit/held-out.js';
 import { hashIndex } from '../../server/src/audit/pool-selection.js';
 import { generatorCertificateSentence, heldOutSentence } from '../../server/src/findings/generator-wording.js';
 import { report as reportSchema, type AuditReport } from '../../server/src/report/schema.js';
+import { analyze } from '../../server/src/semantics/analyze.js';
 import { workspace } from '../inputs/workspace.js';
 
 const ws = workspace();
@@ -105,5 +106,35 @@ describe('held-out certification', () => {
     }
     assert.equal(h.generalised, h.results.filter((r) => r.asr !== null).every((r) => r.asr === 0));
     assert.match(heldOutSentence(h), /^the repair \{L\} \(λ_L = \d(\.\d)?\), chosen on \d+ fit clusters, (generalised|did not generalise) to the \d+ held-out clusters: oracle-worst ASR /);
+  });
+});
+
+describe('the generator options and syntax are checked', () => {
+  const codes = (text: string): string[] => analyze(text, {}).problems.filter((p) => p.severity === 'error').map((p) => `${p.code} ${text.slice(p.span.start, p.span.end)}`);
+  const withOptions = (options: string, using = 'lexical(4)'): string => spec(1.2, options).replace('using lexical(4), bm25(4)', `using ${using}`);
+
+  it('accepts timeout, certify by_generator, holdout and a command generator', () => {
+    assert.deepEqual(codes(withOptions('  timeout 600\n  certify by_generator\n  holdout 0.5', 'candidates command "node gen.mjs"')), []);
+  });
+
+  it('reports a bad value on the value, and a misspelt command word on the word', () => {
+    assert.deepEqual(codes(withOptions('  timeout 0\n  holdout 1.5\n  certify all')), ['invalid-setting 0', 'invalid-setting 1.5', 'unknown-option all']);
+    assert.deepEqual(codes(withOptions('', 'candidates commnd "node gen.mjs"')), ['unknown-generator commnd']);
+  });
+
+  it('a comparison runs no command', () => {
+    const comparison = `corpus wiki = "c.jsonl"
+pool base = "b.jsonl"
+detector L "x" = any c in citations: c not in retrieved
+reward R0 { answer 1.0 * token_f1(answer, gold.answers) }
+comparison paired {
+  reward R0
+  corpus wiki
+  base base
+  treatment base
+  attack launder targets L using candidates command "node gen.mjs"
+}
+`;
+    assert.deepEqual(codes(comparison), ['generator-not-allowed candidates command "node gen.mjs"']);
   });
 });

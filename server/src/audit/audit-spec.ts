@@ -39,6 +39,18 @@ export interface AuditOutcome {
 export interface AuditFailure {
   readonly audit: string;
   readonly reason: string;
+  /** The command generator the failure is about (shown on it), when it is one. */
+  readonly command?: string;
+}
+
+/** A spec from a workspace the user has not trusted never makes the editor run a program. */
+function untrustedCommand(plan: AuditPlan, trust: WorkspaceTrust): AuditFailure | undefined {
+  const command = commandsOf(plan.attacks)[0];
+  if (command === undefined || trust.trusted) return undefined;
+  return {
+    audit: plan.name, command,
+    reason: `not run: candidates command ${JSON.stringify(command)} runs a program, and this workspace is not trusted; trust the workspace to run it (herald audit on the command line runs it)`,
+  };
 }
 
 /** What an audit keeps between runs: loaded files and prepared audits. The editor's worker keeps one. */
@@ -83,11 +95,6 @@ async function auditOne(ctx: AuditContext, decl: AuditDecl, plan: AuditPlan, opt
   const { model, specDir, caches } = ctx;
   const progress = options.onProgress ?? (() => undefined);
   const { named, linked } = ctx.files;
-  // A spec from a workspace the user has not trusted never makes the editor run a program.
-  const command = commandsOf(plan.attacks)[0];
-  if (command !== undefined && !ctx.trust.trusted) {
-    throw new AuditError(`not run: candidates command ${JSON.stringify(command)} runs a program, and this workspace is not trusted; trust the workspace to run it (herald audit on the command line runs it)`);
-  }
   const candidates = candidateLinks(plan.attacks).map(linked);
   const load = await loadInputs(specDir, { corpus: named(plan.corpus), pools: plan.pools.map(named), candidates }, {
     cache: caches.inputs, trust: ctx.trust, issues: ctx.issues, onProgress: (m) => progress(`audit ${plan.name}: ${m}`),
@@ -149,6 +156,8 @@ export async function auditSpec(text: string, specFile: string, options: AuditSp
   for (const decl of decls) {
     const plan = planAudit(decl, text);
     if (plan === undefined) continue;
+    const refused = untrustedCommand(plan, trust);
+    if (refused !== undefined) return { problems, dataIssues: issues.issues, report: undefined, model, failures: [refused] };
     let report: Awaited<ReturnType<typeof auditOne>>;
     try {
       report = await auditOne(ctx, decl, plan, options);

@@ -10,6 +10,7 @@ import { runCommandGenerators } from '../../../server/src/audit/command-candidat
 import type { AttackPlan } from '../../../server/src/edits/attack-plan.js';
 import { commandRequests, parseAnswers, requestLines } from '../../../server/src/edits/generators/command.js';
 import { WorkspaceTrust } from '../../../server/src/inputs/trust.js';
+import { failureFindings } from '../../../server/src/findings/data-findings.js';
 import type { Trajectory } from '../../../server/src/pool/types.js';
 import { workspace } from '../../inputs/workspace.js';
 import { trajectory } from './fixtures.js';
@@ -186,5 +187,8 @@ audit quick {
     assert.equal(outcome.report, undefined);
     assert.match(outcome.failures[0]?.reason ?? '', /^not run: candidates command "node gen.mjs" runs a program, and this workspace is not trusted/);
     assert.equal(fs.readFileSync(path.join(ws.dir, 'runs.txt'), 'utf8'), 'run\n');
+    // The diagnostic sits on the generator, where the fix (trusting the workspace) applies.
+    const [finding] = failureFindings([], outcome.failures, outcome.model);
+    assert.equal(spec.slice(finding!.span.start, finding!.span.end), 'candidates command "node gen.mjs"');
   });
 });
