@@ -19,7 +19,7 @@ import { analyze } from '../semantics/analyze.js';
 import type { SpecModel } from '../semantics/check.js';
 import type { AuditDecl } from '../syntax/ast.js';
 import { auditEditPlan, planAudit, type AuditPlan } from './plan.js';
-import { commandsOf, runCommandGenerators } from './command-candidates.js';
+import { CommandError, commandsOf, runCommandGenerators } from './command-candidates.js';
 import { PreparedAudits, structuralFingerprint } from './prepared-audits.js';
 import { scoreAudit } from './run-audit.js';
 
@@ -113,7 +113,7 @@ async function auditOne(ctx: AuditContext, decl: AuditDecl, plan: AuditPlan, opt
     corpusHash: commandsOf(plan.attacks).length === 0 ? undefined : await caches.inputs.contentHash(corpusFile, ctx.trust),
   });
   if (commands.kind === 'cancelled') return undefined;
-  if (commands.kind === 'failed') throw new AuditError(commands.error);
+  if (commands.kind === 'failed') throw new CommandError(commands.error, commands.command);
   const rankings = cacheDir === false ? undefined : await caches.inputs.rankings(cacheDir, corpusFile, load.inputs.corpus, ctx.trust);
   const source = createCandidateSource(load.inputs.corpus, load.candidateFiles, { ...(rankings === undefined ? {} : { store: rankings }), commands: commands.answers });
   const prepared = prepareEdits(model, auditEditPlan(plan), withLoggedFields(model, load.inputs, ctx.issues), source, options);
@@ -163,7 +163,8 @@ export async function auditSpec(text: string, specFile: string, options: AuditSp
       report = await auditOne(ctx, decl, plan, options);
     } catch (error) {
       if (!(error instanceof AuditError)) throw error;
-      return { problems, dataIssues: issues.issues, report: undefined, model, failures: [{ audit: plan.name, reason: error.message }] };
+      const command = error instanceof CommandError ? { command: error.command } : {};
+      return { problems, dataIssues: issues.issues, report: undefined, model, failures: [{ audit: plan.name, reason: error.message, ...command }] };
     }
     if (report === 'unreadable' || report === undefined) return { problems, dataIssues: issues.issues, report: undefined, model, failures: [] };
     audits.push(report);

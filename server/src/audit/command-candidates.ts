@@ -6,7 +6,15 @@ import type { CommandAnswers } from '../edits/candidate-source.js';
 import { commandRequests, parseAnswers, requestLines } from '../edits/generators/command.js';
 import { cachedOutput, keepOutput, outputHash } from '../inputs/command-cache.js';
 import { runCommand } from '../inputs/command-runner.js';
+import { AuditError } from '../edits/audit-error.js';
 import type { Trajectory } from '../pool/types.js';
+
+/** An audit stopped by one of its commands: the failure is shown on that generator. */
+export class CommandError extends AuditError {
+  constructor(message: string, readonly command: string) {
+    super(message);
+  }
+}
 
 export interface CommandContext {
   readonly cwd: string;
@@ -21,7 +29,7 @@ export interface CommandContext {
 
 export type CommandsOutcome =
   | { readonly kind: 'done'; readonly answers: ReadonlyMap<string, CommandAnswers> }
-  | { readonly kind: 'failed'; readonly error: string }
+  | { readonly kind: 'failed'; readonly error: string; readonly command: string }
   | { readonly kind: 'cancelled' };
 
 /** The distinct commands of the attacks' generators, in spec order. */
@@ -48,11 +56,12 @@ export async function runCommandGenerators(attacks: readonly AttackPlan[], rows:
     } else {
       progress(`running over ${requests.length} requests`);
       const outcome = await runCommand({ command, cwd: ctx.cwd, stdin, timeoutSeconds: ctx.timeoutSeconds, isCancelled: ctx.isCancelled, onProgress: progress });
-      if (outcome.kind !== 'done') return outcome;
+      if (outcome.kind === 'cancelled') return outcome;
+      if (outcome.kind === 'failed') return { ...outcome, command };
       stdout = outcome.stdout;
     }
     const parsed = parseAnswers(stdout, requests);
-    if (!parsed.ok) return { kind: 'failed', error: `candidates command ${JSON.stringify(command)}: ${parsed.error}` };
+    if (!parsed.ok) return { kind: 'failed', error: `candidates command ${JSON.stringify(command)}: ${parsed.error}`, command };
     // Only an output that reads as answers is kept: a bad one runs again once fixed.
     if (fresh && ctx.cacheDir !== false && key !== undefined) keepOutput(ctx.cacheDir, key, stdout);
     answers.set(command, {

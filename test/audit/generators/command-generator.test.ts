@@ -182,6 +182,15 @@ audit quick {
     assert.deepEqual(second.report?.audits[0]?.attacks[0], attack);
   });
 
+  it('bad output: the audit fails with the output line, shown on the generator', async () => {
+    const bad = spec.replace('"node gen.mjs"', '"echo nonsense"');
+    const outcome = await auditSpec(bad, specFile, { candidateCache: false });
+    assert.equal(outcome.report, undefined);
+    assert.deepEqual(outcome.failures, [{ audit: 'quick', command: 'echo nonsense', reason: 'candidates command "echo nonsense": command output line 1: not JSON: "nonsense"' }]);
+    const [finding] = failureFindings([], outcome.failures, outcome.model);
+    assert.equal(bad.slice(finding!.span.start, finding!.span.end), 'candidates command "echo nonsense"');
+  });
+
   it('in an untrusted workspace the command is not run, and the audit says why', async () => {
     const outcome = await auditSpec(spec, specFile, { trust: WorkspaceTrust.of([ws.dir]), candidateCache: false });
     assert.equal(outcome.report, undefined);
