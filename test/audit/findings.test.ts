@@ -235,7 +235,7 @@ describe('audit findings: what they say', () => {
     const succeeds = (await findings(audit)).filter((p) => p.code === auditIssueCodes.attackSucceeds && p.message.includes('beats R0'));
     assert.equal(succeeds.length, 1);
     assert.match(succeeds[0]!.message, /^in audit a, launder beats R0: 100\.00% .*; observed minimal repair \{L\}: R_L, compared here, already is R0 − 0\.5·L$/);
-    assert.deepEqual(succeeds[0]!.data, { audit: 'a', reward: 'R0', repair: [{ detector: 'L', lambda: 0.5, maxGain: 0 }] });
+    assert.deepEqual(succeeds[0]!.data, { audit: 'a', reward: 'R0', repair: [{ detector: 'L', lambda: 0.5, maxGain: 0, generators: ['lexical(1)'] }] });
     const uncompared = (await findings(variant('  compare R_L, R_full\n', '').replace('expect asr(R_L,', 'expect asr(R0,').replace('== 0', '<= 100%'))).find((p) => p.code === auditIssueCodes.attackSucceeds);
     assert.match(uncompared!.message, /observed minimal repair \{L\}: R_L already is R0 − 0\.5·L$/);
     const none = (await findings(variant('reward R_L = R0 - 0.5 * L', 'reward R_L = R0 - 0.25 * L'))).find((p) => p.code === auditIssueCodes.attackSucceeds && p.message.includes('beats R0'));

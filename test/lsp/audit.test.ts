@@ -225,7 +225,7 @@ describe('audit in the editor (stdio)', () => {
       textDocument: { uri }, range: succeeds[0]!.range, context: { diagnostics: [succeeds[0]!] },
     })) as CodeAction[];
     assert.equal(actions.length, 1);
-    assert.match(actions[0]!.title, /^Add the observed minimal repair as a new reward R0_repair_L = R0 − 1\.2·L, compared in audit quick \(R0 and every other reward unchanged; certificate: max gain \+0\.\d{5} < λ_L = 1\.2\)$/);
+    assert.match(actions[0]!.title, /^Add the observed minimal repair as a new reward R0_repair_L = R0 − 1\.2·L, compared in audit quick \(R0 and every other reward unchanged; certificate: max gain \+0\.\d{5} < λ_L = 1\.2 against lexical\(4\)\)$/);
     assert.equal(actions[0]!.isPreferred, true);
     const repaired = applyEdits(weaker, actions[0]!.edit!.changes![uri]!);
     // Every reward that was there is there as it was; the repair is new, and compared.

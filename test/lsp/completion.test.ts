@@ -137,7 +137,7 @@ describe('completion', () => {
     assert.deepEqual(labels(items), ['bm25', 'candidates', 'lexical']);
     const next = await complete(paperWith('  lattice U', `  ${cursor}\n  lattice U`));
     // The audit options join the item keywords at an item's start.
-    assert.deepEqual(labels(next), [...auditItemKeywords, 'clusters', 'robustness', 'select'].sort());
+    assert.deepEqual(labels(next), [...auditItemKeywords, 'certify', 'clusters', 'holdout', 'robustness', 'select', 'timeout'].sort());
   });
 
   test('inside an expression: visible declared values, fields, functions, variables in scope and operand keywords', async () => {

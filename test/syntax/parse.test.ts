@@ -159,7 +159,7 @@ describe('parse: declarations', () => {
     assert.deepEqual(same.targets.map((n) => n.text), ['U', 'L']);
     assert.equal(lx.name?.text, 'lx');
     assert.equal(lx.attackKind?.text, 'launder');
-    assert.deepEqual(lx.generators.map((g) => (g.kind === 'generator' ? `${g.generator.text}(${g.budget?.value})` : `file ${g.path?.value}`)), [
+    assert.deepEqual(lx.generators.map((g) => (g.kind === 'generator' ? `${g.generator.text}(${g.budget?.value})` : g.kind === 'candidates-file' ? `file ${g.path?.value}` : `command ${g.command?.value}`)), [
       'lexical(8)', 'bm25(16)', 'file dense.jsonl',
     ]);
     assert.deepEqual(lattice.entries.map((e) => [e.detector.text, e.lambda?.value]), [['U', 0.5], ['L', 1.2]]);

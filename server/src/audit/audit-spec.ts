@@ -19,6 +19,7 @@ import { analyze } from '../semantics/analyze.js';
 import type { SpecModel } from '../semantics/check.js';
 import type { AuditDecl } from '../syntax/ast.js';
 import { auditEditPlan, planAudit, type AuditPlan } from './plan.js';
+import { CommandError, commandsOf, runCommandGenerators } from './command-candidates.js';
 import { PreparedAudits, structuralFingerprint } from './prepared-audits.js';
 import { scoreAudit } from './run-audit.js';
 
@@ -38,6 +39,18 @@ export interface AuditOutcome {
 export interface AuditFailure {
   readonly audit: string;
   readonly reason: string;
+  /** The command generator the failure is about (shown on it), when it is one. */
+  readonly command?: string;
+}
+
+/** A spec from a workspace the user has not trusted never makes the editor run a program. */
+function untrustedCommand(plan: AuditPlan, trust: WorkspaceTrust): AuditFailure | undefined {
+  const command = commandsOf(plan.attacks)[0];
+  if (command === undefined || trust.trusted) return undefined;
+  return {
+    audit: plan.name, command,
+    reason: `not run: candidates command ${JSON.stringify(command)} runs a program, and this workspace is not trusted; trust the workspace to run it (herald audit on the command line runs it)`,
+  };
 }
 
 /** What an audit keeps between runs: loaded files and prepared audits. The editor's worker keeps one. */
@@ -95,8 +108,14 @@ async function auditOne(ctx: AuditContext, decl: AuditDecl, plan: AuditPlan, opt
   }
   const corpusFile = named(plan.corpus).file;
   const cacheDir = ctx.candidateCache();
+  const commands = await runCommandGenerators(plan.attacks, load.inputs.pools.flatMap((p) => p.rows), {
+    cwd: specDir, timeoutSeconds: plan.commandTimeout, cacheDir, isCancelled: options.isCancelled, onProgress: (m) => progress(`audit ${plan.name}: ${m}`),
+    corpusHash: commandsOf(plan.attacks).length === 0 ? undefined : await caches.inputs.contentHash(corpusFile, ctx.trust),
+  });
+  if (commands.kind === 'cancelled') return undefined;
+  if (commands.kind === 'failed') throw new CommandError(commands.error, commands.command);
   const rankings = cacheDir === false ? undefined : await caches.inputs.rankings(cacheDir, corpusFile, load.inputs.corpus, ctx.trust);
-  const source = createCandidateSource(load.inputs.corpus, load.candidateFiles, rankings === undefined ? {} : { store: rankings });
+  const source = createCandidateSource(load.inputs.corpus, load.candidateFiles, { ...(rankings === undefined ? {} : { store: rankings }), commands: commands.answers });
   const prepared = prepareEdits(model, auditEditPlan(plan), withLoggedFields(model, load.inputs, ctx.issues), source, options);
   // Rankings computed before a cancellation are as valid as any: keep them too.
   caches.inputs.flushRankings();
@@ -137,12 +156,15 @@ export async function auditSpec(text: string, specFile: string, options: AuditSp
   for (const decl of decls) {
     const plan = planAudit(decl, text);
     if (plan === undefined) continue;
+    const refused = untrustedCommand(plan, trust);
+    if (refused !== undefined) return { problems, dataIssues: issues.issues, report: undefined, model, failures: [refused] };
     let report: Awaited<ReturnType<typeof auditOne>>;
     try {
       report = await auditOne(ctx, decl, plan, options);
     } catch (error) {
       if (!(error instanceof AuditError)) throw error;
-      return { problems, dataIssues: issues.issues, report: undefined, model, failures: [{ audit: plan.name, reason: error.message }] };
+      const command = error instanceof CommandError ? { command: error.command } : {};
+      return { problems, dataIssues: issues.issues, report: undefined, model, failures: [{ audit: plan.name, reason: error.message, ...command }] };
     }
     if (report === 'unreadable' || report === undefined) return { problems, dataIssues: issues.issues, report: undefined, model, failures: [] };
     audits.push(report);

@@ -6,11 +6,42 @@ import { subsetWeights, type LatticePenalty } from './lattice.js';
 import { editMargins } from '../edits/scoring.js';
 import type { ScoringMemo } from '../edits/scoring-memo.js';
 
-interface TriggeringEdit {
+export interface TriggeringEdit {
   readonly run: AttackRun;
   readonly edit: number;
   readonly row: number;
+  /** The base reward's paired margin. */
   readonly gain: number;
+  /** The margin under R − λ_j f_j is not below zero after the tie rule: λ does not reject it. */
+  readonly accepted: boolean;
+}
+
+/** The audited edits that trigger lattice detector j (f_j flips 0 → 1), in attack then edit order. */
+export function triggeringEdits(runs: readonly AttackRun[], originalValues: Float64Array, base: Scorer, penalties: readonly LatticePenalty[], j: number, memo: ScoringMemo): TriggeringEdit[] {
+  const F = base.weights.length;
+  const p = penalties[j]!;
+  const strengthened = subsetWeights(base, penalties, 1 << j);
+  const triggering: TriggeringEdit[] = [];
+  for (const run of runs) {
+    const { editRow } = run.index;
+    const gains = editMargins(run, base.weights, memo);
+    const rejected = editMargins(run, strengthened, memo);
+    for (let e = 0; e < editRow.length; e++) {
+      if (originalValues[editRow[e]! * F + p.column] !== 0 || run.editValues[e * F + p.column] !== 1) continue;
+      triggering.push({ run, edit: e, row: editRow[e]!, gain: gains[e]!, accepted: rejected[e]! >= 0 });
+    }
+  }
+  return triggering;
+}
+
+/**
+ * The penalty the certificate backs: λ when it is above the max gain among the edits the
+ * detector catches, else the next tenth above that gain (what a quick fix proposes and what
+ * held-out certification fixes on the fit half).
+ */
+export function certifiedLambda(lambda: number, maxGain: number | null): number {
+  if (maxGain === null || lambda > maxGain) return lambda;
+  return (Math.floor(maxGain * 10 + 1e-9) + 1) / 10;
 }
 
 /**
@@ -28,21 +59,9 @@ export function certify(
   memo: ScoringMemo,
 ): CertificateEntry[] {
   const F = base.weights.length;
-  const gains = runs.map((run) => editMargins(run, base.weights, memo));
   return penalties.map((p, j) => {
-    const strengthened = subsetWeights(base, penalties, 1 << j);
-    const triggering: TriggeringEdit[] = [];
-    let certified = true;
-    runs.forEach((run, r) => {
-      const { editRow } = run.index;
-      const runGains = gains[r]!;
-      const rejected = editMargins(run, strengthened, memo);
-      for (let e = 0; e < editRow.length; e++) {
-        if (originalValues[editRow[e]! * F + p.column] !== 0 || run.editValues[e * F + p.column] !== 1) continue;
-        triggering.push({ run, edit: e, row: editRow[e]!, gain: runGains[e]! });
-        if (rejected[e]! >= 0) certified = false;
-      }
-    });
+    const triggering = triggeringEdits(runs, originalValues, base, penalties, j, memo);
+    const certified = triggering.every((t) => !t.accepted);
     const example = largestGain(triggering, base.weights, originalValues, F);
     return {
       detector: p.name,

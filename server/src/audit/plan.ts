@@ -1,7 +1,8 @@
 import { planAttack, type AttackPlan, type EditPlan, type Selection } from '../edits/attack-plan.js';
 import { defaultSweep } from '../semantics/builtins.js';
 import { resampling } from '../semantics/block-options.js';
-import { poolSelectionOf, type PoolSelection } from '../semantics/audit-options.js';
+import { numberOption, poolSelectionOf, type PoolSelection } from '../semantics/audit-options.js';
+import { defaultCommandTimeoutSeconds } from '../inputs/command-runner.js';
 import type { AuditDecl, ComparisonOp } from '../syntax/ast.js';
 import type { Span } from '../problems/span.js';
 
@@ -44,6 +45,12 @@ export interface AuditPlan {
   readonly robustness: readonly PoolSelection[];
   /** `clusters common`: every attack's figures over the clusters isolated-eligible for all of them. */
   readonly commonClusters: boolean;
+  /** Seconds a command generator may run (`timeout`). */
+  readonly commandTimeout: number;
+  /** `certify by_generator`: the certificate per attack and generator. */
+  readonly byGenerator: boolean;
+  /** `holdout SHARE`: the share of clusters held out; undefined: no held-out certification. */
+  readonly holdout: number | undefined;
 }
 
 
@@ -110,6 +117,9 @@ export function planAudit(audit: AuditDecl, text: string): AuditPlan | undefined
     name: audit.name.text, span: audit.name.span, reward, compare, corpus, pools, attacks, lattice, expects, seed, bootstrap, sweep,
     select: selections('select')[0] ?? { rule: 'all' }, robustness: selections('robustness'),
     commonClusters: audit.options.some((o) => o.key.text === 'clusters' && o.values.some((v) => v.kind === 'name' && v.name.text === 'common')),
+    commandTimeout: numberOption(audit, 'timeout') ?? defaultCommandTimeoutSeconds,
+    byGenerator: audit.options.some((o) => o.key.text === 'certify'),
+    holdout: numberOption(audit, 'holdout'),
   };
 }
 

@@ -7,11 +7,14 @@ import { scoreAttack, selectionLabel } from '../edits/scoring.js';
 import type { AnalysisInputs } from '../inputs/analysis-inputs.js';
 import { readFileSection, reportedRows } from '../inputs/pool-section.js';
 import type { AttackReport, AuditReport, LatticeReport, WorkedPair } from '../report/schema.js';
+import type { CommandRecord } from '../report/generator-schema.js';
 import type { CompiledReward } from '../reward/compile.js';
 import type { SpecModel } from '../semantics/check.js';
 import { tieTolerance, type EstimateOptions } from '../stats/estimands.js';
 import { findCancellations } from './cancellation.js';
 import { certify } from './certificate.js';
+import { certifyByGenerator } from './generator-certificate.js';
+import { heldOutCertification } from './held-out.js';
 import { evaluateExpectation } from './expectations.js';
 import { evaluateLattice, type LatticePenalty } from './lattice.js';
 import { attackMarginHistogram, repairScorers } from './margin-histogram.js';
@@ -81,6 +84,8 @@ function scorePrepared(model: SpecModel, plan: AuditPlan, every: PreparedEdits, 
     lattice,
     cancellation: side.cancellation,
     certificate: side.certificate,
+    ...(plan.byGenerator ? { generatorCertificate: certifyByGenerator(prepared.runs, prepared.originalValues, scoring.base, scoring.penalties, prepared.candidateOrigins, prepared.memo) } : {}),
+    ...(plan.holdout === undefined ? {} : { heldOut: heldOutCertification(prepared, prepared.runs, scoring.base, scoring.penalties, plan.holdout, scoring.estimates) }),
     sweep: side.sweep,
     retention: side.retention,
     utility: side.utility,
@@ -145,6 +150,7 @@ function attackReports(scoring: AuditScoring, lattice: LatticeReport): AttackRep
     range: scoring.lines.range(run.plan.span),
     counts: run.edits,
     candidateNotes: prepared.candidateNotes.get(run.plan.name) ?? [],
+    ...commandsOf(prepared, run.plan.name),
     results: scorers.flatMap((scorer) =>
       scoreAttack(run, scorer, scoring.estimates, memo).map((r) => ({
         reward: scorer.name, selection: r.selection, label: selectionLabel(r.selection, scorer, run), estimate: r.estimate,
@@ -152,6 +158,12 @@ function attackReports(scoring: AuditScoring, lattice: LatticeReport): AttackRep
     marginHistogram: attackMarginHistogram(run, histogramScorers, memo),
     detectorEffects: plan.lattice.map((l) => detectorEffect(run, F, table.index.get(`decl:${l.name}`)!, l.name, l.lambda)),
   }));
+}
+
+/** The attack's commands, only when it ran any (reports without command generators keep their shape). */
+function commandsOf(prepared: PreparedEdits, attack: string): { commands?: CommandRecord[] } {
+  const commands = prepared.candidateCommands.get(attack) ?? [];
+  return commands.length === 0 ? {} : { commands };
 }
 
 /** Cancellation, the certificate, the penalty sweep, the per-pool table, retention and offline utility. */

@@ -38,8 +38,8 @@ export const auditCommand = {
     audit: { type: 'string', value: 'NAME', help: 'run only the audit block NAME; a name the spec does not declare is a usage error' },
     quiet: { type: 'boolean', default: false, help: "print no progress and no 'wrote FILE' lines on stderr; problems, skipped rows and failed expectations still print" },
     'update-baseline': { type: 'boolean', default: false, help: 'accept the figures: write <spec>.baseline.json (commit it); later runs report every attack success rate or bound that rose against it as a regression' },
-    'cache-dir': { type: 'string', value: 'DIR', help: 'where laundering-candidate rankings are kept between runs (default: $HERALD_CACHE_DIR, else $XDG_CACHE_HOME/herald, else ~/.cache/herald)' },
-    'no-cache': { type: 'boolean', default: false, help: 'keep no candidate rankings between runs' },
+    'cache-dir': { type: 'string', value: 'DIR', help: 'where laundering-candidate rankings and the outputs of candidate commands are kept between runs (default: $HERALD_CACHE_DIR, else $XDG_CACHE_HOME/herald, else ~/.cache/herald)' },
+    'no-cache': { type: 'boolean', default: false, help: 'keep no candidate rankings between runs, and run every candidates command again' },
   },
   exit: '0 when every expect line holds and nothing regressed against the baseline, 1 otherwise, 2 on spec errors, unreadable input or bad usage (an unknown option, format or audit name)',
 } as const satisfies CommandSpec<Readonly<Record<string, OptionSpec>>>;

@@ -10,7 +10,8 @@ export const selections: readonly Selection[] = ['first_visible', 'oracle_worst'
 
 export type GeneratorPlan =
   | { readonly kind: 'lexical' | 'bm25'; readonly budget: number; readonly label: string }
-  | { readonly kind: 'file'; readonly path: string; readonly label: string };
+  | { readonly kind: 'file'; readonly path: string; readonly label: string }
+  | { readonly kind: 'command'; readonly command: string; readonly label: string };
 
 export interface AttackPlan {
   readonly name: string;
@@ -40,9 +41,11 @@ export function planAttack(item: AttackItem): AttackPlan | undefined {
     kind: item.attackKind.text,
     targets: item.targets.map((t) => t.text),
     generators: item.generators.map((g): GeneratorPlan =>
-      g.kind === 'candidates-file'
-        ? { kind: 'file', path: g.path?.value ?? '', label: `candidates "${g.path?.value ?? ''}"` }
-        : { kind: g.generator.text as 'lexical' | 'bm25', budget: g.budget?.value ?? 0, label: `${g.generator.text}(${g.budget?.value ?? ''})` }),
+      g.kind === 'candidates-command'
+        ? { kind: 'command', command: g.command?.value ?? '', label: `candidates command ${JSON.stringify(g.command?.value ?? '')}` }
+        : g.kind === 'candidates-file'
+          ? { kind: 'file', path: g.path?.value ?? '', label: `candidates "${g.path?.value ?? ''}"` }
+          : { kind: g.generator.text as 'lexical' | 'bm25', budget: g.budget?.value ?? 0, label: `${g.generator.text}(${g.budget?.value ?? ''})` }),
     span: item.span,
   };
 }

@@ -8,10 +8,19 @@ import { createRanker, type Ranker } from './generators/ranker.js';
 import type { GeneratorPlan } from './attack-plan.js';
 import type { AttackPlan } from './attack-plan.js';
 import type { CandidateSource } from './prepare.js';
+import type { CommandRecord } from '../report/generator-schema.js';
+
+/** A command generator's answers, already run (inputs/command-runner.ts) and read (generators/command.ts). */
+export interface CommandAnswers {
+  readonly lists: readonly CandidateList[];
+  readonly record: CommandRecord;
+}
 
 export interface CandidateSourceOptions {
   /** Rankings kept from earlier runs (on disk), per generator; the corpus is indexed only on a miss. */
   readonly store?: (generator: RankedGenerator) => RankingStore | undefined;
+  /** Each command generator's answers, by the command as written. */
+  readonly commands?: ReadonlyMap<string, CommandAnswers>;
 }
 
 /**
@@ -46,6 +55,12 @@ export function createCandidateSource(corpus: Corpus, candidateFiles: ReadonlyMa
         fileGenerators.set(plan, [...(fileGenerators.get(plan) ?? []), generator]);
         return generator;
       }
+      case 'command': {
+        // Answers are read like a candidates file: the same checks against the corpus and exclusions.
+        const generator = createFileGenerator(options.commands?.get(g.command)?.lists ?? [], corpus, Infinity, g.label);
+        fileGenerators.set(plan, [...(fileGenerators.get(plan) ?? []), generator]);
+        return generator;
+      }
     }
   };
   const generatorsOf = (plan: AttackPlan): CandidateGenerator[] => {
@@ -61,6 +76,21 @@ export function createCandidateSource(corpus: Corpus, candidateFiles: ReadonlyMa
       const merged = new Set<string>();
       for (const generator of generators) for (const id of generator.candidates({ trajectory, citationIndex: position, exclude })) merged.add(id);
       return [...merged];
+    },
+    origins(plan, trajectory, position, exclude) {
+      // Which of the attack's generators proposed each id (bit g for plan.generators[g]); an id
+      // several generators propose belongs to each, so the certificate per generator covers it for each.
+      const origins = new Map<string, number>();
+      generatorsOf(plan).forEach((generator, g) => {
+        for (const id of generator.candidates({ trajectory, citationIndex: position, exclude })) origins.set(id, (origins.get(id) ?? 0) | (1 << g));
+      });
+      return origins;
+    },
+    commands(plan) {
+      return plan.generators.flatMap((g) => {
+        const record = g.kind === 'command' ? options.commands?.get(g.command)?.record : undefined;
+        return record === undefined ? [] : [record];
+      });
     },
     notes(plan) {
       return (fileGenerators.get(plan) ?? []).flatMap((g) => {

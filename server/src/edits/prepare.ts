@@ -7,15 +7,21 @@ import { compileEdit, type CompiledEdit } from '../reward/compile-edit.js';
 import { prelude } from '../semantics/prelude.js';
 import type { SpecModel } from '../semantics/check.js';
 import type { AttackPlan, EditPlan } from './attack-plan.js';
-import { evaluateFeatures, runAttack, type AttackRun } from './attack-run.js';
+import { evaluateFeatures, runAttack, type AttackRun, type EditRecord } from './attack-run.js';
 import { AuditError, featureName } from './audit-error.js';
 import { buildFeatureTable, type FeatureTable } from './features.js';
 import { scoringMemo, type ScoringMemo } from './scoring-memo.js';
+import { editOrigins } from './generators/edit-origins.js';
+import type { CommandRecord } from '../report/generator-schema.js';
 
 /** Where laundering candidates come from; built from the attacks' generators, reading visible fields only. */
 export interface CandidateSource {
   candidatesFor(plan: AttackPlan, trajectory: Trajectory, position: number, exclude: ReadonlySet<string>): readonly string[];
   notes(plan: AttackPlan): string[];
+  /** Which generators (bit g: plan.generators[g]) proposed each candidate id of one position. */
+  origins?(plan: AttackPlan, trajectory: Trajectory, position: number, exclude: ReadonlySet<string>): ReadonlyMap<string, number>;
+  /** The commands the attack's command generators ran, for the report. */
+  commands?(plan: AttackPlan): CommandRecord[];
 }
 
 /** A source for analyses that build no laundering edits. */
@@ -53,6 +59,10 @@ export interface PreparedEdits {
   readonly runs: readonly AttackRun[];
   readonly inputs: AnalysisInputs;
   readonly candidateNotes: ReadonlyMap<string, string[]>;
+  /** Per edit of a launder attack with several generators: which generators proposed it (bit g: plan.generators[g]). */
+  readonly candidateOrigins: ReadonlyMap<EditRecord, number>;
+  /** Per attack: the commands its command generators ran. */
+  readonly candidateCommands: ReadonlyMap<string, CommandRecord[]>;
   /** The groups of more than one row. */
   readonly sampleGroups: readonly SampleGroup[];
   readonly memo: ScoringMemo;
@@ -152,8 +162,11 @@ export function prepareEdits(model: SpecModel, plan: EditPlan, inputs: AnalysisI
   }
   if (isCancelled()) return undefined;
   const candidateNotes = new Map(plan.attacks.map((a) => [a.name, candidates.notes(a)]));
+  const candidateOrigins = editOrigins(runs, candidates, rows, exclusionsOf);
+  const candidateCommands = new Map(plan.attacks.map((a) => [a.name, candidates.commands?.(a) ?? []]));
   return {
     table, rows, poolOfRow, clusterOf, clusters: clusterIds.size, env, views, originalValues, detectorNames, detectorColumns, runs, inputs, candidateNotes,
+    candidateOrigins, candidateCommands,
     sampleGroups: sampleGroupsOf(inputs), memo: scoringMemo(),
   };
 }

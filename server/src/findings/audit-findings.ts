@@ -11,15 +11,9 @@ import { smallSampleClusters, smallSampleSentence } from './small-sample.js';
 import { repairFormula, rewardThatIsRepair, type RepairTerm } from './repair-reward.js';
 import { certificateSentence, editText, marginChain } from './wording.js';
 import { pairFile } from '../report/pair-file.js';
+import { certifiedLambda } from '../audit/certificate.js';
+import { certifiedAgainst } from './generator-wording.js';
 
-/**
- * The penalty a repair should use: the lattice's λ when it exceeds the largest base gain among the
- * audited edits the detector catches (the finite-set certificate), else the next tenth above that gain.
- */
-export function certifiedLambda(lambda: number, maxGain: number | null): number {
-  if (maxGain === null || lambda > maxGain) return lambda;
-  return (Math.floor(maxGain * 10 + 1e-9) + 1) / 10;
-}
 
 /** Finds the term named `name` that a reward uses, following derived rewards to their base. */
 function findTerm(model: SpecModel, rewardName: string, name: string, seen = new Set<string>()): Term | undefined {
@@ -125,7 +119,7 @@ function attackFindings(ctx: AuditContext): Problem[] {
     const terms = (repair ?? []).map((detector) => {
       const certificate = report.certificate.find((c) => c.detector === detector);
       const lambda = report.lattice.detectors.find((d) => d.name === detector)?.lambda ?? 1;
-      return { detector, lambda: certifiedLambda(lambda, certificate?.maxGain ?? null), maxGain: certificate?.maxGain ?? null };
+      return { detector, lambda: certifiedLambda(lambda, certificate?.maxGain ?? null), maxGain: certificate?.maxGain ?? null, generators: certifiedAgainst(report, detector) };
     });
     problems.push({
       code: auditIssueCodes.attackSucceeds, severity: 'warning', span: rewardItem?.span ?? ctx.anchor,

@@ -49,7 +49,10 @@ export function failureFindings(issues: readonly RowIssue[], failures: readonly 
     const name = decl.name.text;
     const reasons = [...unreadable, ...failures.filter((f) => f.audit === name).map((f) => f.reason)];
     if (reasons.length === 0) return [];
-    return [{ code: auditIssueCodes.auditFailed, severity: 'error', span: decl.name.span, message: `the audit could not run: ${reasons.join('; ')}`, key: [name] }];
+    // A command that was not run is shown on its generator, where trusting the workspace is the fix.
+    const command = failures.find((f) => f.audit === name && f.command !== undefined)?.command;
+    const generator = command === undefined ? undefined : decl.items.flatMap((i) => (i.kind === 'attack' ? i.generators : [])).find((g) => g.kind === 'candidates-command' && g.command?.value === command);
+    return [{ code: auditIssueCodes.auditFailed, severity: 'error', span: generator?.span ?? decl.name.span, message: `the audit could not run: ${reasons.join('; ')}`, key: [name] }];
   });
 }
 

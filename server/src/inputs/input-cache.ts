@@ -91,6 +91,12 @@ export class InputCache {
     };
   }
 
+  /** A linked file's SHA-256 (kept until it changes), or undefined when the rule refuses it or it cannot be read. */
+  contentHash(file: string, trust: WorkspaceTrust): Promise<string | undefined> {
+    if (!trust.allows(file)) return Promise.resolve(undefined);
+    return this.load(`hash:${trust.key}:${file}`, file, () => fileHash(file, linkedFileAccess(trust)));
+  }
+
   /** Writes every ranking computed since the last flush to its store's file. */
   flushRankings(): void {
     for (const { store } of this.rankingStores.values()) store.flush();

@@ -31,7 +31,7 @@ type StepFields = Pick<TrajectoryView, 'steps' | 'retrieved' | 'searches' | 'inv
  * E(τ), the one definition: the result ids of every search step and every tool step (a document
  * the agent opened with `get_document` or `visit` was retrieved as much as a search result).
  */
-function stepFields(steps: readonly TraceStep[]): StepFields {
+export function stepFields(steps: readonly TraceStep[]): StepFields {
   const searches = steps.filter((s): s is SearchStep & TraceStep => s.type === 'search');
   const retrieved = new Set<string>();
   let invalidActions = 0;

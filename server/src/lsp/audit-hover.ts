@@ -6,6 +6,7 @@ import { detectorSet, margin, percent, rateWithBound } from '../report/format-nu
 import { showReportCommand } from './protocol.js';
 import { pairLabel, pairLink, pairParams } from './worked-pair-links.js';
 import { pairFile } from '../report/pair-file.js';
+import { generatorCertificateSentence, heldOutSentence } from '../findings/generator-wording.js';
 
 // What the latest audit says about the name under the cursor, appended to its hover: a summary a
 // few lines long per audit; every table is one click away in the report view.
@@ -72,6 +73,9 @@ function detectorSection(audit: AuditReport, name: string, links: PairLinks): st
       : `Certificate: max base gain among the ${certificate.edits} audited edits that trigger it is ${margin(certificate.maxGain)} ${certificate.certified ? '<' : '≥'} λ ${certificate.lambda} ${certificate.certified ? '✓' : '✗'}` +
         (certificate.example === null ? '' : `; that edit: ${pairRef(audit, certificate.example, links)}`));
   }
+  const byGenerator = audit.generatorCertificate?.find((c) => c.detector === name);
+  if (byGenerator !== undefined) lines.push(`Per generator: ${generatorCertificateSentence(byGenerator)}.`);
+  if (audit.heldOut !== undefined && audit.heldOut.repair?.includes(name) === true) lines.push(`Held out: ${heldOutSentence(audit.heldOut)}.`);
   return lines;
 }
 

@@ -16,7 +16,7 @@ import { addToCompare, lineStart } from './spec-edits.js';
 export const repairData = z.object({
   audit: z.string().optional(),
   reward: z.string(),
-  repair: z.array(z.object({ detector: z.string(), lambda: z.number(), maxGain: z.number().nullable() })),
+  repair: z.array(z.object({ detector: z.string(), lambda: z.number(), maxGain: z.number().nullable(), generators: z.array(z.string()).optional() })),
 });
 type RepairData = z.infer<typeof repairData>;
 
@@ -54,7 +54,9 @@ function newRewardEdit(analysis: DocumentAnalysis, audit: AuditDecl, name: strin
 }
 
 function certificateText(repair: RepairData['repair']): string {
-  return repair.map((t) => (t.maxGain === null ? `no audited edit triggers ${t.detector}` : `max gain ${margin(t.maxGain)} < λ_${t.detector} = ${t.lambda}`)).join('; ');
+  // The certificate covers only the edits that ran: say which generators made them.
+  const against = (t: RepairData['repair'][number]): string => (t.generators === undefined || t.generators.length === 0 ? '' : ` against ${t.generators.join(', ')}`);
+  return repair.map((t) => (t.maxGain === null ? `no audited edit triggers ${t.detector}` : `max gain ${margin(t.maxGain)} < λ_${t.detector} = ${t.lambda}${against(t)}`)).join('; ');
 }
 
 /** The repair's quick fix for one attack-succeeds diagnostic; none when the repair is already compared. */

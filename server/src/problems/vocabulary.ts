@@ -131,12 +131,12 @@ export const vocabulary = [
   },
   {
     word: 'using',
-    doc: '`using G1, G2` lists the candidate generators of a launder attack: lexical(K), bm25(K), candidates "file.jsonl".',
+    doc: '`using G1, G2` lists the candidate generators of a launder attack: lexical(K), bm25(K), candidates "file.jsonl", candidates command "PROGRAM".',
     attackClause: true,
   },
   {
     word: 'candidates',
-    doc: '`candidates "file.jsonl"` reads user-supplied laundering candidates (e.g. from dense retrieval).',
+    doc: '`candidates "file.jsonl"` reads user-supplied laundering candidates (e.g. from dense retrieval); `candidates command "PROGRAM ARGS"` runs a program that ranks them (docs/generators.md).',
     attackClause: true,
   },
   {

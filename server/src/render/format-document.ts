@@ -9,6 +9,7 @@ import { rateCell, smallSampleFootnote } from './small-sample-cells.js';
 import { readFileFields } from './read-file-lines.js';
 import { pairFile } from '../report/pair-file.js';
 import { robustnessBlocks, selectionBlocks } from './format-selection.js';
+import { commandBlocks, generatorBlocks } from './format-generators.js';
 
 // What an audit summary says, section by section, as blocks that the text table and the HTML page
 // both render (see format-blocks.ts).
@@ -62,6 +63,7 @@ export function describeAudit(audit: AuditReport): Block[] {
     ...detectorEffectBlocks(audit),
     ...cancellationBlocks(audit),
     ...certificateBlocks(audit),
+    ...generatorBlocks(audit),
     ...sweepBlocks(audit),
     ...retentionBlocks(audit),
     ...utilityBlocks(audit),
@@ -128,6 +130,7 @@ function attackBlocks(audit: AuditReport, attack: AttackReport): Block[] {
       rows: [countRow('rows', c.rows), countRow('clusters', c.clusters), countRow('edits', c.edits)],
     },
     ...attack.candidateNotes.map((note) => paragraph([cell(`note: ${note}`, 'muted')])),
+    ...commandBlocks(attack),
   ];
   if (attack.results.length === 0) return [...blocks, paragraph([cell('no reward was scored for this attack', 'muted')])];
   blocks.push({

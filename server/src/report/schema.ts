@@ -3,6 +3,7 @@ import { heraldVersion } from '../version.js';
 import { interval, intervalMethod, label, maxReportedRows, poolImport, poolResolution, rateEstimate, rowIssue, selection, specRange, undefinedWhenEmpty, visibility } from './schema-parts.js';
 import { comparisonReport, signalReport } from './training-schema.js';
 import { clusterSetReport, poolSelectionReport, robustnessEntry } from './selection-schema.js';
+import { commandRecord, generatorCertificate, heldOut } from './generator-schema.js';
 
 // The one JSON shape every run produces: the audits here, the training-signal and comparison
 // sections in training-schema.ts. The CLI's JSON output, the SARIF and HTML exports, and the
@@ -38,6 +39,7 @@ const attackReport = z.object({
   range: specRange,
   counts: z.object({ rows: counts, clusters: counts, edits: counts }),
   candidateNotes: z.array(z.string()).describe('e.g. user-supplied candidates dropped because they were retrieved or not corpus ids'),
+  commands: z.array(commandRecord).optional().describe('present when the attack has a command generator: the exact command and a hash of its output'),
   results: z.array(scoreResult).describe('per audited and compared reward × selection'),
   marginHistogram,
   detectorEffects: z
@@ -205,6 +207,8 @@ export const auditReport = z.object({
   lattice,
   cancellation: z.array(cancellation),
   certificate: z.array(certificateEntry),
+  generatorCertificate: z.array(generatorCertificate).optional().describe('present with `certify by_generator`: per lattice detector, the certificate per attack and generator'),
+  heldOut: heldOut.optional().describe('present with `holdout SHARE`'),
   sweep: z.array(sweepEntry),
   retention: z.array(retentionEntry),
   utility: z.array(utilityEntry),

@@ -35,6 +35,9 @@ export const auditOptionDocs: Readonly<Record<string, string>> = {
   select: 'Which samples of each question the audit attacks: stored, first, hash_random, all (default), best(R) or gold_informed.',
   robustness: 'Rerun every attack under each listed pool selection, side by side: `robustness stored, first, hash_random, all, best(R0), gold_informed`.',
   clusters: '`clusters common`: every attack\'s figures over the question clusters isolated-eligible for all the audit\'s attacks (the paper\'s n = 593); `each` (default): each attack\'s own.',
+  timeout: '`timeout 600`: seconds a `candidates command` may run before it and every process it started are killed (default 300).',
+  certify: '`certify by_generator`: state the certificate per attack and candidate generator (which generators each λ is certified against).',
+  holdout: '`holdout 0.5`: hold out this share of question clusters (by SHA-256 of the question id); the minimal repair and λ are chosen on the rest and tested on them.',
 };
 
 /** A checked option value read as a pool selection; undefined when it is not one. */
@@ -70,6 +73,10 @@ function checkOption(a: Analysis, item: OptionItem, rewards: ReadonlySet<string>
   }
   a.occurrences.push({ span: item.key.span, symbol: { kind: 'audit-word', category: 'audit-option', name: key, doc }, isDeclaration: false });
   if (key !== 'robustness' && item.values.length > 1) report(a, issueCodes.invalidSetting, 'error', item.values[1]!.span, `${key} takes one value`);
+  if (key === 'timeout' || key === 'holdout' || key === 'certify') {
+    checkGeneratorOption(a, key, item.values);
+    return;
+  }
   if (key === 'clusters') {
     for (const value of item.values) {
       if (value.kind !== 'name' || value.argument !== undefined || (value.name.text !== 'common' && value.name.text !== 'each')) {
@@ -107,4 +114,27 @@ function checkBestReward(a: Analysis, reward: Name, rewards: ReadonlySet<string>
   if (!rewards.has(reward.text)) {
     report(a, issueCodes.rewardNotAudited, 'error', reward.span, `best(${reward.text}) needs '${reward.text}' to be the audited reward or one it compares: add 'compare ${reward.text}'`);
   }
+}
+
+/** `timeout` (seconds > 0), `holdout` (a share strictly between 0 and 1) and `certify by_generator`. */
+function checkGeneratorOption(a: Analysis, key: 'timeout' | 'holdout' | 'certify', values: readonly OptionValue[]): void {
+  for (const value of values) {
+    if (key === 'certify') {
+      if (value.kind !== 'name' || value.argument !== undefined || value.name.text !== 'by_generator') report(a, issueCodes.unknownOption, 'error', value.span, "certify is 'by_generator'");
+    } else if (value.kind !== 'number' || value.percent) {
+      report(a, issueCodes.invalidSetting, 'error', value.span, key === 'timeout' ? 'timeout is a number of seconds, e.g. timeout 600' : 'holdout is a share of clusters, e.g. holdout 0.5');
+    } else if (key === 'timeout' ? !(value.value > 0) : !(value.value > 0 && value.value < 1)) {
+      report(a, issueCodes.invalidSetting, 'error', value.span, key === 'timeout' ? `timeout must be above 0 seconds, not ${value.value}` : `holdout is a share strictly between 0 and 1, not ${value.value}`);
+    }
+  }
+}
+
+/** A checked audit's number option (`timeout`, `holdout`), or undefined when it is not set. */
+export function numberOption(audit: AuditDecl, key: string): number | undefined {
+  for (const item of audit.options) {
+    if (item.key.text !== key) continue;
+    const value = item.values[0];
+    if (value?.kind === 'number') return value.value;
+  }
+  return undefined;
 }

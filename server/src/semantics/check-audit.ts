@@ -111,6 +111,9 @@ export function checkAttack(a: Analysis, audit: AuditDecl | ComparisonDecl, atta
     });
   }
   for (const generator of attack.generators) {
+    if (generator.kind === 'candidates-command' && generator.word.text !== 'command') {
+      report(a, issueCodes.unknownGenerator, 'error', generator.word.span, `write candidates "file.jsonl" or candidates command "program args", not '${generator.word.text}'`);
+    }
     if (generator.kind !== 'generator') continue;
     resolveWord(a, generator.generator, 'generator', generatorKinds, issueCodes.unknownGenerator, 'generator');
     const budget = generator.budget;

@@ -163,8 +163,13 @@ export function checkComparison(a: Analysis, block: ComparisonDecl): void {
   const attacks = new Map<string, AttackSymbol>();
   for (const item of block.items) {
     if (item.kind === 'option') checkOption(a, item, comparisonOptions, 'comparison');
-    else if (item.kind === 'attack') checkAttack(a, block, item, attacks);
-    else if (item.kind !== 'audit-reward' && item.kind !== 'audit-corpus' && !(item.kind === 'setting' && item.key !== 'sweep')) {
+    else if (item.kind === 'attack') {
+      checkAttack(a, block, item, attacks);
+      // Only an audit runs a program (its timeout, cache and trust rule); a comparison reads files.
+      for (const g of item.generators) {
+        if (g.kind === 'candidates-command') report(a, issueCodes.generatorNotAllowed, 'error', g.span, 'a comparison runs no command: write its answers to a file and use candidates "file.jsonl" (docs/generators.md)');
+      }
+    } else if (item.kind !== 'audit-reward' && item.kind !== 'audit-corpus' && !(item.kind === 'setting' && item.key !== 'sweep')) {
       misplaced(a, item, 'comparison', ': it reads reward, corpus, base, treatment, detectors, attack, margin, claim, runs, greedy, seed and bootstrap');
     }
   }

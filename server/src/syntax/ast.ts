@@ -219,7 +219,15 @@ export interface CandidatesFileGenerator {
   readonly span: Span;
 }
 
-export type Generator = BudgetGenerator | CandidatesFileGenerator;
+/** `candidates command "node gen.js"`: `word` is the word written after `candidates` (checked to be `command`). */
+export interface CandidatesCommandGenerator {
+  readonly kind: 'candidates-command';
+  readonly word: Name;
+  readonly command: StringLit | undefined;
+  readonly span: Span;
+}
+
+export type Generator = BudgetGenerator | CandidatesFileGenerator | CandidatesCommandGenerator;
 
 export interface AttackItem {
   readonly kind: 'attack';

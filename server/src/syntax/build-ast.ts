@@ -257,6 +257,8 @@ function generator(c: Children<C.GeneratorCstNode>): A.Generator | undefined {
   const candidates = read(c.Candidates);
   if (candidates !== undefined) {
     const path = stringOf(read(c.StringLiteral));
+    const word = nameOf(read(c.source));
+    if (word !== undefined) return { kind: 'candidates-command', word, command: path, span: cover(candidates, word, path) };
     return { kind: 'candidates-file', path, span: cover(candidates, path) };
   }
   const name = nameOf(read(c.Identifier));

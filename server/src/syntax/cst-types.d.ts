@@ -574,6 +574,7 @@ export type GeneratorCstChildren = {
   NumberLiteral?: IToken[];
   RParen?: IToken[];
   Candidates?: IToken[];
+  source?: IToken[];
   StringLiteral?: IToken[];
 };
 

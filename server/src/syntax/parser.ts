@@ -274,6 +274,8 @@ export class RewardParser extends EditGrammar {
       {
         ALT: () => {
           this.CONSUME(T.Candidates);
+          // `candidates command "…"`: a program that ranks candidates (docs/generators.md).
+          this.OPTION(() => this.CONSUME2(T.Identifier, { LABEL: 'source' }));
           this.CONSUME(T.StringLiteral);
         },
       },

@@ -5,6 +5,7 @@ import { createFileGenerator } from '../../../server/src/edits/generators/candid
 import type { CandidateGenerator } from '../../../server/src/edits/generators/generator.js';
 import { buildLexicalIndex, createLexicalGenerator } from '../../../server/src/edits/generators/lexical.js';
 import type { Trajectory } from '../../../server/src/pool/types.js';
+import { commandRequests, requestLines } from '../../../server/src/edits/generators/command.js';
 import { corpusOf, passage, trajectory } from './fixtures.js';
 
 // Generation may read only visible fields. Two trajectories that differ only in gold must get the
@@ -59,4 +60,13 @@ describe('every generator keeps its contract', () => {
       assert.equal(new Set(out).size, out.length);
     });
   }
+});
+
+describe('a command generator is never sent gold', () => {
+  it('the stdin of candidates command: different gold, same bytes; unreadable gold, same bytes', () => {
+    const stdin = requestLines(commandRequests([a]));
+    assert.ok(stdin.length > 0);
+    assert.equal(requestLines(commandRequests([b])), stdin);
+    assert.equal(requestLines(commandRequests([sealed])), stdin);
+  });
 });
