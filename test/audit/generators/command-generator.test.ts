@@ -97,10 +97,13 @@ for await (const line of createInterface({ input: process.stdin })) { const r = 
     if (outcome.kind === 'failed') assert.match(outcome.error, /exited with status 3: model not found$/);
   });
 
+  // The sleeper is Node itself: `npm test` runs with only node and npm on PATH (scripts/test-bare.mjs).
+  const sleeper = `${JSON.stringify(process.execPath)} -e "setTimeout(() => {}, 600000)"`;
+
   it('a command that hangs is killed at the timeout, with the processes it started (no orphan)', async () => {
     const pidFile = path.join(ws.dir, 'sleeper.pid');
     const started = Date.now();
-    const outcome = await runCommandGenerators([attackWith(`sleep 600 & echo $! > ${JSON.stringify(pidFile)}; wait`)], rows, { ...ctx, timeoutSeconds: 1 });
+    const outcome = await runCommandGenerators([attackWith(`${sleeper} & echo $! > ${JSON.stringify(pidFile)}; wait`)], rows, { ...ctx, timeoutSeconds: 1 });
     assert.ok(Date.now() - started < 10_000, 'killed near the timeout');
     assert.equal(outcome.kind, 'failed');
     if (outcome.kind === 'failed') assert.match(outcome.error, /did not finish within 1 s \(the audit's timeout\): it and every process it started were killed/);
@@ -113,7 +116,7 @@ for await (const line of createInterface({ input: process.stdin })) { const r = 
     let cancelled = false;
     setTimeout(() => (cancelled = true), 300);
     const started = Date.now();
-    const outcome = await runCommandGenerators([attackWith('sleep 600')], rows, { ...ctx, isCancelled: () => cancelled });
+    const outcome = await runCommandGenerators([attackWith(sleeper)], rows, { ...ctx, isCancelled: () => cancelled });
     assert.equal(outcome.kind, 'cancelled');
     assert.ok(Date.now() - started < 5_000);
   });
