@@ -35,11 +35,15 @@ const stageImport = (folder) => `^(\\.\\./)+${folder}/`;
 const fileSystem = ['fs', 'node:fs', 'fs/promises', 'node:fs/promises'];
 const opensFiles = new Set(['inputs', 'cli']);
 const reportViewScript = 'server/src/render/report-page/report-view-script.ts';
+// Only inputs/ starts a process (a `candidates command` generator: inputs/command-runner.ts, with the
+// trust rule, the timeout and the kill); every other stage gets the command's answers from it.
+const processes = ['child_process', 'node:child_process'];
 
 const wallRule = (folder, forbidden, mayOpenFiles) => ({
   'no-restricted-imports': ['error', {
     paths: [
       ...(mayOpenFiles ? [] : fileSystem.map((name) => ({ name, message: 'Only inputs/ (and the CLI) open files: ask inputs/ for what a spec reads.' }))),
+      ...(folder === 'inputs' ? [] : processes.map((name) => ({ name, message: 'Only inputs/ starts a process (inputs/command-runner.ts).' }))),
       ...(folder === 'lsp' ? [] : ['vscode-languageserver', 'vscode-languageserver/node', 'vscode-languageserver-textdocument'].map((name) => ({ name, message: 'Only lsp/ talks LSP.' }))),
       { name: 'vscode', message: 'Only client/ imports vscode.' },
     ],
