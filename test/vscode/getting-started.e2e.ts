@@ -143,7 +143,10 @@ describe('getting started in the workbench (code-server + Chromium)', () => {
       assert.ok(rows.some((r) => r.includes(line)), `no test for ${line}:\n${rows.join('\n')}`);
     }
     assert.equal(await explorer.locator('.monaco-list-row', { hasText: 'minimal_repair == {U}' }).locator('.codicon-testing-failed-icon').count(), 1, 'the failing line');
-    assert.ok(await explorer.locator('.codicon-testing-passed-icon').count() >= 9, 'the passing lines and the passing spec');
+    // Results arrive audit by audit: wait for the nine passing lines and the passing spec, then say what is shown if not.
+    await page.waitForFunction(() => document.querySelectorAll('.test-explorer .codicon-testing-passed-icon').length >= 9, undefined, { timeout: 120_000 }).catch(() => undefined);
+    const passed = await explorer.locator('.codicon-testing-passed-icon').count();
+    assert.ok(passed >= 9, `the passing lines and the passing spec: ${passed} shown passed in\n${(await explorer.locator('.monaco-list-row').allInnerTexts()).join('\n')}`);
     await shot(page, '04-test-explorer');
     // The failed line's message: the observed figure, in the peek at the line.
     await explorer.locator('.monaco-list-row', { hasText: 'minimal_repair == {U}' }).dblclick();
