@@ -1,7 +1,8 @@
-import type { IToken, TokenType } from 'chevrotain';
+import type { IToken } from 'chevrotain';
 import * as T from '../syntax/tokens.js';
 import { auditOptionDocs } from '../semantics/audit-options.js';
 import type { Want } from './completion-context.js';
+import { is } from './completion-tokens.js';
 
 // Completion for an audit's options (`select first`, `robustness stored, best(R0)`, `clusters
 // common`), around the audit items' own completion: an option is an identifier where an item starts.
@@ -9,7 +10,6 @@ import type { Want } from './completion-context.js';
 /** The keywords that start an audit item. */
 export const auditItemStarts = [T.Reward, T.Compare, T.Corpus, T.Pools, T.Attack, T.Lattice, T.Expect, T.Seed, T.Bootstrap, T.Sweep];
 
-const is = (token: IToken | undefined, ...types: TokenType[]): boolean => token !== undefined && types.includes(token.tokenType);
 
 /** The option being written at the cursor: its tokens from its key on; undefined when the cursor is in an item. */
 function currentOption(inner: readonly IToken[]): readonly IToken[] | undefined {

@@ -5,6 +5,7 @@ import * as T from '../syntax/tokens.js';
 import { poolClauseWants, type ImportWant } from './import-clause.js';
 import { auditItemStarts, auditWantsWithOptions } from './completion-audit-options.js';
 import { editWants } from './completion-edits.js';
+import { expressionEnds, is, parenDepth } from './completion-tokens.js';
 
 // What may be written at the cursor, read from the tokens before it. Tokens rather than the AST:
 // the text being typed is usually incomplete, and the recovering parser may drop the very node
@@ -35,10 +36,8 @@ export type Want =
   | { readonly kind: 'path'; readonly typed: string; readonly start: number; readonly end: number }
   | ImportWant;
 
-const is = (token: IToken | undefined, ...types: TokenType[]): boolean => token !== undefined && types.includes(token.tokenType);
 
 const wordTypes = new Set<TokenType>([T.Identifier, ...T.keywordTokens]);
-const expressionEnds = [T.Identifier, T.NumberLiteral, T.StringLiteral, T.RParen, T.True, T.False, T.Corpus];
 const quantifiers = [T.Any, T.All, T.Count];
 const continuationWords = ['and', 'or', 'in', 'not in'];
 
@@ -98,10 +97,6 @@ function scopeAt(tokens: readonly IToken[]): ScopedVariable[] {
     }
   });
   return active;
-}
-
-function parenDepth(tokens: readonly IToken[]): number {
-  return tokens.reduce((depth, t) => depth + (is(t, T.LParen) ? 1 : is(t, T.RParen) ? -1 : 0), 0);
 }
 
 /** The postfix chain ending just before a trailing dot: `gold` in `gold.`, `s` in `s.`. */

@@ -1,7 +1,8 @@
-import type { IToken, TokenType } from 'chevrotain';
+import type { IToken } from 'chevrotain';
 import { editModes, editVerbs, isEditVerb, settableFields, sourceWords } from '../language/edit-vocabulary.js';
 import * as T from '../syntax/tokens.js';
 import type { ScopedVariable, Want } from './completion-context.js';
+import { expressionEnds, is, parenDepth } from './completion-tokens.js';
 
 // What may be written at the cursor inside an `edit` declaration's operations (after its `=`):
 // the verbs, their modes, the collection, the clauses `where`/`with`/`to`, the sources, and
@@ -10,8 +11,6 @@ import type { ScopedVariable, Want } from './completion-context.js';
 /** Expression completion with extra variables in scope (completion-context.ts supplies it). */
 export type ExpressionWants = (tokens: readonly IToken[], scope: readonly ScopedVariable[]) => Want[];
 
-const is = (token: IToken | undefined, ...types: TokenType[]): boolean => token !== undefined && types.includes(token.tokenType);
-const expressionEnds = [T.Identifier, T.NumberLiteral, T.StringLiteral, T.RParen, T.True, T.False, T.Corpus];
 const docOf = (rule: { readonly doc: string }): string => rule.doc;
 const verbDocs = Object.fromEntries(Object.entries(editVerbs).map(([verb, rule]) => [verb, docOf(rule)]));
 const collectionDocs: Readonly<Record<string, string>> = { steps: 'every logged step', citations: "the final's citations" };
@@ -42,8 +41,7 @@ function clauses(op: readonly IToken[], from: number): { word: string; at: numbe
 }
 
 function ended(tokens: readonly IToken[]): boolean {
-  const depth = tokens.reduce((d, t) => d + (is(t, T.LParen) ? 1 : is(t, T.RParen) ? -1 : 0), 0);
-  return depth === 0 && is(tokens[tokens.length - 1], ...expressionEnds);
+  return parenDepth(tokens) === 0 && is(tokens[tokens.length - 1], ...expressionEnds);
 }
 
 /** Expression completion, and once the expression can end, the clause words that may follow. */

@@ -1,4 +1,4 @@
-import type { IToken, TokenType } from 'chevrotain';
+import type { IToken } from 'chevrotain';
 import { CompletionItemKind } from 'vscode-languageserver/node';
 import type { OptionValue } from '../importers/importer.js';
 import { importerFor, importers, type RegisteredImporter } from '../importers/registry.js';
@@ -6,6 +6,7 @@ import { importOptionText } from '../inputs/import-pool.js';
 import type { Span } from '../problems/span.js';
 import type { ImportOption, Spec } from '../syntax/ast.js';
 import * as T from '../syntax/tokens.js';
+import { is } from './completion-tokens.js';
 
 // Completion and hover for a pool's `from FORMAT(key: value, …)` clause, from the one registry of
 // importers: the formats with their summaries after `from`, a format's options with their docs
@@ -18,7 +19,6 @@ export type ImportWant =
   | { readonly kind: 'import-options'; readonly format: string; readonly exclude: ReadonlySet<string> }
   | { readonly kind: 'import-values'; readonly format: string; readonly option: string };
 
-const is = (token: IToken | undefined, ...types: TokenType[]): boolean => token !== undefined && types.includes(token.tokenType);
 
 /**
  * What may follow a pool's path: `rest` are the tokens after the string. Undefined when the

@@ -1,10 +1,10 @@
 import { editModes, editVerbs, isEditVerb, isSettableField, isSourceWord, settableFields, sourceWords, writesOf, type EditedCollection } from '../language/edit-vocabulary.js';
-import { typeNames, type TrajectoryPart, type Type, type Visibility } from '../language/types.js';
+import type { TrajectoryPart, Type, Visibility } from '../language/types.js';
 import { issueCodes } from '../problems/issue-codes.js';
 import type { Span } from '../problems/span.js';
 import type { EditBinder, EditDecl, EditOp, Expr, Name } from '../syntax/ast.js';
 import { report, type Analysis } from './analysis.js';
-import type { Inference, Inferred } from './infer.js';
+import { expectType, type Inference, type Inferred } from './infer.js';
 import type { VariableSymbol } from './symbols.js';
 
 // The checker of `edit` declarations: each operation's verb, mode, collection, clauses and
@@ -47,9 +47,7 @@ class EditChecker {
     if (e === undefined) return undefined;
     const inferred = this.inference.expr(e, scope);
     this.parts.push(inferred);
-    if (inferred.type !== 'error' && !accepted.includes(inferred.type)) {
-      report(this.a, issueCodes.typeMismatch, 'error', e.span, `${what} must be ${accepted.map((t) => typeNames[t]).join(' or ')}, not ${typeNames[inferred.type]}`);
-    }
+    expectType(this.a, inferred, accepted, e.span, what);
     return inferred;
   }
 

@@ -27,7 +27,8 @@ function combine(type: Type, parts: readonly Inferred[]): Inferred {
   return { type, visibility: oracle === undefined ? 'visible' : 'oracle', oracleSource: oracle?.oracleSource };
 }
 
-function expectType(a: Analysis, inferred: Inferred, accepted: readonly Type[], span: Span, what: string): void {
+/** Reports `inferred` where it is not of one of the `accepted` types (an already reported error passes). */
+export function expectType(a: Analysis, inferred: Inferred, accepted: readonly Type[], span: Span, what: string): void {
   if (inferred.type === 'error' || accepted.includes(inferred.type)) return;
   const wanted = accepted.map((t) => typeNames[t]).join(' or ');
   report(a, issueCodes.typeMismatch, 'error', span, `${what} must be ${wanted}, not ${typeNames[inferred.type]}`);
