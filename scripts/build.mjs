@@ -31,7 +31,8 @@ const reportView = await readFile('dist/report-view.js', 'utf8');
 // The language server, its analysis worker thread and the command line share one bundle,
 // dist/engine.js (entry server/src/entry-points.ts), so the engine and every dependency ship once:
 // three separate bundles each held nearly all of it. The files editors, the server and the tasks
-// start keep their names and only call into it (the server starts dist/analysis-worker.js).
+// start keep their names and only call into it (the server starts dist/analysis-worker.js, which
+// starts dist/prepare-worker.js threads for a large audit).
 const starter = (shebang, part) => `${shebang ? '#!/usr/bin/env node\n' : ''}'use strict';\nrequire('./engine.js').${part}();\n`;
 
 await Promise.all([
@@ -42,6 +43,7 @@ await Promise.all([
   }),
   writeFile('dist/server.js', starter(true, 'startServer')),
   writeFile('dist/analysis-worker.js', starter(false, 'startAnalysisWorker')),
+  writeFile('dist/prepare-worker.js', starter(false, 'startPrepareWorker')),
   writeFile('dist/herald.js', starter(true, 'startCli')),
 ]);
 await chmod('dist/server.js', 0o755);

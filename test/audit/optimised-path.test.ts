@@ -17,7 +17,7 @@ import { evaluateLattice, minimalSubsets, subsetMargins, subsetNames, type Latti
 import { auditEditPlan, planAudit } from '../../server/src/audit/plan.js';
 import { seededRandom } from '../../server/src/stats/random.js';
 import { compilePlan, prepareEdits } from '../../server/src/edits/prepare.js';
-import { changeableColumns, evaluateFeatures } from '../../server/src/edits/attack-run.js';
+import { changeableColumns, editRecord, evaluateFeatures } from '../../server/src/edits/attack-run.js';
 import { editVariants } from '../../server/src/edits/edit-program.js';
 import { estimateSelection, selectionLabel } from '../../server/src/edits/scoring.js';
 import { marginsPerRun, scoringMemo } from '../../server/src/edits/scoring-memo.js';
@@ -137,14 +137,15 @@ describe('optimised audit path', () => {
         if (!changeable.has(k)) skipped.push(`${run.plan.name}:${key}`);
       });
       // Rebuild every 7th isolated-eligible edit and evaluate every feature on it.
-      for (let e = 0; e < run.editRecords.length; e += 7) {
-        const record = run.editRecords[e]!;
+      for (let e = 0; e < run.index.editRow.length; e += 7) {
+        const record = editRecord(run, e);
         const candidates = (position: number): readonly string[] => (position === record.position && record.replacement !== undefined ? [record.replacement] : []);
         const variants = [...editVariants(edit, views[record.row]!, { trajectoryId: rows[record.row]!.id, env, candidatesAt: candidates })];
         const rebuilt = variants.find((v) => v.position === record.position && v.replacement === record.replacement)!;
         const full = new Float64Array(F);
         evaluateFeatures(table, rebuilt.view, env, full, 0);
-        assert.deepEqual([...full], [...run.editValues.subarray(e * F, (e + 1) * F)], `${run.plan.name} edit ${e}`);
+        const original = prepared.originalValues.subarray(record.row * F, (record.row + 1) * F);
+        assert.deepEqual(full.map((v, k) => v - original[k]!), Float64Array.from(run.changes, (column) => column[e]!), `${run.plan.name} edit ${e}`);
       }
     }
     // A citation edit skips the terms that read only the steps, the answer or the question.

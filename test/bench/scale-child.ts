@@ -6,6 +6,7 @@ import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { newAuditCaches, type AuditCaches } from '../../server/src/audit/audit-spec.js';
 import { auditSpec } from '../../server/src/audit/audit-spec.js';
+import { defaultWorkers } from '../../server/src/edits/parallel-prepare.js';
 import { median, parseFloor } from './floor.js';
 import { benchSpec, groundingWeight } from './scale-spec.js';
 
@@ -13,6 +14,14 @@ export interface FloorResult {
   readonly kind: 'floor';
   readonly ms: number;
   readonly lines: number;
+}
+
+/** The cold and cached-candidates audits again on one thread (`--workers 1`), in a process of their own so the peak is theirs. */
+export interface OneThreadResult {
+  readonly kind: 'one-thread';
+  readonly coldMs: number;
+  readonly coldCachedMs: number;
+  readonly peakMb: number;
 }
 
 export interface AuditResult {
@@ -23,6 +32,8 @@ export interface AuditResult {
   readonly coldMs: number;
   /** The same with candidate rankings from the on-disk cache (a reopened workspace). */
   readonly coldCachedMs: number;
+  /** Worker threads the two figures above asked for (the machine's cores, as the editor and CLI default to). */
+  readonly workers: number;
   /** Check and re-score after editing a weight of R0, data and edits in memory. */
   readonly warmMs: number;
   readonly latticeMs: number;
@@ -41,7 +52,7 @@ function floor(dir: string): FloorResult {
 }
 
 /** Times one audit run and, from its progress messages, how long its lattice took. */
-async function timedAudit(specFile: string, cache: AuditCaches, only: string, cacheDir: string): Promise<{ ms: number; latticeMs: number; report: Awaited<ReturnType<typeof auditSpec>>['report'] }> {
+async function timedAudit(specFile: string, cache: AuditCaches, only: string, cacheDir: string, workers?: number): Promise<{ ms: number; latticeMs: number; report: Awaited<ReturnType<typeof auditSpec>>['report'] }> {
   let latticeStart = 0;
   let latticeMs = 0;
   const start = performance.now();
@@ -49,6 +60,7 @@ async function timedAudit(specFile: string, cache: AuditCaches, only: string, ca
     cache,
     only,
     candidateCache: cacheDir,
+    workers,
     onProgress: (message) => {
       if (message.startsWith('lattice over')) latticeStart = performance.now();
       else if (message === 'scoring attacks' && latticeStart > 0) latticeMs = performance.now() - latticeStart;
@@ -98,6 +110,7 @@ async function audit(dir: string): Promise<AuditResult> {
     edits: audited.attacks.reduce((sum, a) => sum + a.counts.edits.isolatedEligible, 0),
     coldMs: cold.ms,
     coldCachedMs: coldCached.ms,
+    workers: defaultWorkers(),
     warmMs: warm.ms,
     latticeMs: warm.latticeMs,
     peakMb: peak,
@@ -107,12 +120,24 @@ async function audit(dir: string): Promise<AuditResult> {
   };
 }
 
+async function oneThread(dir: string): Promise<OneThreadResult> {
+  const specFile = path.join(dir, 'bench.reward');
+  const cacheDir = path.join(dir, 'candidate-cache-one-thread');
+  rmSync(cacheDir, { recursive: true, force: true });
+  writeSpec(specFile, groundingWeight);
+  const cold = await timedAudit(specFile, newAuditCaches(), 'main', cacheDir, 1);
+  const coldCached = await timedAudit(specFile, newAuditCaches(), 'main', cacheDir, 1);
+  rmSync(cacheDir, { recursive: true, force: true });
+  return { kind: 'one-thread', coldMs: cold.ms, coldCachedMs: coldCached.ms, peakMb: peakMb() };
+}
+
+const modes = { floor: (dir: string) => Promise.resolve(floor(dir)), audit, 'one-thread': oneThread } as const;
 const [mode, dir] = process.argv.slice(2);
-if ((mode !== 'floor' && mode !== 'audit') || dir === undefined) {
-  console.error('usage: scale-child.js floor|audit DIR');
+if (mode === undefined || !(mode in modes) || dir === undefined) {
+  console.error('usage: scale-child.js floor|audit|one-thread DIR');
   process.exitCode = 2;
 } else {
-  (mode === 'floor' ? Promise.resolve(floor(dir)) : audit(dir)).then(
+  modes[mode as keyof typeof modes](dir).then(
     (result) => console.log(JSON.stringify(result)),
     (error: unknown) => {
       console.error(error);

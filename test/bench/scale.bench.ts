@@ -9,20 +9,17 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { generateScaled } from '../../samples/generator/scaled.js';
-import type { AuditResult, FloorResult } from './scale-child.js';
+import type { AuditResult, FloorResult, OneThreadResult } from './scale-child.js';
+import { minRowsPerWorker } from '../../server/src/edits/parallel-prepare.js';
 
 const sizes = (process.env['BENCH_SIZES'] ?? '1000,10000,58368,200000').split(',').map(Number);
 const root = path.join(os.tmpdir(), 'herald-bench');
 const child = path.join(__dirname, 'scale-child.js');
 
-// Sizes up to the paper's run get Node's default heap limit, as the editor's audit worker does (a
-// roomier limit only lets the collector wait longer, which inflates peak memory); above it, a roomy
-// limit so the 200,000-row size is measured, not refused.
-const roomyHeapAbove = 58_368;
-
-function run<T>(mode: 'floor' | 'audit', dir: string, size: number): T {
-  const heap = size > roomyHeapAbove ? ['--max-old-space-size=8192'] : [];
-  const result = spawnSync(process.execPath, [...heap, child, mode, dir], { encoding: 'utf8', maxBuffer: 1 << 24 });
+// Every size runs with Node's default heap limit, as the editor's audit worker and the CLI do (a
+// roomier limit only lets the collector wait longer, which inflates peak memory).
+function run<T>(mode: 'floor' | 'audit' | 'one-thread', dir: string): T {
+  const result = spawnSync(process.execPath, [child, mode, dir], { encoding: 'utf8', maxBuffer: 1 << 24 });
   const line = result.stdout.trim().split('\n').pop() ?? '';
   if (result.status !== 0 || !line.startsWith('{')) throw new Error(`${mode} ${dir} failed (${result.status}):\n${result.stderr}`);
   return JSON.parse(line) as T;
@@ -32,6 +29,23 @@ const seconds = (ms: number): string => (ms / 1000).toFixed(ms < 10_000 ? 2 : 1)
 const ratio = (ms: number, floor: number): string => `${(ms / floor).toFixed(ms / floor < 10 ? 2 : 1)}×`;
 const cell = (ms: number, floor: number): string => `${seconds(ms)} (${ratio(ms, floor)})`;
 
+/**
+ * The speedup from one thread to N, the parallel fraction p that Amdahl's law gives for it
+ * (speedup = 1 / ((1 − p) + p / N)), and the time that fraction projects for 32 cores; and the
+ * one-thread run's own peak memory.
+ */
+function scalingLine(audit: AuditResult, one: OneThreadResult): string {
+  const n = Math.min(audit.workers, Math.floor(audit.rows / minRowsPerWorker));
+  const size = audit.rows.toLocaleString('en-US');
+  if (n < 2) return `${size}: one thread either way (fewer than ${(2 * minRowsPerWorker).toLocaleString('en-US')} rows); peak ${one.peakMb.toFixed(0)} MB`;
+  const describe = (label: string, oneMs: number, manyMs: number): string => {
+    const speedup = oneMs / manyMs;
+    const p = (1 - 1 / speedup) / (1 - 1 / n);
+    return `${label} ${seconds(oneMs)} s on 1 thread, ${seconds(manyMs)} s on ${n}: ${speedup.toFixed(2)}×, parallel fraction ${p.toFixed(2)}, projected on 32 cores ${seconds(oneMs * ((1 - p) + p / 32))} s`;
+  };
+  return `${size}: ${describe('cold', one.coldMs, audit.coldMs)}; ${describe('cached candidates', one.coldCachedMs, audit.coldCachedMs)}; one-thread peak ${one.peakMb.toFixed(0)} MB`;
+}
+
 function main(): void {
   const started = performance.now();
   const load = os.loadavg().map((l) => l.toFixed(2)).join(', ');
@@ -40,15 +54,18 @@ function main(): void {
 
   const header = ['trajectories', 'edits', 'floor s', 'cold s', 'cold, cached cand. s', 'warm s', 'lattice k=3 ms', 'warm k=10 s', 'lattice k=10 ms', 'peak MB k=3', 'peak MB k=10'];
   const rows: string[][] = [];
+  const scaling: string[] = [];
   for (const size of sizes) {
     const dir = path.join(root, String(size));
-    const floor = run<FloorResult>('floor', dir, size);
-    const audit = run<AuditResult>('audit', dir, size);
+    const floor = run<FloorResult>('floor', dir);
+    const audit = run<AuditResult>('audit', dir);
+    const one = run<OneThreadResult>('one-thread', dir);
     rows.push([
       audit.rows.toLocaleString('en-US'), audit.edits.toLocaleString('en-US'), seconds(floor.ms),
       cell(audit.coldMs, floor.ms), cell(audit.coldCachedMs, floor.ms), cell(audit.warmMs, floor.ms), audit.latticeMs.toFixed(0),
       cell(audit.wideWarmMs, floor.ms), audit.wideLatticeMs.toFixed(0), audit.peakMb.toFixed(0), audit.widePeakMb.toFixed(0),
     ]);
+    scaling.push(scalingLine(audit, one));
     process.stderr.write(`bench: ${size} done\n`);
   }
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
@@ -61,7 +78,10 @@ function main(): void {
   console.log('');
   console.log('cold: load, corpus index, candidates, edits, scoring, nothing cached; cold, cached cand.: the same with candidate rankings from the on-disk cache');
   console.log('warm: check and re-score after an edit of an R0 weight (median of 3); lattice: its share of that; k=10: the same attacks under a 10-detector lattice');
-  console.log(`peak: the process's maximum resident set; Node's default heap limit up to ${roomyHeapAbove.toLocaleString('en-US')} rows, 8 GiB above`);
+  console.log("peak: the process's maximum resident set (the calling thread's and the workers' heaps), with Node's default heap limit");
+  console.log('');
+  console.log('threads: the cold and cached figures above use the machine\'s cores; the same two audits on one thread (--workers 1), in a process of their own:');
+  for (const line of scaling) console.log(line);
   console.log(`total ${seconds(performance.now() - started)} s`);
 }
 

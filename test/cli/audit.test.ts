@@ -131,6 +131,15 @@ describe('herald audit: ties, non-finite numbers and undefined figures', () => {
     assert.equal(audit.settings.tieTolerance, 1e-12);
   });
 
+  it('takes --workers N for a whole N from 1 to 64, and refuses anything else as bad usage', () => {
+    assert.equal(runHerald(['audit', 'tie.reward', '--no-cache', '--quiet', '--workers', '2'], honest).code, 0);
+    for (const bad of ['0', '2.5', 'all', '65']) {
+      const result = runHerald(['audit', 'tie.reward', '--no-cache', '--quiet', '--workers', bad], honest);
+      assert.equal(result.code, 2, bad);
+      assert.match(result.stderr, new RegExp(`--workers takes a whole number from 1 to 64, not "${bad.replace('.', '\\.')}"`));
+    }
+  });
+
   it('rejects a weight that overflows a double with its code, at its place', () => {
     const result = runHerald(['check', 'overflow.reward'], honest);
     assert.equal(result.code, 1);

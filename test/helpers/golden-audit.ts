@@ -75,7 +75,7 @@ export const goldenCorpus = { file: 'c.jsonl', passages: new Map(passages.map((p
 const candidateLists: Record<string, string[]> = { t1: ['p2', 'p3'], t2: ['p3'], t3: ['p2'], t4: ['p2'], t5: ['p3'] };
 const candidates: CandidateSource = {
   candidatesFor: (_plan, t, _position, exclude) => (candidateLists[t.id] ?? []).filter((id) => !exclude.has(id)),
-  notes: () => [],
+  drops: () => [],
 };
 
 export function goldenAudit(text = goldenSpec, data = goldenRows): AuditReport {

@@ -3,7 +3,8 @@ import { withLoggedFields } from '../edits/logged-field-rows.js';
 import { AuditError } from '../edits/audit-error.js';
 import { createCandidateSource } from '../edits/candidate-source.js';
 import { candidateLinks } from '../edits/attack-plan.js';
-import { prepareEdits, type RunOptions } from '../edits/prepare.js';
+import { prepareEdits, type PreparedEdits, type RunOptions } from '../edits/prepare.js';
+import { defaultWorkers, minRowsPerWorker, prepareInParallel } from '../edits/parallel-prepare.js';
 import { probeFileUnder } from '../inputs/file-probe.js';
 import { InputCache } from '../inputs/input-cache.js';
 import { IssueLog, loadInputs } from '../inputs/load-inputs.js';
@@ -75,6 +76,14 @@ export interface AuditSpecOptions extends RunOptions {
   readonly candidateCache?: string | false | undefined;
   /** The rule the linked files are checked and opened under; default: everything (the CLI). */
   readonly trust?: WorkspaceTrust | undefined;
+  /**
+   * Threads that prepare an audit (evaluate features, rank candidates, build edits); default: the
+   * machine's (`os.availableParallelism()`). An audit gets one thread per `minRowsPerWorker` rows
+   * at most, and below two of them runs on the calling thread; the report is the same either way.
+   */
+  readonly workers?: number | undefined;
+  /** Rows per worker at least; default `minRowsPerWorker` (tests lower it to run small pools in parallel). */
+  readonly minRowsPerWorker?: number | undefined;
 }
 
 interface AuditContext {
@@ -83,12 +92,15 @@ interface AuditContext {
   readonly trust: WorkspaceTrust;
   readonly model: SpecModel;
   readonly text: string;
+  readonly specFile: string;
   readonly specDir: string;
   readonly files: SpecFiles;
   readonly caches: AuditCaches;
   readonly lines: LineIndex;
   readonly issues: IssueLog;
   readonly weightSpans: readonly Span[];
+  readonly workers: number;
+  readonly minRowsPerWorker: number;
 }
 
 async function auditOne(ctx: AuditContext, decl: AuditDecl, plan: AuditPlan, options: RunOptions): Promise<AuditReport | undefined | 'unreadable'> {
@@ -116,7 +128,16 @@ async function auditOne(ctx: AuditContext, decl: AuditDecl, plan: AuditPlan, opt
   if (commands.kind === 'failed') throw new CommandError(commands.error, commands.command);
   const rankings = cacheDir === false ? undefined : await caches.inputs.rankings(cacheDir, corpusFile, load.inputs.corpus, ctx.trust);
   const source = createCandidateSource(load.inputs.corpus, load.candidateFiles, { ...(rankings === undefined ? {} : { store: rankings }), commands: commands.answers });
-  const prepared = prepareEdits(model, auditEditPlan(plan), withLoggedFields(model, load.inputs, ctx.issues), source, options);
+  const inputs = withLoggedFields(model, load.inputs, ctx.issues);
+  const rows = inputs.pools.reduce((sum, p) => sum + p.rows.length, 0);
+  const workers = Math.min(ctx.workers, Math.floor(rows / ctx.minRowsPerWorker));
+  let prepared: PreparedEdits | undefined;
+  if (workers < 2) prepared = prepareEdits(model, auditEditPlan(plan), inputs, source, options);
+  else {
+    prepared = await prepareInParallel(model, auditEditPlan(plan), inputs, source, {
+      ...options, workers, specText: ctx.text, specFile: ctx.specFile, candidateFiles: load.candidateFiles, commands: commands.answers, minRows: ctx.minRowsPerWorker, rankings,
+    });
+  }
   // Rankings computed before a cancellation are as valid as any: keep them too.
   caches.inputs.flushRankings();
   if (prepared === undefined) return undefined;
@@ -150,7 +171,8 @@ export async function auditSpec(text: string, specFile: string, options: AuditSp
   const weightSpans = model.spec.decls.flatMap((d) => (d.kind === 'reward' ? d.terms.flatMap((t) => (t.weightSpan === undefined ? [] : [t.weightSpan])) : []));
   const ctx: AuditContext = {
     model, text, specDir, files: specFiles(model.spec, specFile), caches: options.cache ?? newAuditCaches(), lines: new LineIndex(text), issues, weightSpans,
-    trust, candidateCache: rankingFolder(trust.trusted ? options.candidateCache ?? defaultCacheDir() : false, options.onProgress),
+    workers: Math.max(1, Math.floor(options.workers ?? defaultWorkers())), minRowsPerWorker: Math.max(1, options.minRowsPerWorker ?? minRowsPerWorker),
+    specFile, trust, candidateCache: rankingFolder(trust.trusted ? options.candidateCache ?? defaultCacheDir() : false, options.onProgress),
   };
   const audits: AuditReport[] = [];
   for (const decl of decls) {

@@ -49,7 +49,7 @@ export function findCancellations(scorers: readonly Scorer[], ctx: CancellationC
               // Most edits lose under T: test that before reading the feature values.
               if (!(marginsT[edit]! >= 0 && marginsS[edit]! < 0)) continue;
               const original = originals[unitRow[u]! * F + k]!;
-              if (original !== 0 && run.editValues[edit * F + k]! - original < 0) winners.push(u);
+              if (original !== 0 && run.changes[k]![edit]! < 0) winners.push(u);
             }
             if (winners.length === 0) continue;
             const active: Stratum = { clusters: [], margins: [] };

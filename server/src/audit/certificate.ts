@@ -1,7 +1,7 @@
 import type { CertificateEntry, WorkedPair } from '../report/schema.js';
 import type { AttackRun } from '../edits/attack-run.js';
 import { tieTolerance } from '../stats/estimands.js';
-import { pairedChange, type Scorer } from '../edits/features.js';
+import { editChange, type Scorer } from '../edits/features.js';
 import { subsetWeights, type LatticePenalty } from './lattice.js';
 import { editMargins } from '../edits/scoring.js';
 import type { ScoringMemo } from '../edits/scoring-memo.js';
@@ -27,7 +27,7 @@ export function triggeringEdits(runs: readonly AttackRun[], originalValues: Floa
     const gains = editMargins(run, base.weights, memo);
     const rejected = editMargins(run, strengthened, memo);
     for (let e = 0; e < editRow.length; e++) {
-      if (originalValues[editRow[e]! * F + p.column] !== 0 || run.editValues[e * F + p.column] !== 1) continue;
+      if (originalValues[editRow[e]! * F + p.column] !== 0 || run.changes[p.column]![e] !== 1) continue;
       triggering.push({ run, edit: e, row: editRow[e]!, gain: gains[e]!, accepted: rejected[e]! >= 0 });
     }
   }
@@ -58,11 +58,10 @@ export function certify(
   workedPair: (run: AttackRun, edit: number) => WorkedPair,
   memo: ScoringMemo,
 ): CertificateEntry[] {
-  const F = base.weights.length;
   return penalties.map((p, j) => {
     const triggering = triggeringEdits(runs, originalValues, base, penalties, j, memo);
     const certified = triggering.every((t) => !t.accepted);
-    const example = largestGain(triggering, base.weights, originalValues, F);
+    const example = largestGain(triggering, base.weights);
     return {
       detector: p.name,
       lambda: p.lambda,
@@ -79,11 +78,11 @@ export function certify(
  * edits' sizes), the first in row order, then attack order, then generation order (citation
  * position, then candidate rank), so the example does not depend on how the sums were rounded.
  */
-function largestGain(edits: readonly TriggeringEdit[], weights: Float64Array, originalValues: Float64Array, F: number): TriggeringEdit | undefined {
+function largestGain(edits: readonly TriggeringEdit[], weights: Float64Array): TriggeringEdit | undefined {
   let best: TriggeringEdit | undefined;
   for (const t of edits) if (best === undefined || t.gain > best.gain) best = t;
   if (best === undefined) return undefined;
-  const scaleOf = (t: TriggeringEdit): number => pairedChange(weights, t.run.editValues, t.edit * F, originalValues, t.row * F).scale;
+  const scaleOf = (t: TriggeringEdit): number => editChange(weights, t.run.changes, t.edit).scale;
   const bestScale = scaleOf(best);
   // `edits` is in attack order, then edit order; a stable sort by row gives row, attack, generation order.
   const tied = edits.filter((t) => best.gain - t.gain <= tieTolerance * (bestScale + scaleOf(t)));

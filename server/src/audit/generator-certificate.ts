@@ -2,7 +2,7 @@
 // that were run, so it must say which generators ran them. Each triggering edit is credited to the
 // generators that proposed its passage (edits/generators/edit-origins.ts; an id several generators
 // proposed belongs to each), and an exact attack's edits to the attack's kind.
-import type { AttackRun, EditRecord } from '../edits/attack-run.js';
+import type { AttackRun } from '../edits/attack-run.js';
 import type { GeneratorPlan } from '../edits/attack-plan.js';
 import type { Scorer } from '../edits/features.js';
 import type { ScoringMemo } from '../edits/scoring-memo.js';
@@ -24,8 +24,8 @@ function labelsOf(run: AttackRun): string[] {
 }
 
 /** Which of the attack's generators proposed an edit (bit g); one generator, or an exact attack: bit 0. */
-function originOf(run: AttackRun, record: EditRecord, origins: ReadonlyMap<EditRecord, number>): number {
-  return labelsOf(run).length === 1 ? 1 : origins.get(record) ?? 0;
+function originOf(run: AttackRun, edit: number): number {
+  return labelsOf(run).length === 1 ? 1 : Math.max(0, run.index.editOrigins?.[edit] ?? 0);
 }
 
 export function certifyByGenerator(
@@ -33,7 +33,6 @@ export function certifyByGenerator(
   originalValues: Float64Array,
   base: Scorer,
   penalties: readonly LatticePenalty[],
-  origins: ReadonlyMap<EditRecord, number>,
   memo: ScoringMemo,
 ): GeneratorCertificate[] {
   const present = new Set(runs.flatMap((run) => (run.plan.kind === 'launder' ? run.plan.generators.map((g) => g.kind) : [])));
@@ -42,7 +41,7 @@ export function certifyByGenerator(
     const gains = new Map<AttackRun, { edits: number; maxGain: number | null; certified: boolean }[]>(
       runs.map((run) => [run, labelsOf(run).map(() => ({ edits: 0, maxGain: null, certified: true }))]));
     for (const t of triggeringEdits(runs, originalValues, base, penalties, j, memo)) {
-      const mask = originOf(t.run, t.run.editRecords[t.edit]!, origins);
+      const mask = originOf(t.run, t.edit);
       gains.get(t.run)!.forEach((g, bit) => {
         if ((mask & (1 << bit)) === 0) return;
         g.edits += 1;

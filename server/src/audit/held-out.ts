@@ -36,7 +36,6 @@ function smallestRepair(minimal: readonly (readonly string[])[], penalties: read
 }
 
 export function heldOutCertification(prepared: PreparedEdits, runs: readonly AttackRun[], base: Scorer, penalties: readonly LatticePenalty[], share: number, estimates: EstimateOptions): HeldOutReport {
-  const F = prepared.table.keys.length;
   const { memo, originalValues } = prepared;
   const held = new Uint8Array(prepared.clusters);
   prepared.rows.forEach((row, r) => {
@@ -44,8 +43,8 @@ export function heldOutCertification(prepared: PreparedEdits, runs: readonly Att
   });
   let heldOutClusters = 0;
   for (const h of held) heldOutClusters += h;
-  const fitRuns = runs.map((run) => restrictRun(run, F, (_row, cluster) => held[cluster] === 0));
-  const heldRuns = runs.map((run) => restrictRun(run, F, (_row, cluster) => held[cluster] === 1));
+  const fitRuns = runs.map((run) => restrictRun(run, (_row, cluster) => held[cluster] === 0));
+  const heldRuns = runs.map((run) => restrictRun(run, (_row, cluster) => held[cluster] === 1));
 
   // λ per lattice detector: the certificate's step above the fit half's max gain (the spec's λ when
   // it is already above), so nothing fitted is judged on held-out data; then the repair under them.

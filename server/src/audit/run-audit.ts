@@ -1,7 +1,7 @@
 import type { LineIndex } from '../problems/line-index.js';
-import type { AttackRun, EditRecord } from '../edits/attack-run.js';
+import { editRecord, type AttackRun, type EditRecord } from '../edits/attack-run.js';
 import { variantText } from '../edits/edit-program.js';
-import { pairedMargin, rewardScorer, type Scorer } from '../edits/features.js';
+import { editMargin, rewardScorer, type Scorer } from '../edits/features.js';
 import { compilePlan, prepareEdits, withRows, type CandidateSource, type PreparedEdits, type RunOptions } from '../edits/prepare.js';
 import { scoreAttack, selectionLabel } from '../edits/scoring.js';
 import type { AnalysisInputs } from '../inputs/analysis-inputs.js';
@@ -84,7 +84,7 @@ function scorePrepared(model: SpecModel, plan: AuditPlan, every: PreparedEdits, 
     lattice,
     cancellation: side.cancellation,
     certificate: side.certificate,
-    ...(plan.byGenerator ? { generatorCertificate: certifyByGenerator(prepared.runs, prepared.originalValues, scoring.base, scoring.penalties, prepared.candidateOrigins, prepared.memo) } : {}),
+    ...(plan.byGenerator ? { generatorCertificate: certifyByGenerator(prepared.runs, prepared.originalValues, scoring.base, scoring.penalties, prepared.memo) } : {}),
     ...(plan.holdout === undefined ? {} : { heldOut: heldOutCertification(prepared, prepared.runs, scoring.base, scoring.penalties, plan.holdout, scoring.estimates) }),
     sweep: side.sweep,
     retention: side.retention,
@@ -104,9 +104,8 @@ function auditScoring(model: SpecModel, plan: AuditPlan, prepared: PreparedEdits
     model.edits.get(run.plan.kind)?.builtin === false ? { change: variantText(edits.get(run.plan.name)!, record.position, record.replacement) } : {};
   const [audited, ...compared] = rewards;
   if (audited === undefined) throw new Error('an audit plan always names its reward');
-  const { table, rows, originalValues } = prepared;
+  const { table, rows } = prepared;
   if (current.keys.join('\n') !== table.keys.join('\n')) throw new Error('the spec no longer has the features this audit was prepared with');
-  const F = table.keys.length;
   const scorers = [rewardScorer(table, audited), ...compared.map((r) => rewardScorer(table, r))];
   const termNames = new Map<string, string>();
   for (const reward of rewards) for (const term of reward.terms) if (!termNames.has(term.key)) termNames.set(term.key, term.name);
@@ -115,10 +114,10 @@ function auditScoring(model: SpecModel, plan: AuditPlan, prepared: PreparedEdits
     return termNames.get(key) ?? key.slice(key.indexOf(':') + 1);
   };
   const workedPair = (run: AttackRun, edit: number): WorkedPair => {
-    const record = run.editRecords[edit]!;
+    const record = editRecord(run, edit);
     const row = rows[record.row]!;
     const margins: Record<string, number> = {};
-    for (const scorer of scorers) margins[scorer.name] = pairedMargin(scorer.weights, run.editValues, edit * F, originalValues, record.row * F);
+    for (const scorer of scorers) margins[scorer.name] = editMargin(scorer.weights, run.changes, edit);
     const file = prepared.inputs.pools.find((p) => p.name === row.source.pool)?.rowFiles?.get(row.source.file);
     return {
       trajectory: row.id, pool: row.source.pool, ...(file === undefined ? {} : { file }), line: row.source.line, attack: run.plan.name,
@@ -136,7 +135,7 @@ function auditScoring(model: SpecModel, plan: AuditPlan, prepared: PreparedEdits
 /** Each attack's counts, its estimates under every named reward, its margin histogram and detector effects. */
 function attackReports(scoring: AuditScoring, lattice: LatticeReport): AttackReport[] {
   const { plan, prepared, scorers } = scoring;
-  const { table, memo } = prepared;
+  const { table, memo, originalValues } = prepared;
   const F = table.keys.length;
   const histogramScorers = [
     ...scorers.map((scorer, i) => ({ scorer, role: i === 0 ? ('audited' as const) : ('compared' as const), detectors: [] })),
@@ -156,7 +155,7 @@ function attackReports(scoring: AuditScoring, lattice: LatticeReport): AttackRep
         reward: scorer.name, selection: r.selection, label: selectionLabel(r.selection, scorer, run), estimate: r.estimate,
       }))),
     marginHistogram: attackMarginHistogram(run, histogramScorers, memo),
-    detectorEffects: plan.lattice.map((l) => detectorEffect(run, F, table.index.get(`decl:${l.name}`)!, l.name, l.lambda)),
+    detectorEffects: plan.lattice.map((l) => detectorEffect(run, originalValues, F, table.index.get(`decl:${l.name}`)!, l.name, l.lambda)),
   }));
 }
 
@@ -212,14 +211,16 @@ function dataSummary(scoring: AuditScoring): Pick<AuditReport, 'corpus' | 'pools
 }
 
 /** How one lattice detector enters an attack's margins: its penalty contributes −λ·d per edit. */
-function detectorEffect(run: AttackRun, F: number, column: number, detector: string, lambda: number) {
-  const edits = run.editRecords.length;
+function detectorEffect(run: AttackRun, originalValues: Float64Array, F: number, column: number, detector: string, lambda: number) {
+  const edits = run.index.editRow.length;
   let fires = 0;
   let sum = 0;
   let worst = -Infinity;
   const change = run.changes[column]!;
+  const { editRow } = run.index;
   for (let e = 0; e < edits; e++) {
-    const after = run.editValues[e * F + column]!;
+    // A detector is 0 or 1, so the original's value plus the change is the edit's value exactly.
+    const after = originalValues[editRow[e]! * F + column]! + change[e]!;
     const contribution = -lambda * change[e]!;
     if (after !== 0) fires++;
     sum += contribution;

@@ -26,13 +26,12 @@ export function commonClusterSet(runs: readonly AttackRun[]): Set<number> {
 }
 
 export function scopedRuns(prepared: PreparedEdits, selection: PoolSelection, common: boolean, scorers: readonly Scorer[]): ScopedRuns {
-  const F = prepared.table.keys.length;
   const selected = selection.rule === 'all' ? undefined : selectRows(prepared, selection, scorers);
   const keep = selected?.keep;
-  let runs = keep === undefined ? prepared.runs : prepared.runs.map((run) => restrictRun(run, F, (row) => keep[row] === 1));
+  let runs = keep === undefined ? prepared.runs : prepared.runs.map((run) => restrictRun(run, (row) => keep[row] === 1));
   if (!common) return { runs, selected, commonClusters: undefined };
   const clusters = commonClusterSet(runs);
-  runs = runs.map((run) => restrictRun(run, F, (_row, cluster) => clusters.has(cluster)));
+  runs = runs.map((run) => restrictRun(run, (_row, cluster) => clusters.has(cluster)));
   return { runs, selected, commonClusters: clusters.size };
 }
 

@@ -1,5 +1,6 @@
 import * as path from 'node:path';
 import { auditSpec } from '../audit/audit-spec.js';
+import { maxWorkers } from '../edits/parallel-prepare.js';
 import { makeBaseline } from '../audit/baseline.js';
 import { specFindings } from '../findings/spec-findings.js';
 import { specRelative } from '../inputs/paths.js';
@@ -40,6 +41,10 @@ export const auditCommand = {
     'update-baseline': { type: 'boolean', default: false, help: 'accept the figures: write <spec>.baseline.json (commit it); later runs report every attack success rate or bound that rose against it as a regression' },
     'cache-dir': { type: 'string', value: 'DIR', help: 'where laundering-candidate rankings and the outputs of candidate commands are kept between runs (default: $HERALD_CACHE_DIR, else $XDG_CACHE_HOME/herald, else ~/.cache/herald)' },
     'no-cache': { type: 'boolean', default: false, help: 'keep no candidate rankings between runs, and run every candidates command again' },
+    workers: {
+      type: 'string', value: 'N',
+      help: 'threads that prepare an audit (rank candidates, evaluate terms, build edits); default: the number of cores; an audit uses at most one per 10,000 trajectories, and one thread below 20,000; the report is the same for every N',
+    },
   },
   exit: '0 when every expect line holds and nothing regressed against the baseline, 1 otherwise, 2 on spec errors, unreadable input or bad usage (an unknown option, format or audit name)',
 } as const satisfies CommandSpec<Readonly<Record<string, OptionSpec>>>;
@@ -96,8 +101,12 @@ export async function runAuditCommand(args: readonly string[], io: CommandOutput
 
   const progress = values.quiet ? () => undefined : (message: string) => io.err(escapeControls(`herald: ${message}`));
   const candidateCache = values['no-cache'] ? false : values['cache-dir'];
+  const workers = values.workers === undefined ? undefined : Number(values.workers);
+  if (workers !== undefined && !(Number.isInteger(workers) && workers >= 1 && workers <= maxWorkers)) {
+    return usageError('audit', `--workers takes a whole number from 1 to ${maxWorkers}, not ${JSON.stringify(values.workers)}`, io);
+  }
   const specPath = path.resolve(specFile);
-  const outcome = await auditSpec(text, specPath, { only: values.audit, onProgress: progress, candidateCache });
+  const outcome = await auditSpec(text, specPath, { only: values.audit, onProgress: progress, candidateCache, workers });
   const lines = new LineIndex(text);
   for (const problem of outcome.problems) io.err(formatProblem(specFile, lines, problem));
 

@@ -1,5 +1,5 @@
 import { isSuccess } from '../stats/estimands.js';
-import { pairedMargin, rewardScorer } from '../edits/features.js';
+import { editMargin, rewardScorer } from '../edits/features.js';
 import type { AnalysisInputs } from '../inputs/analysis-inputs.js';
 import { prepareEdits } from '../edits/prepare.js';
 import { editMargins, selectedMargins } from '../edits/scoring.js';
@@ -78,7 +78,7 @@ export function evaluateArm(model: SpecModel, plan: ComparisonPlan, inputs: Anal
   for (const run of prepared.runs) {
     const attackable = new Float64Array(rows.length);
     for (const unit of run.units) {
-      const margin = pairedMargin(scorer.weights, run.editValues, unit.firstEdit * F, originalValues, unit.row * F);
+      const margin = editMargin(scorer.weights, run.changes, unit.firstEdit);
       if (isSuccess(margin)) attackable[unit.row] = 1;
     }
     values.set(`attackability:${run.plan.name}`, attackable);

@@ -39,6 +39,21 @@ export interface RunIndex {
   readonly unitCluster: Int32Array;
   /** The original row of each edit. */
   readonly editRow: Int32Array;
+  /** The citation position each edit changes, or −1 for an edit of no one position. */
+  readonly editPosition: Int32Array;
+  /** The passage id each edit puts in, when it puts one in. */
+  readonly editReplacement: readonly (string | undefined)[];
+  /**
+   * Of a launder attack that merges several generators: which of them proposed each edit's passage
+   * (bit g: plan.generators[g]; edits/generators/edit-origins.ts); −1 where the edit has none.
+   */
+  readonly editOrigins?: Int32Array;
+}
+
+/** One edit of a run as a record: its original's row, and the position and passage it changes. */
+export function editRecord(run: AttackRun, edit: number): EditRecord {
+  const position = run.index.editPosition[edit]!;
+  return { row: run.index.editRow[edit]!, position: position < 0 ? undefined : position, replacement: run.index.editReplacement[edit] };
 }
 
 export interface AttackRun {
@@ -47,12 +62,12 @@ export interface AttackRun {
   readonly oracle: boolean;
   readonly edits: { readonly rows: Counts; readonly clusters: Counts; readonly edits: Counts };
   readonly units: readonly AttackUnit[];
-  readonly editRecords: readonly EditRecord[];
-  /** Feature values of every isolated-eligible edit: editValues[e * F + k]. */
-  readonly editValues: Float64Array;
+  /** Its edits, in typed arrays (`editRecord` reads one). */
   readonly index: RunIndex;
   /**
-   * What each edit changes, feature by feature: changes[k][e] = f_k(A(τ)) − f_k(τ). Every margin
+   * What each edit changes, feature by feature: changes[k][e] = f_k(A(τ)) − f_k(τ), the only
+   * per-edit values kept (an edit's value of a 0/1 detector is its original's plus this, exactly).
+   * A feature the attack cannot change has one column of zeros, shared. Every margin
    * pass reads the columns of its nonzero weights front to back instead of striding through rows.
    */
   readonly changes: readonly Float64Array[];
@@ -105,7 +120,6 @@ export interface AttackContext {
   readonly env: EvalEnv;
   readonly rows: readonly Trajectory[];
   readonly views: readonly TrajectoryView[];
-  readonly clusterOf: readonly number[];
   /** originalValues[r * F + k] */
   readonly originalValues: Float64Array;
   /** Feature indices of the audit's detectors (the lattice and every attack's targets). */
@@ -126,112 +140,184 @@ function editsOf(plan: AttackPlan, ctx: AttackContext, row: number): Iterable<Ed
   });
 }
 
-class Counter {
-  constructible = 0;
-  eligible = 0;
-  isolatedEligible = 0;
-  freeze(): Counts {
-    return { constructible: this.constructible, eligible: this.eligible, isolatedEligible: this.isolatedEligible };
-  }
+/** Row flags of a part: the row has an edit, an eligible edit, an isolated-eligible edit. */
+const hasEdit = 1;
+const hasEligible = 2;
+const hasIsolated = 4;
+
+/**
+ * One attack over a range of rows, in typed arrays so a worker thread can hand it back without a
+ * copy (edits/parallel-prepare.ts). Rows and edits are numbered from the part's first row and edit;
+ * `joinRunParts` lays parts of consecutive ranges end to end into the `AttackRun` one pass over
+ * every row builds.
+ */
+export interface RunPart {
+  /** hasEdit | hasEligible | hasIsolated, per row of the range. */
+  readonly rowFlags: Uint8Array;
+  readonly constructible: number;
+  readonly eligible: number;
+  /** Per isolated-eligible edit: its row, citation position (−1: none) and replacement id. */
+  readonly editRow: Int32Array;
+  readonly editPosition: Int32Array;
+  readonly editReplacement: readonly (string | undefined)[];
+  /** Set by `preparePart`: the generators behind each edit (RunIndex.editOrigins), when the attack merges several. */
+  readonly editOrigins?: Int32Array;
+  /**
+   * What each edit changes, feature by feature: changes[k][e] = f_k(A(τ)) − f_k(τ); undefined for a
+   * feature the attack cannot change (every change is 0).
+   */
+  readonly changes: readonly (Float64Array | undefined)[];
 }
 
 /**
- * Builds every edit of one attack and keeps the isolated-eligible ones: eligible when every target
- * detector flips 0 → 1, isolated when every other audit detector keeps its value.
+ * Builds every edit of one attack on rows [from, to) and keeps the isolated-eligible ones: eligible
+ * when every target detector flips 0 → 1, isolated when every other audit detector keeps its value.
+ * Undefined when cancelled.
  */
-export function runAttack(plan: AttackPlan, ctx: AttackContext): AttackRun | undefined {
+export function runAttackRows(plan: AttackPlan, ctx: AttackContext, from: number, to: number): RunPart | undefined {
   const F = ctx.table.keys.length;
   const targets = plan.targets.map((t) => ctx.detectorColumns.get(t)!);
   const others = [...ctx.detectorColumns.entries()].filter(([name]) => !plan.targets.includes(name)).map(([, column]) => column);
-  const editCounter = new Counter();
-  const rowCounter = new Counter();
-  const clusterSets = { constructible: new Set<number>(), eligible: new Set<number>(), isolatedEligible: new Set<number>() };
-  const units: AttackUnit[] = [];
-  const editRecords: EditRecord[] = [];
-  let editValues = new Float64Array(F * 1024);
+  const rowFlags = new Uint8Array(to - from);
+  let constructible = 0;
+  let eligibleCount = 0;
+  const editRow: number[] = [];
+  const editPosition: number[] = [];
+  const editReplacement: (string | undefined)[] = [];
   const scratch = new Float64Array(F);
   // An edit leaves every feature that reads nothing it writes as it was on the original: only the
-  // others are evaluated (the read sets come from the checker: semantics/read-set.ts).
+  // others are evaluated (the read sets come from the checker: semantics/read-set.ts), and only
+  // their changes are kept, a column each, grown as edits are kept.
   const changeable = changeableColumns(ctx.table, ctx.editOf(plan).writes);
+  let columns = Array.from(changeable, () => new Float64Array(1024));
 
-  for (let row = 0; row < ctx.rows.length; row++) {
+  for (let row = from; row < to; row++) {
     if (row % 256 === 0 && ctx.isCancelled()) return undefined;
     const base = row * F;
-    const cluster = ctx.clusterOf[row]!;
-    let anyEdit = false;
-    let anyEligible = false;
-    const firstEdit = editRecords.length;
+    let flags = 0;
     for (const edit of editsOf(plan, ctx, row)) {
-      anyEdit = true;
+      flags |= hasEdit;
       // One row may have many variants (`delete each s in steps` over a long run is steps²): the
       // editor's cancel must still reach it.
-      if (++editCounter.constructible % 4096 === 0 && ctx.isCancelled()) return undefined;
+      if (++constructible % 4096 === 0 && ctx.isCancelled()) return undefined;
       scratch.set(ctx.originalValues.subarray(base, base + F));
       evaluateColumns(ctx.table, changeable, edit.view, ctx.env, scratch, 0, row);
       const eligible = targets.every((c) => ctx.originalValues[base + c] === 0 && scratch[c] === 1);
       if (!eligible) continue;
-      editCounter.eligible++;
-      anyEligible = true;
+      eligibleCount++;
+      flags |= hasEligible;
       if (!others.every((c) => ctx.originalValues[base + c] === scratch[c])) continue;
-      editCounter.isolatedEligible++;
+      flags |= hasIsolated;
       const bad = scratch.findIndex((v) => !Number.isFinite(v));
       if (bad >= 0) throw new AuditError(`attack '${plan.name}': term '${featureName(ctx.table.keys[bad]!)}' is ${scratch[bad]} on an edit; every term must be a finite number`, row);
-      if ((editRecords.length + 1) * F > editValues.length) {
-        const grown = new Float64Array(editValues.length * 2);
-        grown.set(editValues);
-        editValues = grown;
+      const e = editRow.length;
+      if (e === columns[0]?.length) {
+        columns = columns.map((column) => {
+          const grown = new Float64Array(column.length * 2);
+          grown.set(column);
+          return grown;
+        });
       }
-      editValues.set(scratch, editRecords.length * F);
-      editRecords.push({ row, position: edit.position, replacement: edit.replacement });
+      for (let i = 0; i < changeable.length; i++) columns[i]![e] = scratch[changeable[i]!]! - ctx.originalValues[base + changeable[i]!]!;
+      editRow.push(row - from);
+      editPosition.push(edit.position ?? -1);
+      editReplacement.push(edit.replacement);
     }
-    if (!anyEdit) continue;
-    rowCounter.constructible++;
-    clusterSets.constructible.add(cluster);
-    if (anyEligible) {
-      rowCounter.eligible++;
-      clusterSets.eligible.add(cluster);
-    }
-    const editCount = editRecords.length - firstEdit;
-    if (editCount > 0) {
-      rowCounter.isolatedEligible++;
-      clusterSets.isolatedEligible.add(cluster);
-      units.push({ row, cluster, firstEdit, editCount });
-    }
+    rowFlags[row - from] = flags;
   }
-  const values = editValues.subarray(0, editRecords.length * F);
-  const index = runIndex(units, editRecords);
+  const changes: (Float64Array | undefined)[] = Array.from({ length: F }, () => undefined);
+  changeable.forEach((k, i) => {
+    changes[k] = columns[i]!.slice(0, editRow.length);
+    columns[i] = new Float64Array(0);
+  });
   return {
-    plan,
-    oracle: ctx.editOf(plan).visibility === 'oracle',
-    edits: {
-      rows: rowCounter.freeze(),
-      clusters: { constructible: clusterSets.constructible.size, eligible: clusterSets.eligible.size, isolatedEligible: clusterSets.isolatedEligible.size },
-      edits: editCounter.freeze(),
-    },
-    units,
-    editRecords,
-    editValues: values,
-    index,
-    changes: changeColumns(values, index.editRow, ctx.originalValues, F),
+    rowFlags, constructible, eligible: eligibleCount,
+    editRow: Int32Array.from(editRow), editPosition: Int32Array.from(editPosition), editReplacement, changes,
   };
 }
 
-function runIndex(units: readonly AttackUnit[], editRecords: readonly EditRecord[]): RunIndex {
+/**
+ * The run of one attack from its parts over consecutive row ranges, in row order: the same counts,
+ * units, records and values, bit for bit, as one pass over every row.
+ */
+export function joinRunParts(plan: AttackPlan, oracle: boolean, parts: readonly { readonly from: number; readonly part: RunPart }[], clusterOf: readonly number[], F: number): AttackRun {
+  const rowCounts = { constructible: 0, eligible: 0, isolatedEligible: 0 };
+  const clusterSets = { constructible: new Set<number>(), eligible: new Set<number>(), isolatedEligible: new Set<number>() };
+  const units: AttackUnit[] = [];
+  let constructible = 0;
+  let eligible = 0;
+  let total = 0;
+  for (const { part } of parts) total += part.editRow.length;
+  const editRow = new Int32Array(total);
+  const editPosition = new Int32Array(total);
+  const editReplacement: (string | undefined)[] = [];
+  const editOrigins = parts.some(({ part }) => part.editOrigins !== undefined) ? new Int32Array(total) : undefined;
+  let at = 0;
+  for (const { from, part } of parts) {
+    constructible += part.constructible;
+    eligible += part.eligible;
+    let e = 0;
+    for (let i = 0; i < part.rowFlags.length; i++) {
+      const flags = part.rowFlags[i]!;
+      if ((flags & hasEdit) === 0) continue;
+      const row = from + i;
+      const cluster = clusterOf[row]!;
+      rowCounts.constructible++;
+      clusterSets.constructible.add(cluster);
+      if ((flags & hasEligible) !== 0) {
+        rowCounts.eligible++;
+        clusterSets.eligible.add(cluster);
+      }
+      if ((flags & hasIsolated) === 0) continue;
+      rowCounts.isolatedEligible++;
+      clusterSets.isolatedEligible.add(cluster);
+      while (e < part.editRow.length && part.editRow[e]! < i) e++;
+      const firstEdit = at;
+      for (; e < part.editRow.length && part.editRow[e] === i; e++, at++) {
+        editRow[at] = row;
+        editPosition[at] = part.editPosition[e]!;
+        editReplacement.push(part.editReplacement[e]);
+        if (editOrigins !== undefined) editOrigins[at] = part.editOrigins?.[e] ?? -1;
+      }
+      units.push({ row, cluster, firstEdit, editCount: at - firstEdit });
+    }
+  }
+  const index = runIndex(units, { editRow, editPosition, editReplacement, ...(editOrigins === undefined ? {} : { editOrigins }) });
+  // Every part has the same changeable features (one plan). One part (the pass on one thread) is
+  // already laid out; several are copied end to end.
+  const zeros = new Float64Array(total);
+  const changes = Array.from({ length: F }, (_, k) => {
+    if (parts.length === 0 || parts[0]!.part.changes[k] === undefined) return zeros;
+    if (parts.length === 1) return parts[0]!.part.changes[k]!;
+    const column = new Float64Array(total);
+    let at = 0;
+    for (const { part } of parts) {
+      column.set(part.changes[k]!, at);
+      at += part.editRow.length;
+    }
+    return column;
+  });
+  return {
+    plan,
+    oracle,
+    edits: {
+      rows: rowCounts,
+      clusters: { constructible: clusterSets.constructible.size, eligible: clusterSets.eligible.size, isolatedEligible: clusterSets.isolatedEligible.size },
+      edits: { constructible, eligible, isolatedEligible: total },
+    },
+    units,
+    index,
+    changes,
+  };
+}
+
+/** The index of a run's units and edits; the edits' arrays as given. */
+export function runIndex(units: readonly AttackUnit[], edits: Pick<RunIndex, 'editRow' | 'editPosition' | 'editReplacement' | 'editOrigins'>): RunIndex {
   return {
     unitRow: Int32Array.from(units, (u) => u.row),
     unitFirst: Int32Array.from(units, (u) => u.firstEdit),
     unitCount: Int32Array.from(units, (u) => u.editCount),
     unitCluster: Int32Array.from(units, (u) => u.cluster),
-    editRow: Int32Array.from(editRecords, (r) => r.row),
+    ...edits,
   };
-}
-
-function changeColumns(editValues: Float64Array, editRow: Int32Array, originalValues: Float64Array, F: number): Float64Array[] {
-  const edits = editRow.length;
-  const columns = Array.from({ length: F }, () => new Float64Array(edits));
-  for (let e = 0; e < edits; e++) {
-    const at = editRow[e]! * F;
-    for (let k = 0; k < F; k++) columns[k]![e] = editValues[e * F + k]! - originalValues[at + k]!;
-  }
-  return columns;
 }

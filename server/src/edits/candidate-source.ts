@@ -1,6 +1,6 @@
 import type { CandidateList, Corpus, Loaded } from '../pool/types.js';
 import { buildBm25Index, createBm25Generator } from './generators/bm25.js';
-import { createFileGenerator, describeDrops, type FileGenerator } from './generators/candidates-file.js';
+import { createFileGenerator, type FileGenerator } from './generators/candidates-file.js';
 import type { CandidateGenerator } from './generators/generator.js';
 import { buildLexicalIndex, createLexicalGenerator } from './generators/lexical.js';
 import type { RankedGenerator, RankingStore } from '../inputs/ranking-cache.js';
@@ -92,11 +92,8 @@ export function createCandidateSource(corpus: Corpus, candidateFiles: ReadonlyMa
         return record === undefined ? [] : [record];
       });
     },
-    notes(plan) {
-      return (fileGenerators.get(plan) ?? []).flatMap((g) => {
-        const note = describeDrops(g.dropped);
-        return note === undefined ? [] : [`${g.label}: ${note}`];
-      });
+    drops(plan) {
+      return (fileGenerators.get(plan) ?? []).map((g) => ({ label: g.label, dropped: g.dropped }));
     },
   };
 }

@@ -78,6 +78,16 @@ export function extraFeatures(smaller: Scorer, larger: Scorer): number[] | undef
  */
 export function pairedMargin(weights: Float64Array, editValues: Float64Array, editOffset: number, originalValues: Float64Array, originalOffset: number): number {
   const { margin, scale } = pairedChange(weights, editValues, editOffset, originalValues, originalOffset);
+  return snappedMargin(margin, scale);
+}
+
+/** `pairedMargin` of edit `edit` of a run, from its per-feature changes (the same double: each change is f_k(A(τ)) − f_k(τ)). */
+export function editMargin(weights: Float64Array, changes: readonly Float64Array[], edit: number): number {
+  const { margin, scale } = editChange(weights, changes, edit);
+  return snappedMargin(margin, scale);
+}
+
+function snappedMargin(margin: number, scale: number): number {
   const snapped = snapTie(margin, scale);
   if (!Number.isFinite(snapped)) throw new AuditError(`a paired margin is ${snapped}: the reward's weighted terms overflow a double`);
   return snapped;
@@ -85,14 +95,23 @@ export function pairedMargin(weights: Float64Array, editValues: Float64Array, ed
 
 /** The raw margin Σ_k w_k·d_k of one edit and its size Σ_k |w_k·d_k|, the scale that ties are judged on. */
 export function pairedChange(weights: Float64Array, editValues: Float64Array, editOffset: number, originalValues: Float64Array, originalOffset: number): { margin: number; scale: number } {
+  return weightedChange(weights, (k) => editValues[editOffset + k]! - originalValues[originalOffset + k]!);
+}
+
+/** `pairedChange` of edit `edit` of a run, from its per-feature changes. */
+export function editChange(weights: Float64Array, changes: readonly Float64Array[], edit: number): { margin: number; scale: number } {
+  return weightedChange(weights, (k) => changes[k]![edit]!);
+}
+
+function weightedChange(weights: Float64Array, change: (k: number) => number): { margin: number; scale: number } {
   let margin = 0;
   let scale = 0;
   for (let k = 0; k < weights.length; k++) {
     const w = weights[k]!;
     if (w === 0) continue;
-    const change = w * (editValues[editOffset + k]! - originalValues[originalOffset + k]!);
-    margin += change;
-    scale += Math.abs(change);
+    const weighted = w * change(k);
+    margin += weighted;
+    scale += Math.abs(weighted);
   }
   return { margin, scale };
 }

@@ -7,17 +7,19 @@ import { compileEdit, type CompiledEdit } from '../reward/compile-edit.js';
 import { prelude } from '../semantics/prelude.js';
 import type { SpecModel } from '../semantics/check.js';
 import type { AttackPlan, EditPlan } from './attack-plan.js';
-import { evaluateFeatures, runAttack, type AttackRun, type EditRecord } from './attack-run.js';
+import { evaluateFeatures, joinRunParts, runAttackRows, type AttackContext, type AttackRun, type RunPart } from './attack-run.js';
 import { AuditError, featureName } from './audit-error.js';
 import { buildFeatureTable, type FeatureTable } from './features.js';
 import { scoringMemo, type ScoringMemo } from './scoring-memo.js';
-import { editOrigins } from './generators/edit-origins.js';
+import { partOrigins } from './generators/edit-origins.js';
+import { dropNotes, sumDrops, type GeneratorDrops } from './generators/candidates-file.js';
 import type { CommandRecord } from '../report/generator-schema.js';
 
 /** Where laundering candidates come from; built from the attacks' generators, reading visible fields only. */
 export interface CandidateSource {
   candidatesFor(plan: AttackPlan, trajectory: Trajectory, position: number, exclude: ReadonlySet<string>): readonly string[];
-  notes(plan: AttackPlan): string[];
+  /** What the attack's file and command generators dropped so far, in generator order. */
+  drops(plan: AttackPlan): GeneratorDrops[];
   /** Which generators (bit g: plan.generators[g]) proposed each candidate id of one position. */
   origins?(plan: AttackPlan, trajectory: Trajectory, position: number, exclude: ReadonlySet<string>): ReadonlyMap<string, number>;
   /** The commands the attack's command generators ran, for the report. */
@@ -25,7 +27,7 @@ export interface CandidateSource {
 }
 
 /** A source for analyses that build no laundering edits. */
-export const noCandidates: CandidateSource = { candidatesFor: () => [], notes: () => [] };
+export const noCandidates: CandidateSource = { candidatesFor: () => [], drops: () => [] };
 
 export interface RunOptions {
   readonly isCancelled?: () => boolean;
@@ -59,8 +61,6 @@ export interface PreparedEdits {
   readonly runs: readonly AttackRun[];
   readonly inputs: AnalysisInputs;
   readonly candidateNotes: ReadonlyMap<string, string[]>;
-  /** Per edit of a launder attack with several generators: which generators proposed it (bit g: plan.generators[g]). */
-  readonly candidateOrigins: ReadonlyMap<EditRecord, number>;
   /** Per attack: the commands its command generators ran. */
   readonly candidateCommands: ReadonlyMap<string, CommandRecord[]>;
   /** The groups of more than one row. */
@@ -110,35 +110,78 @@ export function withRows<T>(rows: readonly Trajectory[], run: () => T): T {
   }
 }
 
-/** Builds every edit and evaluates every feature. Returns undefined when cancelled, a normal outcome. */
-export function prepareEdits(model: SpecModel, plan: EditPlan, inputs: AnalysisInputs, candidates: CandidateSource, options: RunOptions = {}): PreparedEdits | undefined {
-  const isCancelled = options.isCancelled ?? (() => false);
-  const progress = options.onProgress ?? (() => undefined);
-  const { table, detectorNames, edits } = compilePlan(model, plan);
+/** The plan compiled once: what every row range of a preparation shares. */
+export interface CompiledSetup extends CompiledPlan {
+  readonly plan: EditPlan;
+  readonly detectorColumns: ReadonlyMap<string, number>;
+}
+
+/** What one row range of a preparation evaluates: the compiled plan over these rows. */
+export interface PrepareSetup extends CompiledSetup {
+  readonly rows: readonly Trajectory[];
+  readonly env: EvalEnv;
+  readonly views: readonly TrajectoryView[];
+}
+
+export function compileSetup(model: SpecModel, plan: EditPlan): CompiledSetup {
+  const compiled = compilePlan(model, plan);
+  const detectorColumns = new Map(compiled.detectorNames.map((name) => [name, compiled.table.index.get(`decl:${name}`)!]));
+  return { ...compiled, plan, detectorColumns };
+}
+
+/** The setup over `rows`; `env` (the corpus and its caches) may serve several row ranges. */
+export function setupRows(compiled: CompiledSetup, rows: readonly Trajectory[], env: EvalEnv): PrepareSetup {
+  return { ...compiled, rows, env, views: rows.map(viewOf) };
+}
+
+/**
+ * Where a part stopped on an AuditError. Stages in the order one pass meets them: 0 a term that
+ * throws on an original, 1 a term that is not finite on an original, 2 + a attack a. The first by
+ * (stage, row) over all parts is the error one pass over every row raises.
+ */
+export interface PartFailure {
+  readonly stage: number;
+  /** Numbered from the part's first row. */
+  readonly row: number | undefined;
+  readonly message: string;
+}
+
+/** One row range's share of a preparation: what `prepareEdits` computes, for rows [0, setup.rows.length) of the setup. */
+export interface PreparedPart {
+  readonly originalValues: Float64Array;
+  /** Per attack, in plan order (fewer after a failure). */
+  readonly runs: readonly RunPart[];
+  /** Per attack: its file and command generators' drops. */
+  readonly drops: readonly (readonly GeneratorDrops[])[];
+  readonly failure?: PartFailure;
+}
+
+function failureOf(error: unknown, stage: number): PartFailure {
+  if (!(error instanceof AuditError)) throw error;
+  return { stage, row: error.row, message: error.message };
+}
+
+/**
+ * Evaluates the originals' features and builds every attack's edits over the setup's rows, stopping
+ * at the first AuditError (returned as `failure`). Undefined when cancelled.
+ */
+export function preparePart(setup: PrepareSetup, candidates: CandidateSource, isCancelled: () => boolean, progress: (message: string) => void = () => undefined): PreparedPart | undefined {
+  const { table, rows, views, env } = setup;
   const F = table.keys.length;
-
-  const rows = inputs.pools.flatMap((p) => p.rows);
-  const poolOfRow = inputs.pools.flatMap((p) => p.rows.map(() => p.name));
-  const clusterIds = new Map<string, number>();
-  const clusterOf = rows.map((row) => {
-    let id = clusterIds.get(row.question_id);
-    if (id === undefined) clusterIds.set(row.question_id, (id = clusterIds.size));
-    return id;
-  });
-
-  progress(`evaluating ${F} terms on ${rows.length} trajectories`);
-  const env = corpusEnv(inputs.corpus);
-  const views = rows.map(viewOf);
   const originalValues = new Float64Array(rows.length * F);
-  withRows(rows, () => views.forEach((view, r) => evaluateFeatures(table, view, env, originalValues, r * F, r)));
+  const runs: RunPart[] = [];
+  const drops = (): GeneratorDrops[][] => setup.plan.attacks.map((a) => candidates.drops(a));
+  progress(`evaluating ${F} terms on ${rows.length} trajectories`);
+  try {
+    views.forEach((view, r) => evaluateFeatures(table, view, env, originalValues, r * F, r));
+  } catch (error) {
+    return { originalValues, runs, drops: drops(), failure: failureOf(error, 0) };
+  }
   const bad = originalValues.findIndex((v) => !Number.isFinite(v));
   if (bad >= 0) {
-    const row = Math.floor(bad / F);
-    throw located(new AuditError(`term '${featureName(table.keys[bad % F]!)}' is ${originalValues[bad]}; every term must be a finite number`, row), rows);
+    const message = `term '${featureName(table.keys[bad % F]!)}' is ${originalValues[bad]}; every term must be a finite number`;
+    return { originalValues, runs, drops: drops(), failure: { stage: 1, row: Math.floor(bad / F), message } };
   }
-
-  const detectorColumns = new Map(detectorNames.map((name) => [name, table.index.get(`decl:${name}`)!]));
-  const runs: AttackRun[] = [];
   // An attack asks for candidates position by position, row by row: the ids to leave out (retrieved
   // or cited) are collected once per row, not once per position.
   let excluded: { row: number; ids: ReadonlySet<string> } | undefined;
@@ -151,22 +194,69 @@ export function prepareEdits(model: SpecModel, plan: EditPlan, inputs: AnalysisI
     }
     return excluded.ids;
   };
-  for (const attack of plan.attacks) {
+  const ctx: AttackContext = {
+    table, env, rows, views, originalValues, detectorColumns: setup.detectorColumns, isCancelled, editOf: (p) => setup.edits.get(p.name)!,
+    candidatesFor: (p, row, position) => candidates.candidatesFor(p, rows[row]!, position, exclusionsOf(row)),
+  };
+  for (const [a, attack] of setup.plan.attacks.entries()) {
     progress(`attack ${attack.name}: building edits`);
-    const run = withRows(rows, () => runAttack(attack, {
-      table, env, rows, views, clusterOf, originalValues, detectorColumns, isCancelled, editOf: (p) => edits.get(p.name)!,
-      candidatesFor: (p, row, position) => candidates.candidatesFor(p, rows[row]!, position, exclusionsOf(row)),
-    }));
+    let run: RunPart | undefined;
+    try {
+      run = runAttackRows(attack, ctx, 0, rows.length);
+    } catch (error) {
+      return { originalValues, runs, drops: drops(), failure: failureOf(error, 2 + a) };
+    }
     if (run === undefined) return undefined;
     runs.push(run);
   }
   if (isCancelled()) return undefined;
-  const candidateNotes = new Map(plan.attacks.map((a) => [a.name, candidates.notes(a)]));
-  const candidateOrigins = editOrigins(runs, candidates, rows, exclusionsOf);
+  const withOrigins = runs.map((run, a) => {
+    const editOrigins = partOrigins(setup.plan.attacks[a]!, run, candidates, rows, exclusionsOf);
+    return editOrigins === undefined ? run : { ...run, editOrigins };
+  });
+  return { originalValues, runs: withOrigins, drops: drops() };
+}
+
+/** Builds every edit and evaluates every feature, on this thread. Returns undefined when cancelled, a normal outcome. */
+export function prepareEdits(model: SpecModel, plan: EditPlan, inputs: AnalysisInputs, candidates: CandidateSource, options: RunOptions = {}): PreparedEdits | undefined {
+  const isCancelled = options.isCancelled ?? (() => false);
+  const rows = inputs.pools.flatMap((p) => p.rows);
+  const setup = setupRows(compileSetup(model, plan), rows, corpusEnv(inputs.corpus));
+  const part = preparePart(setup, candidates, isCancelled, options.onProgress);
+  return part === undefined ? undefined : assemblePrepared(setup, inputs, candidates, [{ from: 0, part }]);
+}
+
+/**
+ * The prepared edits from parts over consecutive row ranges of `setup.rows`, laid end to end in row
+ * order: the same values, bit for bit, as one part over every row. Throws the AuditError one pass
+ * would raise first.
+ */
+export function assemblePrepared(setup: PrepareSetup, inputs: AnalysisInputs, candidates: CandidateSource, parts: readonly { readonly from: number; readonly part: PreparedPart }[]): PreparedEdits {
+  const { table, rows, plan } = setup;
+  const F = table.keys.length;
+  let first: PartFailure | undefined;
+  for (const { from, part } of parts) {
+    const failure = part.failure;
+    if (failure !== undefined && (first === undefined || failure.stage < first.stage)) first = { ...failure, row: failure.row === undefined ? undefined : from + failure.row };
+  }
+  if (first !== undefined) throw located(new AuditError(first.message, first.row), rows);
+
+  const clusterIds = new Map<string, number>();
+  const clusterOf = rows.map((row) => {
+    let id = clusterIds.get(row.question_id);
+    if (id === undefined) clusterIds.set(row.question_id, (id = clusterIds.size));
+    return id;
+  });
+  const originalValues = parts.length === 1 ? parts[0]!.part.originalValues : new Float64Array(rows.length * F);
+  if (parts.length > 1) for (const { from, part } of parts) originalValues.set(part.originalValues, from * F);
+
+  const runs = plan.attacks.map((attack, a) =>
+    joinRunParts(attack, setup.edits.get(attack.name)!.visibility === 'oracle', parts.map(({ from, part }) => ({ from, part: part.runs[a]! })), clusterOf, F));
+  const candidateNotes = new Map(plan.attacks.map((a, i) => [a.name, dropNotes(sumDrops(parts.map(({ part }) => part.drops[i]!)))]));
   const candidateCommands = new Map(plan.attacks.map((a) => [a.name, candidates.commands?.(a) ?? []]));
   return {
-    table, rows, poolOfRow, clusterOf, clusters: clusterIds.size, env, views, originalValues, detectorNames, detectorColumns, runs, inputs, candidateNotes,
-    candidateOrigins, candidateCommands,
+    table, rows, poolOfRow: inputs.pools.flatMap((p) => p.rows.map(() => p.name)), clusterOf, clusters: clusterIds.size, env: setup.env, views: setup.views,
+    originalValues, detectorNames: setup.detectorNames, detectorColumns: setup.detectorColumns, runs, inputs, candidateNotes, candidateCommands,
     sampleGroups: sampleGroupsOf(inputs), memo: scoringMemo(),
   };
 }

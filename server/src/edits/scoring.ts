@@ -19,7 +19,7 @@ export function editMargins(run: AttackRun, weights: Float64Array, memo: Scoring
 
 /** A margin that is not a finite number: finite weights times finite terms overflowed a double. */
 function nonFiniteMargin(run: AttackRun, edit: number, margin: number): AuditError {
-  return new AuditError(`attack '${run.plan.name}': a paired margin is ${margin}: the reward's weighted terms overflow a double`, run.editRecords[edit]!.row);
+  return new AuditError(`attack '${run.plan.name}': a paired margin is ${margin}: the reward's weighted terms overflow a double`, run.index.editRow[edit]);
 }
 
 /**
@@ -29,7 +29,7 @@ function nonFiniteMargin(run: AttackRun, edit: number, margin: number): AuditErr
  */
 function computeMargins(run: AttackRun, weights: Float64Array): Float64Array {
   const F = weights.length;
-  const edits = run.editRecords.length;
+  const edits = run.index.editRow.length;
   const margins = new Float64Array(edits);
   const scales = new Float64Array(edits);
   for (let k = 0; k < F; k++) {

@@ -24,6 +24,8 @@ export interface AnalysisRequest {
    * checked it is caught) and keeps no ranking cache. Absent in a trusted workspace.
    */
   readonly untrustedFolders?: readonly string[];
+  /** `herald.audit.workers`: threads that prepare a large audit; absent: the machine's cores. */
+  readonly workers?: number;
 }
 
 export interface AuditResults {
@@ -75,7 +77,7 @@ async function runAudits(request: AnalysisRequest, ctx: RunContext): Promise<Out
   const trust = WorkspaceTrust.of(request.untrustedFolders);
   // The ranking cache lives outside the workspace: an untrusted one neither reads nor writes it.
   const candidateCache = trust.trusted ? undefined : false;
-  const outcome = await auditSpec(request.text, request.specFile, { cache, isCancelled, onProgress, trust, candidateCache });
+  const outcome = await auditSpec(request.text, request.specFile, { cache, isCancelled, onProgress, trust, candidateCache, workers: request.workers });
   if (isCancelled()) return { state: 'cancelled' };
   return { state: 'done', results: { report: outcome.report, dataIssues: outcome.dataIssues, failures: outcome.failures } };
 }

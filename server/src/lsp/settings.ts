@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { maxWorkers } from '../edits/parallel-prepare.js';
 
 /** The `herald.*` settings the server reads (declared in the root package.json). */
 const auditModes = ['onSave', 'onType', 'manual'] as const;
@@ -9,17 +10,22 @@ export interface HeraldSettings {
   readonly unusedDeclarations: boolean;
   /** When analyses run: on save (and open), after typing pauses, or only on request. */
   readonly runAudit: AuditMode;
+  /** Threads that prepare a large audit; 0: the machine's cores (edits/parallel-prepare.ts). */
+  readonly auditWorkers: number;
 }
 
 export const settingsSection = 'herald';
 
-export const defaultSettings: HeraldSettings = { checkLinkedFiles: true, unusedDeclarations: true, runAudit: 'onSave' };
+export const defaultSettings: HeraldSettings = { checkLinkedFiles: true, unusedDeclarations: true, runAudit: 'onSave', auditWorkers: 0 };
 
 // Whatever a client sent: each setting that is missing or mistyped keeps its default.
 const sectionSchema = z.object({
   checkLinkedFiles: z.boolean().catch(defaultSettings.checkLinkedFiles),
   unusedDeclarations: z.boolean().catch(defaultSettings.unusedDeclarations),
-  audit: z.object({ run: z.enum(auditModes).catch(defaultSettings.runAudit) }).catch({ run: defaultSettings.runAudit }),
+  audit: z.object({
+    run: z.enum(auditModes).catch(defaultSettings.runAudit),
+    workers: z.number().int().min(0).max(maxWorkers).catch(defaultSettings.auditWorkers),
+  }).catch({ run: defaultSettings.runAudit, workers: defaultSettings.auditWorkers }),
 });
 const payloadSchema = z.object({ [settingsSection]: z.unknown() });
 
@@ -27,7 +33,9 @@ const payloadSchema = z.object({ [settingsSection]: z.unknown() });
 export function toSettings(value: unknown): HeraldSettings {
   const parsed = sectionSchema.safeParse(value);
   if (!parsed.success) return defaultSettings;
-  return { checkLinkedFiles: parsed.data.checkLinkedFiles, unusedDeclarations: parsed.data.unusedDeclarations, runAudit: parsed.data.audit.run };
+  return {
+    checkLinkedFiles: parsed.data.checkLinkedFiles, unusedDeclarations: parsed.data.unusedDeclarations, runAudit: parsed.data.audit.run, auditWorkers: parsed.data.audit.workers,
+  };
 }
 
 /** A short stable key, so cached analyses know which settings they were computed with. */

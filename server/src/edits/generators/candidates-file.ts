@@ -67,6 +67,34 @@ export function createFileGenerator(lists: readonly CandidateList[], corpus: Cor
   };
 }
 
+/** One file or command generator's drops, under its label as the spec writes it. */
+export interface GeneratorDrops {
+  readonly label: string;
+  readonly dropped: DropCounts;
+}
+
+/** The drops of several parts of one attack (the same generators in each), generator by generator. */
+export function sumDrops(parts: readonly (readonly GeneratorDrops[])[]): GeneratorDrops[] {
+  return (parts[0] ?? []).map(({ label }, g) => {
+    const total = { notInCorpus: 0, excluded: 0, duplicates: 0 };
+    for (const part of parts) {
+      const counts = part[g]!.dropped;
+      total.notInCorpus += counts.notInCorpus;
+      total.excluded += counts.excluded;
+      total.duplicates += counts.duplicates;
+    }
+    return { label, dropped: total };
+  });
+}
+
+/** The report's notes on an attack's dropped candidates, one per generator that dropped any. */
+export function dropNotes(drops: readonly GeneratorDrops[]): string[] {
+  return drops.flatMap(({ label, dropped }) => {
+    const note = describeDrops(dropped);
+    return note === undefined ? [] : [`${label}: ${note}`];
+  });
+}
+
 /** A note for the report ("supplied candidates ignored: 12 not corpus ids, 3 already retrieved or cited"), or undefined. */
 export function describeDrops(counts: DropCounts): string | undefined {
   const parts: string[] = [];

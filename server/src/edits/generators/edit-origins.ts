@@ -1,28 +1,28 @@
 // Which generator produced each laundering edit, kept beside the merged candidate lists so the
-// certificate can be stated per generator (audit/generator-certificate.ts). Keyed by the edit's
-// record, which restricted runs (audit/restrict-run.ts) share with the full run.
-import type { AttackRun, EditRecord } from '../attack-run.js';
+// certificate can be stated per generator (audit/generator-certificate.ts). Kept per edit in the
+// run's index (RunIndex.editOrigins), which restricted runs (audit/restrict-run.ts) restrict too.
+import type { RunPart } from '../attack-run.js';
+import type { AttackPlan } from '../attack-plan.js';
 import type { CandidateSource } from '../prepare.js';
 import type { Trajectory } from '../../pool/types.js';
 
 /**
- * The generators (bit g: plan.generators[g]) behind every edit of the launder attacks that merge
- * several generators; an attack with one generator needs no map (every edit is its generator's).
+ * The generators (bit g: plan.generators[g]) behind every edit of one attack's part (−1 for an edit
+ * that puts no passage in); undefined when the attack is not a launder merging several generators
+ * (each edit is then its one generator's).
  */
-export function editOrigins(runs: readonly AttackRun[], source: CandidateSource, rows: readonly Trajectory[], exclusionsOf: (row: number) => ReadonlySet<string>): Map<EditRecord, number> {
-  const origins = new Map<EditRecord, number>();
-  if (source.origins === undefined) return origins;
-  for (const run of runs) {
-    if (run.plan.kind !== 'launder' || run.plan.generators.length < 2) continue;
-    // Edits of one row and position are contiguous: ask once per (row, position).
-    let at: { row: number; position: number; ids: ReadonlyMap<string, number> } | undefined;
-    for (const record of run.editRecords) {
-      if (record.position === undefined || record.replacement === undefined) continue;
-      if (at?.row !== record.row || at.position !== record.position) {
-        at = { row: record.row, position: record.position, ids: source.origins(run.plan, rows[record.row]!, record.position, exclusionsOf(record.row)) };
-      }
-      origins.set(record, at.ids.get(record.replacement) ?? 0);
-    }
+export function partOrigins(plan: AttackPlan, part: RunPart, source: CandidateSource, rows: readonly Trajectory[], exclusionsOf: (row: number) => ReadonlySet<string>): Int32Array | undefined {
+  if (source.origins === undefined || plan.kind !== 'launder' || plan.generators.length < 2) return undefined;
+  const origins = new Int32Array(part.editRow.length).fill(-1);
+  // Edits of one row and position are contiguous: ask once per (row, position).
+  let at: { row: number; position: number; ids: ReadonlyMap<string, number> } | undefined;
+  for (let e = 0; e < origins.length; e++) {
+    const row = part.editRow[e]!;
+    const position = part.editPosition[e]!;
+    const replacement = part.editReplacement[e];
+    if (position < 0 || replacement === undefined) continue;
+    if (at?.row !== row || at.position !== position) at = { row, position, ids: source.origins(plan, rows[row]!, position, exclusionsOf(row)) };
+    origins[e] = at.ids.get(replacement) ?? 0;
   }
   return origins;
 }

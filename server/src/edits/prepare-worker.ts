@@ -1,0 +1,81 @@
+// One thread of a parallel preparation (edits/parallel-prepare.ts). It compiles the spec's plan once,
+// builds the attacks' candidate generators once (a corpus index only when a ranking is missing from
+// what the coordinator sends), then evaluates each row range it is handed and sends its part back.
+// It opens no file: the rankings it computes go back to the coordinator, which keeps them.
+import { parentPort } from 'node:worker_threads';
+import { corpusEnv } from '../language/eval-env.js';
+import type { Trajectory } from '../pool/types.js';
+import type { RankedGenerator, RankingStore, Remembered } from '../inputs/ranking-cache.js';
+import { analyze } from '../semantics/analyze.js';
+import { createCandidateSource } from './candidate-source.js';
+import type { DropCounts, GeneratorDrops } from './generators/candidates-file.js';
+import { compileSetup, preparePart, setupRows, type PreparedPart } from './prepare.js';
+import { partTransfers, type FromCoordinator, type PartInit, type RankingEntry, type ToCoordinator } from './parallel-prepare.js';
+
+const port = parentPort;
+
+/**
+ * A generator's rankings in this thread: those the coordinator sent for the ranges so far, and those
+ * ranked here, which also go back to the coordinator to be kept.
+ */
+function threadStore(generator: RankedGenerator, known: Map<string, Remembered>, fresh: RankingEntry[]): RankingStore {
+  return {
+    get: (text) => known.get(text),
+    set(text, ranked) {
+      known.set(text, ranked);
+      fresh.push({ generator, text, ranked });
+    },
+  };
+}
+
+function minus(now: DropCounts, before: DropCounts | undefined): DropCounts {
+  if (before === undefined) return now;
+  return { notInCorpus: now.notInCorpus - before.notInCorpus, excluded: now.excluded - before.excluded, duplicates: now.duplicates - before.duplicates };
+}
+
+function start(init: PartInit): (rows: readonly Trajectory[], sent: readonly RankingEntry[]) => { part: PreparedPart | undefined; rankings: RankingEntry[] } {
+  const { model } = analyze(init.specText, { specFile: init.specFile });
+  const compiled = compileSetup(model, init.plan);
+  const env = corpusEnv(init.corpus);
+  const fresh: RankingEntry[] = [];
+  const known = new Map<RankedGenerator, Map<string, Remembered>>();
+  const knownOf = (generator: RankedGenerator): Map<string, Remembered> => {
+    let map = known.get(generator);
+    if (map === undefined) known.set(generator, (map = new Map()));
+    return map;
+  };
+  const store = (generator: RankedGenerator): RankingStore => threadStore(generator, knownOf(generator), fresh);
+  const candidates = createCandidateSource(init.corpus, init.candidateFiles, { store, commands: init.commands });
+  // A file generator counts its drops over every range this thread evaluates: each part reports what it added.
+  let dropsBefore: readonly (readonly GeneratorDrops[])[] = [];
+  return (rows, sent) => {
+    for (const { generator, text, ranked } of sent) knownOf(generator).set(text, ranked);
+    const part = preparePart(setupRows(compiled, rows, env), candidates, () => false);
+    const rankings = fresh.splice(0);
+    if (part === undefined) return { part, rankings };
+    const drops = part.drops.map((attack, a) => attack.map((g, i) => ({ label: g.label, dropped: minus(g.dropped, dropsBefore[a]?.[i]?.dropped) })));
+    dropsBefore = part.drops;
+    return { part: { ...part, drops }, rankings };
+  };
+}
+
+if (port !== null) {
+  let run: ReturnType<typeof start> | undefined;
+  port.on('message', (message: FromCoordinator) => {
+    const send = (reply: ToCoordinator, transfer: ArrayBuffer[] = []): void => port.postMessage(reply, transfer);
+    try {
+      if (message.kind === 'init') {
+        run = start(message);
+        return;
+      }
+      if (run === undefined) throw new Error('a part before init');
+      const { part, rankings } = run(message.rows, message.known);
+      if (part === undefined) throw new Error('a part was cancelled in a worker, which is never asked to cancel');
+      send({ kind: 'part', index: message.index, part, rankings }, partTransfers(part));
+    } catch (error) {
+      // The stack goes to the log (the process's stderr); the audit's failure names the message.
+      console.error(error);
+      send({ kind: 'crash', message: error instanceof Error ? error.message : String(error) });
+    }
+  });
+}

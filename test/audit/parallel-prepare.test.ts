@@ -1,0 +1,142 @@
+// An audit prepared on worker threads (edits/parallel-prepare.ts) must give the report one thread
+// gives, byte for byte: the same figures, the same notes on dropped candidates, the same
+// generators behind each edit, the same first error. Small ranges (minRowsPerWorker) make the
+// sample pools run on several threads with many ranges each.
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { describe, it } from 'node:test';
+import { auditSpec, type AuditSpecOptions } from '../../server/src/audit/audit-spec.js';
+import { assemblePrepared, compileSetup, noCandidates, setupRows, type PreparedPart } from '../../server/src/edits/prepare.js';
+import { prepareInParallel } from '../../server/src/edits/parallel-prepare.js';
+import { corpusEnv } from '../../server/src/language/eval-env.js';
+import { analyze } from '../../server/src/semantics/analyze.js';
+import { AuditError } from '../../server/src/edits/audit-error.js';
+import { goldenCorpus, goldenRows, goldenSpec } from '../helpers/golden-audit.js';
+import { tempDir } from '../pool/temp-files.js';
+
+async function outcomeJson(specFile: string, options: AuditSpecOptions, text = fs.readFileSync(specFile, 'utf8')): Promise<{ json: string; progress: string[] }> {
+  const progress: string[] = [];
+  const outcome = await auditSpec(text, specFile, { candidateCache: false, ...options, onProgress: (m) => progress.push(m) });
+  assert.deepEqual(outcome.problems.filter((p) => p.severity === 'error'), []);
+  return { json: JSON.stringify({ report: outcome.report, failures: outcome.failures, dataIssues: outcome.dataIssues }, null, 2), progress };
+}
+
+const threaded = (progress: readonly string[]): boolean => progress.some((m) => / with \d+ worker threads$/.test(m));
+
+describe('an audit prepared on worker threads', () => {
+  const specs = ['samples/paper.reward', 'samples/attacks.reward', 'samples/deep-research/edits.reward', 'samples/dense/dense.reward'];
+  for (const spec of specs) {
+    it(`gives the one-thread report of ${spec} byte for byte with 3 workers`, async () => {
+      const specFile = path.resolve(spec);
+      const one = await outcomeJson(specFile, { workers: 1 });
+      assert.equal(threaded(one.progress), false);
+      const many = await outcomeJson(specFile, { workers: 3, minRowsPerWorker: 40 });
+      assert.ok(threaded(many.progress), `3 workers were used: ${many.progress.join(' | ')}`);
+      assert.equal(many.json, one.json);
+    });
+  }
+
+  it('reports the dropped candidates of a candidates file once, summed over the ranges', async () => {
+    const specFile = path.resolve('samples/paper.reward');
+    // The sample's candidates with an id the corpus lacks and a repeat added to every list.
+    const dir = tempDir();
+    const lists = fs.readFileSync(path.resolve('samples/pools/dense-candidates.jsonl'), 'utf8').trim().split('\n').map((l) => {
+      const list = JSON.parse(l) as { candidates: string[] };
+      return JSON.stringify({ ...list, candidates: [...list.candidates, 'no-such-passage', ...list.candidates.slice(0, 1)] });
+    });
+    dir.write('dense.jsonl', `${lists.join('\n')}\n`);
+    const text = fs.readFileSync(specFile, 'utf8').replace('candidates "pools/dense-candidates.jsonl"', `candidates ${JSON.stringify(path.join(dir.dir, 'dense.jsonl'))}`);
+    const notesOf = (json: string): string[] | undefined => (JSON.parse(json) as { report: { audits: { attacks: { name: string; candidateNotes: string[] }[] }[] } }).report.audits
+      .flatMap((a) => a.attacks).find((a) => a.name === 'dense')?.candidateNotes;
+    const one = await outcomeJson(specFile, { workers: 1, only: 'sensitivity' }, text);
+    const many = await outcomeJson(specFile, { workers: 3, minRowsPerWorker: 40, only: 'sensitivity' }, text);
+    assert.match(notesOf(one.json)?.join() ?? '', /supplied candidates ignored: \d+ not corpus ids, \d+ repeated within a list/);
+    assert.equal(many.json, one.json);
+  });
+
+  it('stops with the error one thread meets first, naming the same row', async () => {
+    const specFile = path.resolve('samples/paper.reward');
+    // A term that overflows only on the rows of one question far into the first pool.
+    const line = fs.readFileSync(path.resolve('samples/pools/hotpot.jsonl'), 'utf8').split('\n')[900]!;
+    const question = (JSON.parse(line) as { question: string }).question;
+    const text = fs.readFileSync(specFile, 'utf8').replace('  violations -1.0   * violation_rate\n',
+      `  violations -1.0   * violation_rate\n  huge 1 * (if question == ${JSON.stringify(question)} then 1e308 * (count(citations) + 2) else 0)\n`);
+    const one = await outcomeJson(specFile, { workers: 1 }, text);
+    const failure = (JSON.parse(one.json) as { failures: { reason: string }[] }).failures[0]?.reason ?? '';
+    assert.match(failure, /term 'R0\.huge' is Infinity; every term must be a finite number \(trajectory \S+, \S*hotpot\.jsonl:\d+\)$/);
+    const many = await outcomeJson(specFile, { workers: 3, minRowsPerWorker: 40 }, text);
+    assert.equal(many.json, one.json);
+  });
+
+  it('keeps what the workers ranked in the ranking cache, which a one-thread run then reads', async () => {
+    const cache = tempDir().dir;
+    const specFile = path.resolve('samples/paper.reward');
+    const many = await outcomeJson(specFile, { workers: 2, minRowsPerWorker: 40, candidateCache: cache });
+    const kept = (): number => fs.readdirSync(path.join(cache, 'rankings-v1'))
+      .reduce((sum, file) => sum + fs.readFileSync(path.join(cache, 'rankings-v1', file), 'utf8').trim().split('\n').length, 0);
+    const lines = kept();
+    assert.ok(lines > 100, `${lines} rankings kept`);
+    const one = await outcomeJson(specFile, { workers: 1, candidateCache: cache });
+    assert.equal(one.json, many.json);
+    assert.equal(kept(), lines, 'the second run ranked nothing new');
+  });
+});
+
+describe('the worker threads themselves', () => {
+  it('are stopped when the run is cancelled, and the audit reports nothing', async () => {
+    let cancelled = false;
+    const outcome = await auditSpec(fs.readFileSync(path.resolve('samples/paper.reward'), 'utf8'), path.resolve('samples/paper.reward'), {
+      candidateCache: false, workers: 2, minRowsPerWorker: 40, only: 'paper',
+      onProgress: (m) => {
+        if (m.startsWith('built edits on 1 of')) cancelled = true;
+      },
+      isCancelled: () => cancelled,
+    });
+    assert.ok(cancelled, 'the run reached the workers');
+    assert.equal(outcome.report, undefined);
+    assert.deepEqual(outcome.failures, []);
+  });
+
+  it('that fail stop the audit with an AuditError that names the cause and the setting', async () => {
+    const { model } = analyze(goldenSpec);
+    const inputs = { corpusName: 'c', corpus: goldenCorpus, corpusIssues: [], pools: [{ name: 'p', file: 'p.jsonl', rows: goldenRows, issues: [] }] };
+    // The workers compile the spec they are sent: one without the reward makes every one of them fail.
+    const options = { workers: 2, specText: 'corpus c = "c.jsonl"\n', specFile: 'spec.reward', candidateFiles: new Map(), commands: new Map(), minRows: 1 };
+    await assert.rejects(prepareInParallel(model, { rewards: ['R0'], detectors: [], attacks: [] }, inputs, noCandidates, options), (error: unknown) => {
+      assert.ok(error instanceof AuditError);
+      assert.match(error.message, /^preparing the audit on 2 worker threads failed: .*R0.*; `herald\.audit\.workers` or `--workers` sets fewer$/);
+      return true;
+    });
+  });
+});
+
+describe('assemblePrepared', () => {
+  const { model } = analyze(goldenSpec);
+  const plan = { rewards: ['R0'], detectors: [], attacks: [] };
+  const setup = setupRows(compileSetup(model, plan), goldenRows, corpusEnv(goldenCorpus));
+  const inputs = { corpusName: 'c', corpus: goldenCorpus, corpusIssues: [], pools: [{ name: 'p', file: 'p.jsonl', rows: goldenRows, issues: [] }] };
+  const part = (stage: number | undefined, row: number): PreparedPart => ({
+    originalValues: new Float64Array(0), runs: [], drops: [],
+    ...(stage === undefined ? {} : { failure: { stage, row, message: `stage ${stage} row ${row}` } }),
+  });
+
+  it('throws the failure of the earliest stage, then of the earliest range, with rows numbered over the pool', () => {
+    const candidates = { candidatesFor: () => [], drops: () => [] };
+    const thrown = (parts: { from: number; part: PreparedPart }[]): AuditError => {
+      try {
+        assemblePrepared(setup, inputs, candidates, parts);
+      } catch (error) {
+        assert.ok(error instanceof AuditError);
+        return error;
+      }
+      assert.fail('no error');
+    };
+    // An attack's error in the first range loses to a term that is not finite on an original of the second.
+    assert.match(thrown([{ from: 0, part: part(2, 1) }, { from: 3, part: part(1, 0) }]).message, /^stage 1 row 0 \(trajectory t4, /);
+    // The same stage in two ranges: the first range's.
+    assert.match(thrown([{ from: 0, part: part(1, 2) }, { from: 3, part: part(1, 0) }]).message, /^stage 1 row 2 \(trajectory t3, /);
+    // A term that throws comes before one that is not finite, whatever the rows.
+    assert.match(thrown([{ from: 0, part: part(1, 0) }, { from: 3, part: part(0, 1) }]).message, /^stage 0 row 1 \(trajectory t5, /);
+  });
+});
