@@ -7,8 +7,9 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
 import { auditSpec, type AuditSpecOptions } from '../../server/src/audit/audit-spec.js';
-import { assemblePrepared, compileSetup, noCandidates, setupRows, type PreparedPart } from '../../server/src/edits/prepare.js';
-import { prepareInParallel } from '../../server/src/edits/parallel-prepare.js';
+import { Worker } from 'node:worker_threads';
+import { assemblePrepared, compileSetup, noCandidates, preparePart, setupRows, type PreparedPart } from '../../server/src/edits/prepare.js';
+import { prepareInParallel, type FromCoordinator, type ToCoordinator } from '../../server/src/edits/parallel-prepare.js';
 import { corpusEnv } from '../../server/src/language/eval-env.js';
 import { analyze } from '../../server/src/semantics/analyze.js';
 import { AuditError } from '../../server/src/edits/audit-error.js';
@@ -96,6 +97,26 @@ describe('the worker threads themselves', () => {
     assert.ok(cancelled, 'the run reached the workers');
     assert.equal(outcome.report, undefined);
     assert.deepEqual(outcome.failures, []);
+  });
+
+  it('run from the bundle (dist/prepare-worker.js, as the editor and the CLI start them) and compute what this thread does', async () => {
+    const { model } = analyze(goldenSpec);
+    const plan = { rewards: ['R0'], detectors: ['L'], attacks: [] };
+    const here = preparePart(setupRows(compileSetup(model, plan), goldenRows, corpusEnv(goldenCorpus)), noCandidates, () => false)!;
+    const worker = new Worker(path.resolve('dist/prepare-worker.js'));
+    try {
+      const reply = new Promise<ToCoordinator>((resolve, reject) => {
+        worker.once('message', resolve);
+        worker.once('error', reject);
+      });
+      worker.postMessage({ kind: 'init', specText: goldenSpec, specFile: 'spec.reward', plan, corpus: goldenCorpus, candidateFiles: new Map(), commands: new Map() } satisfies FromCoordinator);
+      worker.postMessage({ kind: 'part', index: 0, rows: goldenRows, known: [] } satisfies FromCoordinator);
+      const answer = await reply;
+      assert.equal(answer.kind, 'part', JSON.stringify(answer));
+      assert.deepEqual(answer.kind === 'part' ? [...answer.part.originalValues] : [], [...here.originalValues]);
+    } finally {
+      await worker.terminate();
+    }
   });
 
   it('that fail stop the audit with an AuditError that names the cause and the setting', async () => {
