@@ -10,7 +10,7 @@ import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { generateScaled } from '../../samples/generator/scaled.js';
 import type { AuditResult, FloorResult, OneThreadResult } from './scale-child.js';
-import { minRowsPerWorker } from '../../server/src/edits/parallel-prepare.js';
+import { minRowsPerWorker, threadsFor } from '../../server/src/edits/parallel-prepare.js';
 
 const sizes = (process.env['BENCH_SIZES'] ?? '1000,10000,58368,200000').split(',').map(Number);
 const root = path.join(os.tmpdir(), 'herald-bench');
@@ -35,7 +35,7 @@ const cell = (ms: number, floor: number): string => `${seconds(ms)} (${ratio(ms,
  * one-thread run's own peak memory.
  */
 function scalingLine(audit: AuditResult, one: OneThreadResult): string {
-  const n = Math.min(audit.workers, Math.floor(audit.rows / minRowsPerWorker));
+  const n = threadsFor(audit.rows, audit.workers);
   const size = audit.rows.toLocaleString('en-US');
   if (n < 2) return `${size}: one thread either way (fewer than ${(2 * minRowsPerWorker).toLocaleString('en-US')} rows); peak ${one.peakMb.toFixed(0)} MB`;
   const describe = (label: string, oneMs: number, manyMs: number): string => {

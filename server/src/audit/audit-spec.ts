@@ -3,8 +3,8 @@ import { withLoggedFields } from '../edits/logged-field-rows.js';
 import { AuditError } from '../edits/audit-error.js';
 import { createCandidateSource } from '../edits/candidate-source.js';
 import { candidateLinks } from '../edits/attack-plan.js';
-import { prepareEdits, type PreparedEdits, type RunOptions } from '../edits/prepare.js';
-import { defaultWorkers, minRowsPerWorker, prepareInParallel } from '../edits/parallel-prepare.js';
+import { prepareEdits, type RunOptions } from '../edits/prepare.js';
+import { defaultWorkers, minRowsPerWorker, prepareInParallel, threadsFor } from '../edits/parallel-prepare.js';
 import { probeFileUnder } from '../inputs/file-probe.js';
 import { InputCache } from '../inputs/input-cache.js';
 import { IssueLog, loadInputs } from '../inputs/load-inputs.js';
@@ -129,15 +129,12 @@ async function auditOne(ctx: AuditContext, decl: AuditDecl, plan: AuditPlan, opt
   const rankings = cacheDir === false ? undefined : await caches.inputs.rankings(cacheDir, corpusFile, load.inputs.corpus, ctx.trust);
   const source = createCandidateSource(load.inputs.corpus, load.candidateFiles, { ...(rankings === undefined ? {} : { store: rankings }), commands: commands.answers });
   const inputs = withLoggedFields(model, load.inputs, ctx.issues);
-  const rows = inputs.pools.reduce((sum, p) => sum + p.rows.length, 0);
-  const workers = Math.min(ctx.workers, Math.floor(rows / ctx.minRowsPerWorker));
-  let prepared: PreparedEdits | undefined;
-  if (workers < 2) prepared = prepareEdits(model, auditEditPlan(plan), inputs, source, options);
-  else {
-    prepared = await prepareInParallel(model, auditEditPlan(plan), inputs, source, {
+  const workers = threadsFor(inputs.pools.reduce((sum, p) => sum + p.rows.length, 0), ctx.workers, ctx.minRowsPerWorker);
+  const prepared = workers < 2
+    ? prepareEdits(model, auditEditPlan(plan), inputs, source, options)
+    : await prepareInParallel(model, auditEditPlan(plan), inputs, source, {
       ...options, workers, specText: ctx.text, specFile: ctx.specFile, candidateFiles: load.candidateFiles, commands: commands.answers, minRows: ctx.minRowsPerWorker, rankings,
     });
-  }
   // Rankings computed before a cancellation are as valid as any: keep them too.
   caches.inputs.flushRankings();
   if (prepared === undefined) return undefined;

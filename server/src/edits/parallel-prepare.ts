@@ -7,7 +7,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { AnalysisInputs } from '../inputs/analysis-inputs.js';
-import type { RankedGenerator, RankingStore, Remembered } from '../inputs/ranking-cache.js';
+import { rankedGenerators, type RankedGenerator, type RankingStore, type Remembered } from '../inputs/ranking-cache.js';
 import { corpusEnv } from '../language/eval-env.js';
 import type { CandidateList, Corpus, Loaded, Trajectory } from '../pool/types.js';
 import type { SpecModel } from '../semantics/check.js';
@@ -54,6 +54,14 @@ export function partTransfers(part: PreparedPart): ArrayBuffer[] {
  * 10,000-row audit took 3.4 s on two threads against 2.4 s on one (`npm run bench`).
  */
 export const minRowsPerWorker = 10_000;
+
+/**
+ * The threads an audit of `rows` rows is prepared on: at most `workers`, and one per `minRows`
+ * rows; below two, the calling thread prepares it alone (`prepareEdits`).
+ */
+export function threadsFor(rows: number, workers: number, minRows = minRowsPerWorker): number {
+  return Math.max(1, Math.min(workers, Math.floor(rows / minRows)));
+}
 
 /** Threads one preparation may start: each holds its own copy of the corpus and of its generators' indexes. */
 export const maxWorkers = 64;
@@ -102,7 +110,7 @@ export async function prepareInParallel(model: SpecModel, plan: EditPlan, inputs
   const init: PartInit = {
     kind: 'init', specText: options.specText, specFile: options.specFile, plan, corpus: inputs.corpus, candidateFiles: options.candidateFiles, commands: options.commands,
   };
-  const ranked = [...new Set(plan.attacks.flatMap((a) => a.generators.flatMap((g) => (g.kind === 'bm25' || g.kind === 'lexical' ? [g.kind] : []))))];
+  const ranked = rankedGenerators.filter((r) => plan.attacks.some((a) => a.generators.some((g) => g.kind === r)));
   const parts: (PreparedPart | undefined)[] = ranges.map(() => undefined);
   const workers: Worker[] = [];
   const outcome = new Promise<'done' | 'cancelled'>((resolve, reject) => {

@@ -15,7 +15,8 @@ import { openInput, readOpened, UnreadableInput, type InputAccess } from './open
 import { WorkspaceTrust } from './trust.js';
 
 /** The generators whose rankings are kept. */
-export type RankedGenerator = 'lexical' | 'bm25';
+export const rankedGenerators = ['lexical', 'bm25'] as const;
+export type RankedGenerator = (typeof rankedGenerators)[number];
 
 /** A ranking kept for one query text: its first ids, or all of them. */
 export interface Remembered {
