@@ -42,15 +42,28 @@ export function fakeIdFor(trajectoryId: string, position: number, corpusIds: Rea
 /**
  * Replaces the citation at one position, in the citation list and in the raw final text. The raw
  * text names the id too; it is rewritten only when the id is cited once, so the edit stays exact.
+ * Given `swapOf` (the view itself, when it is the original of a one-`replace` edit), the result
+ * records the swap (TrajectoryView.swap).
  */
-export function replaceCitation(view: TrajectoryView, position: number, replacement: string, textFrom = view.citations[position]!, textTo = replacement): TrajectoryView {
+export function replaceCitation(view: TrajectoryView, position: number, replacement: string, swapOf?: TrajectoryView): TrajectoryView {
+  return citationReplacer(view, position, swapOf)(replacement);
+}
+
+/**
+ * `replaceCitation` for each candidate of one position in turn: whether the final text is rewritten
+ * (`textFrom` written there, the citation cited once) is worked out once, not per candidate.
+ */
+function citationReplacer(view: TrajectoryView, position: number, swapOf: TrajectoryView | undefined, textFrom = view.citations[position]!): (replacement: string, textTo?: string) => TrajectoryView {
   const previous = view.citations[position]!;
-  const citations = view.citations.slice();
-  citations[position] = replacement;
   let cited = 0;
   for (const id of view.citations) if (id === previous) cited++;
-  const finalText = cited === 1 && occurrences(view.finalText, textFrom) > 0 ? view.finalText.split(textFrom).join(textTo) : view.finalText;
-  return { ...view, citations, finalText };
+  const pieces = cited === 1 && textFrom !== '' ? view.finalText.split(textFrom) : [];
+  const swap = swapOf === undefined ? undefined : { original: swapOf, position };
+  return (replacement, textTo = replacement) => {
+    const citations = view.citations.slice();
+    citations[position] = replacement;
+    return { ...view, citations, finalText: pieces.length > 1 ? pieces.join(textTo) : view.finalText, swap };
+  };
 }
 
 function occurrences(text: string, part: string): number {
@@ -61,12 +74,20 @@ function occurrences(text: string, part: string): number {
 export function* editVariants(edit: CompiledEdit, original: TrajectoryView, ctx: EditContext): Generator<Edit> {
   if (edit.guard !== undefined && !edit.guard(original, ctx.env)) return;
   const start: Variant = { position: undefined, replacement: undefined, view: original, stepOrigin: original.steps.map((_s, i) => i), changed: false };
-  for (const variant of applyFrom(edit.ops, 0, start, ctx)) {
+  // An edit that is one `replace` changes one citation (and the final text) of the original: its
+  // views say so, and expressions that count a test over the citations re-test only that one.
+  const opCtx: OpContext = { ...ctx, swaps: edit.ops.length === 1 && edit.ops[0]!.verb === 'replace' };
+  for (const variant of applyFrom(edit.ops, 0, start, opCtx)) {
     if (variant.changed) yield { position: variant.position, replacement: variant.replacement, view: variant.view, stepOrigin: variant.stepOrigin };
   }
 }
 
-function* applyFrom(ops: readonly CompiledOp[], at: number, state: Variant, ctx: EditContext): Generator<Variant> {
+interface OpContext extends EditContext {
+  /** The edit is one `replace`, applied to the original: its views carry `swap`. */
+  readonly swaps: boolean;
+}
+
+function* applyFrom(ops: readonly CompiledOp[], at: number, state: Variant, ctx: OpContext): Generator<Variant> {
   if (at === ops.length) {
     yield state;
     return;
@@ -78,7 +99,7 @@ function withStepList(state: Variant, steps: readonly TraceStep[], origin: reado
   return { ...state, view: withSteps(state.view, steps), stepOrigin: origin, changed: true, ...(position === undefined ? {} : { position }) };
 }
 
-function* applyOp(op: CompiledOp, state: Variant, ctx: EditContext): Generator<Variant> {
+function* applyOp(op: CompiledOp, state: Variant, ctx: OpContext): Generator<Variant> {
   const { view } = state;
   const env = ctx.env;
   switch (op.verb) {
@@ -161,25 +182,30 @@ function* deleteCitations(mode: 'all' | 'each', test: (id: string, view: Traject
 }
 
 /** The candidates of one position with the trajectory each makes, built as they are read. */
-function* replacements(source: CompiledSource, view: TrajectoryView, position: number, ctx: EditContext): Generator<[string, TrajectoryView]> {
+function* replacements(source: CompiledSource, view: TrajectoryView, position: number, ctx: OpContext): Generator<[string, TrajectoryView]> {
   const current = view.citations[position]!;
+  const swapOf = ctx.swaps ? view : undefined;
   switch (source.kind) {
     case 'fake_id': {
       const id = fakeIdFor(ctx.trajectoryId, position, ctx.env.corpusIds);
-      yield [id, replaceCitation(view, position, id)];
+      yield [id, replaceCitation(view, position, id, swapOf)];
       return;
     }
-    case 'generated':
-      for (const id of ctx.candidatesAt(position)) yield [id, replaceCitation(view, position, id)];
+    case 'generated': {
+      const replace = citationReplacer(view, position, swapOf);
+      for (const id of ctx.candidatesAt(position)) yield [id, replace(id)];
       return;
+    }
     case 'other_ranks':
-      yield* otherRanks(view, position);
+      yield* otherRanks(view, position, swapOf);
       return;
-    case 'each':
+    case 'each': {
+      const replace = citationReplacer(view, position, swapOf);
       for (const id of source.candidates(current, view, ctx.env)) {
-        if (source.test(current, id, view, ctx.env)) yield [id, replaceCitation(view, position, id)];
+        if (source.test(current, id, view, ctx.env)) yield [id, replace(id)];
       }
       return;
+    }
   }
 }
 
@@ -188,7 +214,7 @@ function* replacements(source: CompiledSource, view: TrajectoryView, position: n
  * the same list: the id at that rank, and the marker in the final text rewritten (`[3]` → `[5]`)
  * when it is written there once. Citations logged as ids have no such variant.
  */
-function* otherRanks(view: TrajectoryView, position: number): Generator<[string, TrajectoryView]> {
+function* otherRanks(view: TrajectoryView, position: number, swapOf: TrajectoryView | undefined): Generator<[string, TrajectoryView]> {
   const ref = view.citationRefs?.[position];
   if (ref === undefined || typeof ref === 'string' || ref.rank === undefined) return;
   const at = rankStep(view.steps, ref.step);
@@ -196,11 +222,12 @@ function* otherRanks(view: TrajectoryView, position: number): Generator<[string,
   if (step === undefined || (step.type !== 'search' && step.type !== 'tool')) return;
   const ranked = step.hits === undefined ? step.results.map((id, i) => ({ id, rank: i + 1 })) : step.hits;
   const digits = String(ref.rank);
+  const once = occurrences(view.finalText, ref.marker) === 1;
+  const replace = citationReplacer(view, position, swapOf, once ? ref.marker : '');
   for (const hit of ranked) {
     if (hit.rank === ref.rank || hit.id === undefined) continue;
     const marker = ref.marker.includes(digits) ? ref.marker.replace(digits, String(hit.rank)) : ref.marker;
-    const once = occurrences(view.finalText, ref.marker) === 1;
-    yield [hit.id, replaceCitation(view, position, hit.id, once ? ref.marker : '', marker)];
+    yield [hit.id, replace(hit.id, marker)];
   }
 }
 

@@ -1,5 +1,6 @@
 import type { EvalEnv } from './eval-env.js';
 import * as fns from './functions.js';
+import { CitationTally } from './citation-tally.js';
 import { compilePattern } from './patterns.js';
 import * as steps from './steps.js';
 import type { TrajectoryPart, Type, Visibility } from './types.js';
@@ -55,6 +56,12 @@ export interface BuiltinFunction {
    * there); undefined when they do not fit the signature.
    */
   compile(args: readonly TypedEval[], literals?: readonly (string | undefined)[]): TypedEval | undefined;
+  /**
+   * For a function whose value counts a test of each id of its first argument: the call's evaluator
+   * that, on a view that swaps one citation, counts from the original's tests (language/citation-tally.ts)
+   * and otherwise runs `full`. The compiler uses it only with `citations` as the first argument.
+   */
+  counted?(args: readonly TypedEval[], full: TypedEval): TypedEval | undefined;
 }
 
 function field<T>(name: string, reads: TrajectoryPart, kind: Kind<T>, visibility: Visibility, doc: string, evaluate: Eval<T>): BuiltinField {
@@ -208,9 +215,21 @@ export const builtinFunctions: readonly BuiltinFunction[] = [
   binary('token_f1', [text('text'), answers('answers')], kinds.number,
     'The best token-level F1 of the text against any of the answers (normalised tokens).',
     (t, a, env) => fns.tokenF1(t, a, env.normalizer)),
-  binary('grounding', [ids('ids'), answers('answers')], kinds.number,
-    'The share of the cited passages whose text contains one of the answers (normalised); 0 without citations.',
-    (cited, a, env) => fns.grounding(cited, a, (id) => env.normalizedPassage(id), env.normalizer)),
+  {
+    ...binary('grounding', [ids('ids'), answers('answers')], kinds.number,
+      'The share of the cited passages whose text contains one of the answers (normalised); 0 without citations.',
+      (cited, a, env) => fns.grounding(cited, a, (id) => env.normalizedPassage(id), env.normalizer)),
+    counted(args, full) {
+      const a = readArg(answers('answers'), args[1]);
+      const all = kinds.number.read(full);
+      if (a === undefined || all === undefined) return undefined;
+      const tally = new CitationTally((id, view, env) => fns.grounds(id, fns.wantedAnswers(a(view, env), env.normalizer), (p) => env.normalizedPassage(p)));
+      return kinds.number.wrap((view, env) => {
+        const grounded = tally.passingOf(view, env);
+        return grounded === undefined ? all(view, env) : fns.groundedShare(grounded, view.citations.length);
+      });
+    },
+  },
   unary('tokens', [text('text')], kinds.number, 'The number of whitespace-separated tokens in the text.', fns.tokens),
   unary('count', [collection('collection')], kinds.number, 'The number of elements of an id set, text set or steps.', fns.count),
   readingSteps(unary('calls', [text('tool')], kinds.number,
@@ -223,8 +242,20 @@ export const builtinFunctions: readonly BuiltinFunction[] = [
     'The share of `wanted` ids that appear in `found`; 0 when `wanted` is empty.', fns.recall),
   binary('precision', [ids('found'), ids('wanted')], kinds.number,
     'The share of `found` ids that appear in `wanted`; 0 when `found` is empty.', fns.precision),
-  binary('misses', [ids('found'), ids('wanted')], kinds.boolean,
-    '`wanted` is nonempty and shares no id with `found` (e.g. citations that miss every gold support passage).', fns.misses),
+  {
+    ...binary('misses', [ids('found'), ids('wanted')], kinds.boolean,
+      '`wanted` is nonempty and shares no id with `found` (e.g. citations that miss every gold support passage).', fns.misses),
+    counted(args, full) {
+      const wanted = readArg(ids('wanted'), args[1]);
+      const all = kinds.boolean.read(full);
+      if (wanted === undefined || all === undefined) return undefined;
+      const tally = new CitationTally((id, view, env) => fns.isIn(id, wanted(view, env)));
+      return kinds.boolean.wrap((view, env) => {
+        const found = tally.passingOf(view, env);
+        return found === undefined ? all(view, env) : fns.missesFrom(wanted(view, env), found);
+      });
+    },
+  },
   variadic('mean', numeric('value'), kinds.number, 'The mean of numbers or 0/1 indicators (a violation rate).', fns.mean),
   variadic('min', numeric('value'), kinds.number, 'The smallest of the values.', (values) => values.reduce((m, x) => Math.min(m, x), Infinity)),
   variadic('max', numeric('value'), kinds.number, 'The largest of the values.', (values) => values.reduce((m, x) => Math.max(m, x), -Infinity)),

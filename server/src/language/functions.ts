@@ -56,17 +56,30 @@ export function containsWords(haystack: string, needle: string): boolean {
   }
 }
 
+/** The answers normalised, the ones with no words left out: what `grounding` looks for in a passage. */
+export function wantedAnswers(answers: string | readonly string[], normalizer: Normalizer = plainNormalizer): string[] {
+  return answersOf(answers).map((a) => normalizer.normalize(a)).filter((a) => a.length > 0);
+}
+
 /** `passage` gives a passage's normalised title and text, undefined for an id outside the corpus. */
+export function grounds(id: string, wanted: readonly string[], passage: (id: string) => string | undefined): boolean {
+  const text = passage(id);
+  return text !== undefined && wanted.some((a) => containsWords(text, a));
+}
+
+/** The share of `ids` that ground one of the answers (`grounds`); 0 without ids. */
 export function grounding(ids: Ids, answers: string | readonly string[], passage: (id: string) => string | undefined, normalizer: Normalizer = plainNormalizer): number {
   const list = [...ids];
   if (list.length === 0) return 0;
-  const wanted = answersOf(answers).map((a) => normalizer.normalize(a)).filter((a) => a.length > 0);
+  const wanted = wantedAnswers(answers, normalizer);
   let grounded = 0;
-  for (const id of list) {
-    const text = passage(id);
-    if (text !== undefined && wanted.some((a) => containsWords(text, a))) grounded++;
-  }
-  return grounded / list.length;
+  for (const id of list) if (grounds(id, wanted, passage)) grounded++;
+  return groundedShare(grounded, list.length);
+}
+
+/** `grounding` from the number of grounded ids among `cited`. */
+export function groundedShare(grounded: number, cited: number): number {
+  return cited === 0 ? 0 : grounded / cited;
 }
 
 export function tokens(text: string): number {
@@ -120,6 +133,15 @@ export function misses(found: Ids, wanted: Ids): boolean {
   if (target.size === 0) return false;
   for (const id of asSet(found)) if (target.has(id)) return false;
   return true;
+}
+
+/** `misses` from whether `wanted` is empty and how many of the found ids are in it. */
+export function missesFrom(wanted: Ids, foundInWanted: number): boolean {
+  return count(wanted) > 0 && foundInWanted === 0;
+}
+
+export function isIn(id: string, ids: Ids): boolean {
+  return 'has' in ids ? ids.has(id) : ids.includes(id);
 }
 
 export function mean(values: readonly number[]): number {

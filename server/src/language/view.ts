@@ -22,6 +22,18 @@ export interface TrajectoryView {
   readonly gold: Gold;
   /** What the framework logged with the row: declared logged fields read it (language/logged-fields.ts). */
   readonly meta: TrajectoryMeta;
+  /** Set on an edit that only swapped one citation: what a per-citation test re-tests (language/citation-tally.ts). */
+  readonly swap?: CitationSwap | undefined;
+}
+
+/**
+ * An edited view that is `original` with the citation at `position` replaced, and nothing else
+ * changed but `final_text` (the parts a `replace` writes): a count of per-citation tests that read
+ * neither part changes by that one citation's test alone.
+ */
+export interface CitationSwap {
+  readonly original: TrajectoryView;
+  readonly position: number;
 }
 
 /** The step fields of a view: whatever changes a view's steps goes through here, so they always agree. */
@@ -54,6 +66,8 @@ export function viewOf(trajectory: Trajectory): TrajectoryView {
     finalStatus: trajectory.finalStatus ?? '',
     gold: trajectory.gold,
     meta: trajectory.meta,
+    // Every view has the key, so an edited view keeps the shape of its original's.
+    swap: undefined,
   };
 }
 

@@ -1,8 +1,11 @@
 import { builtinFieldsByName, builtinFunctionsByName, memberOf } from '../language/builtins.js';
+import { CitationTally } from '../language/citation-tally.js';
+import { writesOf } from '../language/edit-vocabulary.js';
+import { isIn } from '../language/functions.js';
 import type { EvalEnv } from '../language/eval-env.js';
 import { isLoggedType, loggedFieldEvaluator } from '../language/logged-fields.js';
 import type { TrajectoryPart, Visibility } from '../language/types.js';
-import { asNumber, kinds, type Eval, type Ids, type Kind, type TypedEval } from '../language/values.js';
+import { asNumber, kinds, type Eval, type Kind, type TypedEval } from '../language/values.js';
 import type { TrajectoryView } from '../language/view.js';
 import type { BinaryExpr, ConditionalExpr, DetectorDecl, FieldDecl, Expr, Quantifier, QuantifierExpr, RewardDecl, SignalDecl, Term } from '../syntax/ast.js';
 import type { SpecModel } from '../semantics/check.js';
@@ -46,10 +49,6 @@ export class UncompilableSpec extends Error {}
 function expect<T>(run: Eval<T> | undefined, what: string): Eval<T> {
   if (run === undefined) throw new UncompilableSpec(`${what} has the wrong type`);
   return run;
-}
-
-function has(collection: Ids | readonly string[], element: string): boolean {
-  return 'has' in collection ? collection.has(element) : collection.includes(element);
 }
 
 /**
@@ -145,9 +144,12 @@ export class RewardCompiler {
       }
       case 'call': {
         const literals = e.args.map((a) => (a.kind === 'string' ? a.value : undefined));
-        const compiled = builtinFunctionsByName.get(e.callee.text)?.compile(e.args.map((a) => this.expr(a, scope)), literals);
+        const builtin = builtinFunctionsByName.get(e.callee.text);
+        const args = e.args.map((a) => this.expr(a, scope));
+        const compiled = builtin?.compile(args, literals);
         if (compiled === undefined) throw new UncompilableSpec(`'${e.callee.text}' is not a function of these arguments`);
-        return compiled;
+        const counted = builtin?.counted !== undefined && this.countsCitations(args[0], scope, e.args.slice(1)) ? builtin.counted(args, compiled) : undefined;
+        return counted ?? compiled;
       }
       case 'unary': {
         if (e.operand === undefined) throw new UncompilableSpec('incomplete expression');
@@ -207,19 +209,37 @@ export class RewardCompiler {
     const collection = this.expr(e.collection, scope);
     const bind = (element: TypedEval): Scope => new Map(scope).set(variable.text, element);
     switch (collection.type) {
-      case 'ids':
-        return this.quantify(e.quantifier, collection.run, (read) => bind({ type: 'id', run: read }), body);
+      case 'ids': {
+        const { evaluator, test } = this.quantify(e.quantifier, collection.run, (read) => bind({ type: 'id', run: read }), body);
+        if (!this.countsCitations(collection, scope, [body], variable.text)) return evaluator;
+        return countedQuantifier(e.quantifier, evaluator, new CitationTally((id, v, env) => test(v, env, id)));
+      }
       case 'texts':
-        return this.quantify(e.quantifier, collection.run, (read) => bind({ type: 'text', run: read }), body);
+        return this.quantify(e.quantifier, collection.run, (read) => bind({ type: 'text', run: read }), body).evaluator;
       case 'steps':
-        return this.quantify(e.quantifier, collection.run, (read) => bind({ type: 'step', run: read }), body);
+        return this.quantify(e.quantifier, collection.run, (read) => bind({ type: 'step', run: read }), body).evaluator;
       default:
         throw new UncompilableSpec(`'${e.quantifier}' over ${collection.type}`);
     }
   }
 
+  /**
+   * Whether an expression over `ids` may count its tests of the citations from an original's
+   * (language/citation-tally.ts): `ids` is the field `citations` itself, no variable is in scope
+   * (whose value would change between evaluations of one view), and the rest of the expression
+   * (`others`, with `bound` the quantifier's own variable) reads nothing a citation swap writes.
+   */
+  private countsCitations(ids: TypedEval | undefined, scope: Scope, others: readonly Expr[], bound?: string): boolean {
+    if (ids !== builtinFieldsByName.get('citations')?.evaluator || scope.size > 0) return false;
+    const swapped = writesOf('replace', 'citations');
+    return others.every((other) => {
+      const reads = this.model.readSets.of(other, new Set(bound === undefined ? [] : [bound]));
+      return swapped.every((part) => !reads.has(part));
+    });
+  }
+
   /** `bind` puts the reader of the element being tested in scope, tagged with the element type. */
-  private quantify<T>(quantifier: Quantifier, collection: Eval<Iterable<T>>, bind: (read: Eval<T>) => Scope, bodyExpr: Expr): TypedEval {
+  private quantify<T>(quantifier: Quantifier, collection: Eval<Iterable<T>>, bind: (read: Eval<T>) => Scope, bodyExpr: Expr): { evaluator: TypedEval; test: (v: TrajectoryView, env: EvalEnv, x: T) => boolean } {
     // The element being tested. One cell per quantifier is enough: a body never re-enters its own
     // quantifier (the checker rejects declarations that depend on themselves).
     let current: T | undefined;
@@ -228,24 +248,7 @@ export class RewardCompiler {
       current = x;
       return body(v, env);
     };
-    switch (quantifier) {
-      case 'any':
-        return { type: 'boolean', run: (v, env) => {
-          for (const x of collection(v, env)) if (test(v, env, x)) return true;
-          return false;
-        } };
-      case 'all':
-        return { type: 'boolean', run: (v, env) => {
-          for (const x of collection(v, env)) if (!test(v, env, x)) return false;
-          return true;
-        } };
-      case 'count':
-        return { type: 'number', run: (v, env) => {
-          let n = 0;
-          for (const x of collection(v, env)) if (test(v, env, x)) n++;
-          return n;
-        } };
-    }
+    return { evaluator: quantified(quantifier, collection, test), test };
   }
 
   private binary(e: BinaryExpr, scope: Scope): TypedEval {
@@ -268,13 +271,49 @@ export class RewardCompiler {
       case 'not in': {
         const element = expect(kinds.id.read(left) ?? kinds.text.read(left), `the left side of '${e.op}'`);
         const collection = expect(kinds.ids.read(right) ?? kinds.texts.read(right), `the right side of '${e.op}'`);
-        const member: Eval<boolean> = (v, env) => has(collection(v, env), element(v, env));
+        const member: Eval<boolean> = (v, env) => isIn(element(v, env), collection(v, env));
         return { type: 'boolean', run: e.op === 'in' ? member : (v, env) => !member(v, env) };
       }
       default:
         return arithmetic(e.op, expect(asNumber(left), `the left side of '${e.op}'`), expect(asNumber(right), `the right side of '${e.op}'`));
     }
   }
+}
+
+/** A quantifier's evaluator, testing the elements in order and stopping once its value is known. */
+function quantified<T>(quantifier: Quantifier, collection: Eval<Iterable<T>>, test: (v: TrajectoryView, env: EvalEnv, x: T) => boolean): TypedEval {
+  switch (quantifier) {
+    case 'any':
+      return { type: 'boolean', run: (v, env) => {
+        for (const x of collection(v, env)) if (test(v, env, x)) return true;
+        return false;
+      } };
+    case 'all':
+      return { type: 'boolean', run: (v, env) => {
+        for (const x of collection(v, env)) if (!test(v, env, x)) return false;
+        return true;
+      } };
+    case 'count':
+      return { type: 'number', run: (v, env) => {
+        let n = 0;
+        for (const x of collection(v, env)) if (test(v, env, x)) n++;
+        return n;
+      } };
+  }
+}
+
+/** A quantifier over `citations` that counts from the original's tests on a view that swaps one citation; `full` otherwise. */
+function countedQuantifier(quantifier: Quantifier, full: TypedEval, tally: CitationTally): TypedEval {
+  if (quantifier === 'count') {
+    const all = expect(kinds.number.read(full), "'count'");
+    return kinds.number.wrap((v, env) => tally.passingOf(v, env) ?? all(v, env));
+  }
+  const all = expect(kinds.boolean.read(full), `'${quantifier}'`);
+  return kinds.boolean.wrap((v, env) => {
+    const passing = tally.passingOf(v, env);
+    if (passing === undefined) return all(v, env);
+    return quantifier === 'any' ? passing > 0 : passing === v.citations.length;
+  });
 }
 
 /** `test ? a : b` when both branches are of `kind`. */

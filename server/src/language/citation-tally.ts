@@ -1,0 +1,67 @@
+import type { EvalEnv } from './eval-env.js';
+import { EvaluationError } from './eval-error.js';
+import type { TrajectoryView } from './view.js';
+
+// A laundering attack swaps one citation of a trajectory for each of its candidates, so one original
+// has dozens of edits that differ from it in one position. An expression that counts a test over
+// the citations (`any c in citations: …`, `grounding(citations, …)`) need not test every citation
+// of every edit: the original's tests are counted once, and an edit's count is that count with the
+// swapped position's test replaced. The count is an integer, so the expression's value is the same
+// double a full evaluation gives (reward/compile.ts decides which expressions may be counted so).
+
+/** A test of one citation id; it reads the view only through parts a citation swap leaves as they were. */
+export type CitationTest = (id: string, view: TrajectoryView, env: EvalEnv) => boolean;
+
+/**
+ * How many citations of a view pass `test`, counted from its original's tests when the view swaps
+ * one citation (`view.swap`). Holds the tests of the last original it saw: an attack builds one
+ * original's edits together.
+ */
+export class CitationTally {
+  private original: TrajectoryView | undefined;
+  private env: EvalEnv | undefined;
+  /** Per position of the original's citations, 1 when it passes; undefined when a test threw there. */
+  private passes: Uint8Array | undefined;
+  private passing = 0;
+
+  constructor(private readonly test: CitationTest) {}
+
+  /**
+   * The number of `view.citations` that pass, or undefined when the view swaps nothing or a test
+   * throws: the caller then evaluates in full, which raises the error where a full evaluation does.
+   */
+  passingOf(view: TrajectoryView, env: EvalEnv): number | undefined {
+    const swap = view.swap;
+    if (swap === undefined) return undefined;
+    if (swap.original !== this.original || env !== this.env) this.count(swap.original, env);
+    const passes = this.passes;
+    if (passes === undefined) return undefined;
+    try {
+      return this.passing - passes[swap.position]! + (this.test(view.citations[swap.position]!, view, env) ? 1 : 0);
+    } catch (error) {
+      if (error instanceof EvaluationError) return undefined;
+      throw error;
+    }
+  }
+
+  private count(original: TrajectoryView, env: EvalEnv): void {
+    this.original = original;
+    this.env = env;
+    const passes = new Uint8Array(original.citations.length);
+    let passing = 0;
+    try {
+      original.citations.forEach((id, i) => {
+        if (this.test(id, original, env)) {
+          passes[i] = 1;
+          passing++;
+        }
+      });
+    } catch (error) {
+      if (!(error instanceof EvaluationError)) throw error;
+      this.passes = undefined;
+      return;
+    }
+    this.passes = passes;
+    this.passing = passing;
+  }
+}
