@@ -15,12 +15,16 @@ export type OriginalFunction = (view: TrajectoryView, env: EvalEnv) => number;
  */
 export interface ScoringMemo {
   /**
-   * Each run's margins by weight vector, the most recently used `marginsPerRun`. The attack table,
-   * the lattice, the sweep, the per-pool table, cancellation, the certificate and the histograms ask
-   * for margins under the same few weight vectors (a sweep point at scale 0 is the audited reward, a
-   * repair is a lattice subset); a weight edit makes new ones and the old ones age out.
+   * Margins by run and weight vector (`marginsKey`), the most recently used first kept, up to
+   * `marginBytes` in all. The attack table, the lattice, the sweep, the per-pool table,
+   * cancellation, the certificate and the histograms ask for margins under the same few weight
+   * vectors (a sweep point at scale 0 is the audited reward, a repair is a lattice subset); a weight
+   * edit makes new ones and the old ones age out. Bounded in bytes, not in arrays: an array holds a
+   * margin per edit, so a bound in arrays grew with the edits.
    */
-  readonly margins: WeakMap<AttackRun, LRUCache<string, Float64Array>>;
+  readonly margins: LRUCache<string, Float64Array>;
+  /** A number per run, for the keys of `margins`. */
+  readonly runKey: (run: AttackRun) => number;
   /** The selected edits of each margins array, by selection; they go when their margins go. */
   readonly selections: WeakMap<Float64Array, Partial<Record<Selection, Int32Array>>>;
   /** Columns over the originals by the function that computes them (see `originalColumn`). */
@@ -28,17 +32,34 @@ export interface ScoringMemo {
   readonly bootstrap: BootstrapMemo;
 }
 
-export const marginsPerRun = 12;
+/**
+ * What the margins memo holds at most: a paper-sized audit keeps every array it makes, and a
+ * 58,368-row one the few dozen of a scoring pass; past that, margins are computed again (one pass
+ * over the changes columns, tens of milliseconds a million edits), giving the same doubles.
+ */
+export const marginBytes = 256 * 1024 * 1024;
 // Analyses ask for a handful of columns; the bound only matters if one passed fresh functions.
 const originalColumnsKept = 32;
 
-export function scoringMemo(): ScoringMemo {
+export function scoringMemo(maxMarginBytes = marginBytes): ScoringMemo {
+  const runKeys = new WeakMap<AttackRun, number>();
+  let runs = 0;
   return {
-    margins: new WeakMap(),
+    runKey: (run) => {
+      let key = runKeys.get(run);
+      if (key === undefined) runKeys.set(run, (key = runs++));
+      return key;
+    },
+    margins: new LRUCache({ maxSize: maxMarginBytes, sizeCalculation: (margins) => Math.max(1, margins.byteLength) }),
     selections: new WeakMap(),
     originalColumns: new LRUCache({ max: originalColumnsKept }),
     bootstrap: bootstrapMemo(),
   };
+}
+
+/** The key of a run's margins under `weights`: every double spelled in full (String round-trips), so equal keys are equal weights. */
+export function marginsKey(memo: ScoringMemo, run: AttackRun, weights: Float64Array): string {
+  return `${memo.runKey(run)}:${Array.from(weights, String).join(',')}`;
 }
 
 /**

@@ -1,19 +1,15 @@
-import { LRUCache } from 'lru-cache';
 import { AuditError } from './audit-error.js';
 import type { AttackRun } from './attack-run.js';
 import { estimateArrays, snapTie, type EstimateOptions, type RateEstimate } from '../stats/estimands.js';
 import type { Scorer } from './features.js';
 import type { Selection } from './attack-plan.js';
-import { marginsPerRun, type ScoringMemo } from './scoring-memo.js';
+import { marginsKey, type ScoringMemo } from './scoring-memo.js';
 
 /** Paired margins M(τ) = R(A(τ)) − R(τ) of every isolated-eligible edit under one scorer, remembered in `memo`. */
 export function editMargins(run: AttackRun, weights: Float64Array, memo: ScoringMemo): Float64Array {
-  let byWeights = memo.margins.get(run);
-  if (byWeights === undefined) memo.margins.set(run, (byWeights = new LRUCache({ max: marginsPerRun })));
-  // Every double spelled in full (String round-trips), so equal keys are equal weights.
-  const key = Array.from(weights, String).join(',');
-  let margins = byWeights.get(key);
-  if (margins === undefined) byWeights.set(key, (margins = computeMargins(run, weights)));
+  const key = marginsKey(memo, run, weights);
+  let margins = memo.margins.get(key);
+  if (margins === undefined) memo.margins.set(key, (margins = computeMargins(run, weights)));
   return margins;
 }
 

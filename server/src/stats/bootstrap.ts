@@ -27,11 +27,6 @@ export function percentile(sorted: ArrayLike<number>, p: number): number {
  */
 export interface BootstrapMemo {
   /**
-   * The cluster indices of every resample, by cluster count, resamples and seed: one draw serves
-   * every estimate over that many clusters. Bounded by count: a few distinct cluster counts occur.
-   */
-  readonly draws: LRUCache<string, Int32Array>;
-  /**
    * Intervals by the exact values resampled (and resamples and seed): many estimates of one audit
    * resample the same success shares (a lattice subset and the reward it equals, a sweep point, a
    * single pool), and a weight edit leaves most of them unchanged. Keys spell every nonzero value in
@@ -40,29 +35,12 @@ export interface BootstrapMemo {
   readonly intervals: LRUCache<string, Interval>;
 }
 
-const drawsKept = 16;
 const intervalKeyBudget = 1 << 24;
 
 export function bootstrapMemo(): BootstrapMemo {
   return {
-    draws: new LRUCache({ max: drawsKept }),
     intervals: new LRUCache({ maxSize: intervalKeyBudget, sizeCalculation: (_interval, key) => key.length }),
   };
-}
-
-function drawIndices(n: number, resamples: number, seed: number): Int32Array {
-  const random = seededRandom(seed);
-  const indices = new Int32Array(n * resamples);
-  for (let i = 0; i < indices.length; i++) indices[i] = Math.floor(random() * n);
-  return indices;
-}
-
-function resampleIndices(n: number, resamples: number, seed: number, memo: BootstrapMemo | undefined): Int32Array {
-  if (memo === undefined) return drawIndices(n, resamples, seed);
-  const key = `${n}:${resamples}:${seed}`;
-  let indices = memo.draws.get(key);
-  if (indices === undefined) memo.draws.set(key, (indices = drawIndices(n, resamples, seed)));
-  return indices;
 }
 
 function intervalKey(values: readonly number[], resamples: number, seed: number): string {
@@ -74,22 +52,26 @@ function intervalKey(values: readonly number[], resamples: number, seed: number)
 /** A percentile 95% interval from resampling clusters with replacement; `memo` spares repeated work. */
 export function clusterBootstrap(shares: readonly number[], resamples: number, seed: number, memo?: BootstrapMemo): Interval {
   if (shares.length === 0) return noInterval;
-  if (memo === undefined) return resampledInterval(shares, resamples, seed, undefined);
+  if (memo === undefined) return resampledInterval(shares, resamples, seed);
   const key = intervalKey(shares, resamples, seed);
   let interval = memo.intervals.get(key);
-  if (interval === undefined) memo.intervals.set(key, (interval = resampledInterval(shares, resamples, seed, memo)));
+  if (interval === undefined) memo.intervals.set(key, (interval = resampledInterval(shares, resamples, seed)));
   // A copy: reports hold intervals by value and the memo's must not be shared with them.
   return { ...interval };
 }
 
-function resampledInterval(shares: readonly number[], resamples: number, seed: number, memo: BootstrapMemo | undefined): Interval {
+/**
+ * The resampled means, each from n cluster indices drawn from the seeded stream as it goes: the
+ * draws are not kept, since they would take n × resamples integers (400 MB for 100,000 clusters) and
+ * drawing one costs about what reading it back would.
+ */
+function resampledInterval(shares: readonly number[], resamples: number, seed: number): Interval {
   const n = shares.length;
-  const indices = resampleIndices(n, resamples, seed, memo);
+  const random = seededRandom(seed);
   const means = new Float64Array(resamples);
   for (let b = 0; b < resamples; b++) {
     let sum = 0;
-    const offset = b * n;
-    for (let i = 0; i < n; i++) sum += shares[indices[offset + i]!]!;
+    for (let i = 0; i < n; i++) sum += shares[Math.floor(random() * n)]!;
     means[b] = sum / n;
   }
   means.sort();
