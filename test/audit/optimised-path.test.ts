@@ -209,6 +209,7 @@ describe('optimised audit path', () => {
     }
     const { margins, bootstrap } = prepared.memo;
     assert.ok(margins.size > 0 && margins.calculatedSize <= 4 * largest, `${margins.calculatedSize} bytes of margins kept`);
+    assert.ok(bootstrap.draws.size > 0 && bootstrap.draws.calculatedSize <= bootstrap.draws.maxSize);
     assert.ok(bootstrap.intervals.size > 0 && bootstrap.intervals.calculatedSize <= bootstrap.intervals.maxSize);
     assert.equal(JSON.stringify(scoreAudit(model, plan, prepared, lines)), first, 'edited back, with margins computed again: the same report');
     assert.equal(JSON.stringify(scoreAudit(model, plan, sample.prepared, lines)), first, 'and with the default bound');
@@ -240,14 +241,18 @@ describe('optimised audit path', () => {
       Array.from({ length: 40 }, () => random() - 0.5),
     ];
     const memo = bootstrapMemo();
+    // Room for no draw: every index is drawn from the stream as it is summed.
+    const streaming = bootstrapMemo(1);
     for (const shares of vectors) {
       for (const [resamples, seed] of [[200, 0], [200, 1], [50, 0]] as const) {
         const expected = plainBootstrap(shares, resamples, seed);
         assert.deepEqual(clusterBootstrap(shares, resamples, seed), expected, 'without a memo');
         assert.deepEqual(clusterBootstrap(shares, resamples, seed, memo), expected);
         assert.deepEqual(clusterBootstrap([...shares], resamples, seed, memo), expected, 'again, from the memo');
+        assert.deepEqual(clusterBootstrap(shares, resamples, seed, streaming), expected, 'with draws too large to keep');
       }
     }
-    assert.ok(memo.intervals.size > 0);
+    assert.ok(memo.intervals.size > 0 && memo.draws.size > 0);
+    assert.equal(streaming.draws.size, 0);
   });
 });

@@ -61,7 +61,10 @@ export function wantedAnswers(answers: string | readonly string[], normalizer: N
   return answersOf(answers).map((a) => normalizer.normalize(a)).filter((a) => a.length > 0);
 }
 
-/** `passage` gives a passage's normalised title and text, undefined for an id outside the corpus. */
+/**
+ * The passage of `id` contains one of the `wanted` answers as whole words. `passage` gives a
+ * passage's normalised title and text, undefined for an id outside the corpus.
+ */
 export function grounds(id: string, wanted: readonly string[], passage: (id: string) => string | undefined): boolean {
   const text = passage(id);
   return text !== undefined && wanted.some((a) => containsWords(text, a));

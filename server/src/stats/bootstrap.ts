@@ -27,6 +27,12 @@ export function percentile(sorted: ArrayLike<number>, p: number): number {
  */
 export interface BootstrapMemo {
   /**
+   * The cluster indices of every resample, by cluster count, resamples and seed: one draw serves
+   * every estimate over that many clusters. Bounded in bytes (`drawBytes`): a draw is n × resamples
+   * indices, 50 MB for 25,000 clusters, and a larger one is drawn as it is used instead of kept.
+   */
+  readonly draws: LRUCache<string, Uint16Array | Int32Array>;
+  /**
    * Intervals by the exact values resampled (and resamples and seed): many estimates of one audit
    * resample the same success shares (a lattice subset and the reward it equals, a sweep point, a
    * single pool), and a weight edit leaves most of them unchanged. Keys spell every nonzero value in
@@ -35,12 +41,32 @@ export interface BootstrapMemo {
   readonly intervals: LRUCache<string, Interval>;
 }
 
+/** What the kept draws may take together: a few cluster counts of a 200,000-row audit. */
+export const drawBytes = 256 * 1024 * 1024;
 const intervalKeyBudget = 1 << 24;
 
-export function bootstrapMemo(): BootstrapMemo {
+export function bootstrapMemo(maxDrawBytes = drawBytes): BootstrapMemo {
   return {
+    draws: new LRUCache({ maxSize: maxDrawBytes, sizeCalculation: (draw) => Math.max(1, draw.byteLength) }),
     intervals: new LRUCache({ maxSize: intervalKeyBudget, sizeCalculation: (_interval, key) => key.length }),
   };
+}
+
+/** Every resample's indices, drawn in order from the seeded stream; 16 bits each when they fit. */
+function drawIndices(n: number, resamples: number, seed: number): Uint16Array | Int32Array {
+  const random = seededRandom(seed);
+  const indices = n <= 1 << 16 ? new Uint16Array(n * resamples) : new Int32Array(n * resamples);
+  for (let i = 0; i < indices.length; i++) indices[i] = Math.floor(random() * n);
+  return indices;
+}
+
+/** The kept draw for n clusters, made if it fits the memo; undefined when there is no memo or it would not fit. */
+function keptIndices(n: number, resamples: number, seed: number, memo: BootstrapMemo | undefined): Uint16Array | Int32Array | undefined {
+  if (memo === undefined || n * resamples * (n <= 1 << 16 ? 2 : 4) > memo.draws.maxSize) return undefined;
+  const key = `${n}:${resamples}:${seed}`;
+  let indices = memo.draws.get(key);
+  if (indices === undefined) memo.draws.set(key, (indices = drawIndices(n, resamples, seed)));
+  return indices;
 }
 
 function intervalKey(values: readonly number[], resamples: number, seed: number): string {
@@ -52,26 +78,28 @@ function intervalKey(values: readonly number[], resamples: number, seed: number)
 /** A percentile 95% interval from resampling clusters with replacement; `memo` spares repeated work. */
 export function clusterBootstrap(shares: readonly number[], resamples: number, seed: number, memo?: BootstrapMemo): Interval {
   if (shares.length === 0) return noInterval;
-  if (memo === undefined) return resampledInterval(shares, resamples, seed);
+  if (memo === undefined) return resampledInterval(shares, resamples, seed, undefined);
   const key = intervalKey(shares, resamples, seed);
   let interval = memo.intervals.get(key);
-  if (interval === undefined) memo.intervals.set(key, (interval = resampledInterval(shares, resamples, seed)));
+  if (interval === undefined) memo.intervals.set(key, (interval = resampledInterval(shares, resamples, seed, memo)));
   // A copy: reports hold intervals by value and the memo's must not be shared with them.
   return { ...interval };
 }
 
 /**
- * The resampled means, each from n cluster indices drawn from the seeded stream as it goes: the
- * draws are not kept, since they would take n × resamples integers (400 MB for 100,000 clusters) and
- * drawing one costs about what reading it back would.
+ * The resampled means over n clusters: from the memo's kept draw, or else with each index drawn
+ * from the seeded stream as it is summed, in the same order, so both give the same interval (a
+ * stream costs about five times a read, hence the kept draws).
  */
-function resampledInterval(shares: readonly number[], resamples: number, seed: number): Interval {
+function resampledInterval(shares: readonly number[], resamples: number, seed: number, memo: BootstrapMemo | undefined): Interval {
   const n = shares.length;
+  const indices = keptIndices(n, resamples, seed, memo);
   const random = seededRandom(seed);
   const means = new Float64Array(resamples);
   for (let b = 0; b < resamples; b++) {
     let sum = 0;
-    for (let i = 0; i < n; i++) sum += shares[Math.floor(random() * n)]!;
+    if (indices === undefined) for (let i = 0; i < n; i++) sum += shares[Math.floor(random() * n)]!;
+    else for (let i = 0, at = b * n; i < n; i++, at++) sum += shares[indices[at]!]!;
     means[b] = sum / n;
   }
   means.sort();
