@@ -147,6 +147,9 @@ describe('from a finding to what to do next (code-server + Chromium)', () => {
 
   it('completes a link as it is typed: the folders and JSONL files beside the spec', async () => {
     await actions.openFile('scratch.reward');
+    // The tab is active before the editor has the keyboard: keys sent in between move nothing or
+    // land where the caret was (the audit block, after the repair above), so wait for the focus.
+    await page.locator('.editor-group-container.active .monaco-editor.focused').waitFor();
     await page.keyboard.press('Control+End');
     await page.keyboard.type('pool extra = "pools/');
     // The list is sorted by name and shows its first rows (pools/ holds 18 files): the first file is there at once.
