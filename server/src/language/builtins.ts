@@ -1,6 +1,6 @@
 import type { EvalEnv } from './eval-env.js';
 import * as fns from './functions.js';
-import { CitationTally } from './citation-tally.js';
+import { countedEvaluator } from './citation-tally.js';
 import { compilePattern } from './patterns.js';
 import * as steps from './steps.js';
 import type { TrajectoryPart, Type, Visibility } from './types.js';
@@ -221,13 +221,9 @@ export const builtinFunctions: readonly BuiltinFunction[] = [
       (cited, a, env) => fns.grounding(cited, a, (id) => env.normalizedPassage(id), env.normalizer)),
     counted(args, full) {
       const a = readArg(answers('answers'), args[1]);
-      const all = kinds.number.read(full);
-      if (a === undefined || all === undefined) return undefined;
-      const tally = new CitationTally((id, view, env) => fns.grounds(id, fns.wantedAnswers(a(view, env), env.normalizer), (p) => env.normalizedPassage(p)));
-      return kinds.number.wrap((view, env) => {
-        const grounded = tally.passingOf(view, env);
-        return grounded === undefined ? all(view, env) : fns.groundedShare(grounded, view.citations.length);
-      });
+      return a === undefined ? undefined : countedEvaluator(kinds.number, full,
+        (id, view, env) => fns.grounds(id, fns.wantedAnswers(a(view, env), env.normalizer), (p) => env.normalizedPassage(p)),
+        (grounded, view) => fns.groundedShare(grounded, view.citations.length));
     },
   },
   unary('tokens', [text('text')], kinds.number, 'The number of whitespace-separated tokens in the text.', fns.tokens),
@@ -247,13 +243,9 @@ export const builtinFunctions: readonly BuiltinFunction[] = [
       '`wanted` is nonempty and shares no id with `found` (e.g. citations that miss every gold support passage).', fns.misses),
     counted(args, full) {
       const wanted = readArg(ids('wanted'), args[1]);
-      const all = kinds.boolean.read(full);
-      if (wanted === undefined || all === undefined) return undefined;
-      const tally = new CitationTally((id, view, env) => fns.isIn(id, wanted(view, env)));
-      return kinds.boolean.wrap((view, env) => {
-        const found = tally.passingOf(view, env);
-        return found === undefined ? all(view, env) : fns.missesFrom(wanted(view, env), found);
-      });
+      return wanted === undefined ? undefined : countedEvaluator(kinds.boolean, full,
+        (id, view, env) => fns.isIn(id, wanted(view, env)),
+        (found, view, env) => fns.missesFrom(wanted(view, env), found));
     },
   },
   variadic('mean', numeric('value'), kinds.number, 'The mean of numbers or 0/1 indicators (a violation rate).', fns.mean),

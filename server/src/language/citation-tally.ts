@@ -1,5 +1,6 @@
 import type { EvalEnv } from './eval-env.js';
 import { EvaluationError } from './eval-error.js';
+import type { Kind, TypedEval } from './values.js';
 import type { TrajectoryView } from './view.js';
 
 // A laundering attack swaps one citation of a trajectory for each of its candidates, so one original
@@ -64,4 +65,19 @@ export class CitationTally {
     this.passes = passes;
     this.passing = passing;
   }
+}
+
+/**
+ * An evaluator of `kind` that, on a view that swaps one citation, computes its value from how many
+ * citations pass `test` (`fromCount`), and otherwise runs `full`; undefined when `full` is not of
+ * `kind`. The one shape of every counted expression (reward/compile.ts, language/builtins.ts).
+ */
+export function countedEvaluator<T>(kind: Kind<T>, full: TypedEval, test: CitationTest, fromCount: (passing: number, view: TrajectoryView, env: EvalEnv) => T): TypedEval | undefined {
+  const all = kind.read(full);
+  if (all === undefined) return undefined;
+  const tally = new CitationTally(test);
+  return kind.wrap((view, env) => {
+    const passing = tally.passingOf(view, env);
+    return passing === undefined ? all(view, env) : fromCount(passing, view, env);
+  });
 }

@@ -1,5 +1,5 @@
 import { builtinFieldsByName, builtinFunctionsByName, memberOf } from '../language/builtins.js';
-import { CitationTally } from '../language/citation-tally.js';
+import { countedEvaluator, type CitationTest } from '../language/citation-tally.js';
 import { writesOf } from '../language/edit-vocabulary.js';
 import { isIn } from '../language/functions.js';
 import type { EvalEnv } from '../language/eval-env.js';
@@ -212,7 +212,7 @@ export class RewardCompiler {
       case 'ids': {
         const { evaluator, test } = this.quantify(e.quantifier, collection.run, (read) => bind({ type: 'id', run: read }), body);
         if (!this.countsCitations(collection, scope, [body], variable.text)) return evaluator;
-        return countedQuantifier(e.quantifier, evaluator, new CitationTally((id, v, env) => test(v, env, id)));
+        return countedQuantifier(e.quantifier, evaluator, (id, v, env) => test(v, env, id));
       }
       case 'texts':
         return this.quantify(e.quantifier, collection.run, (read) => bind({ type: 'text', run: read }), body).evaluator;
@@ -303,17 +303,11 @@ function quantified<T>(quantifier: Quantifier, collection: Eval<Iterable<T>>, te
 }
 
 /** A quantifier over `citations` that counts from the original's tests on a view that swaps one citation; `full` otherwise. */
-function countedQuantifier(quantifier: Quantifier, full: TypedEval, tally: CitationTally): TypedEval {
-  if (quantifier === 'count') {
-    const all = expect(kinds.number.read(full), "'count'");
-    return kinds.number.wrap((v, env) => tally.passingOf(v, env) ?? all(v, env));
-  }
-  const all = expect(kinds.boolean.read(full), `'${quantifier}'`);
-  return kinds.boolean.wrap((v, env) => {
-    const passing = tally.passingOf(v, env);
-    if (passing === undefined) return all(v, env);
-    return quantifier === 'any' ? passing > 0 : passing === v.citations.length;
-  });
+function countedQuantifier(quantifier: Quantifier, full: TypedEval, test: CitationTest): TypedEval {
+  const counted = quantifier === 'count'
+    ? countedEvaluator(kinds.number, full, test, (passing) => passing)
+    : countedEvaluator(kinds.boolean, full, test, (passing, v) => (quantifier === 'any' ? passing > 0 : passing === v.citations.length));
+  return counted ?? full;
 }
 
 /** `test ? a : b` when both branches are of `kind`. */
