@@ -19,6 +19,7 @@ import { seededRandom } from '../../server/src/stats/random.js';
 import { compilePlan, prepareEdits } from '../../server/src/edits/prepare.js';
 import { changeableColumns, editRecord, evaluateFeatures } from '../../server/src/edits/attack-run.js';
 import { editVariants } from '../../server/src/edits/edit-program.js';
+import { changeOf } from '../../server/src/edits/edit-changes.js';
 import { estimateSelection, selectionLabel } from '../../server/src/edits/scoring.js';
 import { scoringMemo } from '../../server/src/edits/scoring-memo.js';
 import { scoreAudit } from '../../server/src/audit/run-audit.js';
@@ -146,7 +147,7 @@ describe('optimised audit path', () => {
         const full = new Float64Array(F);
         evaluateFeatures(table, { ...rebuilt.view, swap: undefined }, env, full, 0);
         const original = prepared.originalValues.subarray(record.row * F, (record.row + 1) * F);
-        assert.deepEqual(full.map((v, k) => v - original[k]!), Float64Array.from(run.changes, (column) => column[e]!), `${run.plan.name} edit ${e}`);
+        assert.deepEqual(full.map((v, k) => v - original[k]!), Float64Array.from(table.keys, (_key, k) => changeOf(run.changes, k, e)), `${run.plan.name} edit ${e}`);
       }
     }
     // A citation edit skips the terms that read only the steps, the answer or the question.

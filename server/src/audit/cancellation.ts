@@ -1,5 +1,6 @@
 import type { CancellationFinding, WorkedPair } from '../report/schema.js';
 import type { AttackRun } from '../edits/attack-run.js';
+import { changeOf } from '../edits/edit-changes.js';
 import { estimateArrays, type EstimateOptions } from '../stats/estimands.js';
 import { extraFeatures, type Scorer } from '../edits/features.js';
 import { selections } from '../edits/attack-plan.js';
@@ -49,7 +50,7 @@ export function findCancellations(scorers: readonly Scorer[], ctx: CancellationC
               // Most edits lose under T: test that before reading the feature values.
               if (!(marginsT[edit]! >= 0 && marginsS[edit]! < 0)) continue;
               const original = originals[unitRow[u]! * F + k]!;
-              if (original !== 0 && run.changes[k]![edit]! < 0) winners.push(u);
+              if (original !== 0 && changeOf(run.changes, k, edit) < 0) winners.push(u);
             }
             if (winners.length === 0) continue;
             const active: Stratum = { clusters: [], margins: [] };

@@ -1,37 +1,48 @@
 import type { CertificateEntry, WorkedPair } from '../report/schema.js';
 import type { AttackRun } from '../edits/attack-run.js';
+import { featureByVector, vectorCount } from '../edits/edit-changes.js';
 import { tieTolerance } from '../stats/estimands.js';
-import { editChange, type Scorer } from '../edits/features.js';
+import { vectorChange, type Scorer } from '../edits/features.js';
 import { subsetWeights, type LatticePenalty } from './lattice.js';
 import { editMargins } from '../edits/scoring.js';
 import type { ScoringMemo } from '../edits/scoring-memo.js';
 
-export interface TriggeringEdit {
+/**
+ * The audited edits of one attack that trigger lattice detector j (f_j flips 0 → 1), in edit order,
+ * as indices into the run's margins under the base reward (the gains) and under R − λ_j f_j: an
+ * edit is accepted when that margin is not below zero after the tie rule (λ does not reject it).
+ * Index arrays, not an object per edit: a detector can catch every one of a million edits.
+ */
+export interface TriggeringEdits {
   readonly run: AttackRun;
-  readonly edit: number;
-  readonly row: number;
-  /** The base reward's paired margin. */
-  readonly gain: number;
-  /** The margin under R − λ_j f_j is not below zero after the tie rule: λ does not reject it. */
-  readonly accepted: boolean;
+  readonly edits: Int32Array;
+  readonly gains: Float64Array;
+  readonly strengthened: Float64Array;
 }
 
-/** The audited edits that trigger lattice detector j (f_j flips 0 → 1), in attack then edit order. */
-export function triggeringEdits(runs: readonly AttackRun[], originalValues: Float64Array, base: Scorer, penalties: readonly LatticePenalty[], j: number, memo: ScoringMemo): TriggeringEdit[] {
+/** The audited edits that trigger lattice detector j, per attack in attack order. */
+export function triggeringEdits(runs: readonly AttackRun[], originalValues: Float64Array, base: Scorer, penalties: readonly LatticePenalty[], j: number, memo: ScoringMemo): TriggeringEdits[] {
   const F = base.weights.length;
   const p = penalties[j]!;
-  const strengthened = subsetWeights(base, penalties, 1 << j);
-  const triggering: TriggeringEdit[] = [];
-  for (const run of runs) {
-    const { editRow } = run.index;
-    const gains = editMargins(run, base.weights, memo);
-    const rejected = editMargins(run, strengthened, memo);
-    for (let e = 0; e < editRow.length; e++) {
-      if (originalValues[editRow[e]! * F + p.column] !== 0 || run.changes[p.column]![e] !== 1) continue;
-      triggering.push({ run, edit: e, row: editRow[e]!, gain: gains[e]!, accepted: rejected[e]! >= 0 });
-    }
+  const weights = subsetWeights(base, penalties, 1 << j);
+  return runs.map((run) => {
+    let byColumn = memo.triggering.get(run);
+    if (byColumn === undefined) memo.triggering.set(run, (byColumn = new Map()));
+    let edits = byColumn.get(p.column);
+    if (edits === undefined) byColumn.set(p.column, (edits = triggeringOf(run, originalValues, F, p.column)));
+    return { run, edits, gains: editMargins(run, base.weights, memo), strengthened: editMargins(run, weights, memo) };
+  });
+}
+
+function triggeringOf(run: AttackRun, originalValues: Float64Array, F: number, column: number): Int32Array {
+  const { editRow } = run.index;
+  const change = featureByVector(run.changes, column);
+  const { vectorOf } = run.changes;
+  const edits: number[] = [];
+  for (let e = 0; e < editRow.length; e++) {
+    if (originalValues[editRow[e]! * F + column] === 0 && change[vectorOf[e]!] === 1) edits.push(e);
   }
-  return triggering;
+  return Int32Array.from(edits);
 }
 
 /**
@@ -60,12 +71,12 @@ export function certify(
 ): CertificateEntry[] {
   return penalties.map((p, j) => {
     const triggering = triggeringEdits(runs, originalValues, base, penalties, j, memo);
-    const certified = triggering.every((t) => !t.accepted);
+    const certified = triggering.every(({ edits, strengthened }) => edits.every((e) => strengthened[e]! < 0));
     const example = largestGain(triggering, base.weights);
     return {
       detector: p.name,
       lambda: p.lambda,
-      edits: triggering.length,
+      edits: triggering.reduce((sum, t) => sum + t.edits.length, 0),
       maxGain: example?.gain ?? null,
       certified,
       example: example === undefined ? null : workedPair(example.run, example.edit),
@@ -78,13 +89,28 @@ export function certify(
  * edits' sizes), the first in row order, then attack order, then generation order (citation
  * position, then candidate rank), so the example does not depend on how the sums were rounded.
  */
-function largestGain(edits: readonly TriggeringEdit[], weights: Float64Array): TriggeringEdit | undefined {
-  let best: TriggeringEdit | undefined;
-  for (const t of edits) if (best === undefined || t.gain > best.gain) best = t;
+function largestGain(triggering: readonly TriggeringEdits[], weights: Float64Array): { run: AttackRun; edit: number; gain: number } | undefined {
+  let best: { run: AttackRun; edit: number; gain: number } | undefined;
+  for (const { run, edits, gains } of triggering) {
+    for (const e of edits) if (best === undefined || gains[e]! > best.gain) best = { run, edit: e, gain: gains[e]! };
+  }
   if (best === undefined) return undefined;
-  const scaleOf = (t: TriggeringEdit): number => editChange(weights, t.run.changes, t.edit).scale;
-  const bestScale = scaleOf(best);
-  // `edits` is in attack order, then edit order; a stable sort by row gives row, attack, generation order.
-  const tied = edits.filter((t) => best.gain - t.gain <= tieTolerance * (bestScale + scaleOf(t)));
-  return [...tied].sort((a, b) => a.row - b.row)[0];
+  // Sizes by change vector, computed once per run.
+  const scaleOf = (run: AttackRun): Float64Array => Float64Array.from({ length: vectorCount(run.changes) }, (_, v) => vectorChange(weights, run.changes, v).scale);
+  const bestScale = scaleOf(best.run)[best.run.changes.vectorOf[best.edit]!]!;
+  // In attack order, then edit order: the first of the lowest row is first in row, attack, generation order.
+  let example = best;
+  let exampleRow = Infinity;
+  for (const { run, edits, gains } of triggering) {
+    const scales = scaleOf(run);
+    const { vectorOf } = run.changes;
+    for (const e of edits) {
+      const row = run.index.editRow[e]!;
+      if (row < exampleRow && best.gain - gains[e]! <= tieTolerance * (bestScale + scales[vectorOf[e]!]!)) {
+        example = { run, edit: e, gain: gains[e]! };
+        exampleRow = row;
+      }
+    }
+  }
+  return example;
 }

@@ -40,14 +40,16 @@ export function certifyByGenerator(
   return penalties.map((p, j) => {
     const gains = new Map<AttackRun, { edits: number; maxGain: number | null; certified: boolean }[]>(
       runs.map((run) => [run, labelsOf(run).map(() => ({ edits: 0, maxGain: null, certified: true }))]));
-    for (const t of triggeringEdits(runs, originalValues, base, penalties, j, memo)) {
-      const mask = originOf(t.run, t.edit);
-      gains.get(t.run)!.forEach((g, bit) => {
-        if ((mask & (1 << bit)) === 0) return;
-        g.edits += 1;
-        g.maxGain = g.maxGain === null ? t.gain : Math.max(g.maxGain, t.gain);
-        if (t.accepted) g.certified = false;
-      });
+    for (const { run, edits, gains: margins, strengthened } of triggeringEdits(runs, originalValues, base, penalties, j, memo)) {
+      for (const e of edits) {
+        const mask = originOf(run, e);
+        gains.get(run)!.forEach((g, bit) => {
+          if ((mask & (1 << bit)) === 0) return;
+          g.edits += 1;
+          g.maxGain = g.maxGain === null ? margins[e]! : Math.max(g.maxGain, margins[e]!);
+          if (strengthened[e]! >= 0) g.certified = false;
+        });
+      }
     }
     const generators: GeneratorGain[] = runs.flatMap((run) => labelsOf(run).map((generator, bit) => ({ attack: run.plan.name, generator, ...gains.get(run)![bit]! })));
     const tested = generators.filter((g) => g.edits > 0);

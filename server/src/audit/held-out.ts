@@ -50,7 +50,9 @@ export function heldOutCertification(prepared: PreparedEdits, runs: readonly Att
   // it is already above), so nothing fitted is judged on held-out data; then the repair under them.
   const fitted = penalties.map((p, j) => {
     let fitMaxGain: number | null = null;
-    for (const t of triggeringEdits(fitRuns, originalValues, base, penalties, j, memo)) fitMaxGain = fitMaxGain === null ? t.gain : Math.max(fitMaxGain, t.gain);
+    for (const { edits, gains } of triggeringEdits(fitRuns, originalValues, base, penalties, j, memo)) {
+      for (const e of edits) fitMaxGain = fitMaxGain === null ? gains[e]! : Math.max(fitMaxGain, gains[e]!);
+    }
     return { detector: p.name, lambda: certifiedLambda(p.lambda, fitMaxGain), fitMaxGain };
   });
   const repaired = penalties.map((p, j) => ({ ...p, lambda: fitted[j]!.lambda }));

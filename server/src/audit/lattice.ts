@@ -1,5 +1,6 @@
 import type { LatticeReport } from '../report/schema.js';
 import type { AttackRun } from '../edits/attack-run.js';
+import { changesFeature } from '../edits/edit-changes.js';
 import type { EstimateOptions } from '../stats/estimands.js';
 import type { Scorer } from '../edits/features.js';
 import { selections } from '../edits/attack-plan.js';
@@ -93,11 +94,11 @@ export function evaluateLattice(runs: readonly AttackRun[], base: Scorer, penalt
   };
 }
 
-/** The detectors (as a bit mask) whose value some edit of the attack changes (a NaN change counts). */
+/** The detectors (as a bit mask) whose value some edit of the attack changes. */
 function activeMask(run: AttackRun, penalties: readonly LatticePenalty[]): number {
   let mask = 0;
   penalties.forEach((p, j) => {
-    if (run.changes[p.column]!.some((d) => d !== 0)) mask |= 1 << j;
+    if (changesFeature(run.changes, p.column)) mask |= 1 << j;
   });
   return mask;
 }

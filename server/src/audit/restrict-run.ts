@@ -1,4 +1,5 @@
 import { runIndex, type AttackRun, type AttackUnit } from '../edits/attack-run.js';
+import { selectChanges } from '../edits/edit-changes.js';
 
 /**
  * The same attack run over fewer originals: the units whose row `keep` marks (a pool selection) and,
@@ -17,13 +18,7 @@ export function restrictRun(run: AttackRun, keep: (row: number, cluster: number)
     for (let e = unitFirst[u]!; e < unitFirst[u]! + unitCount[u]!; e++) editsKept.push(e);
   }
   if (units.length === run.units.length) return run;
-  // The column of zeros that features the attack cannot change share stays one column.
-  const restricted = new Map<Float64Array, Float64Array>();
-  const changes = run.changes.map((column) => {
-    let kept = restricted.get(column);
-    if (kept === undefined) restricted.set(column, (kept = Float64Array.from(editsKept, (e) => column[e]!)));
-    return kept;
-  });
+  const changes = selectChanges(run.changes, editsKept);
   return {
     plan: run.plan,
     oracle: run.oracle,

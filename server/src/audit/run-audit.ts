@@ -1,5 +1,6 @@
 import type { LineIndex } from '../problems/line-index.js';
 import { editRecord, type AttackRun, type EditRecord } from '../edits/attack-run.js';
+import { featureByVector } from '../edits/edit-changes.js';
 import { variantText } from '../edits/edit-program.js';
 import { editMargin, rewardScorer, type Scorer } from '../edits/features.js';
 import { compilePlan, prepareEdits, withRows, type CandidateSource, type PreparedEdits, type RunOptions } from '../edits/prepare.js';
@@ -216,12 +217,14 @@ function detectorEffect(run: AttackRun, originalValues: Float64Array, F: number,
   let fires = 0;
   let sum = 0;
   let worst = -Infinity;
-  const change = run.changes[column]!;
   const { editRow } = run.index;
+  const changeByVector = featureByVector(run.changes, column);
+  const { vectorOf } = run.changes;
   for (let e = 0; e < edits; e++) {
+    const change = changeByVector[vectorOf[e]!]!;
     // A detector is 0 or 1, so the original's value plus the change is the edit's value exactly.
-    const after = originalValues[editRow[e]! * F + column]! + change[e]!;
-    const contribution = -lambda * change[e]!;
+    const after = originalValues[editRow[e]! * F + column]! + change;
+    const contribution = -lambda * change;
     if (after !== 0) fires++;
     sum += contribution;
     worst = Math.max(worst, contribution);

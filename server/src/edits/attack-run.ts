@@ -8,6 +8,7 @@ import type { FeatureTable } from './features.js';
 import type { CompiledEdit } from '../reward/compile-edit.js';
 import { editVariants, type Edit } from './edit-program.js';
 import type { AttackPlan } from './attack-plan.js';
+import { ChangeVectorSet, joinChanges, type EditChanges } from './edit-changes.js';
 
 export interface Counts {
   readonly constructible: number;
@@ -65,12 +66,11 @@ export interface AttackRun {
   /** Its edits, in typed arrays (`editRecord` reads one). */
   readonly index: RunIndex;
   /**
-   * What each edit changes, feature by feature: changes[k][e] = f_k(A(τ)) − f_k(τ), the only
-   * per-edit values kept (an edit's value of a 0/1 detector is its original's plus this, exactly).
-   * A feature the attack cannot change has one column of zeros, shared. Every margin
-   * pass reads the columns of its nonzero weights front to back instead of striding through rows.
+   * What each edit changes, feature by feature (d_k(e) = f_k(A(τ)) − f_k(τ)), the only per-edit
+   * values kept, as distinct vectors and each edit's (edits/edit-changes.ts). An edit's value of a
+   * 0/1 detector is its original's plus its change, exactly.
    */
-  readonly changes: readonly Float64Array[];
+  readonly changes: EditChanges;
 }
 
 /**
@@ -162,11 +162,8 @@ export interface RunPart {
   readonly editReplacement: readonly (string | undefined)[];
   /** Set by `preparePart`: the generators behind each edit (RunIndex.editOrigins), when the attack merges several. */
   readonly editOrigins?: Int32Array;
-  /**
-   * What each edit changes, feature by feature: changes[k][e] = f_k(A(τ)) − f_k(τ); undefined for a
-   * feature the attack cannot change (every change is 0).
-   */
-  readonly changes: readonly (Float64Array | undefined)[];
+  /** What each edit changes (AttackRun.changes), over the features the attack can change. */
+  readonly changes: EditChanges;
 }
 
 /**
@@ -187,9 +184,10 @@ export function runAttackRows(plan: AttackPlan, ctx: AttackContext, from: number
   const scratch = new Float64Array(F);
   // An edit leaves every feature that reads nothing it writes as it was on the original: only the
   // others are evaluated (the read sets come from the checker: semantics/read-set.ts), and only
-  // their changes are kept, a column each, grown as edits are kept.
+  // their changes are kept, as the index of the edit's change vector among the distinct ones.
   const changeable = changeableColumns(ctx.table, ctx.editOf(plan).writes);
-  let columns = Array.from(changeable, () => new Float64Array(1024));
+  const vectors = new ChangeVectorSet(changeable.length);
+  let vectorOf = new Int32Array(1024);
 
   for (let row = from; row < to; row++) {
     if (row % 256 === 0 && ctx.isCancelled()) return undefined;
@@ -211,25 +209,20 @@ export function runAttackRows(plan: AttackPlan, ctx: AttackContext, from: number
       const bad = scratch.findIndex((v) => !Number.isFinite(v));
       if (bad >= 0) throw new AuditError(`attack '${plan.name}': term '${featureName(ctx.table.keys[bad]!)}' is ${scratch[bad]} on an edit; every term must be a finite number`, row);
       const e = editRow.length;
-      if (e === columns[0]?.length) {
-        columns = columns.map((column) => {
-          const grown = new Float64Array(column.length * 2);
-          grown.set(column);
-          return grown;
-        });
+      if (e === vectorOf.length) {
+        const grown = new Int32Array(vectorOf.length * 2);
+        grown.set(vectorOf);
+        vectorOf = grown;
       }
-      for (let i = 0; i < changeable.length; i++) columns[i]![e] = scratch[changeable[i]!]! - ctx.originalValues[base + changeable[i]!]!;
+      for (let i = 0; i < changeable.length; i++) vectors.vector[i] = scratch[changeable[i]!]! - ctx.originalValues[base + changeable[i]!]!;
+      vectorOf[e] = vectors.index();
       editRow.push(row - from);
       editPosition.push(edit.position ?? -1);
       editReplacement.push(edit.replacement);
     }
     rowFlags[row - from] = flags;
   }
-  const changes: (Float64Array | undefined)[] = Array.from({ length: F }, () => undefined);
-  changeable.forEach((k, i) => {
-    changes[k] = columns[i]!.slice(0, editRow.length);
-    columns[i] = new Float64Array(0);
-  });
+  const changes: EditChanges = { columns: changeable, vectors: vectors.finish(), vectorOf: vectorOf.slice(0, editRow.length) };
   return {
     rowFlags, constructible, eligible: eligibleCount,
     editRow: Int32Array.from(editRow), editPosition: Int32Array.from(editPosition), editReplacement, changes,
@@ -240,7 +233,7 @@ export function runAttackRows(plan: AttackPlan, ctx: AttackContext, from: number
  * The run of one attack from its parts over consecutive row ranges, in row order: the same counts,
  * units, records and values, bit for bit, as one pass over every row.
  */
-export function joinRunParts(plan: AttackPlan, oracle: boolean, parts: readonly { readonly from: number; readonly part: RunPart }[], clusterOf: readonly number[], F: number): AttackRun {
+export function joinRunParts(plan: AttackPlan, oracle: boolean, parts: readonly { readonly from: number; readonly part: RunPart }[], clusterOf: readonly number[]): AttackRun {
   const rowCounts = { constructible: 0, eligible: 0, isolatedEligible: 0 };
   const clusterSets = { constructible: new Set<number>(), eligible: new Set<number>(), isolatedEligible: new Set<number>() };
   const units: AttackUnit[] = [];
@@ -283,20 +276,8 @@ export function joinRunParts(plan: AttackPlan, oracle: boolean, parts: readonly 
     }
   }
   const index = runIndex(units, { editRow, editPosition, editReplacement, ...(editOrigins === undefined ? {} : { editOrigins }) });
-  // Every part has the same changeable features (one plan). One part (the pass on one thread) is
-  // already laid out; several are copied end to end.
-  const zeros = new Float64Array(total);
-  const changes = Array.from({ length: F }, (_, k) => {
-    if (parts.length === 0 || parts[0]!.part.changes[k] === undefined) return zeros;
-    if (parts.length === 1) return parts[0]!.part.changes[k]!;
-    const column = new Float64Array(total);
-    let at = 0;
-    for (const { part } of parts) {
-      column.set(part.changes[k]!, at);
-      at += part.editRow.length;
-    }
-    return column;
-  });
+  // Every part has the same changeable features (one plan).
+  const changes = joinChanges(parts[0]?.part.changes.columns ?? new Int32Array(0), parts.map(({ part }) => part.changes));
   return {
     plan,
     oracle,

@@ -2,6 +2,7 @@ import type { CompiledDetector, CompiledReward, Feature } from '../reward/compil
 import type { TrajectoryPart, Visibility } from '../language/types.js';
 import { AuditError } from './audit-error.js';
 import { snapTie } from '../stats/estimands.js';
+import { slotOf, type EditChanges } from './edit-changes.js';
 
 /**
  * The distinct number-valued functions an audit evaluates on every original and edit. Rewards,
@@ -81,10 +82,16 @@ export function pairedMargin(weights: Float64Array, editValues: Float64Array, ed
   return snappedMargin(margin, scale);
 }
 
-/** `pairedMargin` of edit `edit` of a run, from its per-feature changes (the same double: each change is f_k(A(τ)) − f_k(τ)). */
-export function editMargin(weights: Float64Array, changes: readonly Float64Array[], edit: number): number {
-  const { margin, scale } = editChange(weights, changes, edit);
+/** `pairedMargin` of edit `edit` of a run, from its change vector (the same double: each change is f_k(A(τ)) − f_k(τ)). */
+export function editMargin(weights: Float64Array, changes: EditChanges, edit: number): number {
+  const { margin, scale } = vectorChange(weights, changes, changes.vectorOf[edit]!);
   return snappedMargin(margin, scale);
+}
+
+/** The margin of every edit whose change vector is v, as `editMargin` gives it; it may not be finite. */
+export function vectorMargin(weights: Float64Array, changes: EditChanges, v: number): number {
+  const { margin, scale } = vectorChange(weights, changes, v);
+  return snapTie(margin, scale);
 }
 
 function snappedMargin(margin: number, scale: number): number {
@@ -98,9 +105,13 @@ export function pairedChange(weights: Float64Array, editValues: Float64Array, ed
   return weightedChange(weights, (k) => editValues[editOffset + k]! - originalValues[originalOffset + k]!);
 }
 
-/** `pairedChange` of edit `edit` of a run, from its per-feature changes. */
-export function editChange(weights: Float64Array, changes: readonly Float64Array[], edit: number): { margin: number; scale: number } {
-  return weightedChange(weights, (k) => changes[k]![edit]!);
+/** The raw margin and size (`pairedChange`) of every edit whose change vector is v. */
+export function vectorChange(weights: Float64Array, changes: EditChanges, v: number): { margin: number; scale: number } {
+  const width = changes.columns.length;
+  return weightedChange(weights, (k) => {
+    const slot = slotOf(changes, k);
+    return slot < 0 ? 0 : changes.vectors[v * width + slot]!;
+  });
 }
 
 function weightedChange(weights: Float64Array, change: (k: number) => number): { margin: number; scale: number } {

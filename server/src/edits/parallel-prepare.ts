@@ -44,7 +44,7 @@ export type ToCoordinator =
 
 /** The buffers of a part, handed back without a copy. */
 export function partTransfers(part: PreparedPart): ArrayBuffer[] {
-  const arrays = [part.originalValues, ...part.runs.flatMap((r) => [r.rowFlags, r.editRow, r.editPosition, ...(r.editOrigins === undefined ? [] : [r.editOrigins]), ...r.changes.filter((c) => c !== undefined)])];
+  const arrays = [part.originalValues, ...part.runs.flatMap((r) => [r.rowFlags, r.editRow, r.editPosition, ...(r.editOrigins === undefined ? [] : [r.editOrigins]), r.changes.columns, r.changes.vectors, r.changes.vectorOf])];
   return [...new Set(arrays.map((a) => a.buffer as ArrayBuffer))];
 }
 

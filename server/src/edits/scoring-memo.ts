@@ -27,6 +27,11 @@ export interface ScoringMemo {
   readonly runKey: (run: AttackRun) => number;
   /** The selected edits of each margins array, by selection; they go when their margins go. */
   readonly selections: WeakMap<Float64Array, Partial<Record<Selection, Int32Array>>>;
+  /**
+   * Per run and detector column, the edits that trigger the detector (flip it 0 → 1): they read no
+   * weights, and the certificates ask for them under every weight edit (audit/certificate.ts).
+   */
+  readonly triggering: WeakMap<AttackRun, Map<number, Int32Array>>;
   /** Columns over the originals by the function that computes them (see `originalColumn`). */
   readonly originalColumns: LRUCache<OriginalFunction, Float64Array>;
   readonly bootstrap: BootstrapMemo;
@@ -37,7 +42,7 @@ export interface ScoringMemo {
  * 58,368-row one the few dozen of a scoring pass; past that, margins are computed again (one pass
  * over the changes columns, tens of milliseconds a million edits), giving the same doubles.
  */
-export const marginBytes = 256 * 1024 * 1024;
+export const marginBytes = 64 * 1024 * 1024;
 // Analyses ask for a handful of columns; the bound only matters if one passed fresh functions.
 const originalColumnsKept = 32;
 
@@ -52,6 +57,7 @@ export function scoringMemo(maxMarginBytes = marginBytes): ScoringMemo {
     },
     margins: new LRUCache({ maxSize: maxMarginBytes, sizeCalculation: (margins) => Math.max(1, margins.byteLength) }),
     selections: new WeakMap(),
+    triggering: new WeakMap(),
     originalColumns: new LRUCache({ max: originalColumnsKept }),
     bootstrap: bootstrapMemo(),
   };

@@ -1,9 +1,10 @@
 import { AuditError } from './audit-error.js';
 import type { AttackRun } from './attack-run.js';
-import { estimateArrays, snapTie, type EstimateOptions, type RateEstimate } from '../stats/estimands.js';
-import type { Scorer } from './features.js';
+import { estimateArrays, type EstimateOptions, type RateEstimate } from '../stats/estimands.js';
+import { vectorMargin, type Scorer } from './features.js';
 import type { Selection } from './attack-plan.js';
 import { marginsKey, type ScoringMemo } from './scoring-memo.js';
+import { vectorCount } from './edit-changes.js';
 
 /** Paired margins M(τ) = R(A(τ)) − R(τ) of every isolated-eligible edit under one scorer, remembered in `memo`. */
 export function editMargins(run: AttackRun, weights: Float64Array, memo: ScoringMemo): Float64Array {
@@ -19,31 +20,17 @@ function nonFiniteMargin(run: AttackRun, edit: number, margin: number): AuditErr
 }
 
 /**
- * Every margin as Σ_k w_k·d_k over the features with a nonzero weight (the ones an edit leaves
- * unchanged add exactly zero), in feature order as `pairedMargin` sums them, with ties made exact
- * against Σ_k |w_k·d_k|. One pass over the edits, reading their columns side by side: the sums stay
- * in registers instead of being written back once per feature.
+ * Every margin, as `editMargin` computes it: Σ_k w_k·d_k over the features with a nonzero weight, in
+ * feature order, with ties made exact against Σ_k |w_k·d_k|. A margin depends on the edit's change
+ * vector alone (edits/edit-changes.ts), so each distinct vector is summed once and every edit gets
+ * its vector's double.
  */
 function computeMargins(run: AttackRun, weights: Float64Array): Float64Array {
-  const columns: Float64Array[] = [];
-  const factors: number[] = [];
-  weights.forEach((w, k) => {
-    if (w === 0) return;
-    columns.push(run.changes[k]!);
-    factors.push(w);
-  });
-  const K = columns.length;
-  const edits = run.index.editRow.length;
-  const margins = new Float64Array(edits);
-  for (let e = 0; e < edits; e++) {
-    let margin = 0;
-    let scale = 0;
-    for (let i = 0; i < K; i++) {
-      const change = factors[i]! * columns[i]![e]!;
-      margin += change;
-      scale += Math.abs(change);
-    }
-    const m = snapTie(margin, scale);
+  const { vectorOf } = run.changes;
+  const byVector = Float64Array.from({ length: vectorCount(run.changes) }, (_, v) => vectorMargin(weights, run.changes, v));
+  const margins = new Float64Array(vectorOf.length);
+  for (let e = 0; e < margins.length; e++) {
+    const m = byVector[vectorOf[e]!]!;
     if (!Number.isFinite(m)) throw nonFiniteMargin(run, e, m);
     margins[e] = m;
   }
