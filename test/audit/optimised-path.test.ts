@@ -19,7 +19,7 @@ import { seededRandom } from '../../server/src/stats/random.js';
 import { compilePlan, prepareEdits } from '../../server/src/edits/prepare.js';
 import { changeableColumns, editRecord, evaluateFeatures } from '../../server/src/edits/attack-run.js';
 import { editVariants } from '../../server/src/edits/edit-program.js';
-import { changeOf } from '../../server/src/edits/edit-changes.js';
+import { changeOf, vectorCount } from '../../server/src/edits/edit-changes.js';
 import { estimateSelection, selectionLabel } from '../../server/src/edits/scoring.js';
 import { scoringMemo } from '../../server/src/edits/scoring-memo.js';
 import { scoreAudit } from '../../server/src/audit/run-audit.js';
@@ -197,8 +197,9 @@ describe('optimised audit path', () => {
 
   it('keeps what scoring remembers with the prepared edits, within its bounds', async () => {
     const sample = await preparedSample(text);
-    // Room for a few margin arrays of the largest run: weight edits push the oldest out.
-    const largest = Math.max(...sample.prepared.runs.map((run) => run.index.editRow.length)) * Float64Array.BYTES_PER_ELEMENT;
+    // Room for a few margins of the largest run (a margin per change vector, a selected edit and its
+    // margin per unit and selection): weight edits push the oldest out.
+    const largest = Math.max(...sample.prepared.runs.map((run) => vectorCount(run.changes) * Float64Array.BYTES_PER_ELEMENT + 6 * run.index.unitFirst.byteLength));
     const { model, plan } = sample;
     const prepared = { ...sample.prepared, memo: scoringMemo(4 * largest) };
     const lines = new LineIndex(text);

@@ -30,7 +30,7 @@ function coded(random: () => number, edits: number, columns: readonly number[], 
 }
 
 function runOf(changes: EditChanges): AttackRun {
-  return { plan: { name: 'test' }, index: { editRow: new Int32Array(changes.vectorOf.length) }, changes } as unknown as AttackRun;
+  return { plan: { name: 'test' }, index: { editRow: new Int32Array(changes.vectorOf.length), unitFirst: new Int32Array(0) }, changes } as unknown as AttackRun;
 }
 
 describe('edit changes as distinct vectors', () => {
@@ -101,7 +101,7 @@ describe('edit changes as distinct vectors', () => {
         const full = new Float64Array(features);
         columns.forEach((k, i) => (full[k] = vector[i]!));
         const expected = pairedMargin(weights, full, 0, zeros, 0);
-        assert.ok(Object.is(margins[e], expected), `edit ${e}: ${margins[e]} against ${expected}`);
+        assert.ok(Object.is(margins.at(e), expected), `edit ${e}: ${margins.at(e)} against ${expected}`);
         assert.ok(Object.is(editMargin(weights, changes, e), expected));
       });
     }

@@ -48,7 +48,7 @@ export function findCancellations(scorers: readonly Scorer[], ctx: CancellationC
             for (let u = 0; u < selected.length; u++) {
               const edit = selected[u]!;
               // Most edits lose under T: test that before reading the feature values.
-              if (!(marginsT[edit]! >= 0 && marginsS[edit]! < 0)) continue;
+              if (!(marginsT.at(edit) >= 0 && marginsS.at(edit) < 0)) continue;
               const original = originals[unitRow[u]! * F + k]!;
               if (original !== 0 && changeOf(run.changes, k, edit) < 0) winners.push(u);
             }
@@ -58,7 +58,7 @@ export function findCancellations(scorers: readonly Scorer[], ctx: CancellationC
             selected.forEach((edit, u) => {
               const stratum = originals[unitRow[u]! * F + k] !== 0 ? active : inactive;
               stratum.clusters.push(unitCluster[u]!);
-              stratum.margins.push(marginsT[edit]!);
+              stratum.margins.push(marginsT.at(edit));
             });
             findings.push({
               smaller: smaller.name,

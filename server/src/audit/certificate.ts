@@ -4,7 +4,7 @@ import { featureByVector, vectorCount } from '../edits/edit-changes.js';
 import { tieTolerance } from '../stats/estimands.js';
 import { vectorChange, type Scorer } from '../edits/features.js';
 import { subsetWeights, type LatticePenalty } from './lattice.js';
-import { editMargins } from '../edits/scoring.js';
+import { editMargins, type EditMargins } from '../edits/scoring.js';
 import type { ScoringMemo } from '../edits/scoring-memo.js';
 
 /**
@@ -16,8 +16,8 @@ import type { ScoringMemo } from '../edits/scoring-memo.js';
 export interface TriggeringEdits {
   readonly run: AttackRun;
   readonly edits: Int32Array;
-  readonly gains: Float64Array;
-  readonly strengthened: Float64Array;
+  readonly gains: EditMargins;
+  readonly strengthened: EditMargins;
 }
 
 /** The audited edits that trigger lattice detector j, per attack in attack order. */
@@ -71,7 +71,7 @@ export function certify(
 ): CertificateEntry[] {
   return penalties.map((p, j) => {
     const triggering = triggeringEdits(runs, originalValues, base, penalties, j, memo);
-    const certified = triggering.every(({ edits, strengthened }) => edits.every((e) => strengthened[e]! < 0));
+    const certified = triggering.every(({ edits, strengthened }) => edits.every((e) => strengthened.at(e) < 0));
     const example = largestGain(triggering, base.weights);
     return {
       detector: p.name,
@@ -92,7 +92,7 @@ export function certify(
 function largestGain(triggering: readonly TriggeringEdits[], weights: Float64Array): { run: AttackRun; edit: number; gain: number } | undefined {
   let best: { run: AttackRun; edit: number; gain: number } | undefined;
   for (const { run, edits, gains } of triggering) {
-    for (const e of edits) if (best === undefined || gains[e]! > best.gain) best = { run, edit: e, gain: gains[e]! };
+    for (const e of edits) if (best === undefined || gains.at(e) > best.gain) best = { run, edit: e, gain: gains.at(e) };
   }
   if (best === undefined) return undefined;
   // Sizes by change vector, computed once per run.
@@ -106,8 +106,8 @@ function largestGain(triggering: readonly TriggeringEdits[], weights: Float64Arr
     const { vectorOf } = run.changes;
     for (const e of edits) {
       const row = run.index.editRow[e]!;
-      if (row < exampleRow && best.gain - gains[e]! <= tieTolerance * (bestScale + scales[vectorOf[e]!]!)) {
-        example = { run, edit: e, gain: gains[e]! };
+      if (row < exampleRow && best.gain - gains.at(e) <= tieTolerance * (bestScale + scales[vectorOf[e]!]!)) {
+        example = { run, edit: e, gain: gains.at(e) };
         exampleRow = row;
       }
     }

@@ -46,8 +46,8 @@ export function certifyByGenerator(
         gains.get(run)!.forEach((g, bit) => {
           if ((mask & (1 << bit)) === 0) return;
           g.edits += 1;
-          g.maxGain = g.maxGain === null ? margins[e]! : Math.max(g.maxGain, margins[e]!);
-          if (strengthened[e]! >= 0) g.certified = false;
+          g.maxGain = g.maxGain === null ? margins.at(e) : Math.max(g.maxGain, margins.at(e));
+          if (strengthened.at(e) >= 0) g.certified = false;
         });
       }
     }

@@ -51,7 +51,7 @@ export function heldOutCertification(prepared: PreparedEdits, runs: readonly Att
   const fitted = penalties.map((p, j) => {
     let fitMaxGain: number | null = null;
     for (const { edits, gains } of triggeringEdits(fitRuns, originalValues, base, penalties, j, memo)) {
-      for (const e of edits) fitMaxGain = fitMaxGain === null ? gains[e]! : Math.max(fitMaxGain, gains[e]!);
+      for (const e of edits) fitMaxGain = fitMaxGain === null ? gains.at(e) : Math.max(fitMaxGain, gains.at(e));
     }
     return { detector: p.name, lambda: certifiedLambda(p.lambda, fitMaxGain), fitMaxGain };
   });

@@ -4,7 +4,7 @@ import { changesFeature } from '../edits/edit-changes.js';
 import type { EstimateOptions } from '../stats/estimands.js';
 import type { Scorer } from '../edits/features.js';
 import { selections } from '../edits/attack-plan.js';
-import { editMargins, estimateSelection, selectionLabel } from '../edits/scoring.js';
+import { editMargins, estimateSelection, selectionLabel, type EditMargins } from '../edits/scoring.js';
 import type { ScoringMemo } from '../edits/scoring-memo.js';
 import { AuditError } from '../edits/audit-error.js';
 import { maxLatticeDetectors } from '../problems/limits.js';
@@ -37,7 +37,7 @@ export function subsetWeights(base: Scorer, penalties: readonly LatticePenalty[]
  * reward's (so R_S and a compared reward with the same weights share margins, ties and all).
  * Yields each subset's margins in mask order, only for the subsets of `within` when it is given.
  */
-export function* subsetMargins(run: AttackRun, base: Scorer, penalties: readonly LatticePenalty[], memo: ScoringMemo, within = (1 << penalties.length) - 1): Generator<[number, Float64Array]> {
+export function* subsetMargins(run: AttackRun, base: Scorer, penalties: readonly LatticePenalty[], memo: ScoringMemo, within = (1 << penalties.length) - 1): Generator<[number, EditMargins]> {
   for (let mask = 0; mask < 1 << penalties.length; mask++) {
     if ((mask & within) !== mask) continue;
     yield [mask, editMargins(run, subsetWeights(base, penalties, mask), memo)];

@@ -4,6 +4,7 @@ import type { TrajectoryView } from '../language/view.js';
 import { bootstrapMemo, type BootstrapMemo } from '../stats/bootstrap.js';
 import type { Selection } from './attack-plan.js';
 import type { AttackRun } from './attack-run.js';
+import type { EditMargins, Selected, UnitVectors } from './scoring.js';
 
 /** A value of one original that reads no weights, such as a side statistic's input. */
 export type OriginalFunction = (view: TrajectoryView, env: EvalEnv) => number;
@@ -16,31 +17,34 @@ export type OriginalFunction = (view: TrajectoryView, env: EvalEnv) => number;
 export interface ScoringMemo {
   /**
    * Margins by run and weight vector (`marginsKey`), the most recently used first kept, up to
-   * `marginBytes` in all. The attack table, the lattice, the sweep, the per-pool table,
-   * cancellation, the certificate and the histograms ask for margins under the same few weight
-   * vectors (a sweep point at scale 0 is the audited reward, a repair is a lattice subset); a weight
-   * edit makes new ones and the old ones age out. Bounded in bytes, not in arrays: an array holds a
-   * margin per edit, so a bound in arrays grew with the edits.
+   * `marginBytes` in all, counting the selections each keeps alive (`editMargins` sizes them). The
+   * attack table, the lattice, the sweep, the per-pool table, cancellation, the certificate and the
+   * histograms ask for margins under the same few weight vectors (a sweep point at scale 0 is the
+   * audited reward, a repair is a lattice subset); a weight edit makes new ones and the old ones age
+   * out.
    */
-  readonly margins: LRUCache<string, Float64Array>;
+  readonly margins: LRUCache<string, EditMargins>;
   /** A number per run, for the keys of `margins`. */
   readonly runKey: (run: AttackRun) => number;
-  /** The selected edits of each margins array, by selection; they go when their margins go. */
-  readonly selections: WeakMap<Float64Array, Partial<Record<Selection, Int32Array>>>;
+  /** What each selection picks under each margins; it goes when its margins go. */
+  readonly selections: WeakMap<EditMargins, Partial<Record<Selection, Selected>>>;
   /**
    * Per run and detector column, the edits that trigger the detector (flip it 0 → 1): they read no
    * weights, and the certificates ask for them under every weight edit (audit/certificate.ts).
    */
   readonly triggering: WeakMap<AttackRun, Map<number, Int32Array>>;
+  /** Per run, each unit's distinct change vectors (weight-free; `selected` reads them). */
+  readonly unitVectors: WeakMap<AttackRun, UnitVectors>;
   /** Columns over the originals by the function that computes them (see `originalColumn`). */
   readonly originalColumns: LRUCache<OriginalFunction, Float64Array>;
   readonly bootstrap: BootstrapMemo;
 }
 
 /**
- * What the margins memo holds at most: a paper-sized audit keeps every array it makes, and a
- * 58,368-row one the few dozen of a scoring pass; past that, margins are computed again (one pass
- * over the changes columns, tens of milliseconds a million edits), giving the same doubles.
+ * What the margins memo holds at most. An entry is a margin per change vector (bytes) and the
+ * selections it keeps alive (an edit index and a margin per unit and selection: 2 MB at 200,000 rows), so a
+ * 200,000-row audit keeps about thirty weight vectors, more than a scoring pass asks for; past that,
+ * margins are computed again (a sum per change vector), giving the same doubles.
  */
 export const marginBytes = 64 * 1024 * 1024;
 // Analyses ask for a handful of columns; the bound only matters if one passed fresh functions.
@@ -55,9 +59,10 @@ export function scoringMemo(maxMarginBytes = marginBytes): ScoringMemo {
       if (key === undefined) runKeys.set(run, (key = runs++));
       return key;
     },
-    margins: new LRUCache({ maxSize: maxMarginBytes, sizeCalculation: (margins) => Math.max(1, margins.byteLength) }),
+    margins: new LRUCache({ maxSize: maxMarginBytes }),
     selections: new WeakMap(),
     triggering: new WeakMap(),
+    unitVectors: new WeakMap(),
     originalColumns: new LRUCache({ max: originalColumnsKept }),
     bootstrap: bootstrapMemo(),
   };

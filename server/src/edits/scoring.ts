@@ -6,11 +6,36 @@ import type { Selection } from './attack-plan.js';
 import { marginsKey, type ScoringMemo } from './scoring-memo.js';
 import { vectorCount } from './edit-changes.js';
 
-/** Paired margins M(τ) = R(A(τ)) − R(τ) of every isolated-eligible edit under one scorer, remembered in `memo`. */
-export function editMargins(run: AttackRun, weights: Float64Array, memo: ScoringMemo): Float64Array {
+/**
+ * Paired margins M(τ) = R(A(τ)) − R(τ) of every isolated-eligible edit of a run under one scorer:
+ * a margin per distinct change vector and each edit's vector (edits/edit-changes.ts), so no array
+ * holds a margin per edit. `at(e)` is edit e's margin.
+ */
+export class EditMargins {
+  constructor(
+    readonly byVector: Float64Array,
+    readonly vectorOf: Int32Array,
+  ) {}
+
+  at(edit: number): number {
+    return this.byVector[this.vectorOf[edit]!]!;
+  }
+
+  get length(): number {
+    return this.vectorOf.length;
+  }
+}
+
+/** The margins of every edit of `run` under `weights`, remembered in `memo`. */
+export function editMargins(run: AttackRun, weights: Float64Array, memo: ScoringMemo): EditMargins {
   const key = marginsKey(memo, run, weights);
   let margins = memo.margins.get(key);
-  if (margins === undefined) memo.margins.set(key, (margins = computeMargins(run, weights)));
+  if (margins === undefined) {
+    margins = computeMargins(run, weights);
+    // What it keeps alive: its margins and, in `memo.selections`, an edit (4 bytes) and its margin
+    // (8) per unit for each of the two selections.
+    memo.margins.set(key, margins, { size: Math.max(1, margins.byVector.byteLength + 6 * run.index.unitFirst.byteLength) });
+  }
   return margins;
 }
 
@@ -22,62 +47,120 @@ function nonFiniteMargin(run: AttackRun, edit: number, margin: number): AuditErr
 /**
  * Every margin, as `editMargin` computes it: Σ_k w_k·d_k over the features with a nonzero weight, in
  * feature order, with ties made exact against Σ_k |w_k·d_k|. A margin depends on the edit's change
- * vector alone (edits/edit-changes.ts), so each distinct vector is summed once and every edit gets
- * its vector's double.
+ * vector alone, so each distinct vector is summed once. A margin that is not finite stops the audit
+ * at the first edit that has it.
  */
-function computeMargins(run: AttackRun, weights: Float64Array): Float64Array {
+function computeMargins(run: AttackRun, weights: Float64Array): EditMargins {
   const { vectorOf } = run.changes;
   const byVector = Float64Array.from({ length: vectorCount(run.changes) }, (_, v) => vectorMargin(weights, run.changes, v));
-  const margins = new Float64Array(vectorOf.length);
-  for (let e = 0; e < margins.length; e++) {
-    const m = byVector[vectorOf[e]!]!;
-    if (!Number.isFinite(m)) throw nonFiniteMargin(run, e, m);
-    margins[e] = m;
+  if (!byVector.every(Number.isFinite)) {
+    const e = vectorOf.findIndex((v) => !Number.isFinite(byVector[v]!));
+    throw nonFiniteMargin(run, e, byVector[vectorOf[e]!]!);
   }
-  return margins;
+  return new EditMargins(byVector, vectorOf);
+}
+
+/** What a selection picks under one set of margins: an edit per unit, in unit order, and its margin. */
+export interface Selected {
+  readonly edits: Int32Array;
+  readonly margins: Float64Array;
+  /** Its estimates, by resamples and seed (`estimateSelection`). */
+  readonly estimates: Map<string, RateEstimate>;
 }
 
 /**
- * The edit each unit selects, in unit order. First-visible takes the first edit in generation
- * order (label-free); oracle-worst takes the edit that the scored reward likes best (an oracle
- * upper bound when that reward reads gold), the first of equals.
+ * Each unit's distinct change vectors, each with the unit's first edit that has it, in edit order:
+ * unit u's pairs are [unitStart[u], unitStart[u + 1]). Weight-free, so made once per run; an
+ * oracle-worst selection then compares a unit's few vectors instead of its every edit.
  */
-export function selectedEdits(run: AttackRun, margins: Float64Array, selection: Selection, memo: ScoringMemo): Int32Array {
+export interface UnitVectors {
+  readonly unitStart: Int32Array;
+  readonly vector: Int32Array;
+  readonly firstEdit: Int32Array;
+}
+
+function unitVectors(run: AttackRun, memo: ScoringMemo): UnitVectors {
+  const known = memo.unitVectors.get(run);
+  if (known !== undefined) return known;
+  const { unitFirst, unitCount } = run.index;
+  const { vectorOf } = run.changes;
+  const unitStart = new Int32Array(unitFirst.length + 1);
+  const vector: number[] = [];
+  const firstEdit: number[] = [];
+  // The last unit that met each vector: a vector is new to a unit when another unit met it last.
+  const lastUnit = new Int32Array(vectorCount(run.changes)).fill(-1);
+  for (let u = 0; u < unitFirst.length; u++) {
+    unitStart[u] = vector.length;
+    const end = unitFirst[u]! + unitCount[u]!;
+    for (let e = unitFirst[u]!; e < end; e++) {
+      const v = vectorOf[e]!;
+      if (lastUnit[v] === u) continue;
+      lastUnit[v] = u;
+      vector.push(v);
+      firstEdit.push(e);
+    }
+  }
+  unitStart[unitFirst.length] = vector.length;
+  const made = { unitStart, vector: Int32Array.from(vector), firstEdit: Int32Array.from(firstEdit) };
+  memo.unitVectors.set(run, made);
+  return made;
+}
+
+/**
+ * The edit each unit selects, in unit order, with its margin, remembered with the margins.
+ * First-visible takes the first edit in generation order (label-free); oracle-worst takes the edit
+ * that the scored reward likes best (an oracle upper bound when that reward reads gold), the first
+ * of equals.
+ */
+export function selected(run: AttackRun, margins: EditMargins, selection: Selection, memo: ScoringMemo): Selected {
   let bySelection = memo.selections.get(margins);
   if (bySelection === undefined) memo.selections.set(margins, (bySelection = {}));
   const known = bySelection[selection];
   if (known !== undefined) return known;
-  const { unitFirst, unitCount } = run.index;
-  const selected = new Int32Array(unitFirst);
-  if (selection === 'oracle_worst') {
-    for (let u = 0; u < selected.length; u++) {
-      let edit = unitFirst[u]!;
-      let best = margins[edit]!;
-      const end = edit + unitCount[u]!;
-      for (let e = edit + 1; e < end; e++) {
-        if (margins[e]! > best) {
-          best = margins[e]!;
-          edit = e;
+  const { byVector } = margins;
+  const edits = new Int32Array(run.index.unitFirst);
+  const values = new Float64Array(edits.length);
+  if (selection === 'first_visible') {
+    for (let u = 0; u < edits.length; u++) values[u] = margins.at(edits[u]!);
+  } else {
+    // The first edit with the largest margin: among the unit's vectors in order of their first edit,
+    // the first whose margin no later one beats.
+    const { unitStart, vector, firstEdit } = unitVectors(run, memo);
+    for (let u = 0; u < edits.length; u++) {
+      let at = unitStart[u]!;
+      let best = byVector[vector[at]!]!;
+      let edit = firstEdit[at]!;
+      for (at++; at < unitStart[u + 1]!; at++) {
+        const margin = byVector[vector[at]!]!;
+        if (margin > best) {
+          best = margin;
+          edit = firstEdit[at]!;
         }
       }
-      selected[u] = edit;
+      edits[u] = edit;
+      values[u] = best;
     }
   }
-  bySelection[selection] = selected;
-  return selected;
+  return (bySelection[selection] = { edits, margins: values, estimates: new Map() });
 }
 
-/** The selected edit's margin for each unit: what every estimate needs, without an object per unit. */
-export function selectedMargins(run: AttackRun, margins: Float64Array, selection: Selection, memo: ScoringMemo): Float64Array {
-  const edits = selectedEdits(run, margins, selection, memo);
-  const selected = new Float64Array(edits.length);
-  for (let u = 0; u < edits.length; u++) selected[u] = margins[edits[u]!]!;
-  return selected;
+/** The edit each unit selects (`selected`). */
+export function selectedEdits(run: AttackRun, margins: EditMargins, selection: Selection, memo: ScoringMemo): Int32Array {
+  return selected(run, margins, selection, memo).edits;
 }
 
-/** The estimate of one selection under one set of margins. */
-export function estimateSelection(run: AttackRun, margins: Float64Array, selection: Selection, options: EstimateOptions, memo: ScoringMemo): RateEstimate {
-  return estimateArrays(run.index.unitCluster, selectedMargins(run, margins, selection, memo), options);
+/** The selected edit's margin for each unit (`selected`): what every estimate needs, without an object per unit. Not to be changed. */
+export function selectedMargins(run: AttackRun, margins: EditMargins, selection: Selection, memo: ScoringMemo): Float64Array {
+  return selected(run, margins, selection, memo).margins;
+}
+
+/** The estimate of one selection under one set of margins, remembered with the selection. */
+export function estimateSelection(run: AttackRun, margins: EditMargins, selection: Selection, options: EstimateOptions, memo: ScoringMemo): RateEstimate {
+  const picked = selected(run, margins, selection, memo);
+  const key = `${options.resamples}:${options.seed}`;
+  let estimate = picked.estimates.get(key);
+  if (estimate === undefined) picked.estimates.set(key, (estimate = estimateArrays(run.index.unitCluster, picked.margins, options)));
+  return estimate;
 }
 
 export interface ScoredSelection {
