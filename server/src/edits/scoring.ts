@@ -20,10 +20,6 @@ export class EditMargins {
   at(edit: number): number {
     return this.byVector[this.vectorOf[edit]!]!;
   }
-
-  get length(): number {
-    return this.vectorOf.length;
-  }
 }
 
 /** The margins of every edit of `run` under `weights`, remembered in `memo`. */
