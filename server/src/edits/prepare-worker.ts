@@ -10,7 +10,7 @@ import { analyze } from '../semantics/analyze.js';
 import { createCandidateSource } from './candidate-source.js';
 import type { DropCounts, GeneratorDrops } from './generators/candidates-file.js';
 import { compileSetup, preparePart, setupRows, type PreparedPart } from './prepare.js';
-import { partTransfers, type FromCoordinator, type PartInit, type RankingEntry, type ToCoordinator } from './parallel-prepare.js';
+import { corpusPlaces, partOnWire, type FromCoordinator, type PartInit, type RankingEntry, type ToCoordinator } from './parallel-prepare.js';
 
 const port = parentPort;
 
@@ -61,17 +61,20 @@ function start(init: PartInit): (rows: readonly Trajectory[], sent: readonly Ran
 
 if (port !== null) {
   let run: ReturnType<typeof start> | undefined;
+  let places: ReadonlyMap<string, number> = new Map();
   port.on('message', (message: FromCoordinator) => {
     const send = (reply: ToCoordinator, transfer: ArrayBuffer[] = []): void => port.postMessage(reply, transfer);
     try {
       if (message.kind === 'init') {
         run = start(message);
+        places = corpusPlaces(message.corpus);
         return;
       }
       if (run === undefined) throw new Error('a part before init');
       const { part, rankings } = run(message.rows, message.known);
       if (part === undefined) throw new Error('a part was cancelled in a worker, which is never asked to cancel');
-      send({ kind: 'part', index: message.index, part, rankings }, partTransfers(part));
+      const { wire, transfers } = partOnWire(part, places);
+      send({ kind: 'part', index: message.index, part: wire, rankings }, transfers);
     } catch (error) {
       // The stack goes to the log (the process's stderr); the audit's failure names the message.
       console.error(error);
