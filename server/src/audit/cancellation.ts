@@ -1,6 +1,6 @@
 import type { CancellationFinding, WorkedPair } from '../report/schema.js';
 import type { AttackRun } from '../edits/attack-run.js';
-import { changeOf } from '../edits/edit-changes.js';
+import { featureByVector } from '../edits/edit-changes.js';
 import { estimateArrays, type EstimateOptions } from '../stats/estimands.js';
 import { extraFeatures, type Scorer } from '../edits/features.js';
 import { selections } from '../edits/attack-plan.js';
@@ -45,12 +45,14 @@ export function findCancellations(scorers: readonly Scorer[], ctx: CancellationC
             if (weight >= 0) continue;
             const winners: number[] = [];
             const originals = ctx.originalValues;
+            const change = featureByVector(run.changes, k);
+            const { vectorOf } = run.changes;
             for (let u = 0; u < selected.length; u++) {
               const edit = selected[u]!;
               // Most edits lose under T: test that before reading the feature values.
               if (!(marginsT.at(edit) >= 0 && marginsS.at(edit) < 0)) continue;
               const original = originals[unitRow[u]! * F + k]!;
-              if (original !== 0 && changeOf(run.changes, k, edit) < 0) winners.push(u);
+              if (original !== 0 && change[vectorOf[edit]!]! < 0) winners.push(u);
             }
             if (winners.length === 0) continue;
             const active: Stratum = { clusters: [], margins: [] };

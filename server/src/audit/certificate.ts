@@ -95,18 +95,18 @@ function largestGain(triggering: readonly TriggeringEdits[], weights: Float64Arr
     for (const e of edits) if (best === undefined || gains.at(e) > best.gain) best = { run, edit: e, gain: gains.at(e) };
   }
   if (best === undefined) return undefined;
-  // Sizes by change vector, computed once per run.
-  const scaleOf = (run: AttackRun): Float64Array => Float64Array.from({ length: vectorCount(run.changes) }, (_, v) => vectorChange(weights, run.changes, v).scale);
-  const bestScale = scaleOf(best.run)[best.run.changes.vectorOf[best.edit]!]!;
+  // Sizes by change vector, once per run.
+  const scales = new Map(triggering.map(({ run }) => [run, Float64Array.from({ length: vectorCount(run.changes) }, (_, v) => vectorChange(weights, run.changes, v).scale)]));
+  const bestScale = scales.get(best.run)![best.run.changes.vectorOf[best.edit]!]!;
   // In attack order, then edit order: the first of the lowest row is first in row, attack, generation order.
   let example = best;
   let exampleRow = Infinity;
   for (const { run, edits, gains } of triggering) {
-    const scales = scaleOf(run);
+    const runScales = scales.get(run)!;
     const { vectorOf } = run.changes;
     for (const e of edits) {
       const row = run.index.editRow[e]!;
-      if (row < exampleRow && best.gain - gains.at(e) <= tieTolerance * (bestScale + scales[vectorOf[e]!]!)) {
+      if (row < exampleRow && best.gain - gains.at(e) <= tieTolerance * (bestScale + runScales[vectorOf[e]!]!)) {
         example = { run, edit: e, gain: gains.at(e) };
         exampleRow = row;
       }

@@ -76,9 +76,7 @@ export class ChangeVectorSet {
 
   /** The index of `vector` as it is now, added when it is new. */
   index(): number {
-    const words = this.words;
-    let hash = 0x811c9dc5;
-    for (let i = 0; i < words.length; i++) hash = Math.imul(hash ^ words[i]!, 0x01000193);
+    const hash = hashOf(this.words, 0, this.words.length);
     const mask = this.slots.length - 1;
     for (let at = hash & mask; ; at = (at + 1) & mask) {
       const v = this.slots[at]!;
@@ -123,13 +121,16 @@ export class ChangeVectorSet {
 
   private rehash(): void {
     this.slots = new Int32Array(this.slots.length * 2).fill(-1);
-    for (let v = 0; v < this.count; v++) {
-      let hash = 0x811c9dc5;
-      const at = v * this.width * 2;
-      for (let i = 0; i < this.width * 2; i++) hash = Math.imul(hash ^ this.bits[at + i]!, 0x01000193);
-      this.place(v, hash);
-    }
+    const words = this.width * 2;
+    for (let v = 0; v < this.count; v++) this.place(v, hashOf(this.bits, v * words, words));
   }
+}
+
+/** FNV-1a over `length` 32-bit words from `at`: a vector's doubles, bit for bit. */
+function hashOf(words: Uint32Array, at: number, length: number): number {
+  let hash = 0x811c9dc5;
+  for (let i = at; i < at + length; i++) hash = Math.imul(hash ^ words[i]!, 0x01000193);
+  return hash;
 }
 
 /**

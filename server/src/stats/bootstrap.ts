@@ -52,17 +52,22 @@ export function bootstrapMemo(maxDrawBytes = drawBytes): BootstrapMemo {
   };
 }
 
-/** Every resample's indices, drawn in order from the seeded stream; 16 bits each when they fit. */
+/** Bytes of one cluster index in a draw over n clusters: 16 bits when they fit. */
+function indexBytes(n: number): 2 | 4 {
+  return n <= 1 << 16 ? 2 : 4;
+}
+
+/** Every resample's indices, drawn in order from the seeded stream. */
 function drawIndices(n: number, resamples: number, seed: number): Uint16Array | Int32Array {
   const random = seededRandom(seed);
-  const indices = n <= 1 << 16 ? new Uint16Array(n * resamples) : new Int32Array(n * resamples);
+  const indices = indexBytes(n) === 2 ? new Uint16Array(n * resamples) : new Int32Array(n * resamples);
   for (let i = 0; i < indices.length; i++) indices[i] = Math.floor(random() * n);
   return indices;
 }
 
 /** The kept draw for n clusters, made if it fits the memo; undefined when there is no memo or it would not fit. */
 function keptIndices(n: number, resamples: number, seed: number, memo: BootstrapMemo | undefined): Uint16Array | Int32Array | undefined {
-  if (memo === undefined || n * resamples * (n <= 1 << 16 ? 2 : 4) > memo.draws.maxSize) return undefined;
+  if (memo === undefined || n * resamples * indexBytes(n) > memo.draws.maxSize) return undefined;
   const key = `${n}:${resamples}:${seed}`;
   let indices = memo.draws.get(key);
   if (indices === undefined) memo.draws.set(key, (indices = drawIndices(n, resamples, seed)));
