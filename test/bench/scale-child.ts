@@ -1,12 +1,14 @@
 // One size of `npm run bench`, in its own process so its peak memory is its own. Prints one JSON
 // line on stdout. `floor DIR` times reading and JSON.parse of the pool and corpus; `audit DIR`
 // times the audits of DIR/bench.reward (see scale.bench.ts for what each figure means).
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { newAuditCaches, type AuditCaches } from '../../server/src/audit/audit-spec.js';
 import { auditSpec } from '../../server/src/audit/audit-spec.js';
 import { defaultWorkers } from '../../server/src/edits/parallel-prepare.js';
+import { defaultInputLimits, inputLimitsOf } from '../../server/src/inputs/input-limits.js';
+import { WorkspaceTrust } from '../../server/src/inputs/trust.js';
 import { median, parseFloor } from './floor.js';
 import { benchSpec, groundingWeight } from './scale-spec.js';
 
@@ -51,6 +53,18 @@ function floor(dir: string): FloorResult {
   return { kind: 'floor', ms: median(runs.map((r) => r.ms)), lines: runs[0]!.lines };
 }
 
+/**
+ * The input limits the size's files need, raised as a user raises them (`--max-input-mib`): a
+ * million-row pool is past the defaults. Smaller sizes run under the defaults, as users' do.
+ */
+function trustFor(specFile: string): WorkspaceTrust {
+  const dir = path.dirname(specFile);
+  const sizes = [path.join(dir, '..', 'corpus.jsonl'), path.join(dir, 'pool.jsonl')].map((file) => statSync(file).size);
+  const total = sizes.reduce((sum, size) => sum + size, 0);
+  if (total <= defaultInputLimits.analysis && sizes.every((size) => size <= defaultInputLimits.file)) return WorkspaceTrust.everything;
+  return WorkspaceTrust.everything.withLimits(inputLimitsOf(Math.ceil(total / (1024 * 1024))));
+}
+
 /** Times one audit run and, from its progress messages, how long its lattice took. */
 async function timedAudit(specFile: string, cache: AuditCaches, only: string, cacheDir: string, workers?: number): Promise<{ ms: number; latticeMs: number; report: Awaited<ReturnType<typeof auditSpec>>['report'] }> {
   let latticeStart = 0;
@@ -61,6 +75,7 @@ async function timedAudit(specFile: string, cache: AuditCaches, only: string, ca
     only,
     candidateCache: cacheDir,
     workers,
+    trust: trustFor(specFile),
     onProgress: (message) => {
       if (message.startsWith('lattice over')) latticeStart = performance.now();
       else if (message === 'scoring attacks' && latticeStart > 0) latticeMs = performance.now() - latticeStart;

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
@@ -137,6 +137,29 @@ describe('herald audit: ties, non-finite numbers and undefined figures', () => {
       const result = runHerald(['audit', 'tie.reward', '--no-cache', '--quiet', '--workers', bad], honest);
       assert.equal(result.code, 2, bad);
       assert.match(result.stderr, new RegExp(`--workers takes a whole number from 1 to 64, not "${bad.replace('.', '\\.')}"`));
+    }
+  });
+
+  it('takes --max-input-mib N to raise the input limits, and refuses N below the defaults as bad usage', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'herald-limit-'));
+    // A sparse pool of 200 MiB: refused unread under the defaults; read (and stopped by its NUL bytes) under a raised limit.
+    const pool = path.join(dir, 'big.jsonl');
+    writeFileSync(pool, '');
+    truncateSync(pool, 200 * 1024 * 1024);
+    writeFileSync(path.join(dir, 'big.reward'), spec('').replace(`${pools}/hotpot.jsonl`, pool));
+    const refused = runHerald(['audit', 'big.reward', '--no-cache', '--quiet'], dir);
+    assert.equal(refused.code, 2);
+    assert.match(refused.stderr, /big\.jsonl: cannot read: 200 MiB, above the 128 MiB limit for one linked file \(raise it with --max-input-mib or the setting herald\.maxInputMiB; see Limits in docs\/language\.md\)/);
+    const raised = runHerald(['audit', 'big.reward', '--no-cache', '--quiet', '--max-input-mib', '256'], dir);
+    assert.equal(raised.code, 2);
+    assert.match(raised.stderr, /big\.jsonl: cannot read: a NUL byte on line 1/);
+    assert.doesNotMatch(raised.stderr, /above the/);
+    for (const command of ['audit', 'signal', 'compare']) {
+      for (const bad of ['100', '159', '2.5', 'lots', '', '65537']) {
+        const result = runHerald([command, 'big.reward', '--max-input-mib', bad], dir);
+        assert.equal(result.code, 2, `${command} ${bad}`);
+        assert.match(result.stderr, new RegExp(`herald ${command}: --max-input-mib takes a whole number of MiB from 160 \\(the default limit\\) to 65,536, not "${bad.replace('.', '\\.')}"`));
+      }
     }
   });
 

@@ -7,15 +7,16 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
 import { InputCache } from '../../server/src/inputs/input-cache.js';
-import { maxAnalysisBytes, maxInputBytes } from '../../server/src/inputs/input-limits.js';
+import { inputLimitsOf, maxAnalysisBytes, maxInputBytes, raisedLimitProblem } from '../../server/src/inputs/input-limits.js';
 import { streamJsonlLines } from '../../server/src/inputs/jsonl.js';
-import { IssueLog, loadInputs } from '../../server/src/inputs/load-inputs.js';
+import { IssueLog, loadInputs, sizeProblem } from '../../server/src/inputs/load-inputs.js';
 import { loadCorpus, loadPool } from '../../server/src/inputs/loaders.js';
 import { UnreadableInput } from '../../server/src/inputs/open-input.js';
 import { WorkspaceTrust } from '../../server/src/inputs/trust.js';
 import { workspace } from './workspace.js';
 
 const mebibyte = 1024 * 1024;
+const hint = 'raise it with --max-input-mib or the setting herald.maxInputMiB; see Limits in docs/language.md';
 
 function sparse(file: string, bytes: number): string {
   fs.writeFileSync(file, '');
@@ -59,7 +60,7 @@ describe('input size limits', () => {
     const load = await loadInputs(ws.dir, { corpus: { name: 'wiki', file: corpus }, pools }, { cache: new InputCache(), trust: WorkspaceTrust.everything, issues });
     assert.equal(load.ok, false);
     assert.deepEqual(issues.issues.map((i) => [i.line, i.reason]), [
-      [0, `${corpus}, ${pools[0]!.file}, ${pools[1]!.file}: cannot read: together 220 MiB, above the 160 MiB limit for the files of one analysis (see Limits in docs/language.md)`],
+      [0, `${corpus}, ${pools[0]!.file}, ${pools[1]!.file}: cannot read: together 220 MiB, above the 160 MiB limit for the files of one analysis (${hint})`],
     ]);
   });
 
@@ -73,7 +74,35 @@ describe('input size limits', () => {
     });
     assert.equal(load.ok, false);
     assert.deepEqual(progress, [], 'nothing was loaded');
-    assert.deepEqual(issues.issues.map((i) => i.reason), [`${huge}: cannot read: 2 GiB, above the 128 MiB limit for one linked file (see Limits in docs/language.md)`]);
+    assert.deepEqual(issues.issues.map((i) => i.reason), [`${huge}: cannot read: 2 GiB, above the 128 MiB limit for one linked file (${hint})`]);
+  });
+
+  it('raised limits (--max-input-mib, herald.maxInputMiB) let a larger file and a larger analysis be read', async () => {
+    const pool = sparse(path.join(ws.dir, 'raised-pool.jsonl'), 200 * mebibyte);
+    const corpus = sparse(path.join(ws.dir, 'raised-corpus.jsonl'), 40 * mebibyte);
+    const raised = WorkspaceTrust.everything.withLimits(inputLimitsOf(256));
+    assert.deepEqual(raised.limits, { file: 256 * mebibyte, analysis: 256 * mebibyte });
+    assert.match(sizeProblem([pool], WorkspaceTrust.everything)?.why ?? '', /^200 MiB, above the 128 MiB limit for one linked file/);
+    assert.equal(sizeProblem([corpus, pool], raised), undefined);
+    assert.equal(sizeProblem([corpus, pool, sparse(path.join(ws.dir, 'raised-extra.jsonl'), 17 * mebibyte)], raised)?.why,
+      `together 257 MiB, above the 256 MiB limit for the files of one analysis (${hint})`);
+    // Past the size checks the pool is read: its NUL bytes, not its size, stop it.
+    const issues = new IssueLog();
+    const load = await loadInputs(ws.dir, { corpus: { name: 'wiki', file: path.join(ws.dir, 'data/corpus.jsonl') }, pools: [{ name: 'big', file: pool }] }, {
+      cache: new InputCache(), trust: raised, issues,
+    });
+    assert.equal(load.ok, false);
+    assert.deepEqual(issues.issues.map((i) => i.reason), [`${pool}: cannot read: a NUL byte on line 1: UTF-16 or binary content, not UTF-8 JSON Lines`]);
+    // The same folders and trust, other limits.
+    const untrusted = WorkspaceTrust.of([ws.dir], inputLimitsOf(512));
+    assert.deepEqual([untrusted.trusted, untrusted.folders, untrusted.limits.file], [false, [path.resolve(ws.dir)], 512 * mebibyte]);
+    assert.equal(untrusted.key, WorkspaceTrust.of([ws.dir]).key, 'a file loaded under one limit is the same file under another');
+  });
+
+  it('the limits only go up: a whole number of MiB from 160', () => {
+    for (const ok of [160, 1024, 65_536]) assert.equal(raisedLimitProblem(ok), undefined);
+    for (const bad of [0, 100, 159, 160.5, 65_537, Number.NaN]) assert.equal(raisedLimitProblem(bad), 'a whole number of MiB from 160 (the default limit) to 65,536', String(bad));
+    assert.equal(inputLimitsOf(undefined), inputLimitsOf(undefined), 'the defaults are one object');
   });
 
   it('a file of 300,000 bad rows is 300,000 issues, not a stack overflow', async () => {

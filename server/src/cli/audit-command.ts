@@ -16,7 +16,7 @@ import { paperTableFormats, type PaperTableFormat } from '../render/paper-tables
 import type { Report } from '../report/schema.js';
 import { escapeControls } from '../report/escape-text.js';
 import { parse } from '../syntax/parse.js';
-import { parseCommandLine, unknownName, usageError, usageExit, type CommandSpec, type OptionSpec } from './command-line.js';
+import { commandTrust, maxInputOption, parseCommandLine, unknownName, usageError, usageExit, type CommandSpec, type OptionSpec } from './command-line.js';
 import { formatProblem, printFindings, readSpec, type CommandOutput } from './check-command.js';
 import { filesRead, outputTarget, writeOutput } from './output-file.js';
 
@@ -41,6 +41,7 @@ export const auditCommand = {
     'update-baseline': { type: 'boolean', default: false, help: 'accept the figures: write <spec>.baseline.json (commit it); later runs report every attack success rate or bound that rose against it as a regression' },
     'cache-dir': { type: 'string', value: 'DIR', help: 'where laundering-candidate rankings and the outputs of candidate commands are kept between runs (default: $HERALD_CACHE_DIR, else $XDG_CACHE_HOME/herald, else ~/.cache/herald)' },
     'no-cache': { type: 'boolean', default: false, help: 'keep no candidate rankings between runs, and run every candidates command again' },
+    'max-input-mib': maxInputOption,
     workers: {
       type: 'string', value: 'N',
       help: 'threads that prepare an audit (rank candidates, evaluate terms, build edits); default: the number of cores; an audit uses at most one per 10,000 trajectories, and one thread below 20,000; the report is the same for every N',
@@ -105,8 +106,10 @@ export async function runAuditCommand(args: readonly string[], io: CommandOutput
   if (workers !== undefined && !(Number.isInteger(workers) && workers >= 1 && workers <= maxWorkers)) {
     return usageError('audit', `--workers takes a whole number from 1 to ${maxWorkers}, not ${JSON.stringify(values.workers)}`, io);
   }
+  const trust = commandTrust('audit', values['max-input-mib'], io);
+  if (typeof trust === 'number') return trust;
   const specPath = path.resolve(specFile);
-  const outcome = await auditSpec(text, specPath, { only: values.audit, onProgress: progress, candidateCache, workers });
+  const outcome = await auditSpec(text, specPath, { only: values.audit, onProgress: progress, candidateCache, workers, trust });
   const lines = new LineIndex(text);
   for (const problem of outcome.problems) io.err(formatProblem(specFile, lines, problem));
 

@@ -1,4 +1,6 @@
 import { parseArgs } from 'node:util';
+import { inputLimitsOf, raisedLimitMebibytes, raisedLimitProblem } from '../inputs/input-limits.js';
+import { WorkspaceTrust } from '../inputs/trust.js';
 import { escapeControls } from '../report/escape-text.js';
 import { suggestName } from '../semantics/did-you-mean.js';
 import type { Decl } from '../syntax/ast.js';
@@ -89,6 +91,21 @@ export function usageError(command: string, message: string, io: CommandOutput):
   io.err(escapeControls(`herald ${command}: ${message}`));
   io.err(`run 'herald ${command} --help' for its options`);
   return usageExit;
+}
+
+/** `--max-input-mib N`, for every command that reads linked files (pools, corpora, logs). */
+export const maxInputOption = {
+  type: 'string', value: 'N',
+  help: `raise the input limits (each linked file 128 MiB, the files of one analysis 160 MiB together) to N MiB each, N from ${raisedLimitMebibytes.least} to ${raisedLimitMebibytes.most.toLocaleString('en-US')}, on a machine with the memory: an audit holds every row and edit in memory (docs/language.md, Limits)`,
+} as const satisfies OptionSpec;
+
+/** The rule a command-line run reads under: every file, within the limits `--max-input-mib` gives; an exit code after a usage error. */
+export function commandTrust(command: string, maxInputMiB: string | undefined, io: CommandOutput): WorkspaceTrust | number {
+  if (maxInputMiB === undefined) return WorkspaceTrust.everything;
+  const mebibytes = Number(maxInputMiB);
+  const problem = maxInputMiB.trim() === '' ? raisedLimitProblem(Number.NaN) : raisedLimitProblem(mebibytes);
+  if (problem !== undefined) return usageError(command, `--max-input-mib takes ${problem}, not ${JSON.stringify(maxInputMiB)}`, io);
+  return WorkspaceTrust.everything.withLimits(inputLimitsOf(mebibytes));
 }
 
 /** The value of a string option outside its choices, if any. */

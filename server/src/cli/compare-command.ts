@@ -7,7 +7,7 @@ import { escapeControls } from '../report/escape-text.js';
 import { parse } from '../syntax/parse.js';
 import { formatPaperTables } from '../render/format-paper-tables.js';
 import { paperTableFormats, type PaperTableFormat } from '../render/paper-tables.js';
-import { parseCommandLine, unknownName, usageError, usageExit, type CommandSpec, type OptionSpec } from './command-line.js';
+import { commandTrust, maxInputOption, parseCommandLine, unknownName, usageError, usageExit, type CommandSpec, type OptionSpec } from './command-line.js';
 import { printRunProblems, readSpec, type CommandOutput } from './check-command.js';
 import { filesRead, outputTarget, writeOutput } from './output-file.js';
 
@@ -21,6 +21,7 @@ export const compareCommand = {
     base: { type: 'string', multiple: true, value: 'FILE', help: "evaluation log(s) of the base policy; replace the comparison block's base (give --treatment too)" },
     treatment: { type: 'string', multiple: true, value: 'FILE', help: "evaluation log(s) of the treatment policy; replace the comparison block's treatment (give --base too)" },
     comparison: { type: 'string', value: 'NAME', help: 'run only the comparison block NAME; a name the spec does not declare is a usage error' },
+    'max-input-mib': maxInputOption,
     format: { type: 'string', choices: analysisFormats, default: 'table', help: 'the report as a readable table, the JSON report (docs/report.md) or a standalone HTML page' },
     tables: {
       type: 'string', value: 'FORM', choices: paperTableFormats,
@@ -48,6 +49,8 @@ export async function runCompareCommand(args: readonly string[], io: CommandOutp
   }
   // One arm from the command line and the other from the spec would pair logs nobody named together.
   if ((values.base === undefined) !== (values.treatment === undefined)) return usageError('compare', '--base and --treatment go together: give both arms or neither', io);
+  const trust = commandTrust('compare', values['max-input-mib'], io);
+  if (typeof trust === 'number') return trust;
   const specFile = positionals[0]!;
   const text = readSpec(specFile, io);
   if (text === undefined) return 2;
@@ -56,7 +59,7 @@ export async function runCompareCommand(args: readonly string[], io: CommandOutp
   const logs = [...(values.base ?? []).map((file) => ({ file, what: 'an evaluation log named by --base' })), ...(values.treatment ?? []).map((file) => ({ file, what: 'an evaluation log named by --treatment' }))];
   const target = outputTarget('compare', values.out, filesRead(specFile, text, logs), io);
   if (target === undefined) return 2;
-  const outcome = await compareSpec(text, path.resolve(specFile), { only: values.comparison, baseFiles: values.base, treatmentFiles: values.treatment });
+  const outcome = await compareSpec(text, path.resolve(specFile), { only: values.comparison, baseFiles: values.base, treatmentFiles: values.treatment, trust });
   const lines = new LineIndex(text);
   printRunProblems(specFile, lines, outcome, io);
   if (outcome.runError !== undefined) io.err(escapeControls(`herald compare: ${outcome.runError}`));

@@ -6,7 +6,7 @@ import { analysisFormats, isAnalysisFormat, printReadNews, writeReport } from '.
 import { signalFindings } from '../findings/signal-findings.js';
 import { escapeControls } from '../report/escape-text.js';
 import { parse } from '../syntax/parse.js';
-import { parseCommandLine, unknownName, usageError, usageExit, type CommandSpec, type OptionSpec } from './command-line.js';
+import { commandTrust, maxInputOption, parseCommandLine, unknownName, usageError, usageExit, type CommandSpec, type OptionSpec } from './command-line.js';
 import { printFindings, printRunProblems, readSpec, type CommandOutput } from './check-command.js';
 import { filesRead, outputTarget } from './output-file.js';
 
@@ -23,6 +23,7 @@ export const signalCommand = {
     corpus: { type: 'string', value: 'C', help: 'with --reward: the corpus the reward reads' },
     normalize: { type: 'string', choices: ['std', 'mean'], help: "how advantages are normalised per group: divided by the group's standard deviation, or only centred (default: the block's, else std)" },
     'min-groups': { type: 'string', value: 'N', help: "a detector whose penalty changes the advantages in fewer than N groups is reported (default: the block's, else 5)" },
+    'max-input-mib': maxInputOption,
     format: { type: 'string', choices: analysisFormats, default: 'table', help: 'the report as a readable table, the JSON report (docs/report.md) or a standalone HTML page' },
     out: { type: 'string', value: 'FILE', help: 'write the report to FILE instead of stdout; refused, with nothing written, when FILE is the spec or a file the run reads' },
   },
@@ -38,6 +39,8 @@ export async function runSignalCommand(args: readonly string[], io: CommandOutpu
   const { normalize, format } = values;
   if (minGroups !== undefined && (!Number.isInteger(minGroups) || minGroups < 1)) return usageError('signal', `--min-groups takes a whole number of at least 1, not '${values['min-groups'] ?? ''}'`, io);
   if (!isAnalysisFormat(format) || (normalize !== undefined && normalize !== 'std' && normalize !== 'mean')) return usageExit;
+  const trust = commandTrust('signal', values['max-input-mib'], io);
+  if (typeof trust === 'number') return trust;
   const specFile = positionals[0]!;
   const text = readSpec(specFile, io);
   if (text === undefined) return 2;
@@ -49,7 +52,7 @@ export async function runSignalCommand(args: readonly string[], io: CommandOutpu
   const target = outputTarget('signal', values.out, filesRead(specFile, text, (values.log ?? []).map((file) => ({ file, what: 'a training log named by --log' }))), io);
   if (target === undefined) return 2;
   const outcome = await signalSpec(text, path.resolve(specFile), {
-    only: values.training, logFiles: values.log, reward: values.reward, corpus: values.corpus, normalization: normalize, minGroups,
+    only: values.training, logFiles: values.log, reward: values.reward, corpus: values.corpus, normalization: normalize, minGroups, trust,
   });
   const lines = new LineIndex(text);
   printRunProblems(specFile, lines, outcome, io);

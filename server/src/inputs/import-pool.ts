@@ -6,7 +6,6 @@ import type { ImportCounts, ImportFile, RawOptions } from '../importers/importer
 import type { RegisteredImporter } from '../importers/registry.js';
 import type { Loaded, RowIssue, Trajectory } from '../pool/types.js';
 import type { ImportOption, PoolDecl } from '../syntax/ast.js';
-import { maxInputBytes } from './input-limits.js';
 import { linkedFileAccess, readOpened, openInput, UnreadableInput } from './open-input.js';
 import { resolveLink, specRelative } from './paths.js';
 import type { WorkspaceTrust } from './trust.js';
@@ -62,7 +61,7 @@ function readFiles(request: ImportRequest, trust: WorkspaceTrust): { ok: true; f
     const opened = openInput(file, linkedFileAccess(trust));
     if (!opened.ok) return { ok: false, fileError: `${file}: cannot read: ${opened.reason}` };
     try {
-      files.push({ path: specRelative(request.specDir, file), bytes: readOpened(opened, maxInputBytes) });
+      files.push({ path: specRelative(request.specDir, file), bytes: readOpened(opened, trust.limits.file) });
     } catch (error) {
       const why = error instanceof UnreadableInput || error instanceof Error ? error.message : String(error);
       return { ok: false, fileError: `${file}: cannot read: ${why}` };

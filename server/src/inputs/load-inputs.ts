@@ -4,7 +4,7 @@ import type { CandidateList, Loaded, RowIssue } from '../pool/types.js';
 import type { AnalysisInputs } from './analysis-inputs.js';
 import type { PoolImport } from './import-pool.js';
 import type { InputCache } from './input-cache.js';
-import { formatBytes, maxAnalysisBytes, maxInputBytes } from './input-limits.js';
+import { formatBytes, raiseLimitsHint } from './input-limits.js';
 import { inputSize } from './open-input.js';
 import { specRelative } from './paths.js';
 import { loadPoolLink, poolLinkFiles } from './pool-link.js';
@@ -81,14 +81,15 @@ export class IssueLog {
  * they pass the limit of one analysis; undefined when they fit. Sizes by stat: nothing is opened.
  */
 export function sizeProblem(files: readonly string[], trust: WorkspaceTrust): { files: string[]; why: string } | undefined {
+  const { limits } = trust;
   const sizes = [...new Set(files)].map((file) => ({ file, size: inputSize(file, trust) ?? 0 }));
-  const tooLarge = sizes.filter((s) => s.size > maxInputBytes);
+  const tooLarge = sizes.filter((s) => s.size > limits.file);
   if (tooLarge.length > 0) {
-    return { files: tooLarge.map((s) => s.file), why: `${tooLarge.map((s) => formatBytes(s.size)).join(', ')}, above the ${formatBytes(maxInputBytes)} limit for one linked file (see Limits in docs/language.md)` };
+    return { files: tooLarge.map((s) => s.file), why: `${tooLarge.map((s) => formatBytes(s.size)).join(', ')}, above the ${formatBytes(limits.file)} limit for one linked file (${raiseLimitsHint})` };
   }
   const total = sizes.reduce((sum, s) => sum + s.size, 0);
-  if (total <= maxAnalysisBytes) return undefined;
-  return { files: sizes.map((s) => s.file), why: `together ${formatBytes(total)}, above the ${formatBytes(maxAnalysisBytes)} limit for the files of one analysis (see Limits in docs/language.md)` };
+  if (total <= limits.analysis) return undefined;
+  return { files: sizes.map((s) => s.file), why: `together ${formatBytes(total)}, above the ${formatBytes(limits.analysis)} limit for the files of one analysis (${raiseLimitsHint})` };
 }
 
 /**

@@ -3,7 +3,7 @@
 // without blocking, and checks the opened descriptor again: what is read is what was checked, even
 // when a symbolic link moves between the check and the open.
 import * as fs from 'node:fs';
-import { formatBytes, maxInputBytes } from './input-limits.js';
+import { formatBytes } from './input-limits.js';
 import type { WorkspaceTrust } from './trust.js';
 
 /** Under which rule, and up to what size, a file may be opened. */
@@ -15,9 +15,9 @@ export interface InputAccess {
   readonly limitName: string;
 }
 
-/** How pools, corpora, candidate files and logs are opened: the trust rule and the per-file limit. */
+/** How pools, corpora, candidate files and logs are opened: the trust rule and its per-file limit. */
 export function linkedFileAccess(trust: WorkspaceTrust): InputAccess {
-  return { trust, maxBytes: maxInputBytes, limitName: 'for one linked file' };
+  return { trust, maxBytes: trust.limits.file, limitName: 'for one linked file' };
 }
 
 /** An open, checked, regular file: read it through `fd` only, and close it. */

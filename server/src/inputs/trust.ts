@@ -1,6 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { defaultInputLimits, type InputLimits } from './input-limits.js';
 
 /** What the VS Code client sends in `initializationOptions`; other clients send nothing and are trusted. */
 export interface HeraldInitializationOptions {
@@ -47,18 +48,27 @@ function realPath(p: string, links = 0): string | undefined {
  * a pool in the user's home folder. Trusted workspaces and editors without the notion read as linked.
  * The rule is checked where a file is listed (the checker, the session) and again where it is
  * opened (`inputs/open-input.ts`), on the file actually opened.
+ *
+ * The rule also carries how much may be read (`limits`, inputs/input-limits.ts): it reaches every
+ * place a linked file is sized or opened, and a user raises the limits for a session or a run, never
+ * a workspace (the setting is the machine's).
  */
 export class WorkspaceTrust {
   /** The workspace folders as given: what a worker thread needs to rebuild the rule. */
   readonly folders: readonly string[];
   private readonly realRoots: readonly string[];
 
-  constructor(readonly trusted: boolean, roots: readonly string[]) {
+  constructor(readonly trusted: boolean, roots: readonly string[], readonly limits: InputLimits = defaultInputLimits) {
     this.folders = roots.map((r) => path.resolve(r));
     this.realRoots = this.folders.map((r) => realPath(r) ?? r);
   }
 
   static readonly everything = new WorkspaceTrust(true, []);
+
+  /** The same folders under other size limits. */
+  withLimits(limits: InputLimits): WorkspaceTrust {
+    return limits === this.limits ? this : new WorkspaceTrust(this.trusted, this.folders, limits);
+  }
 
   static from(params: TrustParams): WorkspaceTrust {
     const options = params.initializationOptions;
@@ -69,11 +79,14 @@ export class WorkspaceTrust {
   }
 
   /** The rule for the folders an analysis request carries: none means a trusted workspace. */
-  static of(untrustedFolders: readonly string[] | undefined): WorkspaceTrust {
-    return untrustedFolders === undefined ? WorkspaceTrust.everything : new WorkspaceTrust(false, untrustedFolders);
+  static of(untrustedFolders: readonly string[] | undefined, limits: InputLimits = defaultInputLimits): WorkspaceTrust {
+    return untrustedFolders === undefined ? WorkspaceTrust.everything.withLimits(limits) : new WorkspaceTrust(false, untrustedFolders, limits);
   }
 
-  /** Names the rule, for cache keys: files loaded under one rule are not handed out under another. */
+  /**
+   * Names the rule, for cache keys: files loaded under one rule are not handed out under another.
+   * The limits are not in it: a loaded file fits any limit it was sized against before loading.
+   */
   get key(): string {
     return this.trusted ? 'trusted' : `untrusted:${this.folders.join('\u0000')}`;
   }

@@ -10,6 +10,7 @@ import type { SignalReport } from '../report/training-schema.js';
 import type { ComparisonReport } from '../report/training-schema.js';
 import { signalSpec } from '../signal/signal-spec.js';
 import { WorkspaceTrust } from '../inputs/trust.js';
+import { inputLimitsOf } from '../inputs/input-limits.js';
 
 /** What one run analyses: the spec's text as the editor holds it, and which of its blocks to run. */
 export interface AnalysisRequest {
@@ -26,6 +27,8 @@ export interface AnalysisRequest {
   readonly untrustedFolders?: readonly string[];
   /** `herald.audit.workers`: threads that prepare a large audit; absent: the machine's cores. */
   readonly workers?: number;
+  /** `herald.maxInputMiB`: the input limits raised to this many MiB; absent: the defaults. */
+  readonly maxInputMiB?: number;
 }
 
 export interface AuditResults {
@@ -71,10 +74,15 @@ function describe(error: unknown): string {
   return error instanceof Error ? (error.stack ?? error.message) : String(error);
 }
 
+/** The rule the request's files are read under: its workspace's folders and its input limits. */
+function trustOf(request: AnalysisRequest): WorkspaceTrust {
+  return WorkspaceTrust.of(request.untrustedFolders, inputLimitsOf(request.maxInputMiB));
+}
+
 async function runAudits(request: AnalysisRequest, ctx: RunContext): Promise<Outcome<AuditResults>> {
   if (ctx.isCancelled()) return { state: 'cancelled' };
   const { cache, isCancelled, onProgress } = ctx;
-  const trust = WorkspaceTrust.of(request.untrustedFolders);
+  const trust = trustOf(request);
   // The ranking cache lives outside the workspace: an untrusted one neither reads nor writes it.
   const candidateCache = trust.trusted ? undefined : false;
   const outcome = await auditSpec(request.text, request.specFile, { cache, isCancelled, onProgress, trust, candidateCache, workers: request.workers });
@@ -85,7 +93,7 @@ async function runAudits(request: AnalysisRequest, ctx: RunContext): Promise<Out
 // The training analyses poll no flag themselves: a cancelled run stops between them.
 async function runTraining(request: AnalysisRequest, ctx: RunContext): Promise<Outcome<TrainingResults>> {
   if (ctx.isCancelled()) return { state: 'cancelled' };
-  const options = { cache: ctx.cache.inputs, trust: WorkspaceTrust.of(request.untrustedFolders) };
+  const options = { cache: ctx.cache.inputs, trust: trustOf(request) };
   if (request.signals) ctx.onProgress('training-signal audits');
   const signal = request.signals ? await signalSpec(request.text, request.specFile, options) : { reports: [], runError: undefined };
   if (signal.reports === undefined) return { state: 'done', results: { ok: false, runError: signal.runError } };

@@ -4,6 +4,7 @@ import { MessageType, ShowMessageNotification, type Connection, type WorkDonePro
 import { makeBaseline } from '../audit/baseline.js';
 import { baselineFileOf, readBaseline, writeBaseline } from '../inputs/baseline-file.js';
 import type { WorkspaceTrust } from '../inputs/trust.js';
+import type { HeraldSettings } from './settings.js';
 import type { Problem } from '../problems/problem.js';
 import type { Report } from '../report/schema.js';
 import type { ComparisonReport, SignalReport } from '../report/training-schema.js';
@@ -40,13 +41,14 @@ interface RunContext {
 type RunScope = 'all' | 'audits';
 
 /** The analyses a spec's blocks call for within the scope, under the workspace's trust; undefined when there are none. */
-function requestOf(analysis: DocumentAnalysis, scope: RunScope, trust: WorkspaceTrust, workers: number): AnalysisRequest | undefined {
+function requestOf(analysis: DocumentAnalysis, scope: RunScope, trust: WorkspaceTrust, settings: HeraldSettings): AnalysisRequest | undefined {
   const has = (kind: 'audit' | 'training' | 'comparison'): boolean =>
     (kind === 'audit' || scope === 'all') && analysis.analyzed.model.spec.decls.some((d) => d.kind === kind);
   const request: AnalysisRequest = {
     text: analysis.text, specFile: fileURLToPath(analysis.uri), audits: has('audit'), signals: has('training'), comparisons: has('comparison'),
     ...(trust.trusted ? {} : { untrustedFolders: trust.folders }),
-    ...(workers > 0 ? { workers } : {}),
+    ...(settings.auditWorkers > 0 ? { workers: settings.auditWorkers } : {}),
+    ...(settings.maxInputMiB === undefined ? {} : { maxInputMiB: settings.maxInputMiB }),
   };
   return request.audits || request.signals || request.comparisons ? request : undefined;
 }
@@ -177,7 +179,7 @@ export class AnalysisService {
     const analysis = await this.session.analysisFor(uri);
     // A spec with errors cannot be analysed; the keystroke diagnostics already say why.
     if (analysis === undefined || !isLatest() || analysis.analyzed.problems.some((p) => p.severity === 'error')) return;
-    const request = requestOf(analysis, scope, this.session.trust, (await this.session.settings.for(uri)).auditWorkers);
+    const request = requestOf(analysis, scope, this.session.trust, await this.session.settings.for(uri));
     if (request === undefined) return;
     const untrusted = this.session.untrustedLinks(analysis);
     // The untrusted-file warnings on the links say which files and why; the baseline has no link, so the status names it.

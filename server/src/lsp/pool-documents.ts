@@ -129,7 +129,7 @@ export class DataDocuments {
     const specFile = specFileOf(link.spec.uri);
     const corpusName = link.kind === 'pool' ? corpusOfPool(model, link.name) : undefined;
     if (link.kind !== 'pool' || specFile === undefined) return { model };
-    const trust = this.session.trust;
+    const trust = await this.session.trustFor(link.spec.uri);
     const before = link.pool === undefined || link.pool.link.importer !== undefined ? [] : link.pool.files.slice(0, link.pool.files.indexOf(file));
     const earlier = before.length === 0 ? {} : { earlier: { files: before, loads: await Promise.all(before.map((f) => this.corpora.pool(f, link.name, trust))), specDir: path.dirname(specFile) } };
     if (corpusName === undefined) return { model, ...earlier };
@@ -203,13 +203,14 @@ export class DataDocuments {
     const specFile = specFileOf(link.spec.uri);
     if (link.pool?.link.importer === undefined || specFile === undefined) return undefined;
     // The analyses refuse files past their limits before reading any (inputs/load-inputs.ts): so does the editor, by the same rule.
-    const tooLarge = sizeProblem(link.pool.files, this.session.trust);
+    const trust = await this.session.trustFor(link.spec.uri);
+    const tooLarge = sizeProblem(link.pool.files, trust);
     if (tooLarge !== undefined) return { items: [], issues: [], fileError: `the pool's files are ${tooLarge.why}` };
-    const total = link.pool.files.reduce((sum, f) => sum + (inputSize(f, this.session.trust) ?? 0), 0);
+    const total = link.pool.files.reduce((sum, f) => sum + (inputSize(f, trust) ?? 0), 0);
     if (total > maxEditorImportBytes) {
       return `the pool's files are together ${formatBytes(total)}, more than the ${formatBytes(maxEditorImportBytes)} the editor imports itself; the audit reads them and its report lists the records it skips (\`herald import\` prints them by file:line)`;
     }
-    return loadPoolLink(link.pool.link, link.pool.files, path.dirname(specFile), this.corpora, this.session.trust);
+    return loadPoolLink(link.pool.link, link.pool.files, path.dirname(specFile), this.corpora, trust);
   }
 
   /** The document closed: its rows are checked afresh if it opens again. */

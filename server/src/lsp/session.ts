@@ -8,6 +8,7 @@ import { LinkedFileProbe } from '../inputs/linked-file-probe.js';
 import { isDataDocument } from './pool-documents.js';
 import { SettingsStore } from './settings.js';
 import { WorkspaceTrust } from '../inputs/trust.js';
+import { inputLimitsOf } from '../inputs/input-limits.js';
 
 /** The server's state: open documents, their analyses, settings and linked-file statuses. */
 export class Session {
@@ -26,6 +27,11 @@ export class Session {
     // Read the document after the settings arrive: an edit may have landed meanwhile.
     const document = this.documents.get(uri);
     return document === undefined ? undefined : this.analyses.get(document, settings);
+  }
+
+  /** The trust rule with the input limits the document's settings give (`herald.maxInputMiB`). */
+  async trustFor(uri: string): Promise<WorkspaceTrust> {
+    return this.trust.withLimits(inputLimitsOf((await this.settings.for(uri)).maxInputMiB));
   }
 
   /** The files the spec reads that the workspace trust rules out: no analysis may run while there are any. */

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { maxWorkers } from '../edits/parallel-prepare.js';
+import { raisedLimitMebibytes } from '../inputs/input-limits.js';
 
 /** The `herald.*` settings the server reads (declared in the root package.json). */
 const auditModes = ['onSave', 'onType', 'manual'] as const;
@@ -12,11 +13,13 @@ export interface HeraldSettings {
   readonly runAudit: AuditMode;
   /** Threads that prepare a large audit; 0: the machine's cores (edits/parallel-prepare.ts). */
   readonly auditWorkers: number;
+  /** `herald.maxInputMiB`: the input limits raised to this many MiB; undefined (the setting's 0): the defaults. */
+  readonly maxInputMiB: number | undefined;
 }
 
 export const settingsSection = 'herald';
 
-export const defaultSettings: HeraldSettings = { checkLinkedFiles: true, unusedDeclarations: true, runAudit: 'onSave', auditWorkers: 0 };
+export const defaultSettings: HeraldSettings = { checkLinkedFiles: true, unusedDeclarations: true, runAudit: 'onSave', auditWorkers: 0, maxInputMiB: undefined };
 
 // Whatever a client sent: each setting that is missing or mistyped keeps its default.
 const sectionSchema = z.object({
@@ -26,6 +29,8 @@ const sectionSchema = z.object({
     run: z.enum(auditModes).catch(defaultSettings.runAudit),
     workers: z.number().int().min(0).max(maxWorkers).catch(defaultSettings.auditWorkers),
   }).catch({ run: defaultSettings.runAudit, workers: defaultSettings.auditWorkers }),
+  // 0 keeps the defaults; a value the limits cannot take keeps them too, as any mistyped setting does.
+  maxInputMiB: z.union([z.literal(0), z.number().int().min(raisedLimitMebibytes.least).max(raisedLimitMebibytes.most)]).catch(0),
 });
 const payloadSchema = z.object({ [settingsSection]: z.unknown() });
 
@@ -35,6 +40,7 @@ export function toSettings(value: unknown): HeraldSettings {
   if (!parsed.success) return defaultSettings;
   return {
     checkLinkedFiles: parsed.data.checkLinkedFiles, unusedDeclarations: parsed.data.unusedDeclarations, runAudit: parsed.data.audit.run, auditWorkers: parsed.data.audit.workers,
+    maxInputMiB: parsed.data.maxInputMiB === 0 ? undefined : parsed.data.maxInputMiB,
   };
 }
 

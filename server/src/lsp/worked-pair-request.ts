@@ -96,10 +96,11 @@ export async function workedPairAnswer(session: Session, corpora: InputCache, pa
   const files = specFiles(model.spec, specFile);
   const specDir = path.dirname(specFile);
   const pool = files.named(params.pool);
-  const found = await findRow(pool, params.trajectory, specDir, corpora, session.trust);
+  const trust = await session.trustFor(analysis.uri);
+  const found = await findRow(pool, params.trajectory, specDir, corpora, trust);
   if (typeof found === 'string') return unavailable(found);
   if (found === undefined) return unavailable(`no valid row of ${specRelative(specDir, pool.file)} has the id ${params.trajectory}`);
-  const corpus = await corpora.corpus(files.named(plan.corpus).file, session.trust);
+  const corpus = await corpora.corpus(files.named(plan.corpus).file, trust);
   if (corpus.fileError !== undefined) return unavailable(corpus.fileError);
   // The ids the row does not log (result objects, citation markers) resolve as the audit resolved them.
   const resolved = resolveRows([found.row], corpus.corpus);
