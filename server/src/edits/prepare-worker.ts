@@ -2,6 +2,8 @@
 // builds the attacks' candidate generators once (a corpus index only when a ranking is missing from
 // what the coordinator sends), then evaluates each row range it is handed and sends its part back.
 // It opens no file: the rankings it computes go back to the coordinator, which keeps them.
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { parentPort } from 'node:worker_threads';
 import { corpusEnv } from '../language/eval-env.js';
 import type { Trajectory } from '../pool/types.js';
@@ -15,7 +17,7 @@ import { corpusPlaces, partOnWire, type FromCoordinator, type PartInit, type Ran
 const port = parentPort;
 
 /**
- * A generator's rankings in this thread: those the coordinator sent for the ranges so far, and those
+ * A generator's rankings in this thread: those the coordinator sent for the range at hand, and those
  * ranked here, which also go back to the coordinator to be kept.
  */
 function threadStore(generator: RankedGenerator, known: Map<string, Remembered>, fresh: RankingEntry[]): RankingStore {
@@ -49,6 +51,9 @@ function start(init: PartInit): (rows: readonly Trajectory[], sent: readonly Ran
   // A file generator counts its drops over every range this thread evaluates: each part reports what it added.
   let dropsBefore: readonly (readonly GeneratorDrops[])[] = [];
   return (rows, sent) => {
+    // The coordinator keeps every ranking and sends each range its own: kept across ranges here, they
+    // would only grow the thread (by a million ranked query texts at a million rows).
+    for (const map of known.values()) map.clear();
     for (const { generator, text, ranked } of sent) knownOf(generator).set(text, ranked);
     const part = preparePart(setupRows(compiled, rows, env), candidates, () => false);
     const rankings = fresh.splice(0);
@@ -59,7 +64,18 @@ function start(init: PartInit): (rows: readonly Trajectory[], sent: readonly Ran
   };
 }
 
+// Once a part is sent, its rows, views and edits are garbage, but V8 lets a busy thread's heap grow
+// instead of collecting it: at 200,000 rows each of two workers reached 650 MB of heap where 240 MB
+// was live, and that set the audit's peak. A full collection after each part keeps a worker near its live
+// data (docs/performance.md, Memory). Node gives no way to ask for one but V8's `gc`, which the flag
+// adds only to contexts made after it is set, so it is taken from a new context (as Jest does).
+function garbageCollector(): () => void {
+  setFlagsFromString('--expose-gc');
+  return runInNewContext('gc') as () => void;
+}
+
 if (port !== null) {
+  const collectGarbage = garbageCollector();
   let run: ReturnType<typeof start> | undefined;
   let places: ReadonlyMap<string, number> = new Map();
   port.on('message', (message: FromCoordinator) => {
@@ -75,6 +91,7 @@ if (port !== null) {
       if (part === undefined) throw new Error('a part was cancelled in a worker, which is never asked to cancel');
       const { wire, transfers } = partOnWire(part, places);
       send({ kind: 'part', index: message.index, part: wire, rankings }, transfers);
+      collectGarbage();
     } catch (error) {
       // The stack goes to the log (the process's stderr); the audit's failure names the message.
       console.error(error);
