@@ -22,6 +22,7 @@ import { editVariants } from '../../server/src/edits/edit-program.js';
 import { changeOf, vectorCount } from '../../server/src/edits/edit-changes.js';
 import { estimateSelection, selectionLabel } from '../../server/src/edits/scoring.js';
 import { scoringMemo } from '../../server/src/edits/scoring-memo.js';
+import { viewOf } from '../../server/src/language/view.js';
 import { scoreAudit } from '../../server/src/audit/run-audit.js';
 import { LineIndex } from '../../server/src/problems/line-index.js';
 import { loadCorpus, loadPool } from '../../server/src/inputs/loaders.js';
@@ -127,7 +128,8 @@ describe('optimised audit path', () => {
 
   it('evaluates on an edit only the features its write set can change, counting citation tests from the original, with every value as a full evaluation gives', async () => {
     const { model, prepared } = await preparedSample(text);
-    const { table, views, env, rows } = prepared;
+    const { table, env, rows } = prepared;
+    const views = rows.map(viewOf);
     const F = table.keys.length;
     const compiled = compilePlan(model, { rewards: [], detectors: [], attacks: prepared.runs.map((r) => r.plan) }).edits;
     const skipped: string[] = [];

@@ -138,7 +138,7 @@ describe('assemblePrepared', () => {
   const setup = setupRows(compileSetup(model, plan), goldenRows, corpusEnv(goldenCorpus));
   const inputs = { corpusName: 'c', corpus: goldenCorpus, corpusIssues: [], pools: [{ name: 'p', file: 'p.jsonl', rows: goldenRows, issues: [] }] };
   const part = (stage: number | undefined, row: number): PreparedPart => ({
-    originalValues: new Float64Array(0), runs: [], drops: [],
+    originalValues: new Float64Array(0), originalMetrics: new Float64Array(0), runs: [], drops: [],
     ...(stage === undefined ? {} : { failure: { stage, row, message: `stage ${stage} row ${row}` } }),
   });
 

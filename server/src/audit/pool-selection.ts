@@ -92,7 +92,7 @@ function pickerFor(prepared: PreparedEdits, selection: PoolSelection, scorers: r
       return (group) => [bestOf(group, (a, b) => pairedMargin(scorer.weights, values, a * F, values, b * F) > 0)];
     }
     case 'gold_informed': {
-      const metrics = rowMetrics(prepared.memo, prepared.views, prepared.env);
+      const metrics = rowMetrics(prepared);
       const key = (r: number): readonly number[] => [metrics.exactMatch[r]!, metrics.recall[r]!, metrics.precision[r]!];
       return (group) => [bestOf(group, (a, b) => beats(key(a), key(b)))];
     }

@@ -1,37 +1,13 @@
 import type { RetentionEntry } from '../report/schema.js';
-import { repeatedQueries } from '../language/functions.js';
-import type { EvalEnv } from '../language/eval-env.js';
-import type { TrajectoryView } from '../language/view.js';
 import { clusterBootstrap, noInterval, type Interval } from '../stats/bootstrap.js';
 import { zeroEventUpperBound, type EstimateOptions } from '../stats/estimands.js';
 import { extraFeatures, type Scorer } from '../edits/features.js';
-import { originalColumn, type ScoringMemo } from '../edits/scoring-memo.js';
+import { metricColumn } from '../edits/original-metrics.js';
+import type { PreparedEdits } from '../edits/prepare.js';
 
-/**
- * The retrieval contract that defines the compatible set, as the paper states it: a valid nonempty
- * final, one to five searches, nonempty citations that are all corpus ids and all retrieved, and no
- * pair of queries whose normalised token sets have a Jaccard similarity of 0.8 or more.
- */
-export const retentionContract = { minSearches: 1, maxSearches: 5, repeatedQueryJaccard: 0.8 } as const;
-
-/** Whether an original honours the retrieval contract (see `retentionContract`). */
-export function isContractCompatible(view: TrajectoryView, env: EvalEnv): boolean {
-  return (
-    view.hasFinal &&
-    view.answer.trim().length > 0 &&
-    view.searches.length >= retentionContract.minSearches &&
-    view.searches.length <= retentionContract.maxSearches &&
-    view.citations.length > 0 &&
-    view.citations.every((c) => env.corpusIds.has(c) && view.retrieved.has(c)) &&
-    repeatedQueries(view.searches, retentionContract.repeatedQueryJaccard) === 0
-  );
-}
-
-const contractCompatibility = (view: TrajectoryView, env: EvalEnv): number => (isContractCompatible(view, env) ? 1 : 0);
-
-/** The originals that honour the contract; compatibility reads no weights, so it is worked out once per memo. */
-export function compatibleRows(memo: ScoringMemo, views: readonly TrajectoryView[], env: EvalEnv): number[] {
-  const compatible = originalColumn(memo, views, env, contractCompatibility);
+/** The originals that honour the retrieval contract (edits/original-metrics.ts), as preparation found them. */
+export function compatibleRows(prepared: Pick<PreparedEdits, 'originalMetrics' | 'rows'>): number[] {
+  const compatible = metricColumn(prepared.originalMetrics, prepared.rows.length, 'compatible');
   const rows: number[] = [];
   for (let row = 0; row < compatible.length; row++) if (compatible[row] === 1) rows.push(row);
   return rows;

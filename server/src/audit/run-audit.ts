@@ -20,7 +20,8 @@ import { evaluateExpectation } from './expectations.js';
 import { evaluateLattice, type LatticePenalty } from './lattice.js';
 import { attackMarginHistogram, repairScorers } from './margin-histogram.js';
 import { auditEditPlan, type AuditPlan } from './plan.js';
-import { compatibleRows, retention, retentionContract } from './retention.js';
+import { retentionContract } from '../edits/original-metrics.js';
+import { compatibleRows, retention } from './retention.js';
 import { robustnessTable } from './robustness.js';
 import { scopedRuns, selectedRowsReport } from './selection-scope.js';
 import { penaltySweep, perPool } from './sensitivity.js';
@@ -174,7 +175,7 @@ function sideStatistics(scoring: AuditScoring) {
   const certificate = certify(runs, originalValues, base, scoring.penalties, scoring.workedPair, memo);
   const sweep = penaltySweep(runs, table, base, plan.lattice.map((l) => ({ key: `decl:${l.name}`, lambda: l.lambda })), plan.sweep, estimates, memo);
   const pooled = perPool(runs, scorers, (row) => prepared.poolOfRow[row]!, prepared.inputs.pools.map((p) => p.name), estimates, memo);
-  const compatible = compatibleRows(memo, prepared.views, prepared.env);
+  const compatible = compatibleRows(prepared);
   const groups = prepared.sampleGroups;
   return {
     cancellation,
@@ -184,7 +185,7 @@ function sideStatistics(scoring: AuditScoring) {
     aggregate: pooled.aggregate,
     retention: retention(compatible, originalValues, (row) => prepared.clusterOf[row]!, base, scorers.slice(1), scoring.termName, estimates),
     // The metrics are worked out only when some question has several samples to choose from.
-    utility: groups.length === 0 ? [] : offlineUtility(groups, rowMetrics(memo, prepared.views, prepared.env), originalValues, scorers),
+    utility: groups.length === 0 ? [] : offlineUtility(groups, rowMetrics(prepared), originalValues, scorers),
   };
 }
 

@@ -1,10 +1,7 @@
 import type { UtilityEntry } from '../report/schema.js';
-import { exactMatch, precision, recall } from '../language/functions.js';
-import type { EvalEnv } from '../language/eval-env.js';
-import type { TrajectoryView } from '../language/view.js';
 import { pairedMargin, type Scorer } from '../edits/features.js';
-import type { SampleGroup } from '../edits/prepare.js';
-import { originalColumn, type ScoringMemo } from '../edits/scoring-memo.js';
+import { metricColumn, type OriginalMetric } from '../edits/original-metrics.js';
+import type { PreparedEdits, SampleGroup } from '../edits/prepare.js';
 
 /** What best-of-n selection is judged by, for every original. */
 export interface RowMetrics {
@@ -15,24 +12,15 @@ export interface RowMetrics {
   readonly searchCalls: Float64Array;
 }
 
-// Defined once: each function is the key its column is remembered under.
-const metricOf = {
-  exactMatch: (view: TrajectoryView) => exactMatch(view.answer, view.gold.answers),
-  precision: (view: TrajectoryView) => precision(view.citations, view.gold.support_ids),
-  recall: (view: TrajectoryView) => recall(view.citations, view.gold.support_ids),
-  validFinal: (view: TrajectoryView) => (view.hasFinal ? 1 : 0),
-  searchCalls: (view: TrajectoryView) => view.searches.length,
-} as const;
-
-/** The metrics of every original; they read no weights, so each is worked out once per memo. */
-export function rowMetrics(memo: ScoringMemo, views: readonly TrajectoryView[], env: EvalEnv): RowMetrics {
-  const of = (metric: (view: TrajectoryView) => number): Float64Array => originalColumn(memo, views, env, metric);
+/** The metrics of every original, as preparation evaluated them (edits/original-metrics.ts). */
+export function rowMetrics(prepared: Pick<PreparedEdits, 'originalMetrics' | 'rows'>): RowMetrics {
+  const of = (metric: OriginalMetric): Float64Array => metricColumn(prepared.originalMetrics, prepared.rows.length, metric);
   return {
-    exactMatch: of(metricOf.exactMatch),
-    precision: of(metricOf.precision),
-    recall: of(metricOf.recall),
-    validFinal: of(metricOf.validFinal),
-    searchCalls: of(metricOf.searchCalls),
+    exactMatch: of('exactMatch'),
+    precision: of('precision'),
+    recall: of('recall'),
+    validFinal: of('validFinal'),
+    searchCalls: of('searchCalls'),
   };
 }
 

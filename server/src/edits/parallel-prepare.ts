@@ -79,7 +79,7 @@ export function partOnWire(part: PreparedPart, places: ReadonlyMap<string, numbe
     return { corpusPlace, others };
   });
   const wire = { part: { ...part, runs: part.runs.map((run) => ({ ...run, editReplacement: [] })) }, replacements };
-  const arrays = [part.originalValues, ...replacements.map((r) => r.corpusPlace), ...part.runs.flatMap((r) => [r.rowFlags, r.editRow, r.editPosition, ...(r.editOrigins === undefined ? [] : [r.editOrigins]), r.changes.columns, r.changes.vectors, r.changes.vectorOf])];
+  const arrays = [part.originalValues, part.originalMetrics, ...replacements.map((r) => r.corpusPlace), ...part.runs.flatMap((r) => [r.rowFlags, r.editRow, r.editPosition, ...(r.editOrigins === undefined ? [] : [r.editOrigins]), r.changes.columns, r.changes.vectors, r.changes.vectorOf])];
   return { wire, transfers: [...new Set(arrays.map((a) => a.buffer as ArrayBuffer))] };
 }
 
@@ -210,7 +210,7 @@ export async function prepareInParallel(model: SpecModel, plan: EditPlan, inputs
     // Every worker compiles the spec while the first ranges' stored rankings are looked up.
     for (const worker of workers) give(worker);
   });
-  // The calling thread's own share: the compiled plan and the views the report reads, while the workers run.
+  // The calling thread's own share, while the workers run: the compiled plan.
   const setup = setupRows(compileSetup(model, plan), rows, corpusEnv(inputs.corpus));
   try {
     if ((await outcome) === 'cancelled') return undefined;

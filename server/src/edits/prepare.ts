@@ -1,6 +1,6 @@
 import type { AnalysisInputs } from '../inputs/analysis-inputs.js';
 import { corpusEnv, type EvalEnv } from '../language/eval-env.js';
-import { viewOf, type TrajectoryView } from '../language/view.js';
+import { viewOf } from '../language/view.js';
 import type { Trajectory } from '../pool/types.js';
 import { RewardCompiler, type CompiledReward } from '../reward/compile.js';
 import { compileEdit, type CompiledEdit } from '../reward/compile-edit.js';
@@ -10,6 +10,7 @@ import type { AttackPlan, EditPlan } from './attack-plan.js';
 import { evaluateFeatures, joinRunParts, runAttackRows, type AttackContext, type AttackRun, type RunPart } from './attack-run.js';
 import { AuditError, featureName } from './audit-error.js';
 import { buildFeatureTable, type FeatureTable } from './features.js';
+import { evaluateMetrics, joinMetrics } from './original-metrics.js';
 import { scoringMemo, type ScoringMemo } from './scoring-memo.js';
 import { partOrigins } from './generators/edit-origins.js';
 import { dropNotes, sumDrops, type GeneratorDrops } from './generators/candidates-file.js';
@@ -54,8 +55,9 @@ export interface PreparedEdits {
   readonly clusters: number;
   /** The corpus and the evaluation caches, which live as long as these prepared edits. */
   readonly env: EvalEnv;
-  readonly views: readonly TrajectoryView[];
   readonly originalValues: Float64Array;
+  /** Each original's contract compatibility and selection metrics (edits/original-metrics.ts). */
+  readonly originalMetrics: Float64Array;
   readonly detectorNames: readonly string[];
   readonly detectorColumns: ReadonlyMap<string, number>;
   readonly runs: readonly AttackRun[];
@@ -120,7 +122,6 @@ export interface CompiledSetup extends CompiledPlan {
 export interface PrepareSetup extends CompiledSetup {
   readonly rows: readonly Trajectory[];
   readonly env: EvalEnv;
-  readonly views: readonly TrajectoryView[];
 }
 
 export function compileSetup(model: SpecModel, plan: EditPlan): CompiledSetup {
@@ -131,7 +132,7 @@ export function compileSetup(model: SpecModel, plan: EditPlan): CompiledSetup {
 
 /** The setup over `rows`; `env` (the corpus and its caches) may serve several row ranges. */
 export function setupRows(compiled: CompiledSetup, rows: readonly Trajectory[], env: EvalEnv): PrepareSetup {
-  return { ...compiled, rows, env, views: rows.map(viewOf) };
+  return { ...compiled, rows, env };
 }
 
 /**
@@ -149,6 +150,8 @@ export interface PartFailure {
 /** One row range's share of a preparation: what `prepareEdits` computes, for rows [0, setup.rows.length) of the setup. */
 export interface PreparedPart {
   readonly originalValues: Float64Array;
+  /** Empty in a part that failed. */
+  readonly originalMetrics: Float64Array;
   /** Per attack, in plan order (fewer after a failure). */
   readonly runs: readonly RunPart[];
   /** Per attack: its file and command generators' drops. */
@@ -166,22 +169,26 @@ function failureOf(error: unknown, stage: number): PartFailure {
  * at the first AuditError (returned as `failure`). Undefined when cancelled.
  */
 export function preparePart(setup: PrepareSetup, candidates: CandidateSource, isCancelled: () => boolean, progress: (message: string) => void = () => undefined): PreparedPart | undefined {
-  const { table, rows, views, env } = setup;
+  const { table, rows, env } = setup;
   const F = table.keys.length;
+  // The views live as long as this part: nothing prepared keeps one.
+  const views = rows.map(viewOf);
   const originalValues = new Float64Array(rows.length * F);
   const runs: RunPart[] = [];
   const drops = (): GeneratorDrops[][] => setup.plan.attacks.map((a) => candidates.drops(a));
+  const failed = (failure: PartFailure): PreparedPart => ({ originalValues, originalMetrics: new Float64Array(0), runs, drops: drops(), failure });
   progress(`evaluating ${F} terms on ${rows.length} trajectories`);
   try {
     views.forEach((view, r) => evaluateFeatures(table, view, env, originalValues, r * F, r));
   } catch (error) {
-    return { originalValues, runs, drops: drops(), failure: failureOf(error, 0) };
+    return failed(failureOf(error, 0));
   }
   const bad = originalValues.findIndex((v) => !Number.isFinite(v));
   if (bad >= 0) {
     const message = `term '${featureName(table.keys[bad % F]!)}' is ${originalValues[bad]}; every term must be a finite number`;
-    return { originalValues, runs, drops: drops(), failure: { stage: 1, row: Math.floor(bad / F), message } };
+    return failed({ stage: 1, row: Math.floor(bad / F), message });
   }
+  const originalMetrics = evaluateMetrics(views, env);
   // An attack asks for candidates position by position, row by row: the ids to leave out (retrieved
   // or cited) are collected once per row, not once per position.
   let excluded: { row: number; ids: ReadonlySet<string> } | undefined;
@@ -204,7 +211,7 @@ export function preparePart(setup: PrepareSetup, candidates: CandidateSource, is
     try {
       run = runAttackRows(attack, ctx, 0, rows.length);
     } catch (error) {
-      return { originalValues, runs, drops: drops(), failure: failureOf(error, 2 + a) };
+      return failed(failureOf(error, 2 + a));
     }
     if (run === undefined) return undefined;
     runs.push(run);
@@ -214,7 +221,7 @@ export function preparePart(setup: PrepareSetup, candidates: CandidateSource, is
     const editOrigins = partOrigins(setup.plan.attacks[a]!, run, candidates, rows, exclusionsOf);
     return editOrigins === undefined ? run : { ...run, editOrigins };
   });
-  return { originalValues, runs: withOrigins, drops: drops() };
+  return { originalValues, originalMetrics, runs: withOrigins, drops: drops() };
 }
 
 /** Builds every edit and evaluates every feature, on this thread. Returns undefined when cancelled, a normal outcome. */
@@ -255,8 +262,8 @@ export function assemblePrepared(setup: PrepareSetup, inputs: AnalysisInputs, ca
   const candidateNotes = new Map(plan.attacks.map((a, i) => [a.name, dropNotes(sumDrops(parts.map(({ part }) => part.drops[i]!)))]));
   const candidateCommands = new Map(plan.attacks.map((a) => [a.name, candidates.commands?.(a) ?? []]));
   return {
-    table, rows, poolOfRow: inputs.pools.flatMap((p) => p.rows.map(() => p.name)), clusterOf, clusters: clusterIds.size, env: setup.env, views: setup.views,
-    originalValues, detectorNames: setup.detectorNames, detectorColumns: setup.detectorColumns, runs, inputs, candidateNotes, candidateCommands,
+    table, rows, poolOfRow: inputs.pools.flatMap((p) => p.rows.map(() => p.name)), clusterOf, clusters: clusterIds.size, env: setup.env,
+    originalValues, originalMetrics: joinMetrics(parts.map(({ from, part }) => ({ from, values: part.originalMetrics })), rows.length), detectorNames: setup.detectorNames, detectorColumns: setup.detectorColumns, runs, inputs, candidateNotes, candidateCommands,
     sampleGroups: sampleGroupsOf(inputs), memo: scoringMemo(),
   };
 }

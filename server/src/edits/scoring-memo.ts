@@ -1,13 +1,8 @@
 import { LRUCache } from 'lru-cache';
-import type { EvalEnv } from '../language/eval-env.js';
-import type { TrajectoryView } from '../language/view.js';
 import { bootstrapMemo, type BootstrapMemo } from '../stats/bootstrap.js';
 import type { Selection } from './attack-plan.js';
 import type { AttackRun } from './attack-run.js';
 import type { EditMargins, Selected, UnitVectors } from './scoring.js';
-
-/** A value of one original that reads no weights, such as a side statistic's input. */
-export type OriginalFunction = (view: TrajectoryView, env: EvalEnv) => number;
 
 /**
  * What scoring one prepared edits remembers from one scoring to the next: made with the prepared
@@ -35,8 +30,6 @@ export interface ScoringMemo {
   readonly triggering: WeakMap<AttackRun, Map<number, Int32Array>>;
   /** Per run, each unit's distinct change vectors (weight-free; `selected` reads them). */
   readonly unitVectors: WeakMap<AttackRun, UnitVectors>;
-  /** Columns over the originals by the function that computes them (see `originalColumn`). */
-  readonly originalColumns: LRUCache<OriginalFunction, Float64Array>;
   readonly bootstrap: BootstrapMemo;
 }
 
@@ -47,8 +40,6 @@ export interface ScoringMemo {
  * margins are computed again (a sum per change vector), giving the same doubles.
  */
 export const marginBytes = 64 * 1024 * 1024;
-// Analyses ask for a handful of columns; the bound only matters if one passed fresh functions.
-const originalColumnsKept = 32;
 
 export function scoringMemo(maxMarginBytes = marginBytes): ScoringMemo {
   const runKeys = new WeakMap<AttackRun, number>();
@@ -63,7 +54,6 @@ export function scoringMemo(maxMarginBytes = marginBytes): ScoringMemo {
     selections: new WeakMap(),
     triggering: new WeakMap(),
     unitVectors: new WeakMap(),
-    originalColumns: new LRUCache({ max: originalColumnsKept }),
     bootstrap: bootstrapMemo(),
   };
 }
@@ -71,14 +61,4 @@ export function scoringMemo(maxMarginBytes = marginBytes): ScoringMemo {
 /** The key of a run's margins under `weights`: every double spelled in full (String round-trips), so equal keys are equal weights. */
 export function marginsKey(memo: ScoringMemo, run: AttackRun, weights: Float64Array): string {
   return `${memo.runKey(run)}:${Array.from(weights, String).join(',')}`;
-}
-
-/**
- * `of` evaluated on every original, once per memo: pass a function defined once (at module level),
- * since the function itself is the key.
- */
-export function originalColumn(memo: ScoringMemo, views: readonly TrajectoryView[], env: EvalEnv, of: OriginalFunction): Float64Array {
-  let column = memo.originalColumns.get(of);
-  if (column === undefined) memo.originalColumns.set(of, (column = Float64Array.from(views, (view) => of(view, env))));
-  return column;
 }
