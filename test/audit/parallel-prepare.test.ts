@@ -9,7 +9,7 @@ import { describe, it } from 'node:test';
 import { auditSpec, type AuditSpecOptions } from '../../server/src/audit/audit-spec.js';
 import { Worker } from 'node:worker_threads';
 import { assemblePrepared, compileSetup, noCandidates, preparePart, setupRows, type PreparedPart } from '../../server/src/edits/prepare.js';
-import { prepareInParallel, type FromCoordinator, type ToCoordinator } from '../../server/src/edits/parallel-prepare.js';
+import { maxRowsPerRange, prepareInParallel, rowRanges, type FromCoordinator, type ToCoordinator } from '../../server/src/edits/parallel-prepare.js';
 import { corpusEnv } from '../../server/src/language/eval-env.js';
 import { analyze } from '../../server/src/semantics/analyze.js';
 import { AuditError } from '../../server/src/edits/audit-error.js';
@@ -129,6 +129,24 @@ describe('the worker threads themselves', () => {
       assert.match(error.message, /^preparing the audit on 2 worker threads failed: .*R0.*; `herald\.audit\.workers` or `--workers` sets fewer$/);
       return true;
     });
+  });
+});
+
+describe('row ranges', () => {
+  const sizes = (ranges: { from: number; to: number }[]): number[] => ranges.map((r) => r.to - r.from);
+  it('four per thread, at least minRows rows each, at most maxRowsPerRange, covering every row once in order', () => {
+    assert.equal(maxRowsPerRange, 25_000);
+    assert.deepEqual(sizes(rowRanges(58_368, 2)), [10_000, 10_000, 10_000, 10_000, 10_000, 8_368]);
+    assert.deepEqual(sizes(rowRanges(200_000, 2)), Array(8).fill(25_000));
+    // A million rows: the ranges stay at 25,000 rows, so a thread's memory does not grow with the pool.
+    assert.deepEqual(sizes(rowRanges(1_000_000, 2)), Array(40).fill(25_000));
+    assert.deepEqual(sizes(rowRanges(1_000_000, 64)), Array(100).fill(10_000));
+    // A test's small ranges: minRows wins over the cap.
+    assert.deepEqual(sizes(rowRanges(10, 3, 4)), [4, 4, 2]);
+    assert.deepEqual(sizes(rowRanges(60_000, 1, 30_000)), [30_000, 30_000]);
+    for (const ranges of [rowRanges(123_457, 3), rowRanges(7, 2, 1)]) {
+      ranges.forEach((r, i) => assert.equal(r.from, i === 0 ? 0 : ranges[i - 1]!.to));
+    }
   });
 });
 

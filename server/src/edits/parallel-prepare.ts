@@ -121,6 +121,13 @@ export function defaultWorkers(): number {
 /** Ranges per worker: enough that a worker with cheap rows takes another range while one with costly rows finishes. */
 const rangesPerWorker = 4;
 
+/**
+ * Rows per range at most: a worker holds one range's rows, views and edits at a time, so this bounds
+ * a worker's memory whatever the pool's size. A million rows on two threads in 125,000-row ranges
+ * peaked at 4.9 GB; in 25,000-row ranges at 3.9 GB, and 10,000-row ones did no better (docs/performance.md).
+ */
+export const maxRowsPerRange = 25_000;
+
 export interface ParallelOptions extends RunOptions {
   /** Worker threads to start (at least 2; one is the calling thread's `prepareEdits`). */
   readonly workers: number;
@@ -138,6 +145,17 @@ export interface ParallelOptions extends RunOptions {
   readonly minRows?: number;
 }
 
+/**
+ * The consecutive row ranges a preparation on `workers` threads hands out: four per thread, each of
+ * at least `minRows` rows (the last may be shorter) and at most `maxRowsPerRange` unless `minRows` asks for more.
+ */
+export function rowRanges(rows: number, workers: number, minRows = minRowsPerWorker): { from: number; to: number }[] {
+  const size = Math.max(minRows, Math.min(maxRowsPerRange, Math.ceil(rows / (workers * rangesPerWorker))));
+  const ranges: { from: number; to: number }[] = [];
+  for (let from = 0; from < rows; from += size) ranges.push({ from, to: Math.min(rows, from + size) });
+  return ranges;
+}
+
 /** The workers' script: beside this module in the compiled tree, and beside dist/engine.js in the bundle. */
 const workerFile = path.join(__dirname, 'prepare-worker.js');
 
@@ -147,9 +165,7 @@ const workerFile = path.join(__dirname, 'prepare-worker.js');
  */
 export async function prepareInParallel(model: SpecModel, plan: EditPlan, inputs: AnalysisInputs, candidates: CandidateSource, options: ParallelOptions): Promise<PreparedEdits | undefined> {
   const rows = inputs.pools.flatMap((p) => p.rows);
-  const size = Math.max(options.minRows ?? minRowsPerWorker, Math.ceil(rows.length / (options.workers * rangesPerWorker)));
-  const ranges: { from: number; to: number }[] = [];
-  for (let from = 0; from < rows.length; from += size) ranges.push({ from, to: Math.min(rows.length, from + size) });
+  const ranges = rowRanges(rows.length, options.workers, options.minRows);
   const progress = options.onProgress ?? (() => undefined);
   const threads = Math.min(options.workers, ranges.length);
   progress(`building edits on ${rows.length} trajectories with ${threads} worker threads`);
