@@ -102,8 +102,9 @@ export const maxInputOption = {
 /** The rule a command-line run reads under: every file, within the limits `--max-input-mib` gives; an exit code after a usage error. */
 export function commandTrust(command: string, maxInputMiB: string | undefined, io: CommandOutput): WorkspaceTrust | number {
   if (maxInputMiB === undefined) return WorkspaceTrust.everything;
+  // Number('') is 0, which the least limit refuses like any other value below it.
   const mebibytes = Number(maxInputMiB);
-  const problem = maxInputMiB.trim() === '' ? raisedLimitProblem(Number.NaN) : raisedLimitProblem(mebibytes);
+  const problem = raisedLimitProblem(mebibytes);
   if (problem !== undefined) return usageError(command, `--max-input-mib takes ${problem}, not ${JSON.stringify(maxInputMiB)}`, io);
   return WorkspaceTrust.everything.withLimits(inputLimitsOf(mebibytes));
 }

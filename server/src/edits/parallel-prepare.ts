@@ -147,7 +147,8 @@ export interface ParallelOptions extends RunOptions {
 
 /**
  * The consecutive row ranges a preparation on `workers` threads hands out: four per thread, each of
- * at least `minRows` rows (the last may be shorter) and at most `maxRowsPerRange` unless `minRows` asks for more.
+ * at least `minRows` rows (the last may be shorter) and at most `maxRowsPerRange` unless `minRows`
+ * asks for more; so fewer than four per thread for a small pool, more for a large one.
  */
 export function rowRanges(rows: number, workers: number, minRows = minRowsPerWorker): { from: number; to: number }[] {
   const size = Math.max(minRows, Math.min(maxRowsPerRange, Math.ceil(rows / (workers * rangesPerWorker))));

@@ -66,9 +66,10 @@ function start(init: PartInit): (rows: readonly Trajectory[], sent: readonly Ran
 
 // Once a part is sent, its rows, views and edits are garbage, but V8 lets a busy thread's heap grow
 // instead of collecting it: at 200,000 rows each of two workers reached 650 MB of heap where 240 MB
-// was live, and that set the audit's peak. A full collection after each part keeps a worker near its live
-// data (docs/performance.md, Memory). Node gives no way to ask for one but V8's `gc`, which the flag
-// adds only to contexts made after it is set, so it is taken from a new context (as Jest does).
+// was live, and that set the audit's peak. A full collection after each part keeps a worker near
+// its live data (docs/performance.md, "Workers that hold one range at a time"). Node gives no way
+// to ask for one but V8's `gc`, which the flag adds only to contexts made after it is set, so it is
+// taken from a new context (as Jest does for --logHeapUsage). It collects this thread's heap only.
 function garbageCollector(): () => void {
   setFlagsFromString('--expose-gc');
   return runInNewContext('gc') as () => void;
