@@ -3,7 +3,7 @@
 // options, every record skipped). Runs the built CLI (npm run build first, like test/cli).
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
@@ -83,6 +83,28 @@ describe('herald import', () => {
       assert.equal(r.stdout, '');
     }
     assert.match(runHerald(['--from', 'verl', '--option', 'dialect=webthinker', 'verl-research.jsonl', '--out', '-']).stderr, /unknown dialect 'webthinker'; expected one of search_r1, zerosearch, r1_searcher, research, hermes/u);
+  });
+
+  it('reads its logs as every linked file is read: a folder, a log past the limits (unread), --max-input-mib raising them', () => {
+    const out = path.join(dir, 'limited.jsonl');
+    const folder = runHerald(['--from', 'verl', '--out', out, dir]);
+    assert.equal(folder.code, 2);
+    assert.match(folder.stderr, /herald import: cannot read .*: a folder, not a file/);
+    // A sparse 200 MiB log: refused by size before it is read; under a raised limit it is read, and has no record to import.
+    const big = path.join(dir, 'big-dump.jsonl');
+    writeFileSync(big, '');
+    truncateSync(big, 200 * 1024 * 1024);
+    const refused = runHerald(['--from', 'verl', '--out', out, big]);
+    assert.equal(refused.code, 2);
+    assert.match(refused.stderr, /herald import: cannot read .*big-dump\.jsonl: 200 MiB, above the 128 MiB limit for one linked file \(raise it with --max-input-mib/);
+    const raised = runHerald(['--from', 'verl', '--out', out, big, '--max-input-mib', '256']);
+    assert.doesNotMatch(raised.stderr, /above the/);
+    assert.equal(raised.code, 1, raised.stderr);
+    assert.match(raised.stderr, /every record was skipped; nothing was written/);
+    assert.equal(existsSync(out), false);
+    const bad = runHerald(['--from', 'verl', '--out', out, big, '--max-input-mib', '64']);
+    assert.equal(bad.code, 2);
+    assert.match(bad.stderr, /--max-input-mib takes a whole number of MiB from 160/);
   });
 
   it('every record skipped: exit 1, nothing written', () => {

@@ -1,12 +1,15 @@
-import * as fs from 'node:fs';
+import * as path from 'node:path';
 import type { ImportFile, ImportIssue, ImportResult, RawOptions } from '../importers/importer.js';
 import { importerFor, importers } from '../importers/registry.js';
 import { loadCorpus } from '../inputs/loaders.js';
+import { sizeProblem } from '../inputs/load-inputs.js';
+import { linkedFileAccess, openInput, readOpened } from '../inputs/open-input.js';
+import type { WorkspaceTrust } from '../inputs/trust.js';
 import { resolvePool, type ResolutionCounts } from '../pool/resolve-ids.js';
 import { parsePoolRow } from '../pool/schemas.js';
 import type { Trajectory } from '../pool/types.js';
 import { escapeControls } from '../report/escape-text.js';
-import { parseCommandLine, usageError, usageExit, type CommandSpec, type OptionSpec } from './command-line.js';
+import { commandTrust, maxInputOption, parseCommandLine, usageError, usageExit, type CommandSpec, type OptionSpec } from './command-line.js';
 import type { CommandOutput } from './check-command.js';
 import { outputTarget, writeOutput, type ReadFile } from './output-file.js';
 
@@ -25,6 +28,7 @@ export const importCommand = {
     corpus: { type: 'string', value: 'FILE', help: 'a corpus (JSONL) to resolve the rows against: prints how many results and citations resolve, and how, and each row with unresolved results' },
     out: { type: 'string', value: 'FILE', help: "where the pool goes ('-' for stdout); refused, with nothing written, when FILE is one of the logs or the corpus" },
     quiet: { type: 'boolean', default: false, help: "print only skipped records, notes and counts, no 'wrote FILE' line" },
+    'max-input-mib': maxInputOption,
   },
   exit: '0 when at least one row was imported, 1 when every record was skipped (nothing is written then), 2 on bad usage (no --from or --out, an unknown format or option) or an unreadable log or corpus',
 } as const satisfies CommandSpec<Readonly<Record<string, OptionSpec>>>;
@@ -55,14 +59,26 @@ function rawOptions(given: readonly string[]): RawOptions | string {
   return options;
 }
 
-function readLogs(files: readonly string[], io: CommandOutput): ImportFile[] | undefined {
+/**
+ * Reads each log whole, as every linked file is read: the limits of one analysis checked on the sizes
+ * before any is opened, then each through `openInput` (a regular file, within the per-file limit).
+ * Undefined after printing why one cannot be read.
+ */
+function readLogs(files: readonly string[], trust: WorkspaceTrust, io: CommandOutput): ImportFile[] | undefined {
+  const cannotRead = (what: string, why: string): undefined => {
+    io.err(escapeControls(`herald import: cannot read ${what}: ${why}`));
+    return undefined;
+  };
+  const tooLarge = sizeProblem(files.map((file) => path.resolve(file)), trust);
+  if (tooLarge !== undefined) return cannotRead(tooLarge.files.join(', '), tooLarge.why);
   const read: ImportFile[] = [];
   for (const file of files) {
+    const opened = openInput(path.resolve(file), linkedFileAccess(trust));
+    if (!opened.ok) return cannotRead(file, opened.reason);
     try {
-      read.push({ path: file, bytes: fs.readFileSync(file) });
+      read.push({ path: file, bytes: readOpened(opened, trust.limits.file) });
     } catch (error) {
-      io.err(escapeControls(`herald import: cannot read ${file}: ${error instanceof Error ? error.message : String(error)}`));
-      return undefined;
+      return cannotRead(file, error instanceof Error ? error.message : String(error));
     }
   }
   return read;
@@ -93,8 +109,8 @@ function printResolution(counts: ResolutionCounts, io: CommandOutput): void {
 }
 
 /** Resolves the imported rows against the corpus the way loading the pool will, and says how it went. */
-async function resolveAgainst(corpusFile: string, result: ImportResult, io: CommandOutput): Promise<boolean> {
-  const corpus = await loadCorpus(corpusFile);
+async function resolveAgainst(corpusFile: string, result: ImportResult, trust: WorkspaceTrust, io: CommandOutput): Promise<boolean> {
+  const corpus = await loadCorpus(corpusFile, trust);
   if (corpus.fileError !== undefined) {
     io.err(escapeControls(`herald import: cannot read the corpus: ${corpus.fileError}`));
     return false;
@@ -131,13 +147,15 @@ export async function runImportCommand(args: readonly string[], io: CommandOutpu
   const reads: ReadFile[] = [...positionals.map((file) => ({ file, what: 'a log this import reads' })), ...(values.corpus === undefined ? [] : [{ file: values.corpus, what: 'the corpus' }])];
   const target = values.out === '-' ? { kind: 'stdout' as const } : outputTarget('import', values.out, reads, io);
   if (target === undefined) return usageExit;
-  const files = readLogs(positionals, io);
+  const trust = commandTrust('import', values['max-input-mib'], io);
+  if (typeof trust === 'number') return trust;
+  const files = readLogs(positionals, trust, io);
   if (files === undefined) return usageExit;
 
   const outcome = await importer.run(files, options);
   if (!outcome.ok) return usageError('import', `--from ${importer.format}: ${outcome.reason}`, io);
   printSummary(importer.format, outcome.result, io);
-  if (values.corpus !== undefined && !(await resolveAgainst(values.corpus, outcome.result, io))) return usageExit;
+  if (values.corpus !== undefined && !(await resolveAgainst(values.corpus, outcome.result, trust, io))) return usageExit;
   if (outcome.result.rows.length === 0) {
     io.err('herald import: every record was skipped; nothing was written');
     return 1;
