@@ -4,6 +4,7 @@ import { copyFileSync, existsSync, linkSync, lstatSync, mkdirSync, mkdtempSync, 
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
+import { writeOutput } from '../../server/src/cli/output-file.js';
 
 // `--out` never writes over the spec or a file the run reads (issue 13, item 14): however the path
 // is spelled (`./`, `..`, a symbolic link to the file or to its folder, a hard link, a dangling link
@@ -171,5 +172,24 @@ describe('--out of herald signal and herald compare', () => {
       assert.equal(result.stderr.split('\n').length, 2, 'one line');
       assert.deepEqual(snapshot(dir), before, `${args.join(' ')}: nothing changed`);
     }
+  });
+});
+
+describe('writeOutput', () => {
+  it('writes a report given in pieces, in order, to a file or to stdout, as one string would be written', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'herald-pieces-'));
+    const file = path.join(dir, 'pool.jsonl');
+    writeFileSync(file, 'an older, longer pool that the new one replaces entirely\n'.repeat(10));
+    const errors: string[] = [];
+    const written: string[] = [];
+    const io = { out: () => undefined, err: (text: string) => errors.push(text), write: (text: string) => written.push(text) };
+    function* pieces(): Generator<string> {
+      for (let i = 0; i < 3; i++) yield `{"row":${i}}\n`;
+    }
+    assert.equal(writeOutput({ kind: 'file', file }, pieces(), io), true);
+    assert.equal(readFileSync(file, 'utf8'), '{"row":0}\n{"row":1}\n{"row":2}\n');
+    assert.deepEqual(errors, [`herald: wrote ${file}`]);
+    assert.equal(writeOutput({ kind: 'stdout' }, pieces(), io), true);
+    assert.equal(written.join(''), '{"row":0}\n{"row":1}\n{"row":2}\n');
   });
 });

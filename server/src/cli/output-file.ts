@@ -103,14 +103,24 @@ export function outputTarget(command: string, out: string | undefined, reads: re
   return undefined;
 }
 
-/** Writes a rendered report where `outputTarget` said; false after saying on stderr why it could not. */
-export function writeOutput(target: OutputTarget, rendered: string, io: CommandOutput & { write: (text: string) => void }, quiet = false): boolean {
+/**
+ * Writes a rendered report, or its pieces in order, where `outputTarget` said; false after saying on
+ * stderr why it could not. Pieces are written one by one: an imported pool of a million rows is
+ * more text than one string may hold.
+ */
+export function writeOutput(target: OutputTarget, rendered: string | Iterable<string>, io: CommandOutput & { write: (text: string) => void }, quiet = false): boolean {
+  const pieces = typeof rendered === 'string' ? [rendered] : rendered;
   if (target.kind === 'stdout') {
-    io.write(rendered);
+    for (const piece of pieces) io.write(piece);
     return true;
   }
   try {
-    fs.writeFileSync(target.file, rendered);
+    const fd = fs.openSync(target.file, 'w');
+    try {
+      for (const piece of pieces) fs.writeSync(fd, piece);
+    } finally {
+      fs.closeSync(fd);
+    }
   } catch (error) {
     io.err(escapeControls(`herald: cannot write ${target.file}: ${error instanceof Error ? error.message : String(error)}`));
     return false;
