@@ -7,7 +7,8 @@ import { performance } from 'node:perf_hooks';
 import { newAuditCaches, type AuditCaches } from '../../server/src/audit/audit-spec.js';
 import { auditSpec } from '../../server/src/audit/audit-spec.js';
 import { defaultWorkers } from '../../server/src/edits/parallel-prepare.js';
-import { defaultInputLimits, inputLimitsOf } from '../../server/src/inputs/input-limits.js';
+import { inputLimitsOf } from '../../server/src/inputs/input-limits.js';
+import { sizeProblem } from '../../server/src/inputs/load-inputs.js';
 import { WorkspaceTrust } from '../../server/src/inputs/trust.js';
 import { median, parseFloor } from './floor.js';
 import { benchSpec, groundingWeight } from './scale-spec.js';
@@ -59,9 +60,9 @@ function floor(dir: string): FloorResult {
  */
 function trustFor(specFile: string): WorkspaceTrust {
   const dir = path.dirname(specFile);
-  const sizes = [path.join(dir, '..', 'corpus.jsonl'), path.join(dir, 'pool.jsonl')].map((file) => statSync(file).size);
-  const total = sizes.reduce((sum, size) => sum + size, 0);
-  if (total <= defaultInputLimits.analysis && sizes.every((size) => size <= defaultInputLimits.file)) return WorkspaceTrust.everything;
+  const files = [path.join(dir, '..', 'corpus.jsonl'), path.join(dir, 'pool.jsonl')];
+  if (sizeProblem(files, WorkspaceTrust.everything) === undefined) return WorkspaceTrust.everything;
+  const total = files.reduce((sum, file) => sum + statSync(file).size, 0);
   return WorkspaceTrust.everything.withLimits(inputLimitsOf(Math.ceil(total / (1024 * 1024))));
 }
 

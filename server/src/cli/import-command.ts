@@ -3,7 +3,7 @@ import type { ImportFile, ImportIssue, ImportResult, RawOptions } from '../impor
 import { importerFor, importers } from '../importers/registry.js';
 import { loadCorpus } from '../inputs/loaders.js';
 import { sizeProblem } from '../inputs/load-inputs.js';
-import { linkedFileAccess, openInput, readOpened } from '../inputs/open-input.js';
+import { readImportFiles } from '../inputs/import-pool.js';
 import type { WorkspaceTrust } from '../inputs/trust.js';
 import { resolvePool, type ResolutionCounts } from '../pool/resolve-ids.js';
 import { parsePoolRow } from '../pool/schemas.js';
@@ -60,28 +60,21 @@ function rawOptions(given: readonly string[]): RawOptions | string {
 }
 
 /**
- * Reads each log whole, as every linked file is read: the limits of one analysis checked on the sizes
- * before any is opened, then each through `openInput` (a regular file, within the per-file limit).
- * Undefined after printing why one cannot be read.
+ * Reads each log whole, as an imported pool's files are read: the limits of one analysis checked on
+ * the sizes before any is opened, then each through `readImportFiles`. Undefined after printing why
+ * one cannot be read.
  */
 function readLogs(files: readonly string[], trust: WorkspaceTrust, io: CommandOutput): ImportFile[] | undefined {
   const cannotRead = (what: string, why: string): undefined => {
     io.err(escapeControls(`herald import: cannot read ${what}: ${why}`));
     return undefined;
   };
-  const tooLarge = sizeProblem(files.map((file) => path.resolve(file)), trust);
+  const absolute = files.map((file) => path.resolve(file));
+  const tooLarge = sizeProblem(absolute, trust);
   if (tooLarge !== undefined) return cannotRead(tooLarge.files.join(', '), tooLarge.why);
-  const read: ImportFile[] = [];
-  for (const file of files) {
-    const opened = openInput(path.resolve(file), linkedFileAccess(trust));
-    if (!opened.ok) return cannotRead(file, opened.reason);
-    try {
-      read.push({ path: file, bytes: readOpened(opened, trust.limits.file) });
-    } catch (error) {
-      return cannotRead(file, error instanceof Error ? error.message : String(error));
-    }
-  }
-  return read;
+  // Records are named by the paths as given, as the rows' sources then say.
+  const read = readImportFiles(absolute, trust, (_, index) => files[index]!);
+  return read.ok ? read.files : cannotRead(read.file, read.why);
 }
 
 /** The imported rows as pool lines, a thousand at a time: the whole pool may pass V8's 512 MiB string limit. */

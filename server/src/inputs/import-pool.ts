@@ -54,20 +54,23 @@ export interface ImportRequest {
   readonly specDir: string;
 }
 
-/** Reads every file whole through `openInput` (trust, kind, per-file limit), or says which could not be read. */
-function readFiles(request: ImportRequest, trust: WorkspaceTrust): { ok: true; files: ImportFile[] } | { ok: false; fileError: string } {
-  const files: ImportFile[] = [];
-  for (const file of request.files) {
+/**
+ * Reads every file (absolute) whole through `openInput` (trust, kind, per-file limit), each named
+ * for the importer by `pathOf`; or the first that could not be read, and why. A spec's imported pool
+ * and `herald import` read their logs here.
+ */
+export function readImportFiles(files: readonly string[], trust: WorkspaceTrust, pathOf: (file: string, index: number) => string): { ok: true; files: ImportFile[] } | { ok: false; file: string; why: string } {
+  const read: ImportFile[] = [];
+  for (const [index, file] of files.entries()) {
     const opened = openInput(file, linkedFileAccess(trust));
-    if (!opened.ok) return { ok: false, fileError: `${file}: cannot read: ${opened.reason}` };
+    if (!opened.ok) return { ok: false, file, why: opened.reason };
     try {
-      files.push({ path: specRelative(request.specDir, file), bytes: readOpened(opened, trust.limits.file) });
+      read.push({ path: pathOf(file, index), bytes: readOpened(opened, trust.limits.file) });
     } catch (error) {
-      const why = error instanceof UnreadableInput || error instanceof Error ? error.message : String(error);
-      return { ok: false, fileError: `${file}: cannot read: ${why}` };
+      return { ok: false, file, why: error instanceof UnreadableInput || error instanceof Error ? error.message : String(error) };
     }
   }
-  return { ok: true, files };
+  return { ok: true, files: read };
 }
 
 /**
@@ -78,8 +81,8 @@ function readFiles(request: ImportRequest, trust: WorkspaceTrust): { ok: true; f
  * travel with the rows.
  */
 export async function importPool(request: ImportRequest, importer: RegisteredImporter, options: RawOptions, trust: WorkspaceTrust): Promise<LoadedImport> {
-  const read = readFiles(request, trust);
-  if (!read.ok) return { items: [], issues: [], fileError: read.fileError };
+  const read = readImportFiles(request.files, trust, (file) => specRelative(request.specDir, file));
+  if (!read.ok) return { items: [], issues: [], fileError: `${read.file}: cannot read: ${read.why}` };
   // Reasons and sources name files as the spec's folder sees them, absolute; each file is resolved once.
   const absolute = new Map(read.files.map((f, k) => [f.path, request.files[k]!]));
   const items: Trajectory[] = [];
