@@ -135,15 +135,17 @@ describe('the worker threads themselves', () => {
 describe('row ranges', () => {
   const sizes = (ranges: { from: number; to: number }[]): number[] => ranges.map((r) => r.to - r.from);
   it('four per thread, at least minRows rows each, at most maxRowsPerRange, covering every row once in order', () => {
-    assert.equal(maxRowsPerRange, 25_000);
-    assert.deepEqual(sizes(rowRanges(58_368, 2)), [10_000, 10_000, 10_000, 10_000, 10_000, 8_368]);
-    assert.deepEqual(sizes(rowRanges(200_000, 2)), Array(8).fill(25_000));
-    // A million rows: the ranges stay at 25,000 rows, so a thread's memory does not grow with the pool.
-    assert.deepEqual(sizes(rowRanges(1_000_000, 2)), Array(40).fill(25_000));
-    assert.deepEqual(sizes(rowRanges(1_000_000, 64)), Array(100).fill(10_000));
-    // A test's small ranges: minRows wins over the cap.
+    assert.equal(maxRowsPerRange, 5_000);
+    assert.deepEqual(sizes(rowRanges(58_368, 2)), [...Array(11).fill(5_000), 3_368]);
+    assert.deepEqual(sizes(rowRanges(200_000, 2)), Array(40).fill(5_000));
+    // A million rows: the ranges stay at 5,000 rows, so a thread's memory does not grow with the pool.
+    assert.deepEqual(sizes(rowRanges(1_000_000, 2)), Array(200).fill(5_000));
+    assert.deepEqual(sizes(rowRanges(1_000_000, 64)), Array(200).fill(5_000));
+    // A test's small ranges: four per thread, at least minRows each.
     assert.deepEqual(sizes(rowRanges(10, 3, 4)), [4, 4, 2]);
-    assert.deepEqual(sizes(rowRanges(60_000, 1, 30_000)), [30_000, 30_000]);
+    assert.deepEqual(sizes(rowRanges(1_000, 2, 100)), Array(8).fill(125));
+    // The cap wins over a larger minRows.
+    assert.deepEqual(sizes(rowRanges(60_000, 1, 30_000)), Array(12).fill(5_000));
     for (const ranges of [rowRanges(123_457, 3), rowRanges(7, 2, 1)]) {
       ranges.forEach((r, i) => assert.equal(r.from, i === 0 ? 0 : ranges[i - 1]!.to));
     }

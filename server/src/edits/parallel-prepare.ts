@@ -122,11 +122,13 @@ export function defaultWorkers(): number {
 const rangesPerWorker = 4;
 
 /**
- * Rows per range at most: a worker holds one range's rows, views and edits at a time, so this bounds
- * a worker's memory whatever the pool's size. A million rows on two threads in 125,000-row ranges
- * peaked at 4.9 GB; in 25,000-row ranges at 3.9 GB, and 10,000-row ones did no better (docs/performance.md).
+ * Rows per range at most: a worker holds one range's rows, views and edits at a time, and the
+ * garbage its work leaves until it collects after the range, so this bounds a worker's memory
+ * whatever the pool's size. 200,000 rows ranked cold on two threads peaked at 1.80–1.88 GB in
+ * 25,000-row ranges, 1.53 GB in 10,000-row ones, 1.31 GB in 5,000-row ones and 1.24 GB in
+ * 2,500-row ones; each range costs a worker a collection (docs/performance.md, Threads).
  */
-export const maxRowsPerRange = 25_000;
+export const maxRowsPerRange = 5_000;
 
 export interface ParallelOptions extends RunOptions {
   /** Worker threads to start (at least 2; one is the calling thread's `prepareEdits`). */
@@ -147,11 +149,12 @@ export interface ParallelOptions extends RunOptions {
 
 /**
  * The consecutive row ranges a preparation on `workers` threads hands out: four per thread, each of
- * at least `minRows` rows (the last may be shorter) and at most `maxRowsPerRange` unless `minRows`
- * asks for more; so fewer than four per thread for a small pool, more for a large one.
+ * at least `minRows` rows (the last may be shorter), and never more than `maxRowsPerRange`; so
+ * ranges of `maxRowsPerRange` rows at the default `minRows`, and more than four per thread for a
+ * large pool.
  */
 export function rowRanges(rows: number, workers: number, minRows = minRowsPerWorker): { from: number; to: number }[] {
-  const size = Math.max(minRows, Math.min(maxRowsPerRange, Math.ceil(rows / (workers * rangesPerWorker))));
+  const size = Math.min(maxRowsPerRange, Math.max(minRows, Math.ceil(rows / (workers * rangesPerWorker))));
   const ranges: { from: number; to: number }[] = [];
   for (let from = 0; from < rows; from += size) ranges.push({ from, to: Math.min(rows, from + size) });
   return ranges;
