@@ -258,5 +258,11 @@ describe('optimised audit path', () => {
     }
     assert.ok(memo.intervals.size > 0 && memo.draws.size > 0);
     assert.equal(streaming.draws.size, 0);
+    // Another owner's memo (a second audit of the pool) keeps the same draws, not copies of them.
+    const other = bootstrapMemo();
+    const shares = vectors[4]!;
+    assert.deepEqual(clusterBootstrap(shares, 200, 1, other), plainBootstrap(shares, 200, 1));
+    assert.deepEqual([...other.draws.keys()], ['40:200:1']);
+    assert.equal(other.draws.get('40:200:1'), memo.draws.get('40:200:1'));
   });
 });

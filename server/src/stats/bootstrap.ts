@@ -28,8 +28,9 @@ export function percentile(sorted: ArrayLike<number>, p: number): number {
 export interface BootstrapMemo {
   /**
    * The cluster indices of every resample, by cluster count, resamples and seed: one draw serves
-   * every estimate over that many clusters. Bounded in bytes (`drawBytes`): a draw is n × resamples
-   * indices, 50 MB for 25,000 clusters, and a larger one is drawn as it is used instead of kept.
+   * every estimate over that many clusters, and memos that keep the same draw share one copy.
+   * Bounded in bytes (`drawBytes`): a draw is n × resamples indices, 50 MB for 25,000 clusters, and
+   * a larger one is drawn as it is used instead of kept.
    */
   readonly draws: LRUCache<string, Uint16Array | Int32Array>;
   /**
@@ -65,12 +66,29 @@ function drawIndices(n: number, resamples: number, seed: number): Uint16Array | 
   return indices;
 }
 
+// A draw depends only on its key, so memos that keep the same one share it: the editor keeps an
+// audit's prepared edits per audit, and the audits of one pool resample the same cluster counts (at
+// 200,000 rows, 130 MB of draws that a second audit kept again). The table holds them weakly, so a
+// draw lives exactly as long as some memo keeps it.
+const drawsInUse = new Map<string, WeakRef<Uint16Array | Int32Array>>();
+const forgetDraw = new FinalizationRegistry<string>((key) => {
+  if (drawsInUse.get(key)?.deref() === undefined) drawsInUse.delete(key);
+});
+
 /** The kept draw for n clusters, made if it fits the memo; undefined when there is no memo or it would not fit. */
 function keptIndices(n: number, resamples: number, seed: number, memo: BootstrapMemo | undefined): Uint16Array | Int32Array | undefined {
   if (memo === undefined || n * resamples * indexBytes(n) > memo.draws.maxSize) return undefined;
   const key = `${n}:${resamples}:${seed}`;
   let indices = memo.draws.get(key);
-  if (indices === undefined) memo.draws.set(key, (indices = drawIndices(n, resamples, seed)));
+  if (indices === undefined) {
+    indices = drawsInUse.get(key)?.deref();
+    if (indices === undefined) {
+      indices = drawIndices(n, resamples, seed);
+      drawsInUse.set(key, new WeakRef(indices));
+      forgetDraw.register(indices, key);
+    }
+    memo.draws.set(key, indices);
+  }
   return indices;
 }
 
