@@ -227,8 +227,11 @@ export async function prepareInParallel(model: SpecModel, plan: EditPlan, inputs
       });
       worker.postMessage(init satisfies FromCoordinator);
     }
-    // Every worker compiles the spec while the first ranges' stored rankings are looked up.
-    for (const worker of workers) give(worker);
+    // Every worker compiles the spec while the first ranges' stored rankings are looked up. Each
+    // gets two ranges, and then one per part it returns, so the next range already waits in its
+    // queue when it finishes one: at 58,368 rows a worker otherwise waited 80–120 ms per
+    // 5,000-row range for the calling thread to take its part and hand it another.
+    for (let queued = 0; queued < 2; queued++) for (const worker of workers) give(worker);
   });
   // The calling thread's own share, while the workers run: the compiled plan.
   const setup = setupRows(compileSetup(model, plan), rows, corpusEnv(inputs.corpus));
