@@ -143,7 +143,7 @@ export interface ParallelOptions extends RunOptions {
    * texts, and what the workers rank is kept here. Workers never read or write a file.
    */
   readonly rankings?: ((generator: RankedGenerator) => RankingStore) | undefined;
-  /** Rows per range at least; `minRowsPerWorker` unless a test asks for small ranges. */
+  /** Rows per range at least, up to `maxRowsPerRange` (`rowRanges`); `minRowsPerWorker` unless a test asks for small ranges. */
   readonly minRows?: number;
 }
 
