@@ -82,7 +82,7 @@ export function evaluateLattice(runs: readonly AttackRun[], base: Scorer, penalt
   }
   // An attack without isolated-eligible clusters (an undefined ASR) observed nothing and constrains
   // nothing; when no attack has any, nothing was observed at all and no subset is sufficient.
-  const vacuous = runs.every((run) => run.units.length === 0);
+  const vacuous = runs.every((run) => run.index.unitRow.length === 0);
   const sufficient = results.map((r) => !vacuous && r.filter((x) => x.selection === 'oracle_worst').every((x) => x.asr === null || x.asr === 0));
   const minimal = minimalSubsets(sufficient);
   const subsets = results.map((r, mask) => ({ detectors: subsetNames(mask, penalties), results: r, sufficient: sufficient[mask]!, minimal: minimal[mask]! }));

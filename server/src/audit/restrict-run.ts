@@ -1,4 +1,4 @@
-import { runIndex, type AttackRun, type AttackUnit } from '../edits/attack-run.js';
+import type { AttackRun } from '../edits/attack-run.js';
 import { selectChanges } from '../edits/edit-changes.js';
 
 /**
@@ -10,26 +10,32 @@ import { selectChanges } from '../edits/edit-changes.js';
  */
 export function restrictRun(run: AttackRun, keep: (row: number, cluster: number) => boolean): AttackRun {
   const { unitRow, unitCluster, unitFirst, unitCount } = run.index;
-  const units: AttackUnit[] = [];
+  const unitsKept: number[] = [];
   const editsKept: number[] = [];
   for (let u = 0; u < unitRow.length; u++) {
     if (!keep(unitRow[u]!, unitCluster[u]!)) continue;
-    units.push({ row: unitRow[u]!, cluster: unitCluster[u]!, firstEdit: editsKept.length, editCount: unitCount[u]! });
+    unitsKept.push(u);
     for (let e = unitFirst[u]!; e < unitFirst[u]! + unitCount[u]!; e++) editsKept.push(e);
   }
-  if (units.length === run.units.length) return run;
+  if (unitsKept.length === unitRow.length) return run;
   const changes = selectChanges(run.changes, editsKept);
+  // The kept units' edits are laid end to end: each unit's first edit follows the one before's.
+  const unitFirstKept = new Int32Array(unitsKept.length);
+  for (let k = 1; k < unitsKept.length; k++) unitFirstKept[k] = unitFirstKept[k - 1]! + unitCount[unitsKept[k - 1]!]!;
   return {
     plan: run.plan,
     oracle: run.oracle,
     edits: run.edits,
-    units,
     changes,
-    index: runIndex(units, {
+    index: {
+      unitRow: Int32Array.from(unitsKept, (u) => unitRow[u]!),
+      unitFirst: unitFirstKept,
+      unitCount: Int32Array.from(unitsKept, (u) => unitCount[u]!),
+      unitCluster: Int32Array.from(unitsKept, (u) => unitCluster[u]!),
       editRow: Int32Array.from(editsKept, (e) => run.index.editRow[e]!),
       editPosition: Int32Array.from(editsKept, (e) => run.index.editPosition[e]!),
       editReplacement: editsKept.map((e) => run.index.editReplacement[e]),
       ...(run.index.editOrigins === undefined ? {} : { editOrigins: Int32Array.from(editsKept, (e) => run.index.editOrigins![e]!) }),
-    }),
+    },
   };
 }

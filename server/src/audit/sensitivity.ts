@@ -49,7 +49,7 @@ export function perPool(
     // Which units belong to which pool does not depend on the scorer: split once per attack.
     const clustersOfUnits = run.index.unitCluster;
     const lists = new Map(pools.map((pool): [string, number[]] => [pool, []]));
-    run.units.forEach((unit, u) => lists.get(poolOf(unit.row))?.push(u));
+    run.index.unitRow.forEach((row, u) => lists.get(poolOf(row))?.push(u));
     const unitsOf = new Map(pools.map((pool) => [pool, Int32Array.from(lists.get(pool)!)]));
     const clustersIn = new Map(pools.map((pool) => [pool, unitsOf.get(pool)!.map((u) => clustersOfUnits[u]!)]));
     for (const scorer of scorers) {

@@ -77,15 +77,16 @@ export function evaluateArm(model: SpecModel, plan: ComparisonPlan, inputs: Anal
   const scorer = rewardScorer(table, new RewardCompiler(model).reward(plan.reward));
   for (const run of prepared.runs) {
     const attackable = new Float64Array(rows.length);
-    for (const unit of run.units) {
-      const margin = editMargin(scorer.weights, run.changes, unit.firstEdit);
-      if (isSuccess(margin)) attackable[unit.row] = 1;
+    const { unitRow, unitFirst } = run.index;
+    for (let u = 0; u < unitRow.length; u++) {
+      const margin = editMargin(scorer.weights, run.changes, unitFirst[u]!);
+      if (isSuccess(margin)) attackable[unitRow[u]!] = 1;
     }
     values.set(`attackability:${run.plan.name}`, attackable);
     const worst = new Float64Array(rows.length);
     const worstMargins = selectedMargins(run, editMargins(run, scorer.weights, prepared.memo), 'oracle_worst', prepared.memo);
-    run.units.forEach((unit, u) => {
-      if (isSuccess(worstMargins[u]!)) worst[unit.row] = 1;
+    unitRow.forEach((row, u) => {
+      if (isSuccess(worstMargins[u]!)) worst[row] = 1;
     });
     values.set(`attackability_oracle_worst:${run.plan.name}`, worst);
   }

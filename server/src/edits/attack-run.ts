@@ -16,25 +16,23 @@ export interface Counts {
   readonly isolatedEligible: number;
 }
 
-/** The isolated-eligible edits of one original, in generation order (the first is first-visible). */
-export interface AttackUnit {
-  readonly row: number;
-  readonly cluster: number;
-  /** Index of the unit's first edit in `AttackRun.edits`; its edits are contiguous. */
-  readonly firstEdit: number;
-  readonly editCount: number;
-}
-
 export interface EditRecord {
   readonly row: number;
   readonly position: number | undefined;
   readonly replacement: string | undefined;
 }
 
-/** An attack's units and edits as flat arrays, for loops over a million edits. */
+/**
+ * An attack's units and edits as flat arrays, for loops over a million edits. A unit is an original
+ * with isolated-eligible edits: its edits are contiguous, in generation order (the first is
+ * first-visible), and units are in row order.
+ */
 export interface RunIndex {
+  /** The original row of each unit. */
   readonly unitRow: Int32Array;
+  /** The index of each unit's first edit. */
   readonly unitFirst: Int32Array;
+  /** How many edits each unit has. */
   readonly unitCount: Int32Array;
   /** The question cluster of each unit. */
   readonly unitCluster: Int32Array;
@@ -62,8 +60,7 @@ export interface AttackRun {
   /** Its edit reads gold or an oracle field: every figure of the attack is an oracle upper bound. */
   readonly oracle: boolean;
   readonly edits: { readonly rows: Counts; readonly clusters: Counts; readonly edits: Counts };
-  readonly units: readonly AttackUnit[];
-  /** Its edits, in typed arrays (`editRecord` reads one). */
+  /** Its units and edits, in typed arrays (`editRecord` reads one edit). */
   readonly index: RunIndex;
   /**
    * What each edit changes, feature by feature (d_k(e) = f_k(A(τ)) − f_k(τ)), the only per-edit
@@ -236,11 +233,19 @@ export function runAttackRows(plan: AttackPlan, ctx: AttackContext, from: number
 export function joinRunParts(plan: AttackPlan, oracle: boolean, parts: readonly { readonly from: number; readonly part: RunPart }[], clusterOf: readonly number[]): AttackRun {
   const rowCounts = { constructible: 0, eligible: 0, isolatedEligible: 0 };
   const clusterSets = { constructible: new Set<number>(), eligible: new Set<number>(), isolatedEligible: new Set<number>() };
-  const units: AttackUnit[] = [];
   let constructible = 0;
   let eligible = 0;
   let total = 0;
-  for (const { part } of parts) total += part.editRow.length;
+  let unitTotal = 0;
+  for (const { part } of parts) {
+    total += part.editRow.length;
+    for (const flags of part.rowFlags) if ((flags & hasIsolated) !== 0) unitTotal++;
+  }
+  const unitRow = new Int32Array(unitTotal);
+  const unitFirst = new Int32Array(unitTotal);
+  const unitCount = new Int32Array(unitTotal);
+  const unitCluster = new Int32Array(unitTotal);
+  let u = 0;
   const editRow = new Int32Array(total);
   const editPosition = new Int32Array(total);
   const editReplacement: (string | undefined)[] = [];
@@ -272,10 +277,14 @@ export function joinRunParts(plan: AttackPlan, oracle: boolean, parts: readonly 
         editReplacement.push(part.editReplacement[e]);
         if (editOrigins !== undefined) editOrigins[at] = part.editOrigins?.[e] ?? -1;
       }
-      units.push({ row, cluster, firstEdit, editCount: at - firstEdit });
+      unitRow[u] = row;
+      unitFirst[u] = firstEdit;
+      unitCount[u] = at - firstEdit;
+      unitCluster[u] = cluster;
+      u++;
     }
   }
-  const index = runIndex(units, { editRow, editPosition, editReplacement, ...(editOrigins === undefined ? {} : { editOrigins }) });
+  const index: RunIndex = { unitRow, unitFirst, unitCount, unitCluster, editRow, editPosition, editReplacement, ...(editOrigins === undefined ? {} : { editOrigins }) };
   // Every part has the same changeable features (one plan).
   const changes = joinChanges(parts[0]?.part.changes.columns ?? new Int32Array(0), parts.map(({ part }) => part.changes));
   return {
@@ -286,19 +295,7 @@ export function joinRunParts(plan: AttackPlan, oracle: boolean, parts: readonly 
       clusters: { constructible: clusterSets.constructible.size, eligible: clusterSets.eligible.size, isolatedEligible: clusterSets.isolatedEligible.size },
       edits: { constructible, eligible, isolatedEligible: total },
     },
-    units,
     index,
     changes,
-  };
-}
-
-/** The index of a run's units and edits; the edits' arrays as given. */
-export function runIndex(units: readonly AttackUnit[], edits: Pick<RunIndex, 'editRow' | 'editPosition' | 'editReplacement' | 'editOrigins'>): RunIndex {
-  return {
-    unitRow: Int32Array.from(units, (u) => u.row),
-    unitFirst: Int32Array.from(units, (u) => u.firstEdit),
-    unitCount: Int32Array.from(units, (u) => u.editCount),
-    unitCluster: Int32Array.from(units, (u) => u.cluster),
-    ...edits,
   };
 }
