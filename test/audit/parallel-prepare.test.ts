@@ -113,7 +113,7 @@ describe('the worker threads themselves', () => {
       worker.postMessage({ kind: 'part', index: 0, rows: goldenRows, known: [] } satisfies FromCoordinator);
       const answer = await reply;
       assert.equal(answer.kind, 'part', JSON.stringify(answer));
-      assert.deepEqual(answer.kind === 'part' ? [...answer.part.part.originalValues] : [], [...here.originalValues]);
+      assert.deepEqual(answer.kind === 'part' ? [...answer.part.originalValues] : [], [...here.originalValues]);
     } finally {
       await worker.terminate();
     }

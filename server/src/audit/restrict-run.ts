@@ -1,5 +1,6 @@
 import type { AttackRun } from '../edits/attack-run.js';
 import { selectChanges } from '../edits/edit-changes.js';
+import { selectReplacements } from '../edits/replacement-ids.js';
 
 /**
  * The same attack run over fewer originals: the units whose row `keep` marks (a pool selection) and,
@@ -34,7 +35,7 @@ export function restrictRun(run: AttackRun, keep: (row: number, cluster: number)
       unitCluster: Int32Array.from(unitsKept, (u) => unitCluster[u]!),
       editRow: Int32Array.from(editsKept, (e) => run.index.editRow[e]!),
       editPosition: Int32Array.from(editsKept, (e) => run.index.editPosition[e]!),
-      editReplacement: editsKept.map((e) => run.index.editReplacement[e]),
+      editReplacement: selectReplacements(run.index.editReplacement, editsKept),
       ...(run.index.editOrigins === undefined ? {} : { editOrigins: Int32Array.from(editsKept, (e) => run.index.editOrigins![e]!) }),
     },
   };

@@ -9,6 +9,7 @@ import type { CompiledEdit } from '../reward/compile-edit.js';
 import { editVariants, type Edit } from './edit-program.js';
 import type { AttackPlan } from './attack-plan.js';
 import { ChangeVectorSet, joinChanges, type EditChanges } from './edit-changes.js';
+import { JoinedReplacementIds, ReplacementIdsBuilder, replacementAt, type ReplacementIds } from './replacement-ids.js';
 
 export interface Counts {
   readonly constructible: number;
@@ -40,8 +41,8 @@ export interface RunIndex {
   readonly editRow: Int32Array;
   /** The citation position each edit changes, or −1 for an edit of no one position. */
   readonly editPosition: Int32Array;
-  /** The passage id each edit puts in, when it puts one in. */
-  readonly editReplacement: readonly (string | undefined)[];
+  /** The passage id each edit puts in, when it puts one in (`replacementAt`). */
+  readonly editReplacement: ReplacementIds;
   /**
    * Of a launder attack that merges several generators: which of them proposed each edit's passage
    * (bit g: plan.generators[g]; edits/generators/edit-origins.ts); −1 where the edit has none.
@@ -52,7 +53,7 @@ export interface RunIndex {
 /** One edit of a run as a record: its original's row, and the position and passage it changes. */
 export function editRecord(run: AttackRun, edit: number): EditRecord {
   const position = run.index.editPosition[edit]!;
-  return { row: run.index.editRow[edit]!, position: position < 0 ? undefined : position, replacement: run.index.editReplacement[edit] };
+  return { row: run.index.editRow[edit]!, position: position < 0 ? undefined : position, replacement: replacementAt(run.index.editReplacement, edit) };
 }
 
 export interface AttackRun {
@@ -156,7 +157,7 @@ export interface RunPart {
   /** Per isolated-eligible edit: its row, citation position (−1: none) and replacement id. */
   readonly editRow: Int32Array;
   readonly editPosition: Int32Array;
-  readonly editReplacement: readonly (string | undefined)[];
+  readonly editReplacement: ReplacementIds;
   /** Set by `preparePart`: the generators behind each edit (RunIndex.editOrigins), when the attack merges several. */
   readonly editOrigins?: Int32Array;
   /** What each edit changes (AttackRun.changes), over the features the attack can change. */
@@ -177,7 +178,7 @@ export function runAttackRows(plan: AttackPlan, ctx: AttackContext, from: number
   let eligibleCount = 0;
   const editRow: number[] = [];
   const editPosition: number[] = [];
-  const editReplacement: (string | undefined)[] = [];
+  const editReplacement = new ReplacementIdsBuilder(ctx.env.corpusOrder());
   const scratch = new Float64Array(F);
   // An edit leaves every feature that reads nothing it writes as it was on the original: only the
   // others are evaluated (the read sets come from the checker: semantics/read-set.ts), and only
@@ -222,7 +223,7 @@ export function runAttackRows(plan: AttackPlan, ctx: AttackContext, from: number
   const changes: EditChanges = { columns: changeable, vectors: vectors.finish(), vectorOf: vectorOf.slice(0, editRow.length) };
   return {
     rowFlags, constructible, eligible: eligibleCount,
-    editRow: Int32Array.from(editRow), editPosition: Int32Array.from(editPosition), editReplacement, changes,
+    editRow: Int32Array.from(editRow), editPosition: Int32Array.from(editPosition), editReplacement: editReplacement.finish(), changes,
   };
 }
 
@@ -248,7 +249,7 @@ export function joinRunParts(plan: AttackPlan, oracle: boolean, parts: readonly 
   let u = 0;
   const editRow = new Int32Array(total);
   const editPosition = new Int32Array(total);
-  const editReplacement: (string | undefined)[] = [];
+  const editReplacement = new JoinedReplacementIds(total, parts[0]?.part.editReplacement.corpusIds ?? []);
   const editOrigins = parts.some(({ part }) => part.editOrigins !== undefined) ? new Int32Array(total) : undefined;
   let at = 0;
   for (const { from, part } of parts) {
@@ -274,7 +275,7 @@ export function joinRunParts(plan: AttackPlan, oracle: boolean, parts: readonly 
       for (; e < part.editRow.length && part.editRow[e] === i; e++, at++) {
         editRow[at] = row;
         editPosition[at] = part.editPosition[e]!;
-        editReplacement.push(part.editReplacement[e]);
+        editReplacement.set(at, part.editReplacement, e);
         if (editOrigins !== undefined) editOrigins[at] = part.editOrigins?.[e] ?? -1;
       }
       unitRow[u] = row;
@@ -284,7 +285,7 @@ export function joinRunParts(plan: AttackPlan, oracle: boolean, parts: readonly 
       u++;
     }
   }
-  const index: RunIndex = { unitRow, unitFirst, unitCount, unitCluster, editRow, editPosition, editReplacement, ...(editOrigins === undefined ? {} : { editOrigins }) };
+  const index: RunIndex = { unitRow, unitFirst, unitCount, unitCluster, editRow, editPosition, editReplacement: editReplacement.finish(), ...(editOrigins === undefined ? {} : { editOrigins }) };
   // Every part has the same changeable features (one plan).
   const changes = joinChanges(parts[0]?.part.changes.columns ?? new Int32Array(0), parts.map(({ part }) => part.changes));
   return {

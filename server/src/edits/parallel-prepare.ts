@@ -43,56 +43,21 @@ export type ToCoordinator =
   | { readonly kind: 'crash'; readonly message: string };
 
 /**
- * A run part's replacement ids as a worker sends them: each one that is a corpus id as its place in
- * the corpus (the calling thread reads it back as its own corpus's string, where a copied string
- * per edit took 4.4 million strings at 200,000 rows), and the others (−1), in edit order.
+ * A part as a worker sends it: its runs' replacement ids without the corpus's ids, which the calling
+ * thread has in the same order (`EvalEnv.corpusOrder`).
  */
-export interface ReplacementsOnWire {
-  readonly corpusPlace: Int32Array;
-  readonly others: readonly (string | undefined)[];
-}
-
-/** A part as a worker sends it: its runs without their replacement ids, which travel compactly. */
-export interface PartOnWire {
-  readonly part: PreparedPart;
-  readonly replacements: readonly ReplacementsOnWire[];
-}
-
-/** Where each corpus id sits in the corpus's order, the same in every thread (a copied Map keeps its order). */
-export function corpusPlaces(corpus: Corpus): Map<string, number> {
-  let place = 0;
-  const places = new Map<string, number>();
-  for (const id of corpus.passages.keys()) places.set(id, place++);
-  return places;
-}
+export type PartOnWire = PreparedPart;
 
 /** `part` for sending, with the buffers to hand over without a copy. */
-export function partOnWire(part: PreparedPart, places: ReadonlyMap<string, number>): { wire: PartOnWire; transfers: ArrayBuffer[] } {
-  const replacements = part.runs.map((run): ReplacementsOnWire => {
-    const corpusPlace = new Int32Array(run.editReplacement.length);
-    const others: (string | undefined)[] = [];
-    run.editReplacement.forEach((id, e) => {
-      const place = id === undefined ? undefined : places.get(id);
-      corpusPlace[e] = place ?? -1;
-      if (place === undefined) others.push(id);
-    });
-    return { corpusPlace, others };
-  });
-  const wire = { part: { ...part, runs: part.runs.map((run) => ({ ...run, editReplacement: [] })) }, replacements };
-  const arrays = [part.originalValues, part.originalMetrics, ...replacements.map((r) => r.corpusPlace), ...part.runs.flatMap((r) => [r.rowFlags, r.editRow, r.editPosition, ...(r.editOrigins === undefined ? [] : [r.editOrigins]), r.changes.columns, r.changes.vectors, r.changes.vectorOf])];
+export function partOnWire(part: PreparedPart): { wire: PartOnWire; transfers: ArrayBuffer[] } {
+  const wire = { ...part, runs: part.runs.map((run) => ({ ...run, editReplacement: { ...run.editReplacement, corpusIds: [] } })) };
+  const arrays = [part.originalValues, part.originalMetrics, ...part.runs.flatMap((r) => [r.rowFlags, r.editRow, r.editPosition, r.editReplacement.places, ...(r.editOrigins === undefined ? [] : [r.editOrigins]), r.changes.columns, r.changes.vectors, r.changes.vectorOf])];
   return { wire, transfers: [...new Set(arrays.map((a) => a.buffer as ArrayBuffer))] };
 }
 
-/** The part a worker sent, its replacement ids read back against this thread's corpus ids (in corpus order). */
-function partFromWire({ part, replacements }: PartOnWire, corpusIds: readonly string[]): PreparedPart {
-  return {
-    ...part,
-    runs: part.runs.map((run, a) => {
-      const { corpusPlace, others } = replacements[a]!;
-      let other = 0;
-      return { ...run, editReplacement: Array.from(corpusPlace, (place) => (place >= 0 ? corpusIds[place]! : others[other++])) };
-    }),
-  };
+/** The part a worker sent, its replacement ids read against this thread's corpus ids (in corpus order). */
+function partFromWire(part: PartOnWire, corpusIds: readonly string[]): PreparedPart {
+  return { ...part, runs: part.runs.map((run) => ({ ...run, editReplacement: { ...run.editReplacement, corpusIds } })) };
 }
 
 /**
@@ -124,7 +89,7 @@ const rangesPerWorker = 4;
 /**
  * Rows per range at most: a worker holds one range's rows, views and edits at a time, and the
  * garbage its work leaves until it collects after the range, so this bounds a worker's memory
- * whatever the pool's size. 200,000 rows ranked cold on two threads peaked at 1.80–1.88 GB in
+ * whatever the pool's size. 200,000 rows ranked cold on two threads peaked at 1.80–1.90 GB in
  * 25,000-row ranges, 1.53 GB in 10,000-row ones, 1.31 GB in 5,000-row ones and 1.24 GB in
  * 2,500-row ones; each range costs a worker a collection (docs/performance.md, Threads).
  */
@@ -177,7 +142,8 @@ export async function prepareInParallel(model: SpecModel, plan: EditPlan, inputs
   const init: PartInit = {
     kind: 'init', specText: options.specText, specFile: options.specFile, plan, corpus: inputs.corpus, candidateFiles: options.candidateFiles, commands: options.commands,
   };
-  const corpusIds = [...inputs.corpus.passages.keys()];
+  const env = corpusEnv(inputs.corpus);
+  const corpusIds = env.corpusOrder().ids;
   const ranked = rankedGenerators.filter((r) => plan.attacks.some((a) => a.generators.some((g) => g.kind === r)));
   const parts: (PreparedPart | undefined)[] = ranges.map(() => undefined);
   const workers: Worker[] = [];
@@ -234,7 +200,7 @@ export async function prepareInParallel(model: SpecModel, plan: EditPlan, inputs
     for (let queued = 0; queued < 2; queued++) for (const worker of workers) give(worker);
   });
   // The calling thread's own share, while the workers run: the compiled plan.
-  const setup = setupRows(compileSetup(model, plan), rows, corpusEnv(inputs.corpus));
+  const setup = setupRows(compileSetup(model, plan), rows, env);
   try {
     if ((await outcome) === 'cancelled') return undefined;
   } finally {

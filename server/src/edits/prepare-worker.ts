@@ -12,7 +12,7 @@ import { analyze } from '../semantics/analyze.js';
 import { createCandidateSource } from './candidate-source.js';
 import type { DropCounts, GeneratorDrops } from './generators/candidates-file.js';
 import { compileSetup, preparePart, setupRows, type PreparedPart } from './prepare.js';
-import { corpusPlaces, partOnWire, type FromCoordinator, type PartInit, type RankingEntry, type ToCoordinator } from './parallel-prepare.js';
+import { partOnWire, type FromCoordinator, type PartInit, type RankingEntry, type ToCoordinator } from './parallel-prepare.js';
 
 const port = parentPort;
 
@@ -78,19 +78,17 @@ function garbageCollector(): () => void {
 if (port !== null) {
   const collectGarbage = garbageCollector();
   let run: ReturnType<typeof start> | undefined;
-  let places: ReadonlyMap<string, number> = new Map();
   port.on('message', (message: FromCoordinator) => {
     const send = (reply: ToCoordinator, transfer: ArrayBuffer[] = []): void => port.postMessage(reply, transfer);
     try {
       if (message.kind === 'init') {
         run = start(message);
-        places = corpusPlaces(message.corpus);
         return;
       }
       if (run === undefined) throw new Error('a part before init');
       const { part, rankings } = run(message.rows, message.known);
       if (part === undefined) throw new Error('a part was cancelled in a worker, which is never asked to cancel');
-      const { wire, transfers } = partOnWire(part, places);
+      const { wire, transfers } = partOnWire(part);
       send({ kind: 'part', index: message.index, part: wire, rankings }, transfers);
       collectGarbage();
     } catch (error) {

@@ -2,6 +2,7 @@
 // certificate can be stated per generator (audit/generator-certificate.ts). Kept per edit in the
 // run's index (RunIndex.editOrigins), which restricted runs (audit/restrict-run.ts) restrict too.
 import type { RunPart } from '../attack-run.js';
+import { replacementAt } from '../replacement-ids.js';
 import type { AttackPlan } from '../attack-plan.js';
 import type { CandidateSource } from '../prepare.js';
 import type { Trajectory } from '../../pool/types.js';
@@ -19,7 +20,7 @@ export function partOrigins(plan: AttackPlan, part: RunPart, source: CandidateSo
   for (let e = 0; e < origins.length; e++) {
     const row = part.editRow[e]!;
     const position = part.editPosition[e]!;
-    const replacement = part.editReplacement[e];
+    const replacement = replacementAt(part.editReplacement, e);
     if (position < 0 || replacement === undefined) continue;
     if (at?.row !== row || at.position !== position) at = { row, position, ids: source.origins(plan, rows[row]!, position, exclusionsOf(row)) };
     origins[e] = at.ids.get(replacement) ?? 0;
