@@ -8,7 +8,7 @@ import type { FeatureTable } from './features.js';
 import type { CompiledEdit } from '../reward/compile-edit.js';
 import { editVariants, type Edit } from './edit-program.js';
 import type { AttackPlan } from './attack-plan.js';
-import { ChangeVectorSet, joinChanges, type EditChanges } from './edit-changes.js';
+import { ChangeVectorSet, joinChanges, withRoom, type EditChanges } from './edit-changes.js';
 import { JoinedReplacementIds, ReplacementIdsBuilder, replacementAt, type ReplacementIds } from './replacement-ids.js';
 
 export interface Counts {
@@ -207,11 +207,7 @@ export function runAttackRows(plan: AttackPlan, ctx: AttackContext, from: number
       const bad = scratch.findIndex((v) => !Number.isFinite(v));
       if (bad >= 0) throw new AuditError(`attack '${plan.name}': term '${featureName(ctx.table.keys[bad]!)}' is ${scratch[bad]} on an edit; every term must be a finite number`, row);
       const e = editRow.length;
-      if (e === vectorOf.length) {
-        const grown = new Int32Array(vectorOf.length * 2);
-        grown.set(vectorOf);
-        vectorOf = grown;
-      }
+      vectorOf = withRoom(vectorOf, e + 1);
       for (let i = 0; i < changeable.length; i++) vectors.vector[i] = scratch[changeable[i]!]! - ctx.originalValues[base + changeable[i]!]!;
       vectorOf[e] = vectors.index();
       editRow.push(row - from);

@@ -126,6 +126,14 @@ export class ChangeVectorSet {
   }
 }
 
+/** `array` with room for at least `count` values: itself, or a copy twice as long (per-edit arrays grow edit by edit). */
+export function withRoom(array: Int32Array<ArrayBuffer>, count: number): Int32Array<ArrayBuffer> {
+  if (count <= array.length) return array;
+  const grown = new Int32Array(Math.max(count, array.length * 2));
+  grown.set(array);
+  return grown;
+}
+
 /** FNV-1a over `length` 32-bit words from `at`: a vector's doubles, bit for bit. */
 function hashOf(words: Uint32Array, at: number, length: number): number {
   let hash = 0x811c9dc5;

@@ -3,6 +3,7 @@
 // thread had to turn every one into a place to send it and the calling thread back). An id outside
 // the corpus (a user's edit may put in a retrieved id, say) is kept as a string by edit.
 import type { CorpusOrder } from '../language/eval-env.js';
+import { withRoom } from './edit-changes.js';
 
 /** Per edit: its place in the corpus, `none`, or `outside` (then in `others`). */
 const none = -1;
@@ -32,11 +33,7 @@ export class ReplacementIdsBuilder {
   constructor(private readonly order: CorpusOrder) {}
 
   push(id: string | undefined): void {
-    if (this.count === this.places.length) {
-      const grown = new Int32Array(this.places.length * 2);
-      grown.set(this.places);
-      this.places = grown;
-    }
+    this.places = withRoom(this.places, this.count + 1);
     const place = id === undefined ? none : this.order.places.get(id);
     if (place === undefined) this.others.set(this.count, id!);
     this.places[this.count++] = place ?? outside;
