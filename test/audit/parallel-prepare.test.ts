@@ -70,7 +70,7 @@ describe('an audit prepared on worker threads', () => {
     assert.equal(many.json, one.json);
   });
 
-  it('keeps what the workers ranked in the ranking cache, which a one-thread run then reads', async () => {
+  it('keeps what the workers ranked in the ranking cache, which a one-thread run and the workers then read', async () => {
     const cache = tempDir().dir;
     const specFile = path.resolve('samples/paper.reward');
     const many = await outcomeJson(specFile, { workers: 2, minRowsPerWorker: 40, candidateCache: cache });
@@ -81,6 +81,10 @@ describe('an audit prepared on worker threads', () => {
     const one = await outcomeJson(specFile, { workers: 1, candidateCache: cache });
     assert.equal(one.json, many.json);
     assert.equal(kept(), lines, 'the second run ranked nothing new');
+    // The workers are sent the stored rankings as corpus places (edits/rankings-on-wire.ts).
+    const again = await outcomeJson(specFile, { workers: 2, minRowsPerWorker: 40, candidateCache: cache });
+    assert.equal(again.json, many.json);
+    assert.equal(kept(), lines, 'the third run ranked nothing new');
   });
 });
 

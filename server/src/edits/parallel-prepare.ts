@@ -7,14 +7,15 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { AnalysisInputs } from '../inputs/analysis-inputs.js';
-import { rankedGenerators, type RankedGenerator, type RankingStore, type Remembered } from '../inputs/ranking-cache.js';
-import { corpusEnv } from '../language/eval-env.js';
+import { rankedGenerators, type RankedGenerator, type RankingStore } from '../inputs/ranking-cache.js';
+import { corpusEnv, type CorpusOrder } from '../language/eval-env.js';
 import type { CandidateList, Corpus, Loaded, Trajectory } from '../pool/types.js';
 import type { SpecModel } from '../semantics/check.js';
 import type { EditPlan } from './attack-plan.js';
 import { AuditError } from './audit-error.js';
 import type { CommandAnswers } from './candidate-source.js';
 import { visibleQueryText } from './generators/generator.js';
+import { rankingBuffers, RankingsPacker, unpackRankings, type RankingsOnWire } from './rankings-on-wire.js';
 import { assemblePrepared, compileSetup, setupRows, type CandidateSource, type PreparedEdits, type PreparedPart, type RunOptions } from './prepare.js';
 
 /** What a worker is told once: the spec (it compiles the plan itself) and what its candidate generators read. */
@@ -29,17 +30,11 @@ export interface PartInit {
 }
 
 /** A range of rows to prepare, with the rankings the coordinator's store already holds for their query texts. */
-export type FromCoordinator = PartInit | { readonly kind: 'part'; readonly index: number; readonly rows: readonly Trajectory[]; readonly known: readonly RankingEntry[] };
+export type FromCoordinator = PartInit | { readonly kind: 'part'; readonly index: number; readonly rows: readonly Trajectory[]; readonly known: readonly RankingsOnWire[] };
 
-/** A ranking a worker computed, for the coordinator's store. */
-export interface RankingEntry {
-  readonly generator: RankedGenerator;
-  readonly text: string;
-  readonly ranked: Remembered;
-}
-
+/** A part, with the rankings its worker computed for the coordinator's store. */
 export type ToCoordinator =
-  | { readonly kind: 'part'; readonly index: number; readonly part: PartOnWire; readonly rankings: readonly RankingEntry[] }
+  | { readonly kind: 'part'; readonly index: number; readonly part: PartOnWire; readonly rankings: readonly RankingsOnWire[] }
   | { readonly kind: 'crash'; readonly message: string };
 
 /**
@@ -143,7 +138,7 @@ export async function prepareInParallel(model: SpecModel, plan: EditPlan, inputs
     kind: 'init', specText: options.specText, specFile: options.specFile, plan, corpus: inputs.corpus, candidateFiles: options.candidateFiles, commands: options.commands,
   };
   const env = corpusEnv(inputs.corpus);
-  const corpusIds = env.corpusOrder().ids;
+  const order = env.corpusOrder();
   const ranked = rankedGenerators.filter((r) => plan.attacks.some((a) => a.generators.some((g) => g.kind === r)));
   const parts: (PreparedPart | undefined)[] = ranges.map(() => undefined);
   const workers: Worker[] = [];
@@ -167,7 +162,8 @@ export async function prepareInParallel(model: SpecModel, plan: EditPlan, inputs
       const index = next++;
       const { from, to } = ranges[index]!;
       const part = rows.slice(from, to);
-      worker.postMessage({ kind: 'part', index, rows: part, known: knownRankings(part, ranked, options.rankings) } satisfies FromCoordinator);
+      const known = knownRankings(part, ranked, options.rankings, order);
+      worker.postMessage({ kind: 'part', index, rows: part, known } satisfies FromCoordinator, rankingBuffers(known));
     };
     const poll = setInterval(() => {
       if (options.isCancelled?.() === true) settle('cancelled');
@@ -184,8 +180,8 @@ export async function prepareInParallel(model: SpecModel, plan: EditPlan, inputs
           fail(reply.message);
           return;
         }
-        parts[reply.index] = partFromWire(reply.part, corpusIds);
-        keepRankings(reply.rankings, inputs.corpus, options.rankings);
+        parts[reply.index] = partFromWire(reply.part, order.ids);
+        keepRankings(reply.rankings, order.ids, options.rankings);
         done++;
         progress(`built edits on ${done} of ${ranges.length} row ranges`);
         if (done === ranges.length) settle('done');
@@ -210,29 +206,30 @@ export async function prepareInParallel(model: SpecModel, plan: EditPlan, inputs
 }
 
 /** The stored rankings of the query texts of `rows` (edits/generators/generator.ts: the texts the ranked generators ask). */
-function knownRankings(rows: readonly Trajectory[], generators: readonly RankedGenerator[], store: ((generator: RankedGenerator) => RankingStore) | undefined): RankingEntry[] {
-  const known: RankingEntry[] = [];
-  if (store === undefined) return known;
-  for (const generator of generators) {
+function knownRankings(rows: readonly Trajectory[], generators: readonly RankedGenerator[], store: ((generator: RankedGenerator) => RankingStore) | undefined, order: CorpusOrder): RankingsOnWire[] {
+  if (store === undefined) return [];
+  return generators.map((generator) => {
     const stored = store(generator);
+    const known = new RankingsPacker(generator, order);
     const seen = new Set<string>();
     for (const row of rows) {
       const text = visibleQueryText(row);
       if (seen.has(text)) continue;
       seen.add(text);
       const ranked = stored.get(text);
-      if (ranked !== undefined) known.push({ generator, text, ranked });
+      if (ranked !== undefined) known.add(text, ranked);
     }
-  }
-  return known;
+    return known.take();
+  });
 }
 
 /** Keeps a worker's rankings in the coordinator's store (written at the next flush), with the corpus's own id strings. */
-function keepRankings(entries: readonly RankingEntry[], corpus: Corpus, store: ((generator: RankedGenerator) => RankingStore) | undefined): void {
+function keepRankings(wires: readonly RankingsOnWire[], corpusIds: readonly string[], store: ((generator: RankedGenerator) => RankingStore) | undefined): void {
   if (store === undefined) return;
-  for (const { generator, text, ranked } of entries) {
-    const target = store(generator);
-    if (target.get(text) !== undefined) continue;
-    target.set(text, { ids: ranked.ids.map((id) => corpus.passages.get(id)?.id ?? id), complete: ranked.complete });
+  for (const wire of wires) {
+    const target = store(wire.generator);
+    unpackRankings(wire, corpusIds, (text, ranked) => {
+      if (target.get(text) === undefined) target.set(text, ranked);
+    });
   }
 }

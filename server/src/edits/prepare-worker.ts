@@ -5,14 +5,15 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { parentPort } from 'node:worker_threads';
-import { corpusEnv } from '../language/eval-env.js';
+import { corpusEnv, type CorpusOrder } from '../language/eval-env.js';
 import type { Trajectory } from '../pool/types.js';
 import type { RankedGenerator, RankingStore, Remembered } from '../inputs/ranking-cache.js';
 import { analyze } from '../semantics/analyze.js';
 import { createCandidateSource } from './candidate-source.js';
 import type { DropCounts, GeneratorDrops } from './generators/candidates-file.js';
 import { compileSetup, preparePart, setupRows, type PreparedPart } from './prepare.js';
-import { partOnWire, type FromCoordinator, type PartInit, type RankingEntry, type ToCoordinator } from './parallel-prepare.js';
+import { partOnWire, type FromCoordinator, type PartInit, type ToCoordinator } from './parallel-prepare.js';
+import { rankingBuffers, RankingsPacker, unpackRankings, type RankingsOnWire } from './rankings-on-wire.js';
 
 const port = parentPort;
 
@@ -20,14 +21,22 @@ const port = parentPort;
  * A generator's rankings in this thread: those the coordinator sent for the range at hand, and those
  * ranked here, which also go back to the coordinator to be kept.
  */
-function threadStore(generator: RankedGenerator, known: Map<string, Remembered>, fresh: RankingEntry[]): RankingStore {
-  return {
-    get: (text) => known.get(text),
-    set(text, ranked) {
-      known.set(text, ranked);
-      fresh.push({ generator, text, ranked });
-    },
-  };
+class ThreadRankings {
+  readonly known = new Map<string, Remembered>();
+  readonly fresh: RankingsPacker;
+  readonly store: RankingStore;
+
+  constructor(generator: RankedGenerator, order: CorpusOrder) {
+    const { known } = this;
+    const fresh = (this.fresh = new RankingsPacker(generator, order));
+    this.store = {
+      get: (text) => known.get(text),
+      set(text, ranked) {
+        known.set(text, ranked);
+        fresh.add(text, ranked);
+      },
+    };
+  }
 }
 
 function minus(now: DropCounts, before: DropCounts | undefined): DropCounts {
@@ -35,32 +44,35 @@ function minus(now: DropCounts, before: DropCounts | undefined): DropCounts {
   return { notInCorpus: now.notInCorpus - before.notInCorpus, excluded: now.excluded - before.excluded, duplicates: now.duplicates - before.duplicates };
 }
 
-function start(init: PartInit): (rows: readonly Trajectory[], sent: readonly RankingEntry[]) => { part: PreparedPart | undefined; rankings: RankingEntry[] } {
+function start(init: PartInit): (rows: readonly Trajectory[], sent: readonly RankingsOnWire[]) => { part: PreparedPart | undefined; rankings: RankingsOnWire[] } {
   const { model } = analyze(init.specText, { specFile: init.specFile });
   const compiled = compileSetup(model, init.plan);
   const env = corpusEnv(init.corpus);
-  const fresh: RankingEntry[] = [];
-  const known = new Map<RankedGenerator, Map<string, Remembered>>();
-  const knownOf = (generator: RankedGenerator): Map<string, Remembered> => {
-    let map = known.get(generator);
-    if (map === undefined) known.set(generator, (map = new Map()));
-    return map;
+  const order = env.corpusOrder();
+  const rankings = new Map<RankedGenerator, ThreadRankings>();
+  const rankingsOf = (generator: RankedGenerator): ThreadRankings => {
+    let of = rankings.get(generator);
+    if (of === undefined) rankings.set(generator, (of = new ThreadRankings(generator, order)));
+    return of;
   };
-  const store = (generator: RankedGenerator): RankingStore => threadStore(generator, knownOf(generator), fresh);
+  const store = (generator: RankedGenerator): RankingStore => rankingsOf(generator).store;
   const candidates = createCandidateSource(init.corpus, init.candidateFiles, { store, commands: init.commands });
   // A file generator counts its drops over every range this thread evaluates: each part reports what it added.
   let dropsBefore: readonly (readonly GeneratorDrops[])[] = [];
   return (rows, sent) => {
     // The coordinator keeps every ranking and sends each range its own: kept across ranges here, they
     // would only grow the thread (by a million ranked query texts at a million rows).
-    for (const map of known.values()) map.clear();
-    for (const { generator, text, ranked } of sent) knownOf(generator).set(text, ranked);
+    for (const of of rankings.values()) of.known.clear();
+    for (const wire of sent) {
+      const { known } = rankingsOf(wire.generator);
+      unpackRankings(wire, order.ids, (text, ranked) => known.set(text, ranked));
+    }
     const part = preparePart(setupRows(compiled, rows, env), candidates, () => false);
-    const rankings = fresh.splice(0);
-    if (part === undefined) return { part, rankings };
+    const ranked = [...rankings.values()].filter((of) => of.fresh.size > 0).map((of) => of.fresh.take());
+    if (part === undefined) return { part, rankings: ranked };
     const drops = part.drops.map((attack, a) => attack.map((g, i) => ({ label: g.label, dropped: minus(g.dropped, dropsBefore[a]?.[i]?.dropped) })));
     dropsBefore = part.drops;
-    return { part: { ...part, drops }, rankings };
+    return { part: { ...part, drops }, rankings: ranked };
   };
 }
 
@@ -89,7 +101,7 @@ if (port !== null) {
       const { part, rankings } = run(message.rows, message.known);
       if (part === undefined) throw new Error('a part was cancelled in a worker, which is never asked to cancel');
       const { wire, transfers } = partOnWire(part);
-      send({ kind: 'part', index: message.index, part: wire, rankings }, transfers);
+      send({ kind: 'part', index: message.index, part: wire, rankings }, [...transfers, ...rankingBuffers(rankings)]);
       collectGarbage();
     } catch (error) {
       // The stack goes to the log (the process's stderr); the audit's failure names the message.

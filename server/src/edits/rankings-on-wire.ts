@@ -1,0 +1,80 @@
+// The stored rankings a range's query texts need, and those a worker ranks, as they cross between
+// threads: one generator's rankings laid end to end as places in the corpus's order, which every
+// thread has (`EvalEnv.corpusOrder`). A ranking is some 60 ids; sent as strings, the rankings of a
+// 5,000-row range (about 2,000 texts) cost the calling thread 30–110 ms to serialise and the worker
+// as much to read back, and that serial cost is paid once per range however many threads there are.
+import type { RankedGenerator, Remembered } from '../inputs/ranking-cache.js';
+import type { CorpusOrder } from '../language/eval-env.js';
+import { withRoom } from './edit-changes.js';
+
+/** One generator's rankings: text `t`'s places are `places[starts[t]]` up to `places[starts[t + 1]]`. */
+export interface RankingsOnWire {
+  readonly generator: RankedGenerator;
+  readonly texts: readonly string[];
+  /** 1 where the text's places are its whole ranking, 0 where they are its first ids. */
+  readonly complete: Uint8Array;
+  readonly starts: Int32Array;
+  readonly places: Int32Array;
+}
+
+/** Collects one generator's rankings for sending. */
+export class RankingsPacker {
+  private texts: string[] = [];
+  private complete: number[] = [];
+  private starts: number[] = [0];
+  private places = new Int32Array(4096);
+  private count = 0;
+
+  constructor(
+    readonly generator: RankedGenerator,
+    private readonly order: CorpusOrder,
+  ) {}
+
+  get size(): number {
+    return this.texts.length;
+  }
+
+  /**
+   * Adds a ranking; false, adding nothing, when it names an id outside the corpus (a ranker ranks
+   * the corpus only, so such an entry is not sent and the receiver ranks the text again).
+   */
+  add(text: string, ranked: Remembered): boolean {
+    this.places = withRoom(this.places, this.count + ranked.ids.length);
+    for (let i = 0; i < ranked.ids.length; i++) {
+      const place = this.order.places.get(ranked.ids[i]!);
+      if (place === undefined) return false;
+      this.places[this.count + i] = place;
+    }
+    this.count += ranked.ids.length;
+    this.texts.push(text);
+    this.complete.push(ranked.complete ? 1 : 0);
+    this.starts.push(this.count);
+    return true;
+  }
+
+  /** The rankings added since the last `take`, which starts collecting anew. */
+  take(): RankingsOnWire {
+    const wire = { generator: this.generator, texts: this.texts, complete: Uint8Array.from(this.complete), starts: Int32Array.from(this.starts), places: this.places.slice(0, this.count) };
+    this.texts = [];
+    this.complete = [];
+    this.starts = [0];
+    this.count = 0;
+    return wire;
+  }
+}
+
+/** The buffers of `wires`, to hand over without a copy. */
+export function rankingBuffers(wires: readonly RankingsOnWire[]): ArrayBuffer[] {
+  return wires.flatMap((w) => [w.complete.buffer, w.starts.buffer, w.places.buffer] as ArrayBuffer[]);
+}
+
+/** Calls `each` with every ranking of `wire`, its ids this thread's strings for the corpus's ids. */
+export function unpackRankings(wire: RankingsOnWire, ids: readonly string[], each: (text: string, ranked: Remembered) => void): void {
+  wire.texts.forEach((text, t) => {
+    const from = wire.starts[t]!;
+    const to = wire.starts[t + 1]!;
+    const ranked = new Array<string>(to - from);
+    for (let i = from; i < to; i++) ranked[i - from] = ids[wire.places[i]!]!;
+    each(text, { ids: ranked, complete: wire.complete[t] === 1 });
+  });
+}
