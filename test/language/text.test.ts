@@ -28,6 +28,20 @@ describe('SQuAD answer normalisation', () => {
     for (const [text, expected] of normalised) assert.equal(normalizeAnswer(text), expected, JSON.stringify(text));
   });
 
+  it('folds whitespace as splitting on Python\'s whitespace and joining with single spaces does, on mixed texts', () => {
+    // normalize_answer's last step written as Python writes it; the code folds runs in place instead.
+    const pythonSplit = /[\t\n\v\f\r\x1c-\x1f \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+/;
+    const alphabet = ['a', 'the', 'an', 'x', 'É', '.', '-', ' ', ' ', '  ', '\t', '\n', '\u0085', '\u001c', '\u00a0', '\u3000', '\u200b', '\ufeff'];
+    let seed = 7;
+    const next = (): number => (seed = (seed * 1103515245 + 12345) % 2147483648);
+    for (let n = 0; n < 3000; n++) {
+      const text = Array.from({ length: next() % 12 }, () => alphabet[next() % alphabet.length]!).join('');
+      const expected = text.toLowerCase().replace(/[!"#$%&'()*+,\-./:;<=>?@[\\\]^_`{|}~]/g, '')
+        .replace(/(?<![\p{L}\p{N}_])(?:a|an|the)(?![\p{L}\p{N}_])/gu, ' ').split(pythonSplit).filter((w) => w.length > 0).join(' ');
+      assert.equal(normalizeAnswer(text), expected, JSON.stringify(text));
+    }
+  });
+
   it('the caching normaliser an evaluation owns gives the same words, from its cache too', () => {
     const normalizer = cachingNormalizer();
     const long = `${'The word '.repeat(40)}end`;
