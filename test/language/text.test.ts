@@ -30,6 +30,7 @@ describe('SQuAD answer normalisation', () => {
 
   it('folds whitespace as splitting on Python\'s whitespace and joining with single spaces does, on mixed texts', () => {
     // normalize_answer's last step written as Python writes it; the code folds runs in place instead.
+    // eslint-disable-next-line no-control-regex -- Python counts the separators U+001C–U+001F as whitespace
     const pythonSplit = /[\t\n\v\f\r\x1c-\x1f \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+/;
     const alphabet = ['a', 'the', 'an', 'x', 'É', '.', '-', ' ', ' ', '  ', '\t', '\n', '\u0085', '\u001c', '\u00a0', '\u3000', '\u200b', '\ufeff'];
     let seed = 7;
