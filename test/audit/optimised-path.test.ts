@@ -8,6 +8,7 @@ import * as path from 'node:path';
 import { describe, it } from 'node:test';
 import { auditSpec, newAuditCaches, type AuditSpecOptions } from '../../server/src/audit/audit-spec.js';
 import { openRankingStore } from '../../server/src/inputs/ranking-cache.js';
+import { corpusOrder } from '../../server/src/pool/corpus-order.js';
 import { createCandidateSource } from '../../server/src/edits/candidate-source.js';
 import { bootstrapMemo, clusterBootstrap, percentile } from '../../server/src/stats/bootstrap.js';
 import { rewardScorer } from '../../server/src/edits/features.js';
@@ -106,24 +107,25 @@ describe('optimised audit path', () => {
     assert.equal(await reportJson(text, { cache: newAuditCaches(), candidateCache: notAFolder }), plain, 'a cache path that cannot be a folder is ignored');
   });
 
-  it('reads back only well-formed rankings of corpus passages', () => {
+  it('reads back only well-formed rankings of corpus passages, kept as their places in the corpus', () => {
     const temp = tempDir();
-    const corpus = new Set(['w:1', 'w:2', 'w:3']);
-    const canonical = (id: string): string | undefined => (corpus.has(id) ? id : undefined);
-    const store = openRankingStore(temp.dir, 'hash', 'bm25', canonical);
+    const order = corpusOrder({ file: 'corpus.jsonl', passages: new Map(['w:1', 'w:2', 'w:3'].map((id) => [id, { id, title: id, text: id }])) });
+    const store = openRankingStore(temp.dir, 'hash', 'bm25', order);
     store.set('question one', { ids: ['w:2', 'w:1'], complete: true });
     store.set('question two', { ids: ['w:3'], complete: false });
     store.flush();
     const file = path.join(temp.dir, 'rankings-v1', fs.readdirSync(path.join(temp.dir, 'rankings-v1'))[0]!);
     fs.appendFileSync(file, '["question three", true, ["w:9"]]\n["question four", "yes", []]\n["question five", false, ["w:1"');
-    const reopened = openRankingStore(temp.dir, 'hash', 'bm25', canonical);
+    const reopened = openRankingStore(temp.dir, 'hash', 'bm25', order);
     assert.deepEqual(reopened.get('question one'), { ids: ['w:2', 'w:1'], complete: true });
+    assert.deepEqual(Array.from(reopened.placesOf('question one')!.places), [1, 0], 'kept as places in the corpus order');
+    assert.equal(reopened.placesOf('question two')!.complete, false);
     assert.deepEqual(reopened.get('question two'), { ids: ['w:3'], complete: false });
     assert.equal(reopened.get('question three'), undefined, 'an id outside the corpus');
     assert.equal(reopened.get('question four'), undefined, 'a malformed entry');
     assert.equal(reopened.get('question five'), undefined, 'a cut-off line');
-    assert.equal(openRankingStore(temp.dir, 'other hash', 'bm25', canonical).get('question one'), undefined, 'another corpus content');
-    assert.equal(openRankingStore(temp.dir, 'hash', 'lexical', canonical).get('question one'), undefined, 'another generator');
+    assert.equal(openRankingStore(temp.dir, 'other hash', 'bm25', order).get('question one'), undefined, 'another corpus content');
+    assert.equal(openRankingStore(temp.dir, 'hash', 'lexical', order).get('question one'), undefined, 'another generator');
   });
 
   it('evaluates on an edit only the features its write set can change, counting citation tests from the original, with every value as a full evaluation gives', async () => {

@@ -19,9 +19,13 @@ export interface FloorResult {
   readonly lines: number;
 }
 
-/** The cold and cached-candidates audits again on one thread (`--workers 1`), in a process of their own so the peak is theirs. */
-export interface OneThreadResult {
-  readonly kind: 'one-thread';
+/**
+ * The cold and cached-candidates audits again, in a process of their own so the peak is theirs: on
+ * one thread (`--workers 1`), or on the machine's threads (for `BENCH_REPEATS`).
+ */
+export interface ThreadsResult {
+  readonly kind: 'threads';
+  readonly workers: number;
   readonly coldMs: number;
   readonly coldCachedMs: number;
   readonly peakMb: number;
@@ -136,21 +140,26 @@ async function audit(dir: string): Promise<AuditResult> {
   };
 }
 
-async function oneThread(dir: string): Promise<OneThreadResult> {
+async function threads(dir: string, workers: number): Promise<ThreadsResult> {
   const specFile = path.join(dir, 'bench.reward');
-  const cacheDir = path.join(dir, 'candidate-cache-one-thread');
+  const cacheDir = path.join(dir, 'candidate-cache-threads');
   rmSync(cacheDir, { recursive: true, force: true });
   writeSpec(specFile, groundingWeight);
-  const cold = await timedAudit(specFile, newAuditCaches(), 'main', cacheDir, 1);
-  const coldCached = await timedAudit(specFile, newAuditCaches(), 'main', cacheDir, 1);
+  const cold = await timedAudit(specFile, newAuditCaches(), 'main', cacheDir, workers);
+  const coldCached = await timedAudit(specFile, newAuditCaches(), 'main', cacheDir, workers);
   rmSync(cacheDir, { recursive: true, force: true });
-  return { kind: 'one-thread', coldMs: cold.ms, coldCachedMs: coldCached.ms, peakMb: peakMb() };
+  return { kind: 'threads', workers, coldMs: cold.ms, coldCachedMs: coldCached.ms, peakMb: peakMb() };
 }
 
-const modes = { floor: (dir: string) => Promise.resolve(floor(dir)), audit, 'one-thread': oneThread } as const;
+const modes = {
+  floor: (dir: string) => Promise.resolve(floor(dir)),
+  audit,
+  'one-thread': (dir: string) => threads(dir, 1),
+  'machine-threads': (dir: string) => threads(dir, defaultWorkers()),
+} as const;
 const [mode, dir] = process.argv.slice(2);
 if (mode === undefined || !(mode in modes) || dir === undefined) {
-  console.error('usage: scale-child.js floor|audit|one-thread DIR');
+  console.error('usage: scale-child.js floor|audit|one-thread|machine-threads DIR');
   process.exitCode = 2;
 } else {
   modes[mode as keyof typeof modes](dir).then(

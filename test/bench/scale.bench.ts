@@ -3,22 +3,27 @@
 // 58,368 and 200,000 trajectories over a 100,000-passage corpus are generated outside the repo
 // (${TMPDIR:-/tmp}/herald-bench, reused while their parameters match) and each size is measured
 // in its own process, so peak memory is per size. Prints one table; asserts nothing.
-// BENCH_SIZES=1000,10000 limits the sizes.
+// BENCH_SIZES=1000,10000 limits the sizes. BENCH_REPEATS=N measures the threads line N times, one
+// thread and the machine's threads alternated in processes of their own, and gives medians with
+// the range of the per-pair speedups: on a small, shared machine one pair varies by more than the
+// change it is meant to show (docs/performance.md, Threads).
 import { spawnSync } from 'node:child_process';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { generateScaled } from '../../samples/generator/scaled.js';
-import type { AuditResult, FloorResult, OneThreadResult } from './scale-child.js';
+import type { AuditResult, FloorResult, ThreadsResult } from './scale-child.js';
 import { minRowsPerWorker, threadsFor } from '../../server/src/edits/parallel-prepare.js';
+import { median } from './floor.js';
 
 const sizes = (process.env['BENCH_SIZES'] ?? '1000,10000,58368,200000').split(',').map(Number);
+const repeats = Math.max(1, Math.floor(Number(process.env['BENCH_REPEATS'] ?? '1')) || 1);
 const root = path.join(os.tmpdir(), 'herald-bench');
 const child = path.join(__dirname, 'scale-child.js');
 
 // Every size runs with Node's default heap limit, as the editor's audit worker and the CLI do (a
 // roomier limit only lets the collector wait longer, which inflates peak memory).
-function run<T>(mode: 'floor' | 'audit' | 'one-thread', dir: string): T {
+function run<T>(mode: 'floor' | 'audit' | 'one-thread' | 'machine-threads', dir: string): T {
   const result = spawnSync(process.execPath, [child, mode, dir], { encoding: 'utf8', maxBuffer: 1 << 24 });
   const line = result.stdout.trim().split('\n').pop() ?? '';
   if (result.status !== 0 || !line.startsWith('{')) throw new Error(`${mode} ${dir} failed (${result.status}):\n${result.stderr}`);
@@ -29,21 +34,30 @@ const seconds = (ms: number): string => (ms / 1000).toFixed(ms < 10_000 ? 2 : 1)
 const ratio = (ms: number, floor: number): string => `${(ms / floor).toFixed(ms / floor < 10 ? 2 : 1)}×`;
 const cell = (ms: number, floor: number): string => `${seconds(ms)} (${ratio(ms, floor)})`;
 
+/** The cold and cached figures of one run, on one thread or on the machine's. */
+type Timing = Pick<ThreadsResult, 'coldMs' | 'coldCachedMs'>;
+
 /**
  * The speedup from one thread to N, the parallel fraction p that Amdahl's law gives for it
  * (speedup = 1 / ((1 − p) + p / N)), and the time that fraction projects for 32 cores; and the
- * one-thread run's own peak memory.
+ * one-thread runs' peak memory. With several runs of each (alternated), the times are medians, the
+ * speedup is theirs, and the range is that of the speedups of the runs paired in order.
  */
-function scalingLine(audit: AuditResult, one: OneThreadResult): string {
+function scalingLine(audit: AuditResult, ones: readonly ThreadsResult[], manys: readonly Timing[]): string {
   const n = threadsFor(audit.rows, audit.workers);
   const size = audit.rows.toLocaleString('en-US');
-  if (n < 2) return `${size}: one thread either way (fewer than ${(2 * minRowsPerWorker).toLocaleString('en-US')} rows); peak ${one.peakMb.toFixed(0)} MB`;
-  const describe = (label: string, oneMs: number, manyMs: number): string => {
+  const peak = Math.max(...ones.map((o) => o.peakMb)).toFixed(0);
+  if (n < 2) return `${size}: one thread either way (fewer than ${(2 * minRowsPerWorker).toLocaleString('en-US')} rows); peak ${peak} MB`;
+  const describe = (label: string, of: (t: Timing) => number): string => {
+    const oneMs = median(ones.map(of));
+    const manyMs = median(manys.map(of));
     const speedup = oneMs / manyMs;
     const p = (1 - 1 / speedup) / (1 - 1 / n);
-    return `${label} ${seconds(oneMs)} s on 1 thread, ${seconds(manyMs)} s on ${n}: ${speedup.toFixed(2)}×, parallel fraction ${p.toFixed(2)}, projected on 32 cores ${seconds(oneMs * ((1 - p) + p / 32))} s`;
+    const pairs = ones.map((o, i) => of(o) / of(manys[i]!));
+    const range = pairs.length < 2 ? '' : ` (medians of ${pairs.length} runs each, alternated; pairs ${Math.min(...pairs).toFixed(2)}–${Math.max(...pairs).toFixed(2)}×)`;
+    return `${label} ${seconds(oneMs)} s on 1 thread, ${seconds(manyMs)} s on ${n}: ${speedup.toFixed(2)}×${range}, parallel fraction ${p.toFixed(2)}, projected on 32 cores ${seconds(oneMs * ((1 - p) + p / 32))} s`;
   };
-  return `${size}: ${describe('cold', one.coldMs, audit.coldMs)}; ${describe('cached candidates', one.coldCachedMs, audit.coldCachedMs)}; one-thread peak ${one.peakMb.toFixed(0)} MB`;
+  return `${size}: ${describe('cold', (t) => t.coldMs)}; ${describe('cached candidates', (t) => t.coldCachedMs)}; one-thread peak ${peak} MB`;
 }
 
 function main(): void {
@@ -59,13 +73,18 @@ function main(): void {
     const dir = path.join(root, String(size));
     const floor = run<FloorResult>('floor', dir);
     const audit = run<AuditResult>('audit', dir);
-    const one = run<OneThreadResult>('one-thread', dir);
+    const ones = [run<ThreadsResult>('one-thread', dir)];
+    const manys: Timing[] = [audit];
+    for (let r = 1; r < repeats && threadsFor(audit.rows, audit.workers) >= 2; r++) {
+      ones.push(run<ThreadsResult>('one-thread', dir));
+      manys.push(run<ThreadsResult>('machine-threads', dir));
+    }
     rows.push([
       audit.rows.toLocaleString('en-US'), audit.edits.toLocaleString('en-US'), seconds(floor.ms),
       cell(audit.coldMs, floor.ms), cell(audit.coldCachedMs, floor.ms), cell(audit.warmMs, floor.ms), audit.latticeMs.toFixed(0),
       cell(audit.wideWarmMs, floor.ms), audit.wideLatticeMs.toFixed(0), audit.peakMb.toFixed(0), audit.widePeakMb.toFixed(0),
     ]);
-    scaling.push(scalingLine(audit, one));
+    scaling.push(scalingLine(audit, ones, manys));
     process.stderr.write(`bench: ${size} done\n`);
   }
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));

@@ -21,9 +21,13 @@ describe('rankings on the wire', () => {
   // 300 rankings of 20 ids are more than the packer's first 4,096 places, so it grows.
   const given = Array.from({ length: 300 }, (_, t) => [`question ${t}`, { ids: Array.from({ length: 20 }, (_, i) => `w:${(t * 7 + i * 3) % 50}`), complete: t % 3 === 0 }] as const);
 
-  it('read back as packed, through a structured clone with the buffers handed over', () => {
+  it('read back as packed, from ids or places, through a structured clone with the buffers handed over', () => {
     const packer = new RankingsPacker('bm25', order);
-    for (const [text, ranked] of given) assert.equal(packer.add(text, ranked), true);
+    // Every other ranking as places already, as the ranking cache keeps them.
+    given.forEach(([text, ranked], t) => {
+      if (t % 2 === 0) assert.equal(packer.add(text, ranked), true);
+      else packer.addPlaces(text, { places: Int32Array.from(ranked.ids, (id) => order.places.get(id)!), complete: ranked.complete });
+    });
     packer.add('nothing ranked', { ids: [], complete: true });
     const wire = packer.take();
     const { port1, port2 } = new MessageChannel();

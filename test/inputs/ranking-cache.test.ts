@@ -9,6 +9,7 @@ import * as path from 'node:path';
 import { describe, it } from 'node:test';
 import { auditSpec as runAuditSpec, newAuditCaches } from '../../server/src/audit/audit-spec.js';
 import { openRankingStore, prepareCacheFolder } from '../../server/src/inputs/ranking-cache.js';
+import { corpusOrder } from '../../server/src/pool/corpus-order.js';
 import { WorkspaceTrust } from '../../server/src/inputs/trust.js';
 import { runAnalyses, type PartReply } from '../../server/src/lsp/analysis-run.js';
 import { auditSpec, makeFifo, workspace } from './workspace.js';
@@ -57,7 +58,7 @@ describe('a ranking cache that cannot be written is skipped with one warning', (
     assert.equal(prepareCacheFolder(dir), undefined);
     const name = createHash('sha256').update('rankings-v1\u0000corpus-hash\u0000lexical').digest('hex');
     makeFifo(path.join(dir, 'rankings-v1', `${name}.jsonl`));
-    const store = openRankingStore(dir, 'corpus-hash', 'lexical', (id) => id);
+    const store = openRankingStore(dir, 'corpus-hash', 'lexical', corpusOrder({ file: 'corpus.jsonl', passages: new Map([['w:1', { id: 'w:1', title: 't', text: 't' }]]) }));
     assert.equal(store.get('q'), undefined);
     store.set('q', { ids: ['w:1'], complete: true });
     store.flush();

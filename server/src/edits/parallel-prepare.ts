@@ -7,8 +7,9 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { AnalysisInputs } from '../inputs/analysis-inputs.js';
-import { rankedGenerators, type RankedGenerator, type RankingStore } from '../inputs/ranking-cache.js';
-import { corpusEnv, type CorpusOrder } from '../language/eval-env.js';
+import { rankedGenerators, type PlacedRankingStore, type RankedGenerator } from '../inputs/ranking-cache.js';
+import { corpusEnv } from '../language/eval-env.js';
+import type { CorpusOrder } from '../pool/corpus-order.js';
 import type { CandidateList, Corpus, Loaded, Trajectory } from '../pool/types.js';
 import type { SpecModel } from '../semantics/check.js';
 import type { EditPlan } from './attack-plan.js';
@@ -102,7 +103,7 @@ export interface ParallelOptions extends RunOptions {
    * The rankings kept between runs (inputs/ranking-cache.ts): each range is sent those of its query
    * texts, and what the workers rank is kept here. Workers never read or write a file.
    */
-  readonly rankings?: ((generator: RankedGenerator) => RankingStore) | undefined;
+  readonly rankings?: ((generator: RankedGenerator) => PlacedRankingStore) | undefined;
   /** Rows per range at least, up to `maxRowsPerRange` (`rowRanges`); `minRowsPerWorker` unless a test asks for small ranges. */
   readonly minRows?: number;
 }
@@ -205,8 +206,11 @@ export async function prepareInParallel(model: SpecModel, plan: EditPlan, inputs
   return assemblePrepared(setup, inputs, candidates, ranges.map((r, i) => ({ from: r.from, part: parts[i]! })));
 }
 
-/** The stored rankings of the query texts of `rows` (edits/generators/generator.ts: the texts the ranked generators ask). */
-function knownRankings(rows: readonly Trajectory[], generators: readonly RankedGenerator[], store: ((generator: RankedGenerator) => RankingStore) | undefined, order: CorpusOrder): RankingsOnWire[] {
+/**
+ * The stored rankings of the query texts of `rows` (edits/generators/generator.ts: the texts the
+ * ranked generators ask), copied as the store keeps them: as places in the corpus's order.
+ */
+function knownRankings(rows: readonly Trajectory[], generators: readonly RankedGenerator[], store: ((generator: RankedGenerator) => PlacedRankingStore) | undefined, order: CorpusOrder): RankingsOnWire[] {
   if (store === undefined) return [];
   return generators.map((generator) => {
     const stored = store(generator);
@@ -216,20 +220,20 @@ function knownRankings(rows: readonly Trajectory[], generators: readonly RankedG
       const text = visibleQueryText(row);
       if (seen.has(text)) continue;
       seen.add(text);
-      const ranked = stored.get(text);
-      if (ranked !== undefined) known.add(text, ranked);
+      const placed = stored.placesOf(text);
+      if (placed !== undefined) known.addPlaces(text, placed);
     }
     return known.take();
   });
 }
 
-/** Keeps a worker's rankings in the coordinator's store (written at the next flush), with the corpus's own id strings. */
-function keepRankings(wires: readonly RankingsOnWire[], corpusIds: readonly string[], store: ((generator: RankedGenerator) => RankingStore) | undefined): void {
+/** Keeps a worker's rankings in the coordinator's store (written at the next flush). */
+function keepRankings(wires: readonly RankingsOnWire[], corpusIds: readonly string[], store: ((generator: RankedGenerator) => PlacedRankingStore) | undefined): void {
   if (store === undefined) return;
   for (const wire of wires) {
     const target = store(wire.generator);
     unpackRankings(wire, corpusIds, (text, ranked) => {
-      if (target.get(text) === undefined) target.set(text, ranked);
+      if (target.placesOf(text) === undefined) target.set(text, ranked);
     });
   }
 }

@@ -5,7 +5,8 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { parentPort } from 'node:worker_threads';
-import { corpusEnv, type CorpusOrder } from '../language/eval-env.js';
+import { corpusEnv } from '../language/eval-env.js';
+import type { CorpusOrder } from '../pool/corpus-order.js';
 import type { Trajectory } from '../pool/types.js';
 import type { RankedGenerator, RankingStore, Remembered } from '../inputs/ranking-cache.js';
 import { analyze } from '../semantics/analyze.js';

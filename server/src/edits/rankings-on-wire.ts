@@ -1,10 +1,10 @@
 // The stored rankings a range's query texts need, and those a worker ranks, as they cross between
 // threads: one generator's rankings laid end to end as places in the corpus's order, which every
-// thread has (`EvalEnv.corpusOrder`). A ranking is some 60 ids; sent as strings, the rankings of a
-// 5,000-row range (about 2,000 texts) cost the calling thread 30–110 ms to serialise and the worker
-// as much to read back, and that serial cost is paid once per range however many threads there are.
-import type { RankedGenerator, Remembered } from '../inputs/ranking-cache.js';
-import type { CorpusOrder } from '../language/eval-env.js';
+// thread has (`pool/corpus-order.ts`), and handed over without a copy. A ranking is some 60 ids, so
+// a 5,000-row range's stored rankings (about 2,100 texts) were 130,000 strings for the calling
+// thread to serialise and the worker to read back (docs/performance.md, Threads).
+import type { PlacedRanking, RankedGenerator, Remembered } from '../inputs/ranking-cache.js';
+import type { CorpusOrder } from '../pool/corpus-order.js';
 import { withRoom } from './edit-changes.js';
 
 /** One generator's rankings: text `t`'s places are `places[starts[t]]` up to `places[starts[t + 1]]`. */
@@ -32,6 +32,16 @@ export class RankingsPacker {
 
   get size(): number {
     return this.texts.length;
+  }
+
+  /** Adds a ranking kept as places in the same order as this packer's. */
+  addPlaces(text: string, ranked: PlacedRanking): void {
+    this.places = withRoom(this.places, this.count + ranked.places.length);
+    this.places.set(ranked.places, this.count);
+    this.count += ranked.places.length;
+    this.texts.push(text);
+    this.complete.push(ranked.complete ? 1 : 0);
+    this.starts.push(this.count);
   }
 
   /**

@@ -2,7 +2,7 @@
 // its place in the corpus's order (4 bytes an edit, where a string reference took 8 and a worker
 // thread had to turn every one into a place to send it and the calling thread back). An id outside
 // the corpus (a user's edit may put in a retrieved id, say) is kept as a string by edit.
-import type { CorpusOrder } from '../language/eval-env.js';
+import type { CorpusOrder } from '../pool/corpus-order.js';
 import { withRoom } from './edit-changes.js';
 
 /** Per edit: its place in the corpus, `none`, or `outside` (then in `others`). */

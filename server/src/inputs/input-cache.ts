@@ -5,6 +5,7 @@ import { loadCandidates, loadCorpus, loadPool, type LoadedCorpus } from './loade
 import { joinFiles } from './pool-link.js';
 import type { CandidateList, Corpus, Loaded, Trajectory } from '../pool/types.js';
 import { linkedFileAccess } from './open-input.js';
+import { corpusOrder } from '../pool/corpus-order.js';
 import { fileHash, openRankingStore, type PersistentStore, type RankedGenerator } from './ranking-cache.js';
 import type { WorkspaceTrust } from './trust.js';
 
@@ -78,14 +79,13 @@ export class InputCache {
     if (!trust.allows(corpusFile)) return undefined;
     const hash = await this.load(`hash:${trust.key}:${corpusFile}`, corpusFile, () => fileHash(corpusFile, linkedFileAccess(trust)));
     if (hash === undefined) return undefined;
-    const canonical = (id: string): string | undefined => corpus.passages.get(id)?.id;
     return (generator) => {
       // One store per corpus file and generator: a store for the file's old content is not asked for again.
       const key = `${dir}\u0000${corpusFile}\u0000${generator}`;
       let entry = this.rankingStores.get(key);
       if (entry?.hash !== hash) {
         entry?.store.flush();
-        this.rankingStores.set(key, (entry = { hash, store: openRankingStore(dir, hash, generator, canonical) }));
+        this.rankingStores.set(key, (entry = { hash, store: openRankingStore(dir, hash, generator, corpusOrder(corpus)) }));
       }
       return entry.store;
     };

@@ -12,6 +12,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { maxInputBytes } from './input-limits.js';
 import { openInput, readOpened, UnreadableInput, type InputAccess } from './open-input.js';
+import type { CorpusOrder } from '../pool/corpus-order.js';
 import { WorkspaceTrust } from './trust.js';
 
 /** The generators whose rankings are kept. */
@@ -29,6 +30,22 @@ export interface Remembered {
 export interface RankingStore {
   get(text: string): Remembered | undefined;
   set(text: string, ranked: Remembered): void;
+}
+
+/** A kept ranking as places in the corpus's order (`pool/corpus-order.ts`). */
+export interface PlacedRanking {
+  /** A view of the store's own array: read it, never change it. */
+  readonly places: Int32Array;
+  readonly complete: boolean;
+}
+
+/**
+ * A store that keeps its rankings as corpus places, and gives them as such to whoever sends them
+ * on. A store is opened per corpus content (its hash), and a corpus's order is its file's, so the
+ * places hold for every corpus loaded from that content.
+ */
+export interface PlacedRankingStore extends RankingStore {
+  placesOf(text: string): PlacedRanking | undefined;
 }
 
 /** Bumped whenever a generator's ranking for the same corpus and text could change. */
@@ -123,7 +140,7 @@ function readStore(file: string): string {
   }
 }
 
-export interface PersistentStore extends RankingStore {
+export interface PersistentStore extends PlacedRankingStore {
   /** Appends the rankings computed since the last flush; failures are ignored. */
   flush(): void;
 }
@@ -133,15 +150,54 @@ function isEntry(value: unknown): value is [string, boolean, string[]] {
     Array.isArray(value[2]) && (value[2] as unknown[]).every((id) => typeof id === 'string');
 }
 
+// Places are kept in chunks of this many, each ranking whole in one chunk: a ranking is at most the
+// ranker's prefix (64 ids) or, complete, the few ids a text matched.
+const chunkPlaces = 1 << 18;
+
 /**
- * The stored rankings of one (corpus, generator). `canonical` maps an id read from disk to the
- * corpus's own string (undefined for an id the corpus lacks, which marks the line as damaged), so
- * a large cache shares the corpus's strings instead of holding copies.
+ * Rankings as corpus places, laid end to end: 4 bytes an id, where an array of the corpus's strings
+ * took 8 and an object per text more (some 420,000 texts of about 60 ids at a million rows).
  */
-export function openRankingStore(dir: string, corpusHash: string, generator: string, canonical: (id: string) => string | undefined): PersistentStore {
+class PlacedRankings {
+  private readonly at = new Map<string, PlacedRanking>();
+  private chunk = new Int32Array(chunkPlaces);
+  private used = 0;
+
+  constructor(private readonly order: CorpusOrder) {}
+
+  has(text: string): boolean {
+    return this.at.has(text);
+  }
+
+  get(text: string): PlacedRanking | undefined {
+    return this.at.get(text);
+  }
+
+  /** Keeps `ids`; false, keeping nothing, when one is not a corpus id. */
+  add(text: string, ids: readonly string[], complete: boolean): boolean {
+    if (ids.length > this.chunk.length - this.used) {
+      this.chunk = new Int32Array(Math.max(chunkPlaces, ids.length));
+      this.used = 0;
+    }
+    for (let i = 0; i < ids.length; i++) {
+      const place = this.order.places.get(ids[i]!);
+      if (place === undefined) return false;
+      this.chunk[this.used + i] = place;
+    }
+    this.at.set(text, { places: this.chunk.subarray(this.used, this.used + ids.length), complete });
+    this.used += ids.length;
+    return true;
+  }
+}
+
+/**
+ * The stored rankings of one (corpus, generator), kept as places in `order`, the corpus's: a line
+ * that names an id the corpus lacks is damaged, and skipped.
+ */
+export function openRankingStore(dir: string, corpusHash: string, generator: string, order: CorpusOrder): PersistentStore {
   const name = createHash('sha256').update(`${cacheVersion}\u0000${corpusHash}\u0000${generator}`).digest('hex');
   const file = path.join(dir, cacheVersion, `${name}.jsonl`);
-  const entries = new Map<string, Remembered>();
+  const kept = new PlacedRankings(order);
   // No cache yet, or unreadable: start empty.
   for (const line of readStore(file).split('\n')) {
     if (line.length === 0) continue;
@@ -151,16 +207,19 @@ export function openRankingStore(dir: string, corpusHash: string, generator: str
     } catch {
       continue;
     }
-    if (!isEntry(value) || entries.has(value[0])) continue;
-    const ids = value[2].map(canonical);
-    if (ids.some((id) => id === undefined)) continue;
-    entries.set(value[0], { ids: ids as string[], complete: value[1] });
+    if (!isEntry(value) || kept.has(value[0])) continue;
+    kept.add(value[0], value[2], value[1]);
   }
   let pending: string[] = [];
   return {
-    get: (query) => entries.get(query),
+    get(query) {
+      const ranking = kept.get(query);
+      return ranking === undefined ? undefined : { ids: Array.from(ranking.places, (place) => order.ids[place]!), complete: ranking.complete };
+    },
+    placesOf: (query) => kept.get(query),
     set(query, ranked) {
-      entries.set(query, ranked);
+      // A ranker ranks the corpus's passages only; a ranking with any other id is not kept.
+      if (!kept.add(query, ranked.ids, ranked.complete)) return;
       pending.push(JSON.stringify([query, ranked.complete, ranked.ids]));
     },
     flush() {

@@ -1,12 +1,7 @@
+import { corpusOrder, type CorpusOrder } from '../pool/corpus-order.js';
 import type { Corpus, SearchStep } from '../pool/types.js';
 import { repeatedQueries } from './functions.js';
 import { cachingNormalizer, type Normalizer } from './normalizer.js';
-
-/** The corpus's ids in order, and each id's place in it: the same in every thread (a copied Map keeps its order). */
-export interface CorpusOrder {
-  readonly ids: readonly string[];
-  readonly places: ReadonlyMap<string, number>;
-}
 
 /**
  * What expressions read besides the trajectory (the audited corpus), and the caches of one
@@ -14,7 +9,7 @@ export interface CorpusOrder {
  */
 export interface EvalEnv {
   readonly corpusIds: ReadonlySet<string>;
-  /** The corpus's order, made on first use (edits keep their replacement ids as places in it). */
+  /** The corpus's order (`pool/corpus-order.ts`): edits keep their replacement ids as places in it. */
   corpusOrder(): CorpusOrder;
   /** SQuAD normalisation that remembers recent short texts. */
   readonly normalizer: Normalizer;
@@ -32,16 +27,9 @@ export function corpusEnv(corpus: Corpus): EvalEnv {
   // Keyed weakly by the searches array: an edit that keeps the searches keeps the very same array,
   // and an entry goes when its trajectories do.
   const repeats = new WeakMap<readonly SearchStep[], Map<number, number>>();
-  let order: CorpusOrder | undefined;
   return {
     corpusIds: new Set(corpus.passages.keys()),
-    corpusOrder() {
-      if (order === undefined) {
-        const ids = [...corpus.passages.keys()];
-        order = { ids, places: new Map(ids.map((id, place) => [id, place])) };
-      }
-      return order;
-    },
+    corpusOrder: () => corpusOrder(corpus),
     normalizer,
     normalizedPassage(id) {
       const known = passages.get(id);
