@@ -113,6 +113,8 @@ describe('optimised audit path', () => {
     const store = openRankingStore(temp.dir, 'hash', 'bm25', order);
     store.set('question one', { ids: ['w:2', 'w:1'], complete: true });
     store.set('question two', { ids: ['w:3'], complete: false });
+    store.set('question six', { ids: ['w:1', 'w:404'], complete: true });
+    assert.equal(store.get('question six'), undefined, 'a ranking naming a passage outside the corpus is not kept');
     store.flush();
     const file = path.join(temp.dir, 'rankings-v1', fs.readdirSync(path.join(temp.dir, 'rankings-v1'))[0]!);
     fs.appendFileSync(file, '["question three", true, ["w:9"]]\n["question four", "yes", []]\n["question five", false, ["w:1"');
@@ -124,6 +126,7 @@ describe('optimised audit path', () => {
     assert.equal(reopened.get('question three'), undefined, 'an id outside the corpus');
     assert.equal(reopened.get('question four'), undefined, 'a malformed entry');
     assert.equal(reopened.get('question five'), undefined, 'a cut-off line');
+    assert.equal(reopened.get('question six'), undefined, 'nor written');
     assert.equal(openRankingStore(temp.dir, 'other hash', 'bm25', order).get('question one'), undefined, 'another corpus content');
     assert.equal(openRankingStore(temp.dir, 'hash', 'lexical', order).get('question one'), undefined, 'another generator');
   });

@@ -156,35 +156,50 @@ const chunkPlaces = 1 << 18;
 
 /**
  * Rankings as corpus places, laid end to end: 4 bytes an id, where an array of the corpus's strings
- * took 8 and an object per text more (some 420,000 texts of about 60 ids at a million rows).
+ * took 8 and an object per text more (some 420,000 texts of about 60 ids at a million rows). A text
+ * maps to its entry's number, and the entry's chunk, start and length are numbers in arrays, so a
+ * view of its places is made only when asked for.
  */
 class PlacedRankings {
-  private readonly at = new Map<string, PlacedRanking>();
-  private chunk = new Int32Array(chunkPlaces);
+  private readonly entryOf = new Map<string, number>();
+  private readonly chunks: Int32Array[] = [new Int32Array(chunkPlaces)];
+  // Per entry: its chunk, where its places start there, how many, and whether they are the whole ranking.
+  private readonly chunkOf: number[] = [];
+  private readonly starts: number[] = [];
+  private readonly lengths: number[] = [];
+  private readonly complete: boolean[] = [];
   private used = 0;
 
   constructor(private readonly order: CorpusOrder) {}
 
   has(text: string): boolean {
-    return this.at.has(text);
+    return this.entryOf.has(text);
   }
 
   get(text: string): PlacedRanking | undefined {
-    return this.at.get(text);
+    const entry = this.entryOf.get(text);
+    if (entry === undefined) return undefined;
+    const start = this.starts[entry]!;
+    return { places: this.chunks[this.chunkOf[entry]!]!.subarray(start, start + this.lengths[entry]!), complete: this.complete[entry]! };
   }
 
   /** Keeps `ids`; false, keeping nothing, when one is not a corpus id. */
   add(text: string, ids: readonly string[], complete: boolean): boolean {
-    if (ids.length > this.chunk.length - this.used) {
-      this.chunk = new Int32Array(Math.max(chunkPlaces, ids.length));
+    let chunk = this.chunks[this.chunks.length - 1]!;
+    if (ids.length > chunk.length - this.used) {
+      this.chunks.push((chunk = new Int32Array(Math.max(chunkPlaces, ids.length))));
       this.used = 0;
     }
     for (let i = 0; i < ids.length; i++) {
       const place = this.order.places.get(ids[i]!);
       if (place === undefined) return false;
-      this.chunk[this.used + i] = place;
+      chunk[this.used + i] = place;
     }
-    this.at.set(text, { places: this.chunk.subarray(this.used, this.used + ids.length), complete });
+    this.entryOf.set(text, this.starts.length);
+    this.chunkOf.push(this.chunks.length - 1);
+    this.starts.push(this.used);
+    this.lengths.push(ids.length);
+    this.complete.push(complete);
     this.used += ids.length;
     return true;
   }
