@@ -9,8 +9,9 @@ import { describe, it } from 'node:test';
 import { auditSpec, type AuditSpecOptions } from '../../server/src/audit/audit-spec.js';
 import { Worker } from 'node:worker_threads';
 import { assemblePrepared, compileSetup, noCandidates, preparePart, setupRows, type PreparedPart } from '../../server/src/edits/prepare.js';
-import { maxRowsPerRange, prepareInParallel, rowRanges, type FromCoordinator, type ToCoordinator } from '../../server/src/edits/parallel-prepare.js';
+import { maxRowsPerRange, modelOnWire, prepareInParallel, rowRanges, type FromCoordinator, type ToCoordinator } from '../../server/src/edits/parallel-prepare.js';
 import { corpusEnv } from '../../server/src/language/eval-env.js';
+import type { Trajectory } from '../../server/src/pool/types.js';
 import { analyze } from '../../server/src/semantics/analyze.js';
 import { AuditError } from '../../server/src/edits/audit-error.js';
 import { goldenCorpus, goldenRows, goldenSpec } from '../helpers/golden-audit.js';
@@ -113,7 +114,7 @@ describe('the worker threads themselves', () => {
         worker.once('message', resolve);
         worker.once('error', reject);
       });
-      worker.postMessage({ kind: 'init', specText: goldenSpec, specFile: 'spec.reward', plan, corpus: goldenCorpus, candidateFiles: new Map(), commands: new Map() } satisfies FromCoordinator);
+      worker.postMessage({ kind: 'init', model: modelOnWire(model), plan, corpus: goldenCorpus, candidateFiles: new Map(), commands: new Map() } satisfies FromCoordinator);
       worker.postMessage({ kind: 'part', index: 0, rows: goldenRows, known: [] } satisfies FromCoordinator);
       const answer = await reply;
       assert.equal(answer.kind, 'part', JSON.stringify(answer));
@@ -125,12 +126,13 @@ describe('the worker threads themselves', () => {
 
   it('that fail stop the audit with an AuditError that names the cause and the setting', async () => {
     const { model } = analyze(goldenSpec);
-    const inputs = { corpusName: 'c', corpus: goldenCorpus, corpusIssues: [], pools: [{ name: 'p', file: 'p.jsonl', rows: goldenRows, issues: [] }] };
-    // The workers compile the spec they are sent: one without the reward makes every one of them fail.
-    const options = { workers: 2, specText: 'corpus c = "c.jsonl"\n', specFile: 'spec.reward', candidateFiles: new Map(), commands: new Map(), minRows: 1 };
+    // A row no loader would let through (its steps are not a list) breaks only the thread that evaluates it.
+    const rows = goldenRows.map((row, r) => (r === 3 ? ({ ...row, steps: null } as unknown as Trajectory) : row));
+    const inputs = { corpusName: 'c', corpus: goldenCorpus, corpusIssues: [], pools: [{ name: 'p', file: 'p.jsonl', rows, issues: [] }] };
+    const options = { workers: 2, candidateFiles: new Map(), commands: new Map(), minRows: 1 };
     await assert.rejects(prepareInParallel(model, { rewards: ['R0'], detectors: [], attacks: [] }, inputs, noCandidates, options), (error: unknown) => {
       assert.ok(error instanceof AuditError);
-      assert.match(error.message, /^preparing the audit on 2 worker threads failed: .*R0.*; `herald\.audit\.workers` or `--workers` sets fewer$/);
+      assert.match(error.message, /^preparing the audit on 2 worker threads failed: .*null.*; `herald\.audit\.workers` or `--workers` sets fewer$/);
       return true;
     });
   });

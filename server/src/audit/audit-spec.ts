@@ -133,7 +133,7 @@ async function auditOne(ctx: AuditContext, decl: AuditDecl, plan: AuditPlan, opt
   const prepared = workers < 2
     ? prepareEdits(model, auditEditPlan(plan), inputs, source, options)
     : await prepareInParallel(model, auditEditPlan(plan), inputs, source, {
-      ...options, workers, specText: ctx.text, specFile: ctx.specFile, candidateFiles: load.candidateFiles, commands: commands.answers, minRows: ctx.minRowsPerWorker, rankings,
+      ...options, workers, candidateFiles: load.candidateFiles, commands: commands.answers, minRows: ctx.minRowsPerWorker, rankings,
     });
   // Rankings computed before a cancellation are as valid as any: keep them too.
   caches.inputs.flushRankings();

@@ -9,11 +9,10 @@ import { corpusEnv } from '../language/eval-env.js';
 import type { CorpusOrder } from '../pool/corpus-order.js';
 import type { Trajectory } from '../pool/types.js';
 import type { RankedGenerator, RankingStore, Remembered } from '../inputs/ranking-cache.js';
-import { analyze } from '../semantics/analyze.js';
 import { createCandidateSource } from './candidate-source.js';
 import type { DropCounts, GeneratorDrops } from './generators/candidates-file.js';
 import { compileSetup, preparePart, setupRows, type PreparedPart } from './prepare.js';
-import { partOnWire, type FromCoordinator, type PartInit, type ToCoordinator } from './parallel-prepare.js';
+import { modelFromWire, partOnWire, type FromCoordinator, type PartInit, type ToCoordinator } from './parallel-prepare.js';
 import { rankingBuffers, RankingsPacker, unpackRankings, type RankingsOnWire } from './rankings-on-wire.js';
 
 const port = parentPort;
@@ -46,7 +45,7 @@ function minus(now: DropCounts, before: DropCounts | undefined): DropCounts {
 }
 
 function start(init: PartInit): (rows: readonly Trajectory[], sent: readonly RankingsOnWire[]) => { part: PreparedPart | undefined; rankings: RankingsOnWire[] } {
-  const { model } = analyze(init.specText, { specFile: init.specFile });
+  const model = modelFromWire(init.model);
   const compiled = compileSetup(model, init.plan);
   const env = corpusEnv(init.corpus);
   const order = env.corpusOrder();

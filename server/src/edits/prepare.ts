@@ -4,7 +4,6 @@ import { viewOf } from '../language/view.js';
 import type { Trajectory } from '../pool/types.js';
 import { RewardCompiler, type CompiledReward } from '../reward/compile.js';
 import { compileEdit, type CompiledEdit } from '../reward/compile-edit.js';
-import { prelude } from '../semantics/prelude.js';
 import type { SpecModel } from '../semantics/check.js';
 import type { AttackPlan, EditPlan } from './attack-plan.js';
 import { evaluateFeatures, joinRunParts, runAttackRows, type AttackContext, type AttackRun, type RunPart } from './attack-run.js';
@@ -94,7 +93,7 @@ export function compilePlan(model: SpecModel, plan: EditPlan): CompiledPlan {
 function compileAttackEdit(model: SpecModel, attack: AttackPlan): CompiledEdit {
   const info = model.edits.get(attack.kind);
   if (info === undefined) throw new Error(`attack '${attack.name}': no edit '${attack.kind}' (the checker reports this)`);
-  return compileEdit(info.builtin ? prelude.model : model, info);
+  return compileEdit(info.builtin ? model.preludeModel ?? model : model, info);
 }
 
 /** The error with the row it names located in its pool file, so the user can open it. */

@@ -36,6 +36,8 @@ export interface SpecModel {
   readonly edits: ReadonlyMap<string, EditInfo>;
   /** What each expression and declaration reads of a trajectory (the engine skips what an edit cannot change). */
   readonly readSets: ReadSets;
+  /** The prelude's model, where the built-in edits in `edits` are declared and compile; undefined in the prelude's own. */
+  readonly preludeModel: SpecModel | undefined;
 }
 
 function collectDeclarations(a: Analysis): void {
@@ -171,5 +173,5 @@ export function check(spec: Spec, options: CheckOptions = {}): SpecModel {
   }
   if (options.specFile !== undefined && options.probeFile !== undefined) checkLinkedFiles(a, options.specFile, options.probeFile);
   if (options.reportUnused ?? true) checkUnused(a);
-  return { spec, globals: a.globals, occurrences: a.occurrences, declInfo: a.declInfo, termInfo: a.termInfo, problems: a.problems, edits: a.edits, readSets: a.readSets };
+  return { spec, globals: a.globals, occurrences: a.occurrences, declInfo: a.declInfo, termInfo: a.termInfo, problems: a.problems, edits: a.edits, readSets: a.readSets, preludeModel: prelude.model };
 }

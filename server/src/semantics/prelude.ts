@@ -35,7 +35,7 @@ function checkPrelude(): Prelude {
   }
   const problems = [...parsed.problems, ...a.problems];
   if (problems.length > 0) throw new Error(`the prelude does not check: ${problems.map((p) => p.message).join('; ')}`);
-  return { model: { spec: parsed.spec, globals: a.globals, occurrences: a.occurrences, declInfo: a.declInfo, termInfo: a.termInfo, problems: [], edits, readSets: a.readSets }, edits };
+  return { model: { spec: parsed.spec, globals: a.globals, occurrences: a.occurrences, declInfo: a.declInfo, termInfo: a.termInfo, problems: [], edits, readSets: a.readSets, preludeModel: undefined }, edits };
 }
 
 /** The one prelude, checked when the checker is first loaded (a constant: the same text every time). */
