@@ -4,7 +4,7 @@
 // a 5,000-row range's stored rankings (about 2,100 texts) were 130,000 strings for the calling
 // thread to serialise and the worker to read back (docs/performance.md, Threads).
 import type { PlacedRanking, RankedGenerator, Remembered } from '../inputs/ranking-cache.js';
-import type { CorpusOrder } from '../pool/corpus-order.js';
+import { idsAt, writePlaces, type CorpusOrder } from '../pool/corpus-order.js';
 import { withRoom } from './edit-changes.js';
 
 /** One generator's rankings: text `t`'s places are `places[starts[t]]` up to `places[starts[t + 1]]`. */
@@ -38,10 +38,7 @@ export class RankingsPacker {
   addPlaces(text: string, ranked: PlacedRanking): void {
     this.places = withRoom(this.places, this.count + ranked.places.length);
     this.places.set(ranked.places, this.count);
-    this.count += ranked.places.length;
-    this.texts.push(text);
-    this.complete.push(ranked.complete ? 1 : 0);
-    this.starts.push(this.count);
+    this.record(text, ranked.places.length, ranked.complete);
   }
 
   /**
@@ -50,16 +47,16 @@ export class RankingsPacker {
    */
   add(text: string, ranked: Remembered): boolean {
     this.places = withRoom(this.places, this.count + ranked.ids.length);
-    for (let i = 0; i < ranked.ids.length; i++) {
-      const place = this.order.places.get(ranked.ids[i]!);
-      if (place === undefined) return false;
-      this.places[this.count + i] = place;
-    }
-    this.count += ranked.ids.length;
-    this.texts.push(text);
-    this.complete.push(ranked.complete ? 1 : 0);
-    this.starts.push(this.count);
+    if (!writePlaces(this.order, ranked.ids, this.places, this.count)) return false;
+    this.record(text, ranked.ids.length, ranked.complete);
     return true;
+  }
+
+  private record(text: string, length: number, complete: boolean): void {
+    this.count += length;
+    this.texts.push(text);
+    this.complete.push(complete ? 1 : 0);
+    this.starts.push(this.count);
   }
 
   /** The rankings added since the last `take`, which starts collecting anew. */
@@ -80,11 +77,5 @@ export function rankingBuffers(wires: readonly RankingsOnWire[]): ArrayBuffer[] 
 
 /** Calls `each` with every ranking of `wire`, its ids this thread's strings for the corpus's ids. */
 export function unpackRankings(wire: RankingsOnWire, ids: readonly string[], each: (text: string, ranked: Remembered) => void): void {
-  wire.texts.forEach((text, t) => {
-    const from = wire.starts[t]!;
-    const to = wire.starts[t + 1]!;
-    const ranked = new Array<string>(to - from);
-    for (let i = from; i < to; i++) ranked[i - from] = ids[wire.places[i]!]!;
-    each(text, { ids: ranked, complete: wire.complete[t] === 1 });
-  });
+  wire.texts.forEach((text, t) => each(text, { ids: idsAt(ids, wire.places, wire.starts[t]!, wire.starts[t + 1]!), complete: wire.complete[t] === 1 }));
 }

@@ -12,7 +12,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { maxInputBytes } from './input-limits.js';
 import { openInput, readOpened, UnreadableInput, type InputAccess } from './open-input.js';
-import type { CorpusOrder } from '../pool/corpus-order.js';
+import { idsAt, writePlaces, type CorpusOrder } from '../pool/corpus-order.js';
 import { WorkspaceTrust } from './trust.js';
 
 /** The generators whose rankings are kept. */
@@ -190,11 +190,7 @@ class PlacedRankings {
       this.chunks.push((chunk = new Int32Array(Math.max(chunkPlaces, ids.length))));
       this.used = 0;
     }
-    for (let i = 0; i < ids.length; i++) {
-      const place = this.order.places.get(ids[i]!);
-      if (place === undefined) return false;
-      chunk[this.used + i] = place;
-    }
+    if (!writePlaces(this.order, ids, chunk, this.used)) return false;
     this.entryOf.set(text, this.starts.length);
     this.chunkOf.push(this.chunks.length - 1);
     this.starts.push(this.used);
@@ -229,7 +225,7 @@ export function openRankingStore(dir: string, corpusHash: string, generator: str
   return {
     get(query) {
       const ranking = kept.get(query);
-      return ranking === undefined ? undefined : { ids: Array.from(ranking.places, (place) => order.ids[place]!), complete: ranking.complete };
+      return ranking === undefined ? undefined : { ids: idsAt(order.ids, ranking.places), complete: ranking.complete };
     },
     placesOf: (query) => kept.get(query),
     set(query, ranked) {

@@ -23,3 +23,23 @@ export function corpusOrder(corpus: Corpus): CorpusOrder {
   }
   return order;
 }
+
+/**
+ * Writes the places of `ids` into `into` from `at`; false when one of them is not a corpus id, and
+ * then what was written is to be ignored.
+ */
+export function writePlaces(order: CorpusOrder, ids: readonly string[], into: Int32Array, at: number): boolean {
+  for (let i = 0; i < ids.length; i++) {
+    const place = order.places.get(ids[i]!);
+    if (place === undefined) return false;
+    into[at + i] = place;
+  }
+  return true;
+}
+
+/** The corpus ids at `places` (of `ids`, a corpus order's ids), in order. */
+export function idsAt(ids: readonly string[], places: ArrayLike<number>, from = 0, to = places.length): string[] {
+  const out = new Array<string>(to - from);
+  for (let i = from; i < to; i++) out[i - from] = ids[places[i]!]!;
+  return out;
+}
