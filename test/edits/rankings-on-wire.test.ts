@@ -4,15 +4,15 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { MessageChannel, receiveMessageOnPort } from 'node:worker_threads';
-import type { Remembered } from '../../server/src/inputs/ranking-cache.js';
+import type { Ranking } from '../../server/src/inputs/ranking-cache.js';
 import { corpusEnv } from '../../server/src/language/eval-env.js';
 import { rankingBuffers, RankingsPacker, unpackRankings, type RankingsOnWire } from '../../server/src/edits/rankings-on-wire.js';
 
 const passages = new Map(Array.from({ length: 50 }, (_, i) => `w:${i}`).map((id) => [id, { id, title: id, text: `passage ${id}` }]));
 const order = corpusEnv({ file: 'corpus.jsonl', passages }).corpusOrder();
 
-function unpacked(wire: RankingsOnWire): Map<string, Remembered> {
-  const read = new Map<string, Remembered>();
+function unpacked(wire: RankingsOnWire): Map<string, Ranking> {
+  const read = new Map<string, Ranking>();
   unpackRankings(wire, order.ids, (text, ranked) => read.set(text, ranked));
   return read;
 }

@@ -4,7 +4,7 @@ import { createFileGenerator, type FileGenerator } from './generators/candidates
 import type { CandidateGenerator } from './generators/generator.js';
 import { buildLexicalIndex, createLexicalGenerator } from './generators/lexical.js';
 import type { RankedGenerator, RankingStore } from '../inputs/ranking-cache.js';
-import { createRanker, type Ranker } from './generators/ranker.js';
+import { createRanker, type RankFunction, type Ranker } from './generators/ranker.js';
 import type { GeneratorPlan } from './attack-plan.js';
 import type { AttackPlan } from './attack-plan.js';
 import type { CandidateSource } from './prepare.js';
@@ -33,10 +33,10 @@ export function createCandidateSource(corpus: Corpus, candidateFiles: ReadonlyMa
   const rankerOf = (generator: RankedGenerator): { ranker: Ranker } => {
     let ranker = rankers.get(generator);
     if (ranker === undefined) {
-      let index: { rankAll: (text: string) => string[] } | undefined;
+      let index: { rank: RankFunction } | undefined;
       const built = () => (index ??= generator === 'bm25' ? buildBm25Index(corpus) : buildLexicalIndex(corpus));
       const store = options.store?.(generator);
-      ranker = createRanker((text) => built().rankAll(text), store === undefined ? {} : { store });
+      ranker = createRanker((text, limit) => built().rank(text, limit), store === undefined ? {} : { store });
       rankers.set(generator, ranker);
     }
     return { ranker };

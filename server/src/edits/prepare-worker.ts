@@ -8,7 +8,7 @@ import { parentPort } from 'node:worker_threads';
 import { corpusEnv } from '../language/eval-env.js';
 import type { CorpusOrder } from '../pool/corpus-order.js';
 import type { Trajectory } from '../pool/types.js';
-import type { RankedGenerator, RankingStore, Remembered } from '../inputs/ranking-cache.js';
+import type { RankedGenerator, RankingStore, Ranking } from '../inputs/ranking-cache.js';
 import { createCandidateSource } from './candidate-source.js';
 import type { DropCounts, GeneratorDrops } from './generators/candidates-file.js';
 import { compileSetup, preparePart, setupRows, type PreparedPart } from './prepare.js';
@@ -22,7 +22,7 @@ const port = parentPort;
  * ranked here, which also go back to the coordinator to be kept.
  */
 class ThreadRankings {
-  readonly known = new Map<string, Remembered>();
+  readonly known = new Map<string, Ranking>();
   readonly fresh: RankingsPacker;
   readonly store: RankingStore;
 

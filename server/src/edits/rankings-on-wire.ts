@@ -3,7 +3,7 @@
 // thread has (`pool/corpus-order.ts`), and handed over without a copy. A ranking is some 60 ids, so
 // a 5,000-row range's stored rankings (about 2,100 texts) were 130,000 strings for the calling
 // thread to serialise and the worker to read back (docs/performance.md, Threads).
-import type { PlacedRanking, RankedGenerator, Remembered } from '../inputs/ranking-cache.js';
+import type { PlacedRanking, RankedGenerator, Ranking } from '../inputs/ranking-cache.js';
 import { idsAt, writePlaces, type CorpusOrder } from '../pool/corpus-order.js';
 import { withRoom } from './edit-changes.js';
 
@@ -45,7 +45,7 @@ export class RankingsPacker {
    * Adds a ranking; false, adding nothing, when it names an id outside the corpus (a ranker ranks
    * the corpus only, so such an entry is not sent and the receiver ranks the text again).
    */
-  add(text: string, ranked: Remembered): boolean {
+  add(text: string, ranked: Ranking): boolean {
     this.places = withRoom(this.places, this.count + ranked.ids.length);
     if (!writePlaces(this.order, ranked.ids, this.places, this.count)) return false;
     this.record(text, ranked.ids.length, ranked.complete);
@@ -76,6 +76,6 @@ export function rankingBuffers(wires: readonly RankingsOnWire[]): ArrayBuffer[] 
 }
 
 /** Calls `each` with every ranking of `wire`, its ids this thread's strings for the corpus's ids. */
-export function unpackRankings(wire: RankingsOnWire, ids: readonly string[], each: (text: string, ranked: Remembered) => void): void {
+export function unpackRankings(wire: RankingsOnWire, ids: readonly string[], each: (text: string, ranked: Ranking) => void): void {
   wire.texts.forEach((text, t) => each(text, { ids: idsAt(ids, wire.places, wire.starts[t]!, wire.starts[t + 1]!), complete: wire.complete[t] === 1 }));
 }

@@ -19,8 +19,8 @@ import { WorkspaceTrust } from './trust.js';
 export const rankedGenerators = ['lexical', 'bm25'] as const;
 export type RankedGenerator = (typeof rankedGenerators)[number];
 
-/** A ranking kept for one query text: its first ids, or all of them. */
-export interface Remembered {
+/** A query text's ranking, best first: its first ids, or all of them. */
+export interface Ranking {
   readonly ids: readonly string[];
   /** True when `ids` is the whole ranking, not a prefix of it. */
   readonly complete: boolean;
@@ -28,8 +28,8 @@ export interface Remembered {
 
 /** Where a ranker keeps and finds rankings beyond its own memory. */
 export interface RankingStore {
-  get(text: string): Remembered | undefined;
-  set(text: string, ranked: Remembered): void;
+  get(text: string): Ranking | undefined;
+  set(text: string, ranked: Ranking): void;
 }
 
 /** A kept ranking as places in the corpus's order (`pool/corpus-order.ts`). */

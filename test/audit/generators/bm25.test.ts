@@ -35,10 +35,10 @@ describe('bm25 generator', () => {
   });
 
   it('breaks equal scores by corpus file order', () => {
-    const ranked = rankBm25(index.search, index.order, 'pie recipe');
+    const ranked = rankBm25(index.search, index.order, 'pie recipe').ids;
     assert.deepEqual(ranked, ['b2', 'b5']);
     const reversed = buildBm25Index(corpusOf([...corpus.passages.values()].reverse()));
-    assert.deepEqual(rankBm25(reversed.search, reversed.order, 'pie recipe'), ['b5', 'b2']);
+    assert.deepEqual(rankBm25(reversed.search, reversed.order, 'pie recipe').ids, ['b5', 'b2']);
   });
 
   it('reads the answer as well as the question', () => {
@@ -47,7 +47,7 @@ describe('bm25 generator', () => {
   });
 
   it('matches titles too', () => {
-    assert.deepEqual(rankBm25(index.search, index.order, 'savanna'), ['b3']);
+    assert.deepEqual(rankBm25(index.search, index.order, 'savanna'), { ids: ['b3'], complete: true });
   });
 
   it('builds its own index from a corpus with the same result', () => {
@@ -57,7 +57,7 @@ describe('bm25 generator', () => {
 
   it('keeps every word of a small corpus, even one in most passages', () => {
     assert.equal(index.common.size, 0);
-    assert.equal(rankBm25(index.search, index.order, 'apple').length, 4);
+    assert.equal(rankBm25(index.search, index.order, 'apple').ids.length, 4);
   });
 
   it('leaves out words in more than 1% of a large corpus\'s passages, and keeps the rest', () => {
@@ -71,9 +71,29 @@ describe('bm25 generator', () => {
     )));
     const big = buildBm25Index(large);
     assert.deepEqual([...big.common].sort(), ['city', 'entry']);
-    assert.deepEqual(rankBm25(big.search, big.order, 'entry city'), [], 'a query of common words alone matches nothing');
-    assert.equal(rankBm25(big.search, big.order, 'harbour').length, commonWordMinimum);
+    assert.deepEqual(rankBm25(big.search, big.order, 'entry city').ids, [], 'a query of common words alone matches nothing');
+    assert.equal(rankBm25(big.search, big.order, 'harbour').ids.length, commonWordMinimum);
     const generate = createBm25Generator(big, 1);
     assert.deepEqual(generate.candidates({ trajectory: trajectory('t', 'Which city entry has a lighthouse?', ''), citationIndex: 0, exclude: none }), ['p1500']);
+  });
+
+  it('gives the first ids of the full ranking when asked for a prefix, ties cut at the limit included', () => {
+    // Two runs of equal scores: the twenty passages with both words, then the ten with only
+    // "kettle" and the ten with only "lamp". MiniSearch meets the second run out of file order
+    // (the "kettle" passages first, as the query's first word), so the run must be ordered, and a
+    // limit inside it must still order all of it.
+    const words = ['lamp', 'kettle', 'kettle lamp', 'lamp kettle'];
+    const tied = corpusOf(Array.from({ length: 40 }, (_, i) => passage(`t${i}`, 'Note', words[i % 4]!)));
+    const built = buildBm25Index(tied);
+    assert.deepEqual(rankBm25(built.search, built.order, 'kettle lamp').ids.slice(20, 24), ['t0', 't1', 't4', 't5']);
+    for (const query of ['kettle lamp', 'lamp kettle', 'lamp', 'kettle note']) {
+      const full = rankBm25(built.search, built.order, query);
+      assert.equal(full.complete, true);
+      for (const limit of [0, 1, 5, 20, 21, 25, 39, full.ids.length, full.ids.length + 3]) {
+        const prefix = rankBm25(built.search, built.order, query, limit);
+        assert.deepEqual(prefix.ids, full.ids.slice(0, limit), `${query}, first ${limit}`);
+        assert.equal(prefix.complete, full.ids.length <= limit, `${query}, first ${limit}`);
+      }
+    }
   });
 });

@@ -1,16 +1,21 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { createRanker } from '../../../server/src/edits/generators/ranker.js';
+import { createRanker, type RankFunction } from '../../../server/src/edits/generators/ranker.js';
 
-// A ranking function that records how often it runs: text "n" ranks ids r0 … r(n-1).
-function counted(): { rankAll: (text: string) => string[]; calls: () => number } {
+// A ranking function that records how often it runs and the limits it was asked for: text "n"
+// ranks ids r0 … r(n-1).
+function counted(): { rankAll: RankFunction; calls: () => number; limits: number[] } {
   let calls = 0;
+  const limits: number[] = [];
   return {
-    rankAll: (text) => {
+    rankAll: (text, limit) => {
       calls += 1;
-      return Array.from({ length: Number(text) }, (_, i) => `r${i}`);
+      limits.push(limit);
+      const all = Array.from({ length: Number(text) }, (_, i) => `r${i}`);
+      return { ids: all.slice(0, limit), complete: all.length <= limit };
     },
     calls: () => calls,
+    limits,
   };
 }
 
@@ -31,11 +36,12 @@ describe('ranker', () => {
   });
 
   it('re-ranks when the remembered prefix runs out, with the same answer as no memo', () => {
-    const { rankAll, calls } = counted();
+    const { rankAll, calls, limits } = counted();
     const ranker = createRanker(rankAll, { prefix: 3 });
     ranker.top('10', new Set(), 1);
     assert.deepEqual(ranker.top('10', new Set(['r0', 'r1']), 4), ['r2', 'r3', 'r4', 'r5']);
     assert.equal(calls(), 2);
+    assert.deepEqual(limits, [3, Infinity], 'the memo asks for its prefix only, and for the rest when it runs out');
     assert.deepEqual(ranker.top('10', new Set(), 3), ['r0', 'r1', 'r2']);
     assert.equal(calls(), 2, 'a request the prefix can serve does not re-rank');
   });

@@ -4,7 +4,7 @@
 import type { Corpus } from '../../pool/types.js';
 import { contentWords } from '../../language/text.js';
 import { budgetCount, visibleQueryText, type CandidateGenerator, type CandidateRequest } from './generator.js';
-import { createRanker, type Ranker, type RankerOptions } from './ranker.js';
+import { createRanker, type Ranker, type RankerOptions, type Ranking } from './ranker.js';
 
 export interface LexicalIndex {
   /** Passage ids in corpus file order; a passage's position here breaks ties. */
@@ -12,8 +12,8 @@ export interface LexicalIndex {
   /** Content word → positions (ascending) of the passages whose title or text contains it. */
   readonly postings: ReadonlyMap<string, readonly number[]>;
   readonly ranker: Ranker;
-  /** Every passage sharing a word with a text, best first, unremembered (the ranker's memo wraps this). */
-  readonly rankAll: (text: string) => string[];
+  /** The first `limit` passages sharing a word with a text, best first, unremembered (the ranker's memo wraps this). */
+  readonly rank: (text: string, limit: number) => Ranking;
 }
 
 /** Builds the word → passages index over title and text. One index serves every budget. */
@@ -33,8 +33,8 @@ export function buildLexicalIndex(corpus: Corpus, options: RankerOptions = {}): 
   // costs the postings it reads rather than the corpus size. Safe because ranking is synchronous.
   const counts = new Int32Array(ids.length);
 
-  /** Every passage sharing a word with `text`: most distinct shared words first, then file order. */
-  function rankAll(text: string): string[] {
+  /** The first `limit` passages sharing a word with `text`: most distinct shared words first, then file order. */
+  function rank(text: string, limit: number): Ranking {
     const touched: number[] = [];
     for (const word of new Set(contentWords(text))) {
       for (const position of postings.get(word) ?? []) {
@@ -44,10 +44,11 @@ export function buildLexicalIndex(corpus: Corpus, options: RankerOptions = {}): 
     }
     touched.sort((a, b) => (counts[b] ?? 0) - (counts[a] ?? 0) || a - b);
     for (const position of touched) counts[position] = 0;
-    return touched.map((position) => ids[position]!);
+    const kept = touched.length > limit ? touched.slice(0, limit) : touched;
+    return { ids: kept.map((position) => ids[position]!), complete: touched.length <= limit };
   }
 
-  return { ids, postings, ranker: createRanker(rankAll, options), rankAll };
+  return { ids, postings, ranker: createRanker(rank, options), rank };
 }
 
 /**
