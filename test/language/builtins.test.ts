@@ -7,6 +7,7 @@ import type { Type } from '../../server/src/language/types.js';
 import { kinds, type TypedEval, type ValueType } from '../../server/src/language/values.js';
 import { EvaluationError } from '../../server/src/language/eval-error.js';
 import { loggedFieldReason } from '../../server/src/language/logged-fields.js';
+import * as fns from '../../server/src/language/functions.js';
 import { maxPatternWork } from '../../server/src/problems/limits.js';
 import type { TrajectoryView } from '../../server/src/language/view.js';
 import { RewardCompiler } from '../../server/src/reward/compile.js';
@@ -105,6 +106,31 @@ describe('built-in registry', () => {
     assert.equal(evaluate('count q in searches: q.query == "eiffel tower height"'), 1);
     assert.equal(evaluate('any c in citations: c in corpus and c not in retrieved'), 0);
     assert.equal(evaluate('all a in gold.answers: token_f1(a, answer) > 0'), 1);
+  });
+});
+
+describe('tokens(text)', () => {
+  // The count the language reference defines: the trimmed text split on JavaScript's \s.
+  const split = (text: string): number => (text.trim().length === 0 ? 0 : text.trim().split(/\s+/).length);
+
+  it('counts runs of whitespace-free text, taking every UTF-16 code unit that \\s takes as whitespace', () => {
+    for (let code = 0; code <= 0xffff; code++) {
+      const c = String.fromCharCode(code);
+      for (const text of [`a${c}b`, `${c}a`, `a${c}${c}`, c]) assert.equal(fns.tokens(text), split(text), `U+${code.toString(16)} in ${JSON.stringify(text)}`);
+    }
+  });
+
+  it('agrees with splitting on generated texts', () => {
+    const parts = ['word', ' ', '  ', '\t', '\n', '\u00a0', '\u2003', '\u3000', '\ufeff', '\u0085', '\u200b', '[w:12]', 'é', ''];
+    let seed = 7;
+    for (let n = 0; n < 2000; n++) {
+      let text = '';
+      for (let i = 0; i < n % 12; i++) {
+        seed = (seed * 1103515245 + 12345) % 2147483648;
+        text += parts[seed % parts.length];
+      }
+      assert.equal(fns.tokens(text), split(text), JSON.stringify(text));
+    }
   });
 });
 
