@@ -78,6 +78,22 @@ describe('citation swaps counted from the original', () => {
     }
   });
 
+  it('reads what the test needs of the original once, however many citations and swaps it tests', () => {
+    // `misses` also reads, per edit, whether any id is wanted at all: once per swap beside its test's one read.
+    const swapsTested = 3 * swaps(original, 0).length;
+    for (const [expr, field, reads] of [['grounding(citations, gold.answers)', 'answers', 1], ['misses(citations, gold.support)', 'support_ids', 1 + swapsTested]] as const) {
+      // The gold record is shared by the original and its swaps; its field counts its reads.
+      let goldReads = 0;
+      const gold = { ...original.gold };
+      Object.defineProperty(gold, field, { get: () => (goldReads++, original.gold[field]) });
+      const counted = { ...original, gold };
+      const f = feature(expr);
+      const env = corpusEnv(corpus);
+      for (const position of [0, 1, 3]) for (const edited of swaps(counted, position)) f(edited, env);
+      assert.equal(goldReads, reads, expr);
+    }
+  });
+
   it('evaluates in full what a swap can change otherwise, or what a variable in scope changes', () => {
     const uncounted = [
       // the test reads the final text, which a swap rewrites

@@ -222,7 +222,11 @@ export const builtinFunctions: readonly BuiltinFunction[] = [
     counted(args, full) {
       const a = readArg(answers('answers'), args[1]);
       return a === undefined ? undefined : countedEvaluator(kinds.number, full,
-        (id, view, env) => fns.grounds(id, fns.wantedAnswers(a(view, env), env.normalizer), (p) => env.normalizedPassage(p)),
+        (view, env) => {
+          const wanted = fns.wantedAnswers(a(view, env), env.normalizer);
+          const passage = (p: string): string | undefined => env.normalizedPassage(p);
+          return (id) => fns.grounds(id, wanted, passage);
+        },
         (grounded, view) => fns.groundedShare(grounded, view.citations.length));
     },
   },
@@ -244,7 +248,10 @@ export const builtinFunctions: readonly BuiltinFunction[] = [
     counted(args, full) {
       const wanted = readArg(ids('wanted'), args[1]);
       return wanted === undefined ? undefined : countedEvaluator(kinds.boolean, full,
-        (id, view, env) => fns.isIn(id, wanted(view, env)),
+        (view, env) => {
+          const ids = wanted(view, env);
+          return (id) => fns.isIn(id, ids);
+        },
         (found, view, env) => fns.missesFrom(wanted(view, env), found));
     },
   },

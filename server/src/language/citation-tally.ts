@@ -10,8 +10,12 @@ import type { TrajectoryView } from './view.js';
 // swapped position's test replaced. The count is an integer, so the expression's value is the same
 // double a full evaluation gives (reward/compile.ts decides which expressions may be counted so).
 
-/** A test of one citation id; it reads the view only through parts a citation swap leaves as they were. */
-export type CitationTest = (id: string, view: TrajectoryView, env: EvalEnv) => boolean;
+/**
+ * The test of one citation id, made once per original view: it reads the view only through parts a
+ * citation swap leaves as they were, so the original's test is its swaps' test too, and what the
+ * test needs of the view (the normalised answers, the wanted ids) is read once, not per citation.
+ */
+export type CitationTest = (view: TrajectoryView, env: EvalEnv) => (id: string) => boolean;
 
 /**
  * How many citations of a view pass `test`, counted from its original's tests when the view swaps
@@ -24,6 +28,8 @@ export class CitationTally {
   /** Per position of the original's citations, 1 when it passes; undefined when a test threw there. */
   private passes: Uint8Array | undefined;
   private passing = 0;
+  /** The original's test (`CitationTest`), which its swaps share. */
+  private testOfOriginal: (id: string) => boolean = () => false;
 
   constructor(private readonly test: CitationTest) {}
 
@@ -38,7 +44,7 @@ export class CitationTally {
     const passes = this.passes;
     if (passes === undefined) return undefined;
     try {
-      return this.passing - passes[swap.position]! + (this.test(view.citations[swap.position]!, view, env) ? 1 : 0);
+      return this.passing - passes[swap.position]! + (this.testOfOriginal(view.citations[swap.position]!) ? 1 : 0);
     } catch (error) {
       if (error instanceof EvaluationError) return undefined;
       throw error;
@@ -51,8 +57,9 @@ export class CitationTally {
     const passes = new Uint8Array(original.citations.length);
     let passing = 0;
     try {
+      const test = (this.testOfOriginal = this.test(original, env));
       original.citations.forEach((id, i) => {
-        if (this.test(id, original, env)) {
+        if (test(id)) {
           passes[i] = 1;
           passing++;
         }

@@ -212,7 +212,7 @@ export class RewardCompiler {
       case 'ids': {
         const { evaluator, test } = this.quantify(e.quantifier, collection.run, (read) => bind({ type: 'id', run: read }), body);
         if (!this.countsCitations(collection, scope, [body], variable.text)) return evaluator;
-        return countedQuantifier(e.quantifier, evaluator, (id, v, env) => test(v, env, id));
+        return countedQuantifier(e.quantifier, evaluator, (v, env) => (id) => test(v, env, id));
       }
       case 'texts':
         return this.quantify(e.quantifier, collection.run, (read) => bind({ type: 'text', run: read }), body).evaluator;
