@@ -24,7 +24,7 @@ async function outcomeJson(specFile: string, options: AuditSpecOptions, text = f
   return { json: JSON.stringify({ report: outcome.report, failures: outcome.failures, dataIssues: outcome.dataIssues }, null, 2), progress };
 }
 
-const threaded = (progress: readonly string[]): boolean => progress.some((m) => / with \d+ worker threads$/.test(m));
+const threaded = (progress: readonly string[]): boolean => progress.some((m) => / with \d+ threads$/.test(m));
 
 describe('an audit prepared on worker threads', () => {
   const specs = ['samples/paper.reward', 'samples/attacks.reward', 'samples/deep-research/edits.reward', 'samples/dense/dense.reward'];
@@ -132,7 +132,7 @@ describe('the worker threads themselves', () => {
     const options = { workers: 2, candidateFiles: new Map(), commands: new Map(), minRows: 1 };
     await assert.rejects(prepareInParallel(model, { rewards: ['R0'], detectors: [], attacks: [] }, inputs, noCandidates, options), (error: unknown) => {
       assert.ok(error instanceof AuditError);
-      assert.match(error.message, /^preparing the audit on 2 worker threads failed: .*null.*; `herald\.audit\.workers` or `--workers` sets fewer$/);
+      assert.match(error.message, /^preparing the audit on 2 threads failed: .*null.*; `herald\.audit\.workers` or `--workers` sets fewer$/);
       return true;
     });
   });

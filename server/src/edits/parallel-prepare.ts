@@ -1,14 +1,15 @@
-// Preparing an audit on every core: the rows are cut into consecutive ranges, worker threads
-// (prepare-worker.js beside this file) evaluate the originals' features and build every attack's
-// edits on one range at a time, and `assemblePrepared` lays the parts end to end in row order. A
-// row's features, edits and candidates depend on that row alone, so the prepared edits, and every
-// report made from them, are the same bit for bit for any number of workers (a test compares them).
+// Preparing an audit on every core: the rows are cut into consecutive ranges, the calling thread and
+// worker threads (prepare-worker.js beside this file) evaluate the originals' features and build
+// every attack's edits on one range at a time, and `assemblePrepared` lays the parts end to end in
+// row order. A row's features, edits and candidates depend on that row alone, so the prepared
+// edits, and every report made from them, are the same bit for bit for any number of threads and
+// whichever thread prepared a range (a test compares them).
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { AnalysisInputs } from '../inputs/analysis-inputs.js';
 import { rankedGenerators, type PlacedRankingStore, type RankedGenerator } from '../inputs/ranking-cache.js';
-import { corpusEnv } from '../language/eval-env.js';
+import { corpusEnv, type EvalEnv } from '../language/eval-env.js';
 import type { CorpusOrder } from '../pool/corpus-order.js';
 import type { CandidateList, Corpus, Loaded, Trajectory } from '../pool/types.js';
 import type { SpecModel } from '../semantics/check.js';
@@ -18,7 +19,8 @@ import { AuditError } from './audit-error.js';
 import type { CommandAnswers } from './candidate-source.js';
 import { visibleQueryText } from './generators/generator.js';
 import { rankingBuffers, RankingsPacker, unpackRankings, type RankingsOnWire } from './rankings-on-wire.js';
-import { assemblePrepared, compileSetup, setupRows, type CandidateSource, type PreparedEdits, type PreparedPart, type RunOptions } from './prepare.js';
+import type { DropCounts, GeneratorDrops } from './generators/candidates-file.js';
+import { assemblePrepared, compileSetup, preparePart, setupRows, type CandidateSource, type CompiledSetup, type PreparedEdits, type PreparedPart, type RunOptions } from './prepare.js';
 
 /**
  * What a worker is told once: the checked spec and the plan (it compiles the plan itself), and what
@@ -122,7 +124,7 @@ const rangesPerWorker = 4;
 export const maxRowsPerRange = 5_000;
 
 export interface ParallelOptions extends RunOptions {
-  /** Worker threads to start (at least 2; one is the calling thread's `prepareEdits`). */
+  /** Threads to prepare on, the calling thread among them (at least 2: one is `prepareEdits`). */
   readonly workers: number;
   readonly candidateFiles: ReadonlyMap<string, Loaded<CandidateList>>;
   readonly commands: ReadonlyMap<string, CommandAnswers>;
@@ -152,85 +154,137 @@ export function rowRanges(rows: number, workers: number, minRows = minRowsPerWor
 const workerFile = path.join(__dirname, 'prepare-worker.js');
 
 /**
- * `prepareEdits` on `options.workers` threads. `candidates` is the calling thread's source, asked
- * only for the commands its generators ran. Undefined when cancelled (every worker is stopped).
+ * Prepares row ranges one after another with one candidate source, as every thread of a parallel
+ * preparation does. A file generator counts its drops over every range its source serves, so each
+ * part reports what its own range added. Undefined for a range `isCancelled` stopped.
+ */
+export function rangePreparer(compiled: CompiledSetup, env: EvalEnv, candidates: CandidateSource, isCancelled: () => boolean): (rows: readonly Trajectory[]) => PreparedPart | undefined {
+  let dropsBefore: readonly (readonly GeneratorDrops[])[] = [];
+  return (rows) => {
+    const part = preparePart(setupRows(compiled, rows, env), candidates, isCancelled);
+    if (part === undefined) return undefined;
+    const drops = part.drops.map((attack, a) => attack.map((g, i) => ({ label: g.label, dropped: minus(g.dropped, dropsBefore[a]?.[i]?.dropped) })));
+    dropsBefore = part.drops;
+    return { ...part, drops };
+  };
+}
+
+function minus(now: DropCounts, before: DropCounts | undefined): DropCounts {
+  if (before === undefined) return now;
+  return { notInCorpus: now.notInCorpus - before.notInCorpus, excluded: now.excluded - before.excluded, duplicates: now.duplicates - before.duplicates };
+}
+
+/**
+ * `prepareEdits` on `options.workers` threads: the calling thread and `options.workers − 1` worker
+ * threads. `candidates` is the calling thread's source: it serves the ranges this thread prepares
+ * and reports the commands its generators ran. Undefined when cancelled (every worker is stopped).
  */
 export async function prepareInParallel(model: SpecModel, plan: EditPlan, inputs: AnalysisInputs, candidates: CandidateSource, options: ParallelOptions): Promise<PreparedEdits | undefined> {
   const rows = inputs.pools.flatMap((p) => p.rows);
   const ranges = rowRanges(rows.length, options.workers, options.minRows);
   const progress = options.onProgress ?? (() => undefined);
+  const isCancelled = options.isCancelled ?? (() => false);
   const threads = Math.min(options.workers, ranges.length);
-  progress(`building edits on ${rows.length} trajectories with ${threads} worker threads`);
+  progress(`building edits on ${rows.length} trajectories with ${threads} threads`);
 
   const init: PartInit = {
     kind: 'init', model: modelOnWire(model), plan, corpus: inputs.corpus, candidateFiles: options.candidateFiles, commands: options.commands,
   };
+  const compiled = compileSetup(model, plan);
   const env = corpusEnv(inputs.corpus);
   const order = env.corpusOrder();
   const ranked = rankedGenerators.filter((r) => plan.attacks.some((a) => a.generators.some((g) => g.kind === r)));
   const parts: (PreparedPart | undefined)[] = ranges.map(() => undefined);
   const workers: Worker[] = [];
+  let next = 0;
+  let done = 0;
+  // Once settled, what the workers still send or do is ignored: they are being stopped.
+  let settled = false;
+  let settle: (how: 'done' | 'cancelled' | Error) => void = () => undefined;
   const outcome = new Promise<'done' | 'cancelled'>((resolve, reject) => {
-    let next = 0;
-    let done = 0;
-    // Once settled, what the workers still send or do is ignored: they are being stopped.
-    let settled = false;
-    const settle = (how: 'done' | 'cancelled' | Error): void => {
+    settle = (how) => {
       if (settled) return;
       settled = true;
       clearInterval(poll);
       if (how instanceof Error) reject(how);
       else resolve(how);
     };
-    // A thread that fails stops the audit with `audit-failed` (the editor shows it on the audit)
-    // instead of taking the analysis down; the likeliest cause is memory.
-    const fail = (why: string): void => settle(new AuditError(`preparing the audit on ${threads} worker threads failed: ${why}; \`herald.audit.workers\` or \`--workers\` sets fewer`));
-    const give = (worker: Worker): void => {
-      if (settled || next >= ranges.length) return;
+  });
+  // A thread that fails stops the audit with `audit-failed` (the editor shows it on the audit)
+  // instead of taking the analysis down; the likeliest cause is memory.
+  const fail = (why: string): void => settle(new AuditError(`preparing the audit on ${threads} threads failed: ${why}; \`herald.audit.workers\` or \`--workers\` sets fewer`));
+  const finished = (index: number, part: PreparedPart): void => {
+    parts[index] = part;
+    done++;
+    progress(`built edits on ${done} of ${ranges.length} row ranges`);
+    if (done === ranges.length) settle('done');
+  };
+  const give = (worker: Worker): void => {
+    if (settled || next >= ranges.length) return;
+    const index = next++;
+    const { from, to } = ranges[index]!;
+    const part = rows.slice(from, to);
+    const known = knownRankings(part, ranked, options.rankings, order);
+    worker.postMessage({ kind: 'part', index, rows: part, known } satisfies FromCoordinator, rankingBuffers(known));
+  };
+  const poll = setInterval(() => {
+    if (isCancelled()) settle('cancelled');
+  }, 50);
+  for (let t = 1; t < threads; t++) {
+    const worker = new Worker(workerFile);
+    workers.push(worker);
+    worker.on('error', (error) => fail(error.message));
+    // Only the calling thread stops a worker; one that exits by itself before the end never answers.
+    worker.on('exit', (code) => fail(`a thread stopped (exit code ${code})`));
+    worker.on('message', (reply: ToCoordinator) => {
+      if (settled) return;
+      if (reply.kind === 'crash') {
+        fail(reply.message);
+        return;
+      }
+      keepRankings(reply.rankings, order.ids, options.rankings);
+      finished(reply.index, partFromWire(reply.part, order.ids));
+      give(worker);
+    });
+    worker.postMessage(init satisfies FromCoordinator);
+  }
+  // Each worker gets two ranges, and then one per part it returns, so the next range already waits
+  // in its queue when it finishes one: at 58,368 rows a worker otherwise waited 80–120 ms per
+  // 5,000-row range for the calling thread to take its part and hand it another. The calling thread
+  // prepares a range at a time itself, so a worker's queue covers it while this thread is busy.
+  for (let queued = 0; queued < 2; queued++) for (const worker of workers) give(worker);
+
+  // The calling thread is one of the threads. It has the corpus, the candidate source and the
+  // compiled plan already, so a thread of its own would only pay again for them, and on a machine
+  // with as many cores as threads it would compete with the workers for a core while this one idled.
+  const prepareOwn = rangePreparer(compiled, env, candidates, isCancelled);
+  const own = (async (): Promise<void> => {
+    while (!settled && next < ranges.length) {
       const index = next++;
       const { from, to } = ranges[index]!;
-      const part = rows.slice(from, to);
-      const known = knownRankings(part, ranked, options.rankings, order);
-      worker.postMessage({ kind: 'part', index, rows: part, known } satisfies FromCoordinator, rankingBuffers(known));
-    };
-    const poll = setInterval(() => {
-      if (options.isCancelled?.() === true) settle('cancelled');
-    }, 50);
-    for (let t = 0; t < threads; t++) {
-      const worker = new Worker(workerFile);
-      workers.push(worker);
-      worker.on('error', (error) => fail(error.message));
-      // Only the calling thread stops a worker; one that exits by itself before the end never answers.
-      worker.on('exit', (code) => fail(`a thread stopped (exit code ${code})`));
-      worker.on('message', (reply: ToCoordinator) => {
-        if (settled) return;
-        if (reply.kind === 'crash') {
-          fail(reply.message);
-          return;
-        }
-        parts[reply.index] = partFromWire(reply.part, order.ids);
-        keepRankings(reply.rankings, order.ids, options.rankings);
-        done++;
-        progress(`built edits on ${done} of ${ranges.length} row ranges`);
-        if (done === ranges.length) settle('done');
-        else give(worker);
-      });
-      worker.postMessage(init satisfies FromCoordinator);
+      let part: PreparedPart | undefined;
+      try {
+        part = prepareOwn(rows.slice(from, to));
+      } catch (error) {
+        fail(error instanceof Error ? error.message : String(error));
+        return;
+      }
+      if (part === undefined) {
+        settle('cancelled');
+        return;
+      }
+      finished(index, part);
+      // The workers' parts that came in meanwhile are taken, and their next ranges handed out, before this thread takes another.
+      await new Promise((resolve) => setImmediate(resolve));
     }
-    // Every worker compiles the plan while the first ranges' stored rankings are looked up. Each
-    // gets two ranges, and then one per part it returns, so the next range already waits in its
-    // queue when it finishes one: at 58,368 rows a worker otherwise waited 80–120 ms per
-    // 5,000-row range for the calling thread to take its part and hand it another.
-    for (let queued = 0; queued < 2; queued++) for (const worker of workers) give(worker);
-  });
-  // The calling thread's own share, while the workers run: the compiled plan.
-  const setup = setupRows(compileSetup(model, plan), rows, env);
+  })();
   try {
     if ((await outcome) === 'cancelled') return undefined;
   } finally {
+    await own;
     await Promise.all(workers.map((w) => w.terminate()));
   }
-  return assemblePrepared(setup, inputs, candidates, ranges.map((r, i) => ({ from: r.from, part: parts[i]! })));
+  return assemblePrepared(setupRows(compiled, rows, env), inputs, candidates, ranges.map((r, i) => ({ from: r.from, part: parts[i]! })));
 }
 
 /**

@@ -10,9 +10,8 @@ import type { CorpusOrder } from '../pool/corpus-order.js';
 import type { Trajectory } from '../pool/types.js';
 import type { RankedGenerator, RankingStore, Ranking } from '../inputs/ranking-cache.js';
 import { createCandidateSource } from './candidate-source.js';
-import type { DropCounts, GeneratorDrops } from './generators/candidates-file.js';
-import { compileSetup, preparePart, setupRows, type PreparedPart } from './prepare.js';
-import { modelFromWire, partOnWire, type FromCoordinator, type PartInit, type ToCoordinator } from './parallel-prepare.js';
+import { compileSetup, type PreparedPart } from './prepare.js';
+import { modelFromWire, partOnWire, rangePreparer, type FromCoordinator, type PartInit, type ToCoordinator } from './parallel-prepare.js';
 import { rankingBuffers, RankingsPacker, unpackRankings, type RankingsOnWire } from './rankings-on-wire.js';
 
 const port = parentPort;
@@ -39,11 +38,6 @@ class ThreadRankings {
   }
 }
 
-function minus(now: DropCounts, before: DropCounts | undefined): DropCounts {
-  if (before === undefined) return now;
-  return { notInCorpus: now.notInCorpus - before.notInCorpus, excluded: now.excluded - before.excluded, duplicates: now.duplicates - before.duplicates };
-}
-
 function start(init: PartInit): (rows: readonly Trajectory[], sent: readonly RankingsOnWire[]) => { part: PreparedPart | undefined; rankings: RankingsOnWire[] } {
   const model = modelFromWire(init.model);
   const compiled = compileSetup(model, init.plan);
@@ -57,8 +51,7 @@ function start(init: PartInit): (rows: readonly Trajectory[], sent: readonly Ran
   };
   const store = (generator: RankedGenerator): RankingStore => rankingsOf(generator).store;
   const candidates = createCandidateSource(init.corpus, init.candidateFiles, { store, commands: init.commands });
-  // A file generator counts its drops over every range this thread evaluates: each part reports what it added.
-  let dropsBefore: readonly (readonly GeneratorDrops[])[] = [];
+  const prepareRange = rangePreparer(compiled, env, candidates, () => false);
   return (rows, sent) => {
     // The coordinator keeps every ranking and sends each range its own: kept across ranges here, they
     // would only grow the thread (by a million ranked query texts at a million rows).
@@ -67,12 +60,9 @@ function start(init: PartInit): (rows: readonly Trajectory[], sent: readonly Ran
       const { known } = rankingsOf(wire.generator);
       unpackRankings(wire, order.ids, (text, ranked) => known.set(text, ranked));
     }
-    const part = preparePart(setupRows(compiled, rows, env), candidates, () => false);
+    const part = prepareRange(rows);
     const ranked = [...rankings.values()].filter((of) => of.fresh.size > 0).map((of) => of.fresh.take());
-    if (part === undefined) return { part, rankings: ranked };
-    const drops = part.drops.map((attack, a) => attack.map((g, i) => ({ label: g.label, dropped: minus(g.dropped, dropsBefore[a]?.[i]?.dropped) })));
-    dropsBefore = part.drops;
-    return { part: { ...part, drops }, rankings: ranked };
+    return { part, rankings: ranked };
   };
 }
 
