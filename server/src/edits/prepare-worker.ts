@@ -11,7 +11,7 @@ import type { Trajectory } from '../pool/types.js';
 import type { RankedGenerator, RankingStore, Ranking } from '../inputs/ranking-cache.js';
 import { createCandidateSource } from './candidate-source.js';
 import { compileSetup, type PreparedPart } from './prepare.js';
-import { modelFromWire, partOnWire, rangePreparer, type FromCoordinator, type PartInit, type ToCoordinator } from './parallel-prepare.js';
+import { claimRange, modelFromWire, partOnWire, rangePreparer, type FromCoordinator, type PartInit, type ToCoordinator } from './parallel-prepare.js';
 import { rankingBuffers, RankingsPacker, unpackRankings, type RankingsOnWire } from './rankings-on-wire.js';
 
 const port = parentPort;
@@ -80,14 +80,21 @@ function garbageCollector(): () => void {
 if (port !== null) {
   const collectGarbage = garbageCollector();
   let run: ReturnType<typeof start> | undefined;
+  let claims: Int32Array | undefined;
   port.on('message', (message: FromCoordinator) => {
     const send = (reply: ToCoordinator, transfer: ArrayBuffer[] = []): void => port.postMessage(reply, transfer);
     try {
       if (message.kind === 'init') {
         run = start(message);
+        claims = message.claims;
         return;
       }
       if (run === undefined) throw new Error('a part before init');
+      // The calling thread may have taken the range back while it waited here (parallel-prepare.ts).
+      if (!claimRange(claims, message.index)) {
+        send({ kind: 'taken', index: message.index });
+        return;
+      }
       const { part, rankings } = run(message.rows, message.known);
       if (part === undefined) throw new Error('a part was cancelled in a worker, which is never asked to cancel');
       const { wire, transfers } = partOnWire(part);
