@@ -9,7 +9,7 @@ import { describe, it } from 'node:test';
 import { auditSpec, type AuditSpecOptions } from '../../server/src/audit/audit-spec.js';
 import { Worker } from 'node:worker_threads';
 import { assemblePrepared, compileSetup, noCandidates, preparePart, setupRows, type PreparedPart } from '../../server/src/edits/prepare.js';
-import { maxRowsPerRange, modelOnWire, prepareInParallel, rowRanges, type FromCoordinator, type ToCoordinator } from '../../server/src/edits/parallel-prepare.js';
+import { claimRange, maxRowsPerRange, modelOnWire, prepareInParallel, rowRanges, type FromCoordinator, type ToCoordinator } from '../../server/src/edits/parallel-prepare.js';
 import { corpusEnv } from '../../server/src/language/eval-env.js';
 import type { Trajectory } from '../../server/src/pool/types.js';
 import { analyze } from '../../server/src/semantics/analyze.js';
@@ -119,6 +119,33 @@ describe('the worker threads themselves', () => {
       const answer = await reply;
       assert.equal(answer.kind, 'part', JSON.stringify(answer));
       assert.deepEqual(answer.kind === 'part' ? [...answer.part.originalValues] : [], [...here.originalValues]);
+    } finally {
+      await worker.terminate();
+    }
+  });
+
+  it('leave a range another thread has claimed, and say so', async () => {
+    const { model } = analyze(goldenSpec);
+    const plan = { rewards: ['R0'], detectors: ['L'], attacks: [] };
+    const claims = new Int32Array(new SharedArrayBuffer(8));
+    Atomics.store(claims, 0, 1); // range 0 is the calling thread's already
+    const worker = new Worker(path.resolve('dist/prepare-worker.js'));
+    try {
+      const replies: ToCoordinator[] = [];
+      const two = new Promise<void>((resolve, reject) => {
+        worker.on('message', (reply: ToCoordinator) => {
+          replies.push(reply);
+          if (replies.length === 2) resolve();
+        });
+        worker.once('error', reject);
+      });
+      worker.postMessage({ kind: 'init', model: modelOnWire(model), plan, corpus: goldenCorpus, candidateFiles: new Map(), commands: new Map(), claims } satisfies FromCoordinator);
+      worker.postMessage({ kind: 'part', index: 0, rows: goldenRows, known: [] } satisfies FromCoordinator);
+      worker.postMessage({ kind: 'part', index: 1, rows: goldenRows, known: [] } satisfies FromCoordinator);
+      await two;
+      assert.deepEqual(replies.map((r) => r.kind === 'crash' ? r.message : `${r.kind} ${r.index}`), ['taken 0', 'part 1']);
+      assert.equal(Atomics.load(claims, 1), 1, 'the worker claimed the range it prepared');
+      assert.equal(claimRange(claims, 1), false, 'so no other thread can');
     } finally {
       await worker.terminate();
     }
