@@ -13,6 +13,7 @@ import { budgetCount, visibleQueryText, type CandidateGenerator, type CandidateR
 import { corpusOrder } from '../../pool/corpus-order.js';
 import { createRanker, type Ranker, type RankerOptions, type Ranking } from './ranker.js';
 
+/** A passage as the index is given it: its title's and text's content words, each joined by spaces (`joinedWords`). */
 interface IndexedPassage {
   readonly id: string;
   readonly title: string;
