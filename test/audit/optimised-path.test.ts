@@ -24,6 +24,7 @@ import { changeOf, vectorCount } from '../../server/src/edits/edit-changes.js';
 import { estimateSelection, selectionLabel } from '../../server/src/edits/scoring.js';
 import { scoringMemo } from '../../server/src/edits/scoring-memo.js';
 import { viewOf } from '../../server/src/language/view.js';
+import { corpusEnv } from '../../server/src/language/eval-env.js';
 import { scoreAudit } from '../../server/src/audit/run-audit.js';
 import { LineIndex } from '../../server/src/problems/line-index.js';
 import { loadCorpus, loadPool } from '../../server/src/inputs/loaders.js';
@@ -133,7 +134,9 @@ describe('optimised audit path', () => {
 
   it('evaluates on an edit only the features its write set can change, counting citation tests from the original, with every value as a full evaluation gives', async () => {
     const { model, prepared } = await preparedSample(text);
-    const { table, env, rows } = prepared;
+    const { table, rows } = prepared;
+    // A fresh environment: it holds only caches, so its values are the preparation's.
+    const env = corpusEnv(prepared.inputs.corpus);
     const views = rows.map(viewOf);
     const F = table.keys.length;
     const compiled = compilePlan(model, { rewards: [], detectors: [], attacks: prepared.runs.map((r) => r.plan) }).edits;

@@ -7,6 +7,8 @@ import { performance } from 'node:perf_hooks';
 import { newAuditCaches, type AuditCaches } from '../../server/src/audit/audit-spec.js';
 import { auditSpec } from '../../server/src/audit/audit-spec.js';
 import { defaultWorkers } from '../../server/src/edits/parallel-prepare.js';
+import { buildBm25Index } from '../../server/src/edits/generators/bm25.js';
+import { loadCorpus } from '../../server/src/inputs/loaders.js';
 import { inputLimitsOf } from '../../server/src/inputs/input-limits.js';
 import { sizeProblem } from '../../server/src/inputs/load-inputs.js';
 import { WorkspaceTrust } from '../../server/src/inputs/trust.js';
@@ -29,6 +31,22 @@ export interface ThreadsResult {
   readonly coldMs: number;
   readonly coldCachedMs: number;
   readonly peakMb: number;
+  /** Where the two audits' time went. */
+  readonly coldStages: Stages;
+  readonly cachedStages: Stages;
+  /** On one thread: building the BM25 index of the corpus once, alone (every thread that ranks builds one). */
+  readonly indexMs?: number;
+}
+
+/** Where one audit's time went, from its progress messages. */
+export interface Stages {
+  /** Loading and checking the files and opening the ranking cache: until the features are evaluated. */
+  readonly loadMs: number;
+  /** Evaluating the features and building the edits; when cold, also building the corpus index and ranking every query text. */
+  readonly editsMs: number;
+  readonly latticeMs: number;
+  /** Scoring every attack under every reward, and the report. */
+  readonly scoringMs: number;
 }
 
 export interface AuditResult {
@@ -70,10 +88,12 @@ function trustFor(specFile: string): WorkspaceTrust {
   return WorkspaceTrust.everything.withLimits(inputLimitsOf(Math.ceil(total / (1024 * 1024))));
 }
 
-/** Times one audit run and, from its progress messages, how long its lattice took. */
-async function timedAudit(specFile: string, cache: AuditCaches, only: string, cacheDir: string, workers?: number): Promise<{ ms: number; latticeMs: number; report: Awaited<ReturnType<typeof auditSpec>>['report'] }> {
-  let latticeStart = 0;
-  let latticeMs = 0;
+/** Times one audit run and, from its progress messages, its stages. */
+async function timedAudit(specFile: string, cache: AuditCaches, only: string, cacheDir: string, workers?: number): Promise<{ ms: number; latticeMs: number; stages: Stages; report: Awaited<ReturnType<typeof auditSpec>>['report'] }> {
+  // The first message of each stage: the features (one thread) or the threads (several), the lattice, the scoring.
+  let edits = 0;
+  let lattice = 0;
+  let scoring = 0;
   const start = performance.now();
   const outcome = await auditSpec(readFileSync(specFile, 'utf8'), specFile, {
     cache,
@@ -82,13 +102,23 @@ async function timedAudit(specFile: string, cache: AuditCaches, only: string, ca
     workers,
     trust: trustFor(specFile),
     onProgress: (message) => {
-      if (message.startsWith('lattice over')) latticeStart = performance.now();
-      else if (message === 'scoring attacks' && latticeStart > 0) latticeMs = performance.now() - latticeStart;
+      const now = performance.now();
+      if (edits === 0 && /^(evaluating \d+ terms|building edits on) /.test(message)) edits = now;
+      else if (message.startsWith('lattice over')) lattice = now;
+      else if (message === 'scoring attacks') scoring = now;
     },
   });
-  const ms = performance.now() - start;
+  const end = performance.now();
   if (outcome.report === undefined) throw new Error(`audit ${only} of ${specFile} did not run: ${JSON.stringify(outcome.problems.slice(0, 3))} ${JSON.stringify(outcome.dataIssues.slice(0, 3))}`);
-  return { ms, latticeMs, report: outcome.report };
+  // A warm run re-scores prepared edits: it neither loads nor builds edits, and reports no such stage.
+  const scored = lattice > 0 ? lattice : scoring;
+  const stages: Stages = {
+    loadMs: edits > 0 ? edits - start : 0,
+    editsMs: edits > 0 ? scored - edits : 0,
+    latticeMs: lattice > 0 ? scoring - lattice : 0,
+    scoringMs: end - scoring,
+  };
+  return { ms: end - start, latticeMs: stages.latticeMs, stages, report: outcome.report };
 }
 
 /** A weight edit per run, each to a new value, so every warm pass really re-scores. */
@@ -148,7 +178,19 @@ async function threads(dir: string, workers: number): Promise<ThreadsResult> {
   const cold = await timedAudit(specFile, newAuditCaches(), 'main', cacheDir, workers);
   const coldCached = await timedAudit(specFile, newAuditCaches(), 'main', cacheDir, workers);
   rmSync(cacheDir, { recursive: true, force: true });
-  return { kind: 'threads', workers, coldMs: cold.ms, coldCachedMs: coldCached.ms, peakMb: peakMb() };
+  const peak = peakMb();
+  return {
+    kind: 'threads', workers, coldMs: cold.ms, coldCachedMs: coldCached.ms, peakMb: peak, coldStages: cold.stages, cachedStages: coldCached.stages,
+    ...(workers === 1 ? { indexMs: await indexMs(path.join(dir, '..', 'corpus.jsonl')) } : {}),
+  };
+}
+
+/** How long building the corpus's BM25 index takes, alone, after the audits (so their peak is theirs). */
+async function indexMs(corpusFile: string): Promise<number> {
+  const { corpus } = await loadCorpus(corpusFile, WorkspaceTrust.everything);
+  const start = performance.now();
+  buildBm25Index(corpus);
+  return performance.now() - start;
 }
 
 const modes = {

@@ -2,7 +2,9 @@
 // run (reading the pool and corpus files and JSON.parse of every line). Pools of 1,000, 10,000,
 // 58,368 and 200,000 trajectories over a 100,000-passage corpus are generated outside the repo
 // (${TMPDIR:-/tmp}/herald-bench, reused while their parameters match) and each size is measured
-// in its own process, so peak memory is per size. Prints one table; asserts nothing.
+// in its own process, so peak memory is per size. Prints one table, then per size the threads
+// line and the stages lines (where one thread's time goes, and the best more threads could do);
+// asserts nothing.
 // BENCH_SIZES=1000,10000 limits the sizes. BENCH_REPEATS=N measures the threads line N times, one
 // thread and the machine's threads alternated in processes of their own, and gives medians with
 // the range of the per-pair speedups: on a small, shared machine one pair varies by more than the
@@ -12,7 +14,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { generateScaled } from '../../samples/generator/scaled.js';
-import type { AuditResult, FloorResult, ThreadsResult } from './scale-child.js';
+import type { AuditResult, FloorResult, Stages, ThreadsResult } from './scale-child.js';
 import { minRowsPerWorker, threadsFor } from '../../server/src/edits/parallel-prepare.js';
 import { median } from './floor.js';
 
@@ -60,6 +62,28 @@ function scalingLine(audit: AuditResult, ones: readonly ThreadsResult[], manys: 
   return `${size}: ${describe('cold', (t) => t.coldMs)}; ${describe('cached candidates', (t) => t.coldCachedMs)}; one-thread peak ${peak} MB`;
 }
 
+/**
+ * Where one thread's time goes (medians of the one-thread runs), and the best the machine's threads
+ * and 32 could do with this design: the load, the lattice and the scoring run on the calling
+ * thread; every thread that ranks builds its own corpus index; everything else divides perfectly.
+ */
+function stagesLines(audit: AuditResult, ones: readonly ThreadsResult[], floorMs: number): string[] {
+  const size = audit.rows.toLocaleString('en-US');
+  const stage = (which: 'coldStages' | 'cachedStages', key: keyof Stages): number => median(ones.map((r) => r[which][key]));
+  const indexMs = median(ones.map((r) => r.indexMs ?? 0));
+  const serial = (which: 'coldStages' | 'cachedStages'): number => stage(which, 'loadMs') + stage(which, 'latticeMs') + stage(which, 'scoringMs');
+  const cachedAt = (n: number): number => serial('cachedStages') + stage('cachedStages', 'editsMs') / n;
+  const coldAt = (n: number): number => serial('coldStages') + indexMs + (stage('coldStages', 'editsMs') - indexMs) / n;
+  const n = Math.max(2, threadsFor(audit.rows, audit.workers));
+  const describe = (which: 'coldStages' | 'cachedStages'): string =>
+    `load ${seconds(stage(which, 'loadMs'))} s, features and edits ${seconds(stage(which, 'editsMs'))} s, lattice ${seconds(stage(which, 'latticeMs'))} s, scoring ${seconds(stage(which, 'scoringMs'))} s`;
+  return [
+    `${size}, one thread, cached candidates: ${describe('cachedStages')}`,
+    `${size}, one thread, cold: ${describe('coldStages')}; the corpus index alone ${seconds(indexMs)} s`,
+    `${size}, at best on ${n} threads: cached ${cell(cachedAt(n), floorMs)}, cold ${cell(coldAt(n), floorMs)}; on 32: cached ${cell(cachedAt(32), floorMs)}, cold ${cell(coldAt(32), floorMs)}`,
+  ];
+}
+
 function main(): void {
   const started = performance.now();
   const load = os.loadavg().map((l) => l.toFixed(2)).join(', ');
@@ -69,6 +93,7 @@ function main(): void {
   const header = ['trajectories', 'edits', 'floor s', 'cold s', 'cold, cached cand. s', 'warm s', 'lattice k=3 ms', 'warm k=10 s', 'lattice k=10 ms', 'peak MB k=3', 'peak MB k=10'];
   const rows: string[][] = [];
   const scaling: string[] = [];
+  const stages: string[] = [];
   for (const size of sizes) {
     const dir = path.join(root, String(size));
     const floor = run<FloorResult>('floor', dir);
@@ -85,6 +110,7 @@ function main(): void {
       cell(audit.wideWarmMs, floor.ms), audit.wideLatticeMs.toFixed(0), audit.peakMb.toFixed(0), audit.widePeakMb.toFixed(0),
     ]);
     scaling.push(scalingLine(audit, ones, manys));
+    stages.push(...stagesLines(audit, ones, floor.ms));
     process.stderr.write(`bench: ${size} done\n`);
   }
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
@@ -101,6 +127,10 @@ function main(): void {
   console.log('');
   console.log('threads: the cold and cached figures above use the machine\'s cores; the same two audits on one thread (--workers 1), in a process of their own:');
   for (const line of scaling) console.log(line);
+  console.log('');
+  console.log('stages: where the one-thread audits\' time goes (progress messages; medians with BENCH_REPEATS), and the best this design could do on more threads:');
+  console.log('the load, the lattice and the scoring stay on the calling thread, every thread that ranks builds its own corpus index, and the rest divides perfectly');
+  for (const line of stages) console.log(line);
   console.log(`total ${seconds(performance.now() - started)} s`);
 }
 

@@ -52,8 +52,6 @@ export interface PreparedEdits {
   /** The question cluster of each row. */
   readonly clusterOf: readonly number[];
   readonly clusters: number;
-  /** The corpus and the evaluation caches, which live as long as these prepared edits. */
-  readonly env: EvalEnv;
   readonly originalValues: Float64Array;
   /** Each original's contract compatibility and selection metrics (edits/original-metrics.ts). */
   readonly originalMetrics: Float64Array;
@@ -261,7 +259,7 @@ export function assemblePrepared(setup: PrepareSetup, inputs: AnalysisInputs, ca
   const candidateNotes = new Map(plan.attacks.map((a, i) => [a.name, dropNotes(sumDrops(parts.map(({ part }) => part.drops[i]!)))]));
   const candidateCommands = new Map(plan.attacks.map((a) => [a.name, candidates.commands?.(a) ?? []]));
   return {
-    table, rows, poolOfRow: inputs.pools.flatMap((p) => p.rows.map(() => p.name)), clusterOf, clusters: clusterIds.size, env: setup.env,
+    table, rows, poolOfRow: inputs.pools.flatMap((p) => p.rows.map(() => p.name)), clusterOf, clusters: clusterIds.size,
     originalValues, originalMetrics: joinMetrics(parts.map(({ from, part }) => ({ from, values: part.originalMetrics })), rows.length), detectorNames: setup.detectorNames, detectorColumns: setup.detectorColumns, runs, inputs, candidateNotes, candidateCommands,
     sampleGroups: sampleGroupsOf(inputs), memo: scoringMemo(),
   };

@@ -5,7 +5,8 @@ import { cachingNormalizer, type Normalizer } from './normalizer.js';
 
 /**
  * What expressions read besides the trajectory (the audited corpus), and the caches of one
- * evaluation: they live exactly as long as the environment (one prepared analysis) and no longer.
+ * evaluation: they live exactly as long as the environment (one preparation on one thread) and no
+ * longer; prepared edits do not keep it.
  */
 export interface EvalEnv {
   readonly corpusIds: ReadonlySet<string>;
