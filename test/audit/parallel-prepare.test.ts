@@ -1,7 +1,7 @@
-// An audit prepared on worker threads (edits/parallel-prepare.ts) must give the report one thread
-// gives, byte for byte: the same figures, the same notes on dropped candidates, the same
-// generators behind each edit, the same first error. Small ranges (minRowsPerWorker) make the
-// sample pools run on several threads with many ranges each.
+// An audit prepared on worker threads (edits/parallel-prepare.ts), or on one thread a range at a
+// time, must give the report one thread gives in one pass, byte for byte: the same figures, the
+// same notes on dropped candidates, the same generators behind each edit, the same first error.
+// Small ranges (minRowsPerWorker, rowsPerRange) make the sample pools run in many ranges.
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -9,7 +9,8 @@ import { describe, it } from 'node:test';
 import { auditSpec, type AuditSpecOptions } from '../../server/src/audit/audit-spec.js';
 import { Worker } from 'node:worker_threads';
 import { assemblePrepared, compileSetup, noCandidates, preparePart, setupRows, type PreparedPart } from '../../server/src/edits/prepare.js';
-import { claimRange, maxRowsPerRange, modelOnWire, prepareInParallel, rowRanges, type FromCoordinator, type ToCoordinator } from '../../server/src/edits/parallel-prepare.js';
+import { claimRange, modelOnWire, prepareInParallel, rowRanges, type FromCoordinator, type ToCoordinator } from '../../server/src/edits/parallel-prepare.js';
+import { maxRowsPerRange } from '../../server/src/edits/prepare.js';
 import { corpusEnv } from '../../server/src/language/eval-env.js';
 import type { Trajectory } from '../../server/src/pool/types.js';
 import { analyze } from '../../server/src/semantics/analyze.js';
@@ -25,6 +26,7 @@ async function outcomeJson(specFile: string, options: AuditSpecOptions, text = f
 }
 
 const threaded = (progress: readonly string[]): boolean => progress.some((m) => / with \d+ threads$/.test(m));
+const inRanges = (progress: readonly string[]): boolean => progress.some((m) => / in \d+ row ranges$/.test(m)) && !threaded(progress);
 
 describe('an audit prepared on worker threads', () => {
   const specs = ['samples/paper.reward', 'samples/attacks.reward', 'samples/deep-research/edits.reward', 'samples/dense/dense.reward'];
@@ -36,6 +38,9 @@ describe('an audit prepared on worker threads', () => {
       const many = await outcomeJson(specFile, { workers: 3, minRowsPerWorker: 40 });
       assert.ok(threaded(many.progress), `3 workers were used: ${many.progress.join(' | ')}`);
       assert.equal(many.json, one.json);
+      const ranged = await outcomeJson(specFile, { workers: 1, rowsPerRange: 40 });
+      assert.ok(inRanges(ranged.progress), `one thread, in ranges: ${ranged.progress.join(' | ')}`);
+      assert.equal(ranged.json, one.json);
     });
   }
 
@@ -55,6 +60,7 @@ describe('an audit prepared on worker threads', () => {
     const many = await outcomeJson(specFile, { workers: 3, minRowsPerWorker: 40, only: 'sensitivity' }, text);
     assert.match(notesOf(one.json)?.join() ?? '', /supplied candidates ignored: \d+ not corpus ids, \d+ repeated within a list/);
     assert.equal(many.json, one.json);
+    assert.equal((await outcomeJson(specFile, { workers: 1, rowsPerRange: 40, only: 'sensitivity' }, text)).json, one.json);
   });
 
   it('stops with the error one thread meets first, naming the same row', async () => {
@@ -69,6 +75,7 @@ describe('an audit prepared on worker threads', () => {
     assert.match(failure, /term 'R0\.huge' is Infinity; every term must be a finite number \(trajectory \S+, \S*hotpot\.jsonl:\d+\)$/);
     const many = await outcomeJson(specFile, { workers: 3, minRowsPerWorker: 40 }, text);
     assert.equal(many.json, one.json);
+    assert.equal((await outcomeJson(specFile, { workers: 1, rowsPerRange: 40 }, text)).json, one.json);
   });
 
   it('keeps what the workers ranked in the ranking cache, which a one-thread run and the workers then read', async () => {

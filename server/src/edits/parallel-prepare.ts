@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { AnalysisInputs } from '../inputs/analysis-inputs.js';
 import { rankedGenerators, type PlacedRankingStore, type RankedGenerator } from '../inputs/ranking-cache.js';
-import { corpusEnv, type EvalEnv } from '../language/eval-env.js';
+import { corpusEnv } from '../language/eval-env.js';
 import type { CorpusOrder } from '../pool/corpus-order.js';
 import type { CandidateList, Corpus, Loaded, Trajectory } from '../pool/types.js';
 import type { SpecModel } from '../semantics/check.js';
@@ -19,8 +19,7 @@ import { AuditError } from './audit-error.js';
 import type { CommandAnswers } from './candidate-source.js';
 import { visibleQueryText } from './generators/generator.js';
 import { rankingBuffers, RankingsPacker, unpackRankings, type RankingsOnWire } from './rankings-on-wire.js';
-import type { DropCounts, GeneratorDrops } from './generators/candidates-file.js';
-import { assemblePrepared, compileSetup, preparePart, setupRows, type CandidateSource, type CompiledSetup, type PreparedEdits, type PreparedPart, type RunOptions } from './prepare.js';
+import { assemblePrepared, compileSetup, maxRowsPerRange, rangePreparer, setupRows, type CandidateSource, type PreparedEdits, type PreparedPart, type RunOptions } from './prepare.js';
 
 /**
  * What a worker is told once: the checked spec and the plan (it compiles the plan itself), and what
@@ -126,15 +125,6 @@ export function defaultWorkers(): number {
 /** Ranges per worker: enough that a worker with cheap rows takes another range while one with costly rows finishes. */
 const rangesPerWorker = 4;
 
-/**
- * Rows per range at most: a worker holds one range's rows, views and edits at a time, and the
- * garbage its work leaves until it collects after the range, so this bounds a worker's memory
- * whatever the pool's size. 200,000 rows ranked cold on two threads peaked at 1.80–1.90 GB in
- * 25,000-row ranges, 1.53 GB in 10,000-row ones, 1.31 GB in 5,000-row ones and 1.24 GB in
- * 2,500-row ones; each range costs a worker a collection (docs/performance.md, Threads).
- */
-export const maxRowsPerRange = 5_000;
-
 export interface ParallelOptions extends RunOptions {
   /** Threads to prepare on, the calling thread among them (at least 2: one is `prepareEdits`). */
   readonly workers: number;
@@ -164,27 +154,6 @@ export function rowRanges(rows: number, workers: number, minRows = minRowsPerWor
 
 /** The workers' script: beside this module in the compiled tree, and beside dist/engine.js in the bundle. */
 const workerFile = path.join(__dirname, 'prepare-worker.js');
-
-/**
- * Prepares row ranges one after another with one candidate source, as every thread of a parallel
- * preparation does. A file generator counts its drops over every range its source serves, so each
- * part reports what its own range added. Undefined for a range `isCancelled` stopped.
- */
-export function rangePreparer(compiled: CompiledSetup, env: EvalEnv, candidates: CandidateSource, isCancelled: () => boolean): (rows: readonly Trajectory[]) => PreparedPart | undefined {
-  let dropsBefore: readonly (readonly GeneratorDrops[])[] = [];
-  return (rows) => {
-    const part = preparePart(setupRows(compiled, rows, env), candidates, isCancelled);
-    if (part === undefined) return undefined;
-    const drops = part.drops.map((attack, a) => attack.map((g, i) => ({ label: g.label, dropped: minus(g.dropped, dropsBefore[a]?.[i]?.dropped) })));
-    dropsBefore = part.drops;
-    return { ...part, drops };
-  };
-}
-
-function minus(now: DropCounts, before: DropCounts | undefined): DropCounts {
-  if (before === undefined) return now;
-  return { notInCorpus: now.notInCorpus - before.notInCorpus, excluded: now.excluded - before.excluded, duplicates: now.duplicates - before.duplicates };
-}
 
 /**
  * `prepareEdits` on `options.workers` threads: the calling thread and `options.workers − 1` worker

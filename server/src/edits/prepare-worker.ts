@@ -10,8 +10,8 @@ import type { CorpusOrder } from '../pool/corpus-order.js';
 import type { Trajectory } from '../pool/types.js';
 import type { RankedGenerator, RankingStore, Ranking } from '../inputs/ranking-cache.js';
 import { createCandidateSource } from './candidate-source.js';
-import { compileSetup, type PreparedPart } from './prepare.js';
-import { claimRange, modelFromWire, partOnWire, rangePreparer, type FromCoordinator, type PartInit, type ToCoordinator } from './parallel-prepare.js';
+import { compileSetup, rangePreparer, type PreparedPart } from './prepare.js';
+import { claimRange, modelFromWire, partOnWire, type FromCoordinator, type PartInit, type ToCoordinator } from './parallel-prepare.js';
 import { rankingBuffers, RankingsPacker, unpackRankings, type RankingsOnWire } from './rankings-on-wire.js';
 
 const port = parentPort;

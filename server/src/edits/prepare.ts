@@ -12,7 +12,7 @@ import { buildFeatureTable, type FeatureTable } from './features.js';
 import { evaluateMetrics, joinMetrics } from './original-metrics.js';
 import { scoringMemo, type ScoringMemo } from './scoring-memo.js';
 import { partOrigins } from './generators/edit-origins.js';
-import { dropNotes, sumDrops, type GeneratorDrops } from './generators/candidates-file.js';
+import { dropNotes, sumDrops, type DropCounts, type GeneratorDrops } from './generators/candidates-file.js';
 import type { CommandRecord } from '../report/generator-schema.js';
 
 /** Where laundering candidates come from; built from the attacks' generators, reading visible fields only. */
@@ -32,6 +32,8 @@ export const noCandidates: CandidateSource = { candidatesFor: () => [], drops: (
 export interface RunOptions {
   readonly isCancelled?: () => boolean;
   readonly onProgress?: (message: string) => void;
+  /** Rows `prepareEdits` prepares at a time on its one thread: `maxRowsPerRange` unless a test asks for small ranges. */
+  readonly rowsPerRange?: number;
 }
 
 /** Rows of one pool that answer the same question: the samples a best-of-n selector picks from. */
@@ -221,13 +223,63 @@ export function preparePart(setup: PrepareSetup, candidates: CandidateSource, is
   return { originalValues, originalMetrics, runs: withOrigins, drops: drops() };
 }
 
-/** Builds every edit and evaluates every feature, on this thread. Returns undefined when cancelled, a normal outcome. */
+/**
+ * Rows per range at most: a thread holds one range's views and edits under construction at a time,
+ * and a worker the garbage its work leaves until it collects after the range, so this bounds a
+ * worker's memory whatever the pool's size. 200,000 rows ranked cold on two threads peaked at 1.80–1.90 GB in
+ * 25,000-row ranges, 1.53 GB in 10,000-row ones, 1.31 GB in 5,000-row ones and 1.24 GB in
+ * 2,500-row ones; each range costs a worker a collection (docs/performance.md, Threads).
+ */
+export const maxRowsPerRange = 5_000;
+
+/**
+ * Prepares row ranges one after another with one candidate source, as every thread of a parallel
+ * preparation does. A file generator counts its drops over every range its source serves, so each
+ * part reports what its own range added. Undefined for a range `isCancelled` stopped.
+ */
+export function rangePreparer(compiled: CompiledSetup, env: EvalEnv, candidates: CandidateSource, isCancelled: () => boolean): (rows: readonly Trajectory[]) => PreparedPart | undefined {
+  let dropsBefore: readonly (readonly GeneratorDrops[])[] = [];
+  return (rows) => {
+    const part = preparePart(setupRows(compiled, rows, env), candidates, isCancelled);
+    if (part === undefined) return undefined;
+    const drops = part.drops.map((attack, a) => attack.map((g, i) => ({ label: g.label, dropped: minus(g.dropped, dropsBefore[a]?.[i]?.dropped) })));
+    dropsBefore = part.drops;
+    return { ...part, drops };
+  };
+}
+
+function minus(now: DropCounts, before: DropCounts | undefined): DropCounts {
+  if (before === undefined) return now;
+  return { notInCorpus: now.notInCorpus - before.notInCorpus, excluded: now.excluded - before.excluded, duplicates: now.duplicates - before.duplicates };
+}
+
+/**
+ * Builds every edit and evaluates every feature, on this thread. Returns undefined when cancelled, a
+ * normal outcome. More than `maxRowsPerRange` rows are prepared a range at a time, as each thread of
+ * a parallel preparation does, so only one range's views and edits under construction are alive.
+ */
 export function prepareEdits(model: SpecModel, plan: EditPlan, inputs: AnalysisInputs, candidates: CandidateSource, options: RunOptions = {}): PreparedEdits | undefined {
   const isCancelled = options.isCancelled ?? (() => false);
   const rows = inputs.pools.flatMap((p) => p.rows);
-  const setup = setupRows(compileSetup(model, plan), rows, corpusEnv(inputs.corpus));
-  const part = preparePart(setup, candidates, isCancelled, options.onProgress);
-  return part === undefined ? undefined : assemblePrepared(setup, inputs, candidates, [{ from: 0, part }]);
+  const compiled = compileSetup(model, plan);
+  const setup = setupRows(compiled, rows, corpusEnv(inputs.corpus));
+  const size = Math.max(1, options.rowsPerRange ?? maxRowsPerRange);
+  if (rows.length <= size) {
+    const part = preparePart(setup, candidates, isCancelled, options.onProgress);
+    return part === undefined ? undefined : assemblePrepared(setup, inputs, candidates, [{ from: 0, part }]);
+  }
+  const progress = options.onProgress ?? (() => undefined);
+  const ranges = Math.ceil(rows.length / size);
+  progress(`evaluating ${compiled.table.keys.length} terms and building edits on ${rows.length} trajectories in ${ranges} row ranges`);
+  const prepareRange = rangePreparer(compiled, setup.env, candidates, isCancelled);
+  const parts: { from: number; part: PreparedPart }[] = [];
+  for (let from = 0; from < rows.length; from += size) {
+    const part = prepareRange(rows.slice(from, from + size));
+    if (part === undefined) return undefined;
+    parts.push({ from, part });
+    progress(`built edits on ${parts.length} of ${ranges} row ranges`);
+  }
+  return assemblePrepared(setup, inputs, candidates, parts);
 }
 
 /**
