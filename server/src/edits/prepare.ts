@@ -226,9 +226,10 @@ export function preparePart(setup: PrepareSetup, candidates: CandidateSource, is
 /**
  * Rows per range at most: a thread holds one range's views and edits under construction at a time,
  * and a worker the garbage its work leaves until it collects after the range, so this bounds a
- * worker's memory whatever the pool's size. 200,000 rows ranked cold on two threads peaked at 1.80–1.90 GB in
- * 25,000-row ranges, 1.53 GB in 10,000-row ones, 1.31 GB in 5,000-row ones and 1.24 GB in
- * 2,500-row ones; each range costs a worker a collection (docs/performance.md, Threads).
+ * worker's memory whatever the pool's size. 200,000 rows ranked cold on two threads peaked at
+ * 1.80–1.90 GB in 25,000-row ranges, 1.53 GB in 10,000-row ones, 1.31 GB in 5,000-row ones and
+ * 1.24 GB in 2,500-row ones; each range costs a worker a collection (docs/performance.md, Threads).
+ * On one thread they peaked at 2.5 GB as one part and 1.4–1.5 GB in 5,000-row ranges.
  */
 export const maxRowsPerRange = 5_000;
 
