@@ -89,7 +89,7 @@ function trustFor(specFile: string): WorkspaceTrust {
 }
 
 /** Times one audit run and, from its progress messages, its stages. */
-async function timedAudit(specFile: string, cache: AuditCaches, only: string, cacheDir: string, workers?: number): Promise<{ ms: number; latticeMs: number; stages: Stages; report: Awaited<ReturnType<typeof auditSpec>>['report'] }> {
+async function timedAudit(specFile: string, cache: AuditCaches, only: string, cacheDir: string, workers?: number): Promise<{ ms: number; stages: Stages; report: Awaited<ReturnType<typeof auditSpec>>['report'] }> {
   // The first message of each stage: the features (one thread) or the threads (several), the lattice, the scoring.
   let edits = 0;
   let lattice = 0;
@@ -118,7 +118,7 @@ async function timedAudit(specFile: string, cache: AuditCaches, only: string, ca
     latticeMs: lattice > 0 ? scoring - lattice : 0,
     scoringMs: end - scoring,
   };
-  return { ms: end - start, latticeMs: stages.latticeMs, stages, report: outcome.report };
+  return { ms: end - start, stages, report: outcome.report };
 }
 
 /** A weight edit per run, each to a new value, so every warm pass really re-scores. */
@@ -133,7 +133,7 @@ async function warmRuns(specFile: string, cache: AuditCaches, only: string, cach
     writeSpec(specFile, groundingWeight + run / 100);
     const timed = await timedAudit(specFile, cache, only, cacheDir);
     ms.push(timed.ms);
-    lattice.push(timed.latticeMs);
+    lattice.push(timed.stages.latticeMs);
   }
   writeSpec(specFile, groundingWeight);
   return { ms: median(ms), latticeMs: median(lattice) };

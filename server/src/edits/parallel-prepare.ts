@@ -19,7 +19,7 @@ import { AuditError } from './audit-error.js';
 import type { CommandAnswers } from './candidate-source.js';
 import { visibleQueryText } from './generators/generator.js';
 import { rankingBuffers, RankingsPacker, unpackRankings, type RankingsOnWire } from './rankings-on-wire.js';
-import { assemblePrepared, compileSetup, maxRowsPerRange, rangePreparer, setupRows, type CandidateSource, type PreparedEdits, type PreparedPart, type RunOptions } from './prepare.js';
+import { assemblePrepared, compileSetup, consecutiveRanges, maxRowsPerRange, rangePreparer, setupRows, type CandidateSource, type PreparedEdits, type PreparedPart, type RunOptions } from './prepare.js';
 
 /**
  * What a worker is told once: the checked spec and the plan (it compiles the plan itself), and what
@@ -146,10 +146,7 @@ export interface ParallelOptions extends RunOptions {
  * large pool.
  */
 export function rowRanges(rows: number, workers: number, minRows = minRowsPerWorker): { from: number; to: number }[] {
-  const size = Math.min(maxRowsPerRange, Math.max(minRows, Math.ceil(rows / (workers * rangesPerWorker))));
-  const ranges: { from: number; to: number }[] = [];
-  for (let from = 0; from < rows; from += size) ranges.push({ from, to: Math.min(rows, from + size) });
-  return ranges;
+  return consecutiveRanges(rows, Math.min(maxRowsPerRange, Math.max(minRows, Math.ceil(rows / (workers * rangesPerWorker)))));
 }
 
 /** The workers' script: beside this module in the compiled tree, and beside dist/engine.js in the bundle. */

@@ -233,6 +233,13 @@ export function preparePart(setup: PrepareSetup, candidates: CandidateSource, is
  */
 export const maxRowsPerRange = 5_000;
 
+/** Rows [0, rows) cut into consecutive ranges of `size` rows (the last may be shorter). */
+export function consecutiveRanges(rows: number, size: number): { from: number; to: number }[] {
+  const ranges: { from: number; to: number }[] = [];
+  for (let from = 0; from < rows; from += size) ranges.push({ from, to: Math.min(rows, from + size) });
+  return ranges;
+}
+
 /**
  * Prepares row ranges one after another with one candidate source, as every thread of a parallel
  * preparation does. A file generator counts its drops over every range its source serves, so each
@@ -270,15 +277,15 @@ export function prepareEdits(model: SpecModel, plan: EditPlan, inputs: AnalysisI
     return part === undefined ? undefined : assemblePrepared(setup, inputs, candidates, [{ from: 0, part }]);
   }
   const progress = options.onProgress ?? (() => undefined);
-  const ranges = Math.ceil(rows.length / size);
-  progress(`evaluating ${compiled.table.keys.length} terms and building edits on ${rows.length} trajectories in ${ranges} row ranges`);
+  const ranges = consecutiveRanges(rows.length, size);
+  progress(`evaluating ${compiled.table.keys.length} terms and building edits on ${rows.length} trajectories in ${ranges.length} row ranges`);
   const prepareRange = rangePreparer(compiled, setup.env, candidates, isCancelled);
   const parts: { from: number; part: PreparedPart }[] = [];
-  for (let from = 0; from < rows.length; from += size) {
-    const part = prepareRange(rows.slice(from, from + size));
+  for (const { from, to } of ranges) {
+    const part = prepareRange(rows.slice(from, to));
     if (part === undefined) return undefined;
     parts.push({ from, part });
-    progress(`built edits on ${parts.length} of ${ranges} row ranges`);
+    progress(`built edits on ${parts.length} of ${ranges.length} row ranges`);
   }
   return assemblePrepared(setup, inputs, candidates, parts);
 }
