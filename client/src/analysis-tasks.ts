@@ -77,9 +77,11 @@ class AnalysisTaskProvider implements TaskProvider {
   private task(folder: WorkspaceFolder, definition: HeraldTaskDefinition): Task {
     const command = definition.command ?? 'audit';
     // The extension host's own runtime runs the CLI, so no Node needs to be installed; under a desktop
-    // VS Code that runtime is Electron, which behaves as Node with ELECTRON_RUN_AS_NODE.
+    // VS Code that runtime is Electron, which behaves as Node with ELECTRON_RUN_AS_NODE. A trusted
+    // workspace is the editor's consent to run a spec's programs, as the language server reads it, so
+    // the task gives the CLI the same consent (HERALD_ALLOW_COMMANDS); tasks never run untrusted.
     const execution = new ProcessExecution(process.execPath, [this.cli, command, definition.spec, ...(definition.args ?? [])], {
-      cwd: folder.uri.fsPath, env: { ELECTRON_RUN_AS_NODE: '1' },
+      cwd: folder.uri.fsPath, env: { ELECTRON_RUN_AS_NODE: '1', ...(workspace.isTrusted ? { HERALD_ALLOW_COMMANDS: '1' } : {}) },
     });
     const task = new Task(definition, folder, `${command} ${definition.spec}`, heraldTaskType, execution, problemMatchers);
     task.group = TaskGroup.Test;

@@ -89,6 +89,25 @@ ${extra}}
 `;
 }
 
+/**
+ * A candidates command for consent tests (`node mark.js`, written by `writeMarkingProgram`): each
+ * run appends a line to `ran.txt` in its folder, then answers every request with no candidates.
+ */
+export const markingCommand = 'node mark.js';
+
+export function writeMarkingProgram(folder: string): void {
+  fs.writeFileSync(path.join(folder, 'mark.js'), `const fs = require('node:fs');
+fs.appendFileSync('ran.txt', 'run\\n');
+for (const l of fs.readFileSync(0, 'utf8').split('\\n').filter((x) => x.trim() !== '')) console.log(JSON.stringify({ request: JSON.parse(l).request, candidates: [] }));
+`);
+}
+
+/** How many times the marking program ran in `folder`. */
+export function markingRuns(folder: string): number {
+  const file = path.join(folder, 'ran.txt');
+  return fs.existsSync(file) ? fs.readFileSync(file, 'utf8').split('\n').filter((l) => l !== '').length : 0;
+}
+
 /** A comparison of a pool with itself whose attack reads a candidates file. */
 export function comparisonSpec(corpus: string, pool: string, candidates: string): string {
   return `corpus wiki = ${JSON.stringify(corpus)}

@@ -98,7 +98,7 @@ describe('from a finding to the data (stdio, a client that opens worked pairs)',
   before(async () => {
     fs.writeFileSync(path.join(folder.dir, 'data.reward'), spec);
     fs.writeFileSync(path.join(folder.dir, 'extra.jsonl'), `${extraRows.join('\n')}\n`);
-    client = await TestClient.start({ capabilities: pullClientCapabilities, workspace: { initializationOptions: { openWorkedPair: true } } });
+    client = await TestClient.start({ capabilities: pullClientCapabilities, workspace: { initializationOptions: { workspaceTrusted: true, openWorkedPair: true } } });
     const next = auditStatuses(client);
     const done = next();
     await client.open(uri, spec);

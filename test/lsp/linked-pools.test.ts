@@ -103,7 +103,7 @@ describe('pools linked by a glob or imported, in the editor (stdio)', () => {
     fs.writeFileSync(file('rollout/1.jsonl'), text(dump1));
     fs.writeFileSync(file('rollout/2.jsonl'), text(dump2));
     fs.writeFileSync(file('other.jsonl'), 'not json\n');
-    client = await TestClient.start({ capabilities: pullClientCapabilities, workspace: { initializationOptions: { openWorkedPair: true } } });
+    client = await TestClient.start({ capabilities: pullClientCapabilities, workspace: { initializationOptions: { workspaceTrusted: true, openWorkedPair: true } } });
     const done = auditFinished(client);
     await client.open(uri, spec);
     assert.equal((await done).state, 'passed');

@@ -104,7 +104,11 @@ export interface TestClientOptions {
   readonly settings?: Record<string, unknown>;
   /** `stdio` like Neovim and Emacs (the default), or `node-ipc` like VS Code's client. */
   readonly transport?: 'stdio' | 'node-ipc';
-  /** Workspace folders and initialization options, as a client with a workspace sends them. */
+  /**
+   * Workspace folders and initialization options, as a client with a workspace sends them. Without
+   * it the client says the workspace is trusted (`workspaceTrusted: true`, as VS Code does for a
+   * trusted one); given, it is sent as it is, so a test of an editor that says nothing says nothing.
+   */
   readonly workspace?: Pick<InitializeParams, 'workspaceFolders' | 'initializationOptions'>;
   /** Another build's server bundle (benchmarks compare builds); `serverPath` by default. */
   readonly server?: string;
@@ -175,7 +179,7 @@ export class TestClient {
       rootUri: null,
       capabilities: options.capabilities,
       workspaceFolders: null,
-      ...options.workspace,
+      ...(options.workspace ?? { initializationOptions: { workspaceTrusted: true } }),
     });
     await connection.sendNotification(InitializedNotification.type, {});
     return client;

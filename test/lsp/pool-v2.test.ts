@@ -27,7 +27,7 @@ describe('a v2 pool in the editor (stdio)', () => {
     fs.writeFileSync(path.join(folder.dir, 'spec.reward'), spec);
     fs.writeFileSync(path.join(folder.dir, 'corpus.jsonl'), jsonl(v2Corpus));
     fs.writeFileSync(path.join(folder.dir, 'v2.jsonl'), jsonl(v2Rows));
-    client = await TestClient.start({ capabilities: pullClientCapabilities, workspace: { initializationOptions: { openWorkedPair: true } } });
+    client = await TestClient.start({ capabilities: pullClientCapabilities, workspace: { initializationOptions: { workspaceTrusted: true, openWorkedPair: true } } });
     const done = auditFinished(client);
     await client.open(uri, spec);
     assert.equal((await done).state, 'passed');

@@ -92,7 +92,7 @@ describe('spec outlines for the Test Explorer and the tasks', () => {
 describe('the server log lines', () => {
   it('names the server version and the trust mode', () => {
     assert.match(serverStartLine(true), /^HERALD language server \d+\.\d+\.\d+ \(Node v\d+[^,]*, trusted\)$/);
-    assert.match(serverStartLine(false), /untrusted: no linked file outside the workspace folders is read/);
+    assert.match(serverStartLine(false), /untrusted: no program runs and no linked file outside the workspace folders is read; the client trusts a workspace with initializationOptions\.workspaceTrusted = true\)$/);
   });
 
   it('says what a run did, including skipped rows, unreadable files and failures', () => {

@@ -8,6 +8,7 @@ import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { positionIn, repoRoot, serverPath, tempFolder } from '../lsp/lsp-test-client.js';
 import { misspelt, runProbe, waitMs, type ProbeRun } from './headless-editor.js';
+import { auditSpec, markingCommand, markingRuns, writeMarkingProgram } from '../inputs/workspace.js';
 
 const probeScript = path.join(repoRoot, 'test/real-clients/neovim/probe.lua');
 const outputDir = path.join(repoRoot, 'test-output/neovim');
@@ -116,5 +117,36 @@ describe('Neovim on the sample spec: the audit\'s findings and a detector\'s fig
     assert.doesNotMatch(hover, /command:/);
     assert.match(hover, /Every figure as a table: the report view in VS Code, or `herald audit --format html`/);
     assert.match(hover, /Certificate: max base gain among the \d+ audited edits that trigger it is \+0\.\d+ < λ 1\.2 ✓/);
+  });
+});
+
+describe('Neovim configured as the README shows (no initializationOptions) on a spec that names a program', () => {
+  // Issue 33: opening a spec from a cloned repository must not run its command in any editor.
+  const folder = tempFolder();
+  const auditMs = 60_000;
+  const text = auditSpec('data/corpus.jsonl', 'data/hotpot.jsonl', `  attack dense = launder targets L using candidates command ${JSON.stringify(markingCommand)}\n`);
+  let seen: Seen;
+  before(async () => {
+    fs.mkdirSync(path.join(folder.dir, 'data'));
+    for (const name of ['corpus.jsonl', 'hotpot.jsonl']) fs.copyFileSync(path.join(repoRoot, 'samples/pools', name), path.join(folder.dir, 'data', name));
+    writeMarkingProgram(folder.dir);
+    fs.writeFileSync(path.join(folder.dir, 'command.reward'), text);
+    seen = await runNeovim(folder.dir, {
+      outputDir: path.join(repoRoot, 'test-output/neovim-command'),
+      spec: { file: path.join(folder.dir, 'command.reward'), hover: positionIn(text, 'detector L', 'detector '.length) },
+      extra: { waitForCode: 'audit-failed', auditTimeoutMs: auditMs },
+      killAfterMs: auditMs + 60_000,
+    });
+    assert.equal(seen.probeError, undefined, seen.probeError);
+  });
+  after(() => folder.remove());
+
+  test('the program never runs, and the error on it says how to allow it', (t) => {
+    assert.ok(seen.awaitedCodeShown, `no audit-failed diagnostic within ${auditMs} ms`);
+    assert.equal(markingRuns(folder.dir), 0, 'the candidates command ran');
+    const failed = seen.diagnostics.filter((d) => (d.code ?? d.user_data_code) === 'audit-failed');
+    assert.equal(failed.length, 1, JSON.stringify(seen.diagnostics));
+    t.diagnostic(`Neovim ${seen.nvim} shows: ${failed[0]!.message}`);
+    assert.match(failed[0]!.message, /^the audit could not run: candidates command "node mark\.js" was not run: a spec's programs run only with consent; trust the workspace to run it \(VS Code: Manage Workspace Trust; another editor: send initializationOptions \{"workspaceTrusted": true\}/);
   });
 });

@@ -44,13 +44,14 @@ export interface AuditFailure {
   readonly command?: string;
 }
 
-/** A spec from a workspace the user has not trusted never makes the editor run a program. */
-function untrustedCommand(plan: AuditPlan, trust: WorkspaceTrust): AuditFailure | undefined {
+/** A program named by a spec runs only with consent (a trusted workspace; `--allow-commands`): else the audit stops on it. */
+function commandWithoutConsent(plan: AuditPlan, trust: WorkspaceTrust): AuditFailure | undefined {
   const command = commandsOf(plan.attacks)[0];
-  if (command === undefined || trust.trusted) return undefined;
+  const consent = trust.commands;
+  if (command === undefined || consent.allowed) return undefined;
   return {
     audit: plan.name, command,
-    reason: `not run: candidates command ${JSON.stringify(command)} runs a program, and this workspace is not trusted; trust the workspace to run it (herald audit on the command line runs it)`,
+    reason: `candidates command ${JSON.stringify(command)} was not run: a spec's programs run only with consent; ${consent.howToAllow}`,
   };
 }
 
@@ -184,7 +185,7 @@ export async function auditSpec(text: string, specFile: string, options: AuditSp
   for (const decl of decls) {
     const plan = planAudit(decl, text);
     if (plan === undefined) continue;
-    const refused = untrustedCommand(plan, trust);
+    const refused = commandWithoutConsent(plan, trust);
     if (refused !== undefined) return { problems, dataIssues: issues.issues, report: undefined, model, failures: [refused] };
     let report: Awaited<ReturnType<typeof auditOne>>;
     try {

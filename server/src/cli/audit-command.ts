@@ -19,6 +19,7 @@ import { parse } from '../syntax/parse.js';
 import { commandTrust, maxInputOption, parseCommandLine, unknownName, usageError, usageExit, type CommandSpec, type OptionSpec } from './command-line.js';
 import { formatProblem, printFindings, readSpec, type CommandOutput } from './check-command.js';
 import { filesRead, outputTarget, writeOutput } from './output-file.js';
+import { allowCommandsOption, commandConsent, refuseCommands } from './command-consent.js';
 
 const formats = ['table', 'json', 'sarif', 'html'] as const;
 type Format = (typeof formats)[number];
@@ -42,12 +43,13 @@ export const auditCommand = {
     'cache-dir': { type: 'string', value: 'DIR', help: 'where laundering-candidate rankings and the outputs of candidate commands are kept between runs (default: $HERALD_CACHE_DIR, else $XDG_CACHE_HOME/herald, else ~/.cache/herald)' },
     'no-cache': { type: 'boolean', default: false, help: 'keep no candidate rankings between runs, and run every candidates command again' },
     'max-input-mib': maxInputOption,
+    'allow-commands': allowCommandsOption,
     workers: {
       type: 'string', value: 'N',
       help: 'threads that prepare an audit (rank candidates, evaluate terms, build edits); default: the number of cores; an audit uses at most one per 10,000 trajectories, and one thread below 20,000; the report is the same for every N',
     },
   },
-  exit: '0 when every expect line holds and nothing regressed against the baseline, 1 otherwise, 2 on spec errors, unreadable input or bad usage (an unknown option, format or audit name)',
+  exit: '0 when every expect line holds and nothing regressed against the baseline, 1 otherwise, 2 on spec errors, unreadable input, bad usage (an unknown option, format or audit name) or a spec that names a program without --allow-commands',
 } as const satisfies CommandSpec<Readonly<Record<string, OptionSpec>>>;
 
 function isFormat(format: string): format is Format {
@@ -95,8 +97,12 @@ export async function runAuditCommand(args: readonly string[], io: CommandOutput
   const specFile = positionals[0]!;
   const text = readSpec(specFile, io);
   if (text === undefined) return 2;
-  const unknown = unknownName('audit', 'audit', 'audit', values.audit, parse(text).spec.decls, io);
+  const { spec } = parse(text);
+  const unknown = unknownName('audit', 'audit', 'audit', values.audit, spec.decls, io);
   if (unknown !== undefined) return unknown;
+  const consent = commandConsent(values['allow-commands']);
+  const refused = refuseCommands('audit', specFile, text, spec, values.audit, consent, io);
+  if (refused !== undefined) return refused;
   const target = outputTarget('audit', values.out, filesRead(specFile, text), io);
   if (target === undefined) return 2;
 
@@ -106,8 +112,9 @@ export async function runAuditCommand(args: readonly string[], io: CommandOutput
   if (workers !== undefined && !(Number.isInteger(workers) && workers >= 1 && workers <= maxWorkers)) {
     return usageError('audit', `--workers takes a whole number from 1 to ${maxWorkers}, not ${JSON.stringify(values.workers)}`, io);
   }
-  const trust = commandTrust('audit', values['max-input-mib'], io);
-  if (typeof trust === 'number') return trust;
+  const limits = commandTrust('audit', values['max-input-mib'], io);
+  if (typeof limits === 'number') return limits;
+  const trust = limits.withCommands(consent);
   const specPath = path.resolve(specFile);
   const outcome = await auditSpec(text, specPath, { only: values.audit, onProgress: progress, candidateCache, workers, trust });
   const lines = new LineIndex(text);

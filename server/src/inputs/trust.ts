@@ -3,10 +3,28 @@ import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defaultInputLimits, type InputLimits } from './input-limits.js';
 
-/** What the VS Code client sends in `initializationOptions`; other clients send nothing and are trusted. */
+/**
+ * What a client sends in `initializationOptions`. VS Code's client sends its workspace trust; another
+ * editor's user sends `workspaceTrusted: true` on purpose (README). Only the boolean `true` trusts:
+ * a client that sends nothing, or anything else, gets an untrusted workspace.
+ */
 export interface HeraldInitializationOptions {
   readonly workspaceTrusted?: boolean;
 }
+
+/**
+ * Whether a program a spec names (a `candidates command`) may run, and if not, what the user does to
+ * allow it. One rule for the editor and the command line: a program runs only with explicit consent
+ * (a trusted workspace; `herald audit --allow-commands` or `HERALD_ALLOW_COMMANDS=1`).
+ */
+export type CommandConsent = { readonly allowed: true } | { readonly allowed: false; readonly howToAllow: string };
+
+/** Consent in an editor: the workspace is trusted. */
+const editorConsent = (trusted: boolean): CommandConsent =>
+  trusted ? { allowed: true } : {
+    allowed: false,
+    howToAllow: 'trust the workspace to run it (VS Code: Manage Workspace Trust; another editor: send initializationOptions {"workspaceTrusted": true}, see the README)',
+  };
 
 /** The part of LSP's `initialize` parameters the trust rule reads (kept structural: inputs/ knows no LSP). */
 export interface TrustParams {
@@ -43,9 +61,10 @@ function realPath(p: string, links = 0): string | undefined {
 }
 
 /**
- * In a workspace the user has not trusted (VS Code's restricted mode) the server reads only files
- * inside the workspace folders: a spec from a cloned repository must not make the editor read, say,
- * a pool in the user's home folder. Trusted workspaces and editors without the notion read as linked.
+ * In a workspace the user has not trusted (VS Code's restricted mode, or an editor that does not say
+ * the workspace is trusted) the server reads only files inside the workspace folders and runs no
+ * program: a spec from a cloned repository must not make the editor read, say, a pool in the user's
+ * home folder, or run its code. Trusted workspaces read as linked.
  * The rule is checked where a file is listed (the checker, the session) and again where it is
  * opened (`inputs/open-input.ts`), on the file actually opened.
  *
@@ -58,22 +77,39 @@ export class WorkspaceTrust {
   readonly folders: readonly string[];
   private readonly realRoots: readonly string[];
 
-  constructor(readonly trusted: boolean, roots: readonly string[], readonly limits: InputLimits = defaultInputLimits) {
+  constructor(
+    readonly trusted: boolean,
+    roots: readonly string[],
+    readonly limits: InputLimits = defaultInputLimits,
+    readonly commands: CommandConsent = editorConsent(trusted),
+  ) {
     this.folders = roots.map((r) => path.resolve(r));
     this.realRoots = this.folders.map((r) => realPath(r) ?? r);
   }
 
+  /** Every file, and programs run: what a trusted editor workspace and an API caller get. */
   static readonly everything = new WorkspaceTrust(true, []);
 
   /** The same folders under other size limits. */
   withLimits(limits: InputLimits): WorkspaceTrust {
-    return limits === this.limits ? this : new WorkspaceTrust(this.trusted, this.folders, limits);
+    return limits === this.limits ? this : new WorkspaceTrust(this.trusted, this.folders, limits, this.commands);
   }
 
+  /** The same rule for files, with another answer on running programs (the command line's `--allow-commands`). */
+  withCommands(commands: CommandConsent): WorkspaceTrust {
+    return new WorkspaceTrust(this.trusted, this.folders, this.limits, commands);
+  }
+
+  /**
+   * The rule an editor's `initialize` gives: trusted only when `initializationOptions.workspaceTrusted`
+   * is the boolean `true`. A client that says nothing (Neovim, Emacs as the README first configures
+   * them) or sends `"true"`, `1` or `false` gets an untrusted workspace: no program runs and no linked
+   * file outside its folders is read.
+   */
   static from(params: TrustParams): WorkspaceTrust {
     const options = params.initializationOptions;
-    const untrusted = typeof options === 'object' && options !== null && 'workspaceTrusted' in options && options.workspaceTrusted === false;
-    if (!untrusted) return WorkspaceTrust.everything;
+    const trusted = typeof options === 'object' && options !== null && 'workspaceTrusted' in options && options.workspaceTrusted === true;
+    if (trusted) return WorkspaceTrust.everything;
     const uris = params.workspaceFolders?.map((f) => f.uri) ?? (typeof params.rootUri === 'string' ? [params.rootUri] : []);
     return new WorkspaceTrust(false, uris.filter((u) => u.startsWith('file:')).map((u) => fileURLToPath(u)));
   }

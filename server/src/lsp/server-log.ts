@@ -11,7 +11,7 @@ export interface InfoLog {
 
 /** Said once, when the client has initialised the connection. */
 export function serverStartLine(trusted: boolean): string {
-  return `HERALD language server ${heraldVersion} (Node ${process.version}, ${trusted ? 'trusted' : 'untrusted: no linked file outside the workspace folders is read'})`;
+  return `HERALD language server ${heraldVersion} (Node ${process.version}, ${trusted ? 'trusted' : 'untrusted: no program runs and no linked file outside the workspace folders is read; the client trusts a workspace with initializationOptions.workspaceTrusted = true'})`;
 }
 
 /** The spec's path, whole: two specs may share a file name. */

@@ -197,7 +197,7 @@ audit quick {
   it('in an untrusted workspace the command is not run, and the audit says why', async () => {
     const outcome = await auditSpec(spec, specFile, { trust: WorkspaceTrust.of([ws.dir]), candidateCache: false });
     assert.equal(outcome.report, undefined);
-    assert.match(outcome.failures[0]?.reason ?? '', /^not run: candidates command "node gen.mjs" runs a program, and this workspace is not trusted/);
+    assert.match(outcome.failures[0]?.reason ?? '', /^candidates command "node gen.mjs" was not run: a spec's programs run only with consent; trust the workspace to run it \(VS Code: Manage Workspace Trust; another editor: send initializationOptions {"workspaceTrusted": true}/);
     assert.equal(fs.readFileSync(path.join(ws.dir, 'runs.txt'), 'utf8'), 'run\n');
     // The diagnostic sits on the generator, where the fix (trusting the workspace) applies.
     const [finding] = failureFindings([], outcome.failures, outcome.model);
