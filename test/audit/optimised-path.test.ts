@@ -7,7 +7,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
 import { auditSpec, newAuditCaches, type AuditSpecOptions } from '../../server/src/audit/audit-spec.js';
-import { openRankingStore } from '../../server/src/inputs/ranking-cache.js';
+import { openRankingStore, rankingLine, storeKeyOf } from '../../server/src/inputs/ranking-cache.js';
+import { cacheFolder } from '../../server/src/inputs/cache-folder.js';
 import { corpusOrder } from '../../server/src/pool/corpus-order.js';
 import { createCandidateSource } from '../../server/src/edits/candidate-source.js';
 import { bootstrapMemo, clusterBootstrap, percentile } from '../../server/src/stats/bootstrap.js';
@@ -71,7 +72,7 @@ describe('optimised audit path', () => {
 
     const filling = await reportJson(text, { cache: newAuditCaches(), candidateCache: cacheDir });
     assert.equal(filling, plain, 'cold, writing the candidate cache');
-    const stored = fs.readdirSync(path.join(cacheDir, 'rankings-v1'));
+    const stored = fs.readdirSync(cacheFolder(cacheDir));
     assert.equal(stored.length, 2, 'one ranking file per generator the spec uses (lexical, bm25)');
 
     const cache = newAuditCaches();
@@ -93,7 +94,7 @@ describe('optimised audit path', () => {
     const temp = tempDir();
     const plain = await reportJson(text, { cache: newAuditCaches(), candidateCache: false });
     await reportJson(text, { cache: newAuditCaches(), candidateCache: temp.dir });
-    const folder = path.join(temp.dir, 'rankings-v1');
+    const folder = cacheFolder(temp.dir);
     for (const name of fs.readdirSync(folder)) {
       const file = path.join(folder, name);
       const lines = fs.readFileSync(file, 'utf8').split('\n');
@@ -117,8 +118,10 @@ describe('optimised audit path', () => {
     store.set('question six', { ids: ['w:1', 'w:404'], complete: true });
     assert.equal(store.get('question six'), undefined, 'a ranking naming a passage outside the corpus is not kept');
     store.flush();
-    const file = path.join(temp.dir, 'rankings-v1', fs.readdirSync(path.join(temp.dir, 'rankings-v1'))[0]!);
-    fs.appendFileSync(file, '["question three", true, ["w:9"]]\n["question four", "yes", []]\n["question five", false, ["w:1"');
+    const file = path.join(cacheFolder(temp.dir), fs.readdirSync(cacheFolder(temp.dir))[0]!);
+    // Lines with their right digest, so what is checked behind the digest is checked.
+    const signed = (json: string): string => rankingLine(storeKeyOf('hash', 'bm25'), json);
+    fs.appendFileSync(file, `${signed('["question three", true, ["w:9"]]')}${signed('["question four", "yes", []]')}${signed('["question five", false, ["w:1"').trimEnd()}`);
     const reopened = openRankingStore(temp.dir, 'hash', 'bm25', order);
     assert.deepEqual(reopened.get('question one'), { ids: ['w:2', 'w:1'], complete: true });
     assert.deepEqual(Array.from(reopened.placesOf('question one')!.places), [1, 0], 'kept as places in the corpus order');

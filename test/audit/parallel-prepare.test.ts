@@ -17,6 +17,7 @@ import { analyze } from '../../server/src/semantics/analyze.js';
 import { AuditError } from '../../server/src/edits/audit-error.js';
 import { goldenCorpus, goldenRows, goldenSpec } from '../helpers/golden-audit.js';
 import { tempDir } from '../pool/temp-files.js';
+import { cacheFolder } from '../../server/src/inputs/cache-folder.js';
 
 async function outcomeJson(specFile: string, options: AuditSpecOptions, text = fs.readFileSync(specFile, 'utf8')): Promise<{ json: string; progress: string[] }> {
   const progress: string[] = [];
@@ -82,8 +83,8 @@ describe('an audit prepared on worker threads', () => {
     const cache = tempDir().dir;
     const specFile = path.resolve('samples/paper.reward');
     const many = await outcomeJson(specFile, { workers: 2, minRowsPerWorker: 40, candidateCache: cache });
-    const kept = (): number => fs.readdirSync(path.join(cache, 'rankings-v1'))
-      .reduce((sum, file) => sum + fs.readFileSync(path.join(cache, 'rankings-v1', file), 'utf8').trim().split('\n').length, 0);
+    const kept = (): number => fs.readdirSync(cacheFolder(cache))
+      .reduce((sum, file) => sum + fs.readFileSync(path.join(cacheFolder(cache), file), 'utf8').trim().split('\n').length, 0);
     const lines = kept();
     assert.ok(lines > 100, `${lines} rankings kept`);
     const one = await outcomeJson(specFile, { workers: 1, candidateCache: cache });

@@ -3,12 +3,12 @@
 // warning, never a hang (Node's recursive mkdir loops forever under /proc).
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
 import { auditSpec as runAuditSpec, newAuditCaches } from '../../server/src/audit/audit-spec.js';
-import { openRankingStore, prepareCacheFolder } from '../../server/src/inputs/ranking-cache.js';
+import { openRankingStore, rankingFileName } from '../../server/src/inputs/ranking-cache.js';
+import { cacheFolder, prepareCacheFolder } from '../../server/src/inputs/cache-folder.js';
 import { corpusOrder } from '../../server/src/pool/corpus-order.js';
 import { WorkspaceTrust } from '../../server/src/inputs/trust.js';
 import { runAnalyses, type PartReply } from '../../server/src/lsp/analysis-run.js';
@@ -33,7 +33,7 @@ describe('a ranking cache that cannot be written is skipped with one warning', (
     assert.equal(child.status, 0, child.stderr);
     assert.deepEqual(JSON.parse(child.stdout), {
       report: true,
-      warnings: ['warning: candidate rankings are not kept between runs: the folder /proc/herald-cache-test cannot be made (ENOENT)'],
+      warnings: ['warning: cache skipped (candidate rankings and command outputs are not kept between runs): the folder /proc/herald-cache-test cannot be made (ENOENT)'],
     });
   });
 
@@ -42,13 +42,14 @@ describe('a ranking cache that cannot be written is skipped with one warning', (
     const warnings: string[] = [];
     const outcome = await runAuditSpec(text, specFile, { candidateCache: notAFolder, onProgress: (m) => m.startsWith('warning') && warnings.push(m) });
     assert.ok(outcome.report !== undefined);
-    assert.deepEqual(warnings, [`warning: candidate rankings are not kept between runs: ${notAFolder} is not a folder`]);
+    assert.deepEqual(warnings, [`warning: cache skipped (candidate rankings and command outputs are not kept between runs): ${notAFolder} is not a folder`]);
   });
 
   it('prepareCacheFolder makes the folder level by level, and says why it cannot', () => {
     const deep = path.join(ws.root, 'cache/a/b');
     assert.equal(prepareCacheFolder(deep), undefined);
-    assert.ok(fs.statSync(path.join(deep, 'rankings-v1')).isDirectory());
+    assert.ok(fs.statSync(cacheFolder(deep)).isDirectory());
+    assert.equal(fs.statSync(cacheFolder(deep)).mode & 0o777, 0o700, 'made for this user alone');
     assert.match(prepareCacheFolder('/proc/herald-cache-test') ?? '', /cannot be made \(ENOENT\)$/);
     assert.match(prepareCacheFolder('/dev/null/x') ?? '', /not a folder/);
   });
@@ -56,8 +57,7 @@ describe('a ranking cache that cannot be written is skipped with one warning', (
   it('a FIFO where a store file belongs neither blocks the read nor the write', () => {
     const dir = path.join(ws.root, 'fifo-cache');
     assert.equal(prepareCacheFolder(dir), undefined);
-    const name = createHash('sha256').update('rankings-v1\u0000corpus-hash\u0000lexical').digest('hex');
-    makeFifo(path.join(dir, 'rankings-v1', `${name}.jsonl`));
+    makeFifo(path.join(cacheFolder(dir), rankingFileName('corpus-hash', 'lexical')));
     const store = openRankingStore(dir, 'corpus-hash', 'lexical', corpusOrder({ file: 'corpus.jsonl', passages: new Map([['w:1', { id: 'w:1', title: 't', text: 't' }]]) }));
     assert.equal(store.get('q'), undefined);
     store.set('q', { ids: ['w:1'], complete: true });

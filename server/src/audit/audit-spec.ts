@@ -8,7 +8,8 @@ import { defaultWorkers, minRowsPerWorker, prepareInParallel, threadsFor } from 
 import { probeFileUnder } from '../inputs/file-probe.js';
 import { InputCache } from '../inputs/input-cache.js';
 import { IssueLog, loadInputs, type InputLoad } from '../inputs/load-inputs.js';
-import { defaultCacheDir, prepareCacheFolder, type PersistentStore, type RankedGenerator } from '../inputs/ranking-cache.js';
+import type { PersistentStore, RankedGenerator } from '../inputs/ranking-cache.js';
+import { cacheWarning, defaultCacheDir, prepareCacheFolder } from '../inputs/cache-folder.js';
 import { specFiles, type SpecFiles } from '../inputs/spec-inputs.js';
 import { WorkspaceTrust } from '../inputs/trust.js';
 import { LineIndex } from '../problems/line-index.js';
@@ -127,7 +128,8 @@ async function auditOne(ctx: AuditContext, decl: AuditDecl, plan: AuditPlan, opt
   });
   if (commands.kind === 'cancelled') return undefined;
   if (commands.kind === 'failed') throw new CommandError(commands.error, commands.command);
-  const rankings = cacheDir === false ? undefined : await caches.inputs.rankings(cacheDir, corpusFile, load.inputs.corpus, ctx.trust);
+  const rankings = cacheDir === false ? undefined
+    : await caches.inputs.rankings(cacheDir, corpusFile, load.inputs.corpus, ctx.trust, (reason) => progress(`audit ${plan.name}: ${cacheWarning('entry', reason)}`));
   const prepared = await prepareAudit(ctx, plan, load, commands.answers, rankings, options);
   // Rankings computed before a cancellation are as valid as any: keep them too.
   caches.inputs.flushRankings();
@@ -158,7 +160,7 @@ function rankingFolder(dir: string | false, onProgress: ((message: string) => vo
   return () => {
     if (ready !== undefined || dir === false) return ready ?? false;
     const problem = prepareCacheFolder(dir);
-    if (problem !== undefined) onProgress?.(`warning: candidate rankings are not kept between runs: ${problem}`);
+    if (problem !== undefined) onProgress?.(cacheWarning('folder', problem));
     ready = problem === undefined ? dir : false;
     return ready;
   };

@@ -5,6 +5,7 @@ import type { AttackPlan } from '../edits/attack-plan.js';
 import type { CommandAnswers } from '../edits/candidate-source.js';
 import { commandRequests, parseAnswers, requestLines } from '../edits/generators/command.js';
 import { cachedOutput, keepOutput, outputHash } from '../inputs/command-cache.js';
+import { cacheWarning } from '../inputs/cache-folder.js';
 import { runCommand } from '../inputs/command-runner.js';
 import { AuditError } from '../edits/audit-error.js';
 import type { Trajectory } from '../pool/types.js';
@@ -47,7 +48,8 @@ export async function runCommandGenerators(attacks: readonly AttackPlan[], rows:
   for (const command of commands) {
     const progress = (message: string): void => ctx.onProgress?.(`candidates command ${JSON.stringify(command)}: ${message}`);
     const key = ctx.corpusHash === undefined ? undefined : { command, cwd: ctx.cwd, corpusHash: ctx.corpusHash, requestLines: stdin };
-    const cached = ctx.cacheDir === false || key === undefined ? undefined : cachedOutput(ctx.cacheDir, key);
+    const cached = ctx.cacheDir === false || key === undefined ? undefined
+      : cachedOutput(ctx.cacheDir, key, (reason) => ctx.onProgress?.(cacheWarning('entry', reason)));
     const fresh = cached === undefined;
     let stdout: string;
     if (cached !== undefined) {

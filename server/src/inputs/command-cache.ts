@@ -3,20 +3,13 @@
 // re-audit does not run a dense retriever or an LLM again. The key is the command text, the folder
 // it runs in, the corpus file's content hash and the hash of the request lines: any change to the
 // data or the command runs it again. A change to the program's own files does not: edit the
-// command (`--v 2`) or run with `--no-cache` (docs/generators.md).
+// command (`--v 2`) or run with `--no-cache` (docs/generators.md). How the file is read and written
+// (never through a link, never from a folder others can write) is inputs/cache-folder.ts's.
 import { createHash } from 'node:crypto';
-import * as fs from 'node:fs';
-import * as path from 'node:path';
 import { maxInputBytes } from './input-limits.js';
-import { openInput, readOpened, type InputAccess } from './open-input.js';
-import { prepareCacheFolder } from './ranking-cache.js';
-import { WorkspaceTrust } from './trust.js';
+import { readCacheFile, sha256Hex, writeCacheFile } from './cache-folder.js';
 
-const commandCacheVersion = 'commands-v1';
-/** The ranking cache's folder (prepareCacheFolder makes it). */
-const folderName = 'rankings-v1';
-
-const sha256 = (text: string): string => createHash('sha256').update(text, 'utf8').digest('hex');
+const commandCacheVersion = 'commands-v2';
 
 export interface CommandCacheKey {
   readonly command: string;
@@ -25,39 +18,40 @@ export interface CommandCacheKey {
   readonly requestLines: string;
 }
 
-function cacheFile(dir: string, key: CommandCacheKey): string {
-  const name = sha256([commandCacheVersion, key.command, key.cwd, key.corpusHash, sha256(key.requestLines)].join('\u0000'));
-  return path.join(dir, folderName, `command-${name}.out`);
+function keyParts(key: CommandCacheKey): string[] {
+  return [commandCacheVersion, key.command, key.cwd, key.corpusHash, sha256Hex([key.requestLines])];
 }
 
-const access: InputAccess = { trust: WorkspaceTrust.everything, maxBytes: maxInputBytes, limitName: 'for a command cache file' };
+const fileName = (key: CommandCacheKey): string => `command-${sha256Hex(keyParts(key))}.out`;
 
-/** The output kept for this key; undefined when none is (or it cannot be read). */
-export function cachedOutput(dir: string, key: CommandCacheKey): string | undefined {
-  const opened = openInput(cacheFile(dir, key), access);
-  if (!opened.ok) return undefined;
-  try {
-    // readOpened closes the descriptor.
-    return readOpened(opened, access.maxBytes).toString('utf8');
-  } catch {
-    return undefined;
-  }
+/** The SHA-256 of the key and the output, the file's first line: a planted or damaged output is a miss. */
+const outputDigest = (key: CommandCacheKey, stdout: string): string => sha256Hex(keyParts(key).concat(stdout));
+
+// The digest's line on top of the largest output a command may give (inputs/command-runner.ts).
+const maxFileBytes = maxInputBytes + 128;
+
+/**
+ * The output kept for this key; undefined when none is, or what is there is not this key's output
+ * whole (its digest differs). A file that cannot be used (a link, not this user's…) is also told to
+ * `onRefused`, by its path: its content is never read, let alone quoted.
+ */
+export function cachedOutput(dir: string, key: CommandCacheKey, onRefused?: (reason: string) => void): string | undefined {
+  const read = readCacheFile(dir, fileName(key), maxFileBytes);
+  if (read.kind === 'refused') onRefused?.(read.reason);
+  if (read.kind !== 'found') return undefined;
+  const text = read.bytes.toString('utf8');
+  const newline = text.indexOf('\n');
+  if (newline < 0) return undefined;
+  const stdout = text.slice(newline + 1);
+  return text.slice(0, newline) === outputDigest(key, stdout) ? stdout : undefined;
 }
 
-/** Keeps an output (written whole, then renamed into place); failures only cost the next run the command. */
+/** Keeps an output (a new file renamed into place); failures only cost the next run the command. */
 export function keepOutput(dir: string, key: CommandCacheKey, stdout: string): void {
-  try {
-    if (prepareCacheFolder(dir) !== undefined) return;
-    const file = cacheFile(dir, key);
-    const temporary = `${file}.${process.pid}.tmp`;
-    fs.writeFileSync(temporary, stdout, { flag: 'wx', mode: 0o644 });
-    fs.renameSync(temporary, file);
-  } catch {
-    // A read-only or full disk: the cache is only an accelerator.
-  }
+  writeCacheFile(dir, fileName(key), [`${outputDigest(key, stdout)}\n`, stdout]);
 }
 
-/** The report's record of an output: its SHA-256. */
+/** The report's record of an output: the SHA-256 of its bytes alone (what `sha256sum` gives). */
 export function outputHash(stdout: string): string {
-  return sha256(stdout);
+  return createHash('sha256').update(stdout, 'utf8').digest('hex');
 }

@@ -73,9 +73,9 @@ export class InputCache {
   /**
    * The on-disk rankings of a corpus's generators under `dir`, opened once per corpus content and
    * kept, so a re-prepared audit finds what earlier runs ranked. Undefined when the corpus file
-   * cannot be hashed.
+   * cannot be hashed. `onRefused` hears of a store file that is there but not used (see openRankingStore).
    */
-  async rankings(dir: string, corpusFile: string, corpus: Corpus, trust: WorkspaceTrust): Promise<((generator: RankedGenerator) => PersistentStore) | undefined> {
+  async rankings(dir: string, corpusFile: string, corpus: Corpus, trust: WorkspaceTrust, onRefused?: (reason: string) => void): Promise<((generator: RankedGenerator) => PersistentStore) | undefined> {
     if (!trust.allows(corpusFile)) return undefined;
     const hash = await this.load(`hash:${trust.key}:${corpusFile}`, corpusFile, () => fileHash(corpusFile, linkedFileAccess(trust)));
     if (hash === undefined) return undefined;
@@ -85,7 +85,7 @@ export class InputCache {
       let entry = this.rankingStores.get(key);
       if (entry?.hash !== hash) {
         entry?.store.flush();
-        this.rankingStores.set(key, (entry = { hash, store: openRankingStore(dir, hash, generator, corpusOrder(corpus)) }));
+        this.rankingStores.set(key, (entry = { hash, store: openRankingStore(dir, hash, generator, corpusOrder(corpus), onRefused) }));
       }
       return entry.store;
     };

@@ -3,17 +3,16 @@
 // text (question and answer), never on the reward or the pool it came from, so entries are keyed
 // by the corpus file's content hash and the generator, and hold one line per query text.
 // The cache lives in the user's cache folder, never in the workspace, and is only an accelerator:
-// an unreadable file or a damaged line is ignored and the ranking recomputed, and a folder that
-// cannot be made is skipped with a warning. It is used only in trusted workspaces (and the CLI):
-// an untrusted spec must not read or write anything outside its workspace.
+// a file that cannot be used or a damaged line is ignored and the ranking recomputed. The folder,
+// and how its files are read and written (never through a link, never from a folder others can
+// write), are inputs/cache-folder.ts's. It is used only in trusted workspaces (and the CLI): an
+// untrusted spec must not read or write anything outside its workspace.
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
-import * as path from 'node:path';
 import { maxInputBytes } from './input-limits.js';
-import { openInput, readOpened, UnreadableInput, type InputAccess } from './open-input.js';
+import { openInput, type InputAccess } from './open-input.js';
 import { idsAt, writePlaces, type CorpusOrder } from '../pool/corpus-order.js';
-import { WorkspaceTrust } from './trust.js';
+import { readCacheFile, sha256Hex, writeCacheFile } from './cache-folder.js';
 
 /** The generators whose rankings are kept. */
 export const rankedGenerators = ['lexical', 'bm25'] as const;
@@ -48,17 +47,8 @@ export interface PlacedRankingStore extends RankingStore {
   placesOf(text: string): PlacedRanking | undefined;
 }
 
-/** Bumped whenever a generator's ranking for the same corpus and text could change. */
-const cacheVersion = 'rankings-v1';
-
-/** `HERALD_CACHE_DIR`, else `$XDG_CACHE_HOME/herald`, else `~/.cache/herald`. */
-export function defaultCacheDir(env: NodeJS.ProcessEnv = process.env): string {
-  const explicit = env['HERALD_CACHE_DIR'];
-  if (explicit !== undefined && explicit.length > 0) return path.resolve(explicit);
-  const xdg = env['XDG_CACHE_HOME'];
-  if (xdg !== undefined && path.isAbsolute(xdg)) return path.join(xdg, 'herald');
-  return path.join(os.homedir(), '.cache', 'herald');
-}
+/** Bumped whenever a generator's ranking for the same corpus and text, or the file's format, could change. */
+const cacheVersion = 'rankings-v2';
 
 /** SHA-256 of a file's bytes, read in chunks through `openInput`; undefined when it cannot be read. */
 export async function fileHash(file: string, access: InputAccess): Promise<string | undefined> {
@@ -75,73 +65,11 @@ export async function fileHash(file: string, access: InputAccess): Promise<strin
   }
 }
 
-/** Opens the cache's own files: any size a corpus's rankings reach, never a FIFO or device. */
-const cacheFileAccess: InputAccess = { trust: WorkspaceTrust.everything, maxBytes: 4 * maxInputBytes, limitName: 'for a ranking cache file' };
-
-function errorCode(error: unknown): string {
-  return error instanceof Error && 'code' in error && typeof error.code === 'string' ? error.code : String(error);
-}
-
-/**
- * Makes the cache's folder under `dir` one level at a time (Node's recursive mkdir loops forever
- * where the kernel answers ENOENT for a parent that exists, as under /proc). Undefined when the
- * folder is ready to write in; otherwise why not, for the one warning that skips the cache.
- */
-export function prepareCacheFolder(dir: string): string | undefined {
-  const folder = path.join(dir, cacheVersion);
-  const missing: string[] = [];
-  for (let at = folder; ; at = path.dirname(at)) {
-    try {
-      if (!fs.statSync(at).isDirectory()) return `${at} is not a folder`;
-      break;
-    } catch (error) {
-      // ENOTDIR: a part of the path is a file, which the walk up then names.
-      const absent = errorCode(error) === 'ENOENT' || errorCode(error) === 'ENOTDIR';
-      if (!absent || path.dirname(at) === at) return `${at} cannot be read (${errorCode(error)})`;
-      missing.unshift(at);
-    }
-  }
-  for (const at of missing) {
-    try {
-      fs.mkdirSync(at);
-    } catch (error) {
-      if (errorCode(error) !== 'EEXIST') return `the folder ${at} cannot be made (${errorCode(error)})`;
-    }
-  }
-  try {
-    fs.accessSync(folder, fs.constants.W_OK);
-    return undefined;
-  } catch (error) {
-    return `${folder} is not writable (${errorCode(error)})`;
-  }
-}
-
-// O_NONBLOCK: a FIFO left where a cache file belongs fails at once (ENXIO) instead of waiting for a reader.
-const appendFlags = fs.constants.O_WRONLY | fs.constants.O_APPEND | fs.constants.O_CREAT | (fs.constants.O_NONBLOCK ?? 0);
-
-/** Appends to a regular file only; failures are the caller's to ignore. */
-function appendRegular(file: string, text: string): void {
-  const fd = fs.openSync(file, appendFlags, 0o644);
-  try {
-    if (!fs.fstatSync(fd).isFile()) throw new UnreadableInput('not a regular file');
-    fs.writeSync(fd, text);
-  } finally {
-    fs.closeSync(fd);
-  }
-}
-
-function readStore(file: string): string {
-  const opened = openInput(file, cacheFileAccess);
-  if (!opened.ok) return '';
-  try {
-    return readOpened(opened, cacheFileAccess.maxBytes).toString('utf8');
-  } catch {
-    return '';
-  }
-}
+/** Any size a corpus's rankings reach. */
+const maxStoreBytes = 4 * maxInputBytes;
 
 export interface PersistentStore extends PlacedRankingStore {
-  /** Appends the rankings computed since the last flush; failures are ignored. */
+  /** Writes the store anew when it gained rankings since the last flush; failures are ignored. */
   flush(): void;
 }
 
@@ -176,6 +104,11 @@ class PlacedRankings {
     return this.entryOf.has(text);
   }
 
+  /** Every kept text, in the order it was added. */
+  texts(): IterableIterator<string> {
+    return this.entryOf.keys();
+  }
+
   get(text: string): PlacedRanking | undefined {
     const entry = this.entryOf.get(text);
     if (entry === undefined) return undefined;
@@ -201,27 +134,78 @@ class PlacedRankings {
   }
 }
 
+// A line is `DIGEST JSON`: the SHA-256 of the store's key and the JSON, then `[text, complete, ids]`.
+// The digest makes a damaged line, or one planted or copied from another store without it, a miss;
+// it cannot stop someone who can write the folder, whom cache-folder.ts's checks keep out.
+const digestLength = 64;
+const lineDigest = (storeKey: string, json: string): string => sha256Hex([storeKey, json]);
+
+/** The entry a line holds, when its digest is right for this store and its JSON has the shape. */
+function entryOf(storeKey: string, line: string): [string, boolean, string[]] | undefined {
+  if (line.length <= digestLength + 1 || line[digestLength] !== ' ') return undefined;
+  const json = line.slice(digestLength + 1);
+  if (lineDigest(storeKey, json) !== line.slice(0, digestLength)) return undefined;
+  try {
+    const value: unknown = JSON.parse(json);
+    return isEntry(value) ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+// Lines are written in pieces of about this many characters: a store of a million rows' texts is
+// written without ever holding it as one string.
+const pieceChars = 1 << 20;
+
+/** A store's line for `[text, complete, ids]` as JSON, with its digest. */
+export function rankingLine(storeKey: string, json: string): string {
+  return `${lineDigest(storeKey, json)} ${json}\n`;
+}
+
+/** The store's lines, in pieces. */
+function* storeLines(storeKey: string, kept: PlacedRankings, order: CorpusOrder): Generator<string> {
+  let piece = '';
+  for (const text of kept.texts()) {
+    const ranking = kept.get(text)!;
+    piece += rankingLine(storeKey, JSON.stringify([text, ranking.complete, idsAt(order.ids, ranking.places)]));
+    if (piece.length >= pieceChars) {
+      yield piece;
+      piece = '';
+    }
+  }
+  if (piece.length > 0) yield piece;
+}
+
+/** What a store's file name and every line's digest are made from. */
+export function storeKeyOf(corpusHash: string, generator: string): string {
+  return `${cacheVersion}\u0000${corpusHash}\u0000${generator}`;
+}
+
+/** The name of the file, in the cache folder, of one (corpus, generator)'s rankings. */
+export function rankingFileName(corpusHash: string, generator: string): string {
+  return `${sha256Hex([storeKeyOf(corpusHash, generator)])}.jsonl`;
+}
+
 /**
  * The stored rankings of one (corpus, generator), kept as places in `order`, the corpus's: a line
- * that names an id the corpus lacks is damaged, and skipped.
+ * whose digest is wrong, or that names an id the corpus lacks, is damaged, and skipped. A store
+ * file that is there but cannot be used (a link, not this user's…) is a miss that `onRefused` is
+ * told of, by its path, never its content; the next flush replaces it.
  */
-export function openRankingStore(dir: string, corpusHash: string, generator: string, order: CorpusOrder): PersistentStore {
-  const name = createHash('sha256').update(`${cacheVersion}\u0000${corpusHash}\u0000${generator}`).digest('hex');
-  const file = path.join(dir, cacheVersion, `${name}.jsonl`);
+export function openRankingStore(dir: string, corpusHash: string, generator: string, order: CorpusOrder, onRefused?: (reason: string) => void): PersistentStore {
+  const storeKey = storeKeyOf(corpusHash, generator);
+  const name = rankingFileName(corpusHash, generator);
   const kept = new PlacedRankings(order);
-  // No cache yet, or unreadable: start empty.
-  for (const line of readStore(file).split('\n')) {
-    if (line.length === 0) continue;
-    let value: unknown;
-    try {
-      value = JSON.parse(line);
-    } catch {
-      continue;
+  const read = readCacheFile(dir, name, maxStoreBytes);
+  if (read.kind === 'refused') onRefused?.(read.reason);
+  if (read.kind === 'found') {
+    for (const line of read.bytes.toString('utf8').split('\n')) {
+      const entry = entryOf(storeKey, line);
+      if (entry === undefined || kept.has(entry[0])) continue;
+      kept.add(entry[0], entry[2], entry[1]);
     }
-    if (!isEntry(value) || kept.has(value[0])) continue;
-    kept.add(value[0], value[2], value[1]);
   }
-  let pending: string[] = [];
+  let changed = false;
   return {
     get(query) {
       const ranking = kept.get(query);
@@ -230,21 +214,15 @@ export function openRankingStore(dir: string, corpusHash: string, generator: str
     placesOf: (query) => kept.get(query),
     set(query, ranked) {
       // A ranker ranks the corpus's passages only; a ranking with any other id is not kept.
-      if (!kept.add(query, ranked.ids, ranked.complete)) return;
-      pending.push(JSON.stringify([query, ranked.complete, ranked.ids]));
+      if (kept.add(query, ranked.ids, ranked.complete)) changed = true;
     },
     flush() {
-      if (pending.length === 0) return;
-      const lines = `${pending.join('\n')}\n`;
-      pending = [];
-      try {
-        // A folder that cannot be made is not a cache; prepareCacheFolder never loops.
-        if (prepareCacheFolder(dir) !== undefined) return;
-        // One append per flush: a crash leaves at most one partial last line, which loading skips.
-        appendRegular(file, lines);
-      } catch {
-        // A read-only or full disk only costs the next run the ranking time.
-      }
+      if (!changed) return;
+      changed = false;
+      // The whole store, as a new file renamed into place: never appended to, so never written
+      // through a link. What another process wrote since this store was opened is lost to the last
+      // rename, and only costs ranking time. A write that fails costs the next run the ranking time.
+      writeCacheFile(dir, name, storeLines(storeKey, kept, order));
     },
   };
 }
