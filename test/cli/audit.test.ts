@@ -181,6 +181,24 @@ describe('herald audit: ties, non-finite numbers and undefined figures', () => {
     assert.match(result.stderr, /^spec\.reward:\d+:7: error audit-failed the audit could not run: term 'R\.huge' is Infinity; every term must be a finite number \(trajectory t1, \S*tie\.jsonl:1\)$/m);
   });
 
+  it('fails the audit (exit 2, audit-failed) naming the edit and the row when an edit grows past its bounds, in seconds', () => {
+    const doubling = (edit: string): string => readFileSync(path.join(honest, 'tie.reward'), 'utf8')
+      .replaceAll('"corpus.jsonl"', `"${path.join(honest, 'corpus.jsonl')}"`).replaceAll('"tie.jsonl"', `"${path.join(honest, 'tie.jsonl')}"`)
+      .replace('audit tie {', `edit grow "doubles a part, again and again" = ${edit}\naudit tie {`)
+      .replace('attack fake_id targets F', 'attack fake_id targets F\n  attack grow');
+    for (const [edit, reason] of [
+      [Array.from({ length: 32 }, () => 'set answer = concat(answer, answer)').join(', '), /characters to the answer and final text, more than the 10,000,000 an edit may add/],
+      [Array.from({ length: 30 }, () => 'duplicate all s in steps').join(', '), /steps and citations, more than the 10,000 an edit may add/],
+    ] as const) {
+      const started = Date.now();
+      const result = runHerald(['audit', 'spec.reward', '--no-cache', '--quiet'], workspace(doubling(edit)));
+      assert.equal(result.code, 2, result.stderr);
+      assert.match(result.stderr, /^spec\.reward:\d+:7: error audit-failed the audit could not run: edit 'grow': a variant would add .* \(trajectory t1, \S*tie\.jsonl:1\)$/m);
+      assert.match(result.stderr, reason);
+      assert.ok(Date.now() - started < 60_000, `took ${Date.now() - started} ms`);
+    }
+  });
+
   it('writes figures over zero clusters as null and n/a, and says the lattice has nothing to repair', () => {
     const json = runHerald(['audit', 'nothing.reward', '--format', 'json', '--no-cache', '--quiet'], honest);
     assert.equal(json.code, 1, 'both expectations fail: nothing was tested');

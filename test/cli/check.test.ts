@@ -63,6 +63,17 @@ describe('herald check', () => {
     assert.equal(result.stdout, "w.reward:12:8: warning unused-declaration signal 'spare' is never used\n");
   });
 
+  it('reports a UTF-16 spec, with or without a byte order mark, as one error at 1:1', () => {
+    const dir = workspace({ 'corpus.jsonl': '', 'pool.jsonl': '' });
+    writeFileSync(path.join(dir, 'marked.reward'), Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(cleanSpec, 'utf16le')]));
+    writeFileSync(path.join(dir, 'bare.reward'), Buffer.from(cleanSpec, 'utf16le').swap16());
+    for (const file of ['marked.reward', 'bare.reward']) {
+      const result = runHerald(['check', file], dir);
+      assert.equal(result.stdout, `${file}:1:1: error lex-error the spec is UTF-16 text; save it as UTF-8\n`);
+      assert.equal(result.code, 1);
+    }
+  });
+
   it('exits 2 when a spec cannot be read or none is named', () => {
     const dir = workspace({});
     const missing = runHerald(['check', 'nope.reward'], dir);

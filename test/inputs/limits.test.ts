@@ -50,7 +50,7 @@ describe('input size limits', () => {
     assert.match((await loadCorpus(over)).fileError ?? '', /cannot read: 128\.0 MiB, above the 128 MiB limit for one linked file/);
     const at = sparse(path.join(ws.dir, 'at.jsonl'), maxInputBytes);
     // Read, so its NUL bytes are what stops it.
-    assert.equal((await loadCorpus(at)).fileError, `${at}: cannot read: a NUL byte on line 1: UTF-16 or binary content, not UTF-8 JSON Lines`);
+    assert.equal((await loadCorpus(at)).fileError, `${at}: cannot read: a NUL byte on line 1: binary content, not UTF-8 JSON Lines`);
   });
 
   it('files each under the limit but together above the limit of one analysis are refused before any is read', async () => {
@@ -92,7 +92,7 @@ describe('input size limits', () => {
       cache: new InputCache(), trust: raised, issues,
     });
     assert.equal(load.ok, false);
-    assert.deepEqual(issues.issues.map((i) => i.reason), [`${pool}: cannot read: a NUL byte on line 1: UTF-16 or binary content, not UTF-8 JSON Lines`]);
+    assert.deepEqual(issues.issues.map((i) => i.reason), [`${pool}: cannot read: a NUL byte on line 1: binary content, not UTF-8 JSON Lines`]);
     // The same folders and trust, other limits.
     const untrusted = WorkspaceTrust.of([ws.dir], inputLimitsOf(512));
     assert.deepEqual([untrusted.trusted, untrusted.folders, untrusted.limits.file], [false, [path.resolve(ws.dir)], 512 * mebibyte]);

@@ -215,6 +215,17 @@ describe('starts_with(text, prefix)', () => {
   });
 });
 
+describe('concat(text, …)', () => {
+  it('joins the texts as written', () => {
+    assert.equal(fns.concat(['Paris', ' ', 'France']), 'Paris France');
+  });
+
+  it('is a value past the engine\'s bounds, not a crash, when the text would be longer than a string holds', () => {
+    const long = 'a'.repeat(2 ** 28);
+    assert.throws(() => fns.concat([long, long, long]), (error: unknown) => error instanceof EvaluationError && /concat\(…\) of 805,306,368 characters/.test(error.message));
+  });
+});
+
 describe('matches(text, "pattern")', () => {
   const problems = (spec: string) => {
     const { text, spans } = marked(spec);
@@ -285,5 +296,12 @@ describe('declared logged fields', () => {
     assert.equal(loggedFieldReason(meta, ['list'], 'texts', 'l'), "logged field 'l': meta.list is a list with an element that is not a string, not a list of texts (texts)");
     assert.equal(loggedFieldReason(meta, ['judge'], 'text', 't'), "logged field 't': meta.judge is object, not a text");
     assert.equal(loggedFieldReason({ x: 1 }, ['x'], 'number', 'x'), undefined);
+  });
+
+  it('says a logged 1e999 is not finite, instead of "number, not a number"', () => {
+    const meta = JSON.parse('{"score": 1e999, "low": -1e999}') as Record<string, unknown>;
+    assert.equal(loggedFieldReason(meta, ['score'], 'number', 's'), "logged field 's': meta.score is not finite (a number too large for a double): every term must be a finite number");
+    assert.equal(loggedFieldReason(meta, ['low'], 'number', 'l'), "logged field 'l': meta.low is not finite (a number too large for a double): every term must be a finite number");
+    assert.equal(loggedFieldReason(meta, ['score'], 'text', 't'), "logged field 't': meta.score is not finite (a number too large for a double), not a text");
   });
 });

@@ -129,6 +129,17 @@ describe('robustness: the server survives whatever is typed', () => {
     await paperHoverStillWorks();
   });
 
+  test('a UTF-16 spec read as UTF-8, with or without a byte order mark, is one error at 1:1 (issue 33, item 15)', async () => {
+    const bytes = Buffer.from(paperSpec, 'utf16le');
+    for (const [name, saved] of [['marked.reward', Buffer.concat([Buffer.from([0xff, 0xfe]), bytes])], ['bare.reward', bytes]] as const) {
+      const uri = folder.uri(name);
+      await client.open(uri, saved.toString('utf8'));
+      const report = (await client.connection.sendRequest(DocumentDiagnosticRequest.type, { textDocument: { uri } })) as FullDocumentDiagnosticReport;
+      assert.deepEqual(report.items.map((d) => [d.code, d.range.start, d.message]), [['lex-error', { line: 0, character: 0 }, 'the spec is UTF-16 text; save it as UTF-8']], name);
+      await client.close(uri);
+    }
+  });
+
   test('every prefix of the paper spec (text as it is typed) answers completion and hover', async () => {
     const uri = folder.uri('typing.reward');
     await client.open(uri, '');

@@ -4,7 +4,7 @@ import { describe, it } from 'node:test';
 import { analyze } from '../../server/src/semantics/analyze.js';
 import type { FileStatus } from '../../server/src/inputs/file-probe.js';
 import { issueCodes, type IssueCode } from '../../server/src/problems/issue-codes.js';
-import { maxExpressionNesting, maxLatticeDetectors, maxSpecLength, maxSweepPoints } from '../../server/src/problems/limits.js';
+import { maxEditOperations, maxExpressionNesting, maxLatticeDetectors, maxSpecLength, maxSweepPoints } from '../../server/src/problems/limits.js';
 import { marked } from '../helpers/marked.js';
 
 /** A clean spec that exercises every construct; each case below breaks one thing in it. */
@@ -133,6 +133,7 @@ const cases: Case[] = [
   { code: issueCodes.badEdit, title: 'an edit with an unknown verb', bad: variant('reward R_L = R0 - 1.2 * L', 'edit pad "pad the answer" = ⟦padd⟧ answer = concat(answer, " ", question)\nreward R_L = R0 - 1.2 * L'), good: variant('reward R_L = R0 - 1.2 * L', 'edit pad "pad the answer" = set answer = concat(answer, " ", question)\nreward R_L = R0 - 1.2 * L') },
   { code: issueCodes.badEdit, title: 'an edit with two each operations', bad: variant('reward R_L = R0 - 1.2 * L', 'edit two "two forks" = delete each s in steps where s.type == "search", ⟦delete each c in citations⟧\nreward R_L = R0 - 1.2 * L'), good: variant('reward R_L = R0 - 1.2 * L', 'edit two "one fork" = delete all s in steps where s.type == "search", delete each c in citations\nreward R_L = R0 - 1.2 * L') },
   { code: issueCodes.badEdit, title: 'replace with an unknown source', bad: variant('reward R_L = R0 - 1.2 * L', 'edit swap "swap" = replace each c in citations with ⟦generatd⟧\nreward R_L = R0 - 1.2 * L'), good: variant('reward R_L = R0 - 1.2 * L', 'edit swap "swap" = replace each c in citations with generated\nreward R_L = R0 - 1.2 * L') },
+  { code: issueCodes.badEdit, title: 'an edit of one operation too many', bad: variant('reward R_L = R0 - 1.2 * L', `edit pad "double" = ${'set answer = concat(answer, answer), '.repeat(maxEditOperations)}⟦set answer = concat(answer, answer)⟧\nreward R_L = R0 - 1.2 * L`), good: variant('reward R_L = R0 - 1.2 * L', `edit pad "double" = ${'set answer = concat(answer, answer), '.repeat(maxEditOperations - 1)}set answer = concat(answer, answer)\nreward R_L = R0 - 1.2 * L`) },
   { code: issueCodes.neverEligible, title: 'an attack whose target reads nothing the edit changes', bad: variant('  attack fake_id targets F\n', '  attack fake_id targets F\n  attack padded = pad targets ⟦F⟧\n').replace('reward R_L = R0 - 1.2 * L', 'edit pad "pad the answer" = set answer = concat(answer, " ", question)\nreward R_L = R0 - 1.2 * L') },
   { code: issueCodes.unknownGenerator, title: 'a misspelt generator', bad: variant('lexical(8)', '⟦lexicl⟧(8)'), data: { suggestion: 'lexical' } },
   { code: issueCodes.generatorNotAllowed, title: 'candidates for an exact edit', bad: variant('attack fake_id targets F', 'attack fake_id targets F using ⟦bm25(4)⟧') },

@@ -181,6 +181,9 @@ describe('limits: the table in docs/language.md', () => {
     ['maxCitationsPerRow', limits.maxCitationsPerRow, 'bad-rows'],
     ['maxPatternInstructions', limits.maxPatternInstructions, issueCodes.badPattern],
     ['maxPatternWork', limits.maxPatternWork, 'audit-failed'],
+    ['maxEditOperations', limits.maxEditOperations, issueCodes.badEdit],
+    ['maxEditAddedElements', limits.maxEditAddedElements, 'audit-failed'],
+    ['maxEditAddedCharacters', limits.maxEditAddedCharacters, 'audit-failed'],
   ];
 
   it('lists every limit with its value and code', () => {

@@ -310,6 +310,27 @@ describe('parse: errors and recovery', () => {
     assert.deepEqual(result.problems.filter((p) => p.code === 'lex-error').map((p) => p.span), [spans[0]]);
   });
 
+  it('reads a UTF-16 spec, with and without a byte order mark, as one error at its start', () => {
+    const spec = '# a spec saved by a Windows editor\nsignal s = search_calls > 1\nreward R { a -1 * s }\n';
+    const bom = Buffer.from([0xff, 0xfe]);
+    const saved = {
+      'UTF-16LE with a mark': Buffer.concat([bom, Buffer.from(spec, 'utf16le')]),
+      'UTF-16BE with a mark': Buffer.concat([bom, Buffer.from(spec, 'utf16le')]).swap16(),
+      'UTF-16LE': Buffer.from(spec, 'utf16le'),
+      'UTF-16BE': Buffer.from(spec, 'utf16le').swap16(),
+    };
+    for (const [how, bytes] of Object.entries(saved)) {
+      const result = parse(bytes.toString('utf8'));
+      assert.deepEqual(result.problems.map((p) => [p.code, p.span, p.message]), [['lex-error', { start: 0, end: 0 }, 'the spec is UTF-16 text; save it as UTF-8']], how);
+      assert.deepEqual([result.spec.decls.length, result.tokens.length], [0, 0], how);
+    }
+    const binary = parse('\u0000\u0000\u0001a\u0000b\u0002\u0000\nreward R { a 1 * has_final }\n');
+    assert.deepEqual(binary.problems.map((p) => [p.code, p.span, p.message]), [['lex-error', { start: 0, end: 0 }, 'the spec is not text: its first line holds NUL characters (binary content); save it as UTF-8 text']]);
+    const strayNul = parse('reward R { a 1 * has_final }\n\u0000\n');
+    assert.deepEqual(strayNul.problems.map((p) => [p.code, p.span]), [['lex-error', { start: 29, end: 30 }]], 'a NUL after a first line of text is a character like any other');
+    assert.deepEqual(parse(`\ufeff${spec}`).problems, [], 'UTF-8 with a byte order mark is UTF-8');
+  });
+
   it('reports an unterminated string once and keeps its text', () => {
     const { text, spans } = marked('detector D ⟦"flags things⟧\n  = has_final');
     const result = parse(text);

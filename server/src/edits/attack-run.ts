@@ -135,6 +135,7 @@ function editsOf(plan: AttackPlan, ctx: AttackContext, row: number): Iterable<Ed
     trajectoryId: ctx.rows[row]!.id,
     env: ctx.env,
     candidatesAt: (position) => ctx.candidatesFor(plan, row, position),
+    row,
   });
 }
 

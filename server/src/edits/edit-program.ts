@@ -1,13 +1,18 @@
 import type { EvalEnv } from '../language/eval-env.js';
+import { EvaluationError } from '../language/eval-error.js';
 import { withSteps, type TrajectoryView } from '../language/view.js';
 import { rankStep } from '../pool/resolve-ids.js';
 import type { TraceStep } from '../pool/types.js';
 import type { CompiledEdit, CompiledOp, CompiledSource } from '../reward/compile-edit.js';
+import { maxEditAddedCharacters, maxEditAddedElements } from '../problems/limits.js';
+import { AuditError } from './audit-error.js';
 
 // Applies a compiled edit (reward/compile-edit.ts) to one trajectory: its variants, in generation
 // order. Operations apply in the order written, each to the trajectory the previous ones left; an
 // `each` operation (at most one per edit) forks one variant per element (× candidate for replace).
-// A variant that leaves the trajectory as it was is no edit and is not built.
+// A variant that leaves the trajectory as it was is no edit and is not built. What a variant adds
+// to its original is bounded (problems/limits.ts) and checked before the longer list or text is
+// built: operations compound, so a few lines of spec could otherwise ask for gigabytes.
 
 /** One exact edit A(τ) of a trajectory, as the reward sees it. */
 export interface Edit {
@@ -26,6 +31,8 @@ export interface EditContext {
   readonly env: EvalEnv;
   /** The attack's candidates for one citation position (`with generated`). */
   readonly candidatesAt: (position: number) => readonly string[];
+  /** The original's row in the audit's pools, named by the error of an edit past its bounds. */
+  readonly row?: number;
 }
 
 interface Variant extends Edit {
@@ -46,20 +53,23 @@ export function fakeIdFor(trajectoryId: string, position: number, corpusIds: Rea
  * records the swap (TrajectoryView.swap).
  */
 export function replaceCitation(view: TrajectoryView, position: number, replacement: string, swapOf?: TrajectoryView): TrajectoryView {
-  return citationReplacer(view, position, swapOf)(replacement);
+  return citationReplacer(view, position, swapOf, Infinity)(replacement);
 }
 
 /**
  * `replaceCitation` for each candidate of one position in turn: whether the final text is rewritten
- * (`textFrom` written there, the citation cited once) is worked out once, not per candidate.
+ * (`textFrom` written there, the citation cited once) is worked out once, not per candidate. `room`:
+ * the characters the rewrite may add (each place `textFrom` is written grows by the difference).
  */
-function citationReplacer(view: TrajectoryView, position: number, swapOf: TrajectoryView | undefined, textFrom = view.citations[position]!): (replacement: string, textTo?: string) => TrajectoryView {
+function citationReplacer(view: TrajectoryView, position: number, swapOf: TrajectoryView | undefined, room: number, textFrom = view.citations[position]!): (replacement: string, textTo?: string) => TrajectoryView {
   const previous = view.citations[position]!;
   let cited = 0;
   for (const id of view.citations) if (id === previous) cited++;
   const pieces = cited === 1 && textFrom !== '' ? view.finalText.split(textFrom) : [];
   const swap = swapOf === undefined ? undefined : { original: swapOf, position };
   return (replacement, textTo = replacement) => {
+    const added = (pieces.length - 1) * (textTo.length - textFrom.length);
+    if (added > room) throw charactersPast(room, added);
     const citations = view.citations.slice();
     citations[position] = replacement;
     return { ...view, citations, finalText: pieces.length > 1 ? pieces.join(textTo) : view.finalText, swap };
@@ -70,21 +80,48 @@ function occurrences(text: string, part: string): number {
   return part === '' ? 0 : text.split(part).length - 1;
 }
 
-/** The variants of `edit` on `original`, built one at a time as they are read. */
+/**
+ * The variants of `edit` on `original`, built one at a time as they are read. A variant past the
+ * bounds on what an edit adds, or an expression past the engine's bounds (a `matches` on too long a
+ * text), stops the analysis: an AuditError naming the edit and `ctx.row`.
+ */
 export function* editVariants(edit: CompiledEdit, original: TrajectoryView, ctx: EditContext): Generator<Edit> {
-  if (edit.guard !== undefined && !edit.guard(original, ctx.env)) return;
-  const start: Variant = { position: undefined, replacement: undefined, view: original, stepOrigin: original.steps.map((_s, i) => i), changed: false };
-  // An edit that is one `replace` changes one citation (and the final text) of the original: its
-  // views say so, and expressions that count a test over the citations re-test only that one.
-  const opCtx: OpContext = { ...ctx, swaps: edit.ops.length === 1 && edit.ops[0]!.verb === 'replace' };
-  for (const variant of applyFrom(edit.ops, 0, start, opCtx)) {
-    if (variant.changed) yield { position: variant.position, replacement: variant.replacement, view: variant.view, stepOrigin: variant.stepOrigin };
+  try {
+    if (edit.guard !== undefined && !edit.guard(original, ctx.env)) return;
+    const start: Variant = { position: undefined, replacement: undefined, view: original, stepOrigin: original.steps.map((_s, i) => i), changed: false };
+    // An edit that is one `replace` changes one citation (and the final text) of the original: its
+    // views say so, and expressions that count a test over the citations re-test only that one.
+    const opCtx: OpContext = { ...ctx, original, swaps: edit.ops.length === 1 && edit.ops[0]!.verb === 'replace' };
+    for (const variant of applyFrom(edit.ops, 0, start, opCtx)) {
+      if (variant.changed) yield { position: variant.position, replacement: variant.replacement, view: variant.view, stepOrigin: variant.stepOrigin };
+    }
+  } catch (error) {
+    if (!(error instanceof EvaluationError)) throw error;
+    throw new AuditError(`edit '${edit.name}': ${error.message}`, ctx.row);
   }
 }
 
 interface OpContext extends EditContext {
+  readonly original: TrajectoryView;
   /** The edit is one `replace`, applied to the original: its views carry `swap`. */
   readonly swaps: boolean;
+}
+
+/** The error of a variant that adds `over` characters more than the room left: say how many it adds in all. */
+const charactersPast = (room: number, over: number): EvaluationError =>
+  new EvaluationError(`a variant would add ${(maxEditAddedCharacters - room + over).toLocaleString('en-US')} characters to the answer and final text, more than the ${maxEditAddedCharacters.toLocaleString('en-US')} an edit may add (Limits in docs/language.md)`);
+
+/** Throws before a list of `steps` steps and `citations` citations is built past what an edit may add to `original`. */
+function boundElements(original: TrajectoryView, steps: number, citations: number): void {
+  const added = steps - original.steps.length + citations - original.citations.length;
+  if (added > maxEditAddedElements) {
+    throw new EvaluationError(`a variant would add ${added.toLocaleString('en-US')} steps and citations, more than the ${maxEditAddedElements.toLocaleString('en-US')} an edit may add (Limits in docs/language.md)`);
+  }
+}
+
+/** The characters a variant of `view` may still add to its original's answer and final text. */
+function characterRoom(original: TrajectoryView, view: TrajectoryView): number {
+  return maxEditAddedCharacters - (view.answer.length - original.answer.length + view.finalText.length - original.finalText.length);
 }
 
 function* applyFrom(ops: readonly CompiledOp[], at: number, state: Variant, ctx: OpContext): Generator<Variant> {
@@ -106,6 +143,8 @@ function* applyOp(op: CompiledOp, state: Variant, ctx: OpContext): Generator<Var
     case 'set': {
       const value = op.value(view, env);
       const current = op.field === 'answer' ? view.answer : view.finalText;
+      const room = characterRoom(ctx.original, view);
+      if (value.length - current.length > room) throw charactersPast(room, value.length - current.length);
       if (value === current) yield state;
       else yield { ...state, changed: true, view: op.field === 'answer' ? { ...view, answer: value } : { ...view, finalText: value } };
       return;
@@ -124,6 +163,7 @@ function* applyOp(op: CompiledOp, state: Variant, ctx: OpContext): Generator<Var
         yield state;
         return;
       }
+      if (op.verb === 'duplicate') boundElements(ctx.original, view.steps.length + (op.mode === 'all' ? matches.length : 1), view.citations.length);
       const rebuild = (chosen: ReadonlySet<number>, position?: number): Variant => {
         const steps: TraceStep[] = [];
         const origin: number[] = [];
@@ -155,6 +195,7 @@ function* applyOp(op: CompiledOp, state: Variant, ctx: OpContext): Generator<Var
     case 'append': {
       const ids: string[] = [];
       for (const id of op.elements(view, env)) if (op.test(id, view, env)) ids.push(id);
+      if (ids.length > 0) boundElements(ctx.original, view.steps.length, view.citations.length + (op.mode === 'all' ? ids.length : 1));
       if (ids.length === 0) yield state;
       else if (op.mode === 'all') yield { ...state, changed: true, view: { ...view, citations: [...view.citations, ...ids] } };
       else for (const id of ids) yield { ...state, replacement: id, changed: true, view: { ...view, citations: [...view.citations, id] } };
@@ -185,22 +226,23 @@ function* deleteCitations(mode: 'all' | 'each', test: (id: string, view: Traject
 function* replacements(source: CompiledSource, view: TrajectoryView, position: number, ctx: OpContext): Generator<[string, TrajectoryView]> {
   const current = view.citations[position]!;
   const swapOf = ctx.swaps ? view : undefined;
+  const room = characterRoom(ctx.original, view);
   switch (source.kind) {
     case 'fake_id': {
       const id = fakeIdFor(ctx.trajectoryId, position, ctx.env.corpusIds);
-      yield [id, replaceCitation(view, position, id, swapOf)];
+      yield [id, citationReplacer(view, position, swapOf, room)(id)];
       return;
     }
     case 'generated': {
-      const replace = citationReplacer(view, position, swapOf);
+      const replace = citationReplacer(view, position, swapOf, room);
       for (const id of ctx.candidatesAt(position)) yield [id, replace(id)];
       return;
     }
     case 'other_ranks':
-      yield* otherRanks(view, position, swapOf);
+      yield* otherRanks(view, position, swapOf, room);
       return;
     case 'each': {
-      const replace = citationReplacer(view, position, swapOf);
+      const replace = citationReplacer(view, position, swapOf, room);
       for (const id of source.candidates(current, view, ctx.env)) {
         if (source.test(current, id, view, ctx.env)) yield [id, replace(id)];
       }
@@ -214,7 +256,7 @@ function* replacements(source: CompiledSource, view: TrajectoryView, position: n
  * the same list: the id at that rank, and the marker in the final text rewritten (`[3]` → `[5]`)
  * when it is written there once. Citations logged as ids have no such variant.
  */
-function* otherRanks(view: TrajectoryView, position: number, swapOf: TrajectoryView | undefined): Generator<[string, TrajectoryView]> {
+function* otherRanks(view: TrajectoryView, position: number, swapOf: TrajectoryView | undefined, room: number): Generator<[string, TrajectoryView]> {
   const ref = view.citationRefs?.[position];
   if (ref === undefined || typeof ref === 'string' || ref.rank === undefined) return;
   const at = rankStep(view.steps, ref.step);
@@ -223,7 +265,7 @@ function* otherRanks(view: TrajectoryView, position: number, swapOf: TrajectoryV
   const ranked = step.hits === undefined ? step.results.map((id, i) => ({ id, rank: i + 1 })) : step.hits;
   const digits = String(ref.rank);
   const once = occurrences(view.finalText, ref.marker) === 1;
-  const replace = citationReplacer(view, position, swapOf, once ? ref.marker : '');
+  const replace = citationReplacer(view, position, swapOf, room, once ? ref.marker : '');
   for (const hit of ranked) {
     if (hit.rank === ref.rank || hit.id === undefined) continue;
     const marker = ref.marker.includes(digits) ? ref.marker.replace(digits, String(hit.rank)) : ref.marker;

@@ -4,6 +4,7 @@
 // decoded whole, so a wrong encoding is found once, with its line, instead of garbling every row.
 import { isUtf8 } from 'node:buffer';
 import * as fs from 'node:fs';
+import { firstLineEncoding, type NotText } from '../problems/text-encoding.js';
 import { formatBytes } from './input-limits.js';
 import { describeError, openInput, UnreadableInput, type InputAccess } from './open-input.js';
 
@@ -17,28 +18,35 @@ export interface JsonlLine {
 const newline = 0x0a;
 const carriageReturn = 0x0d;
 const utf8Mark = [0xef, 0xbb, 0xbf];
-const utf16Marks = [[0xff, 0xfe], [0xfe, 0xff]];
 
 function startsWith(bytes: Uint8Array, prefix: readonly number[]): boolean {
   return bytes.length >= prefix.length && prefix.every((b, i) => bytes[i] === b);
 }
 
+const notTextReasons: Record<NotText, string> = {
+  'utf-16': 'UTF-16 text: save it as UTF-8',
+  binary: 'a NUL byte on line 1: binary content, not UTF-8 JSON Lines',
+};
+
+/** How much of line 1 is kept to tell UTF-16 from binary content once a NUL is seen on it. */
+const firstLineSample = 256;
+
 /**
  * Splits bytes pushed in arbitrary pieces into lines. A line ends at "\n"; a "\r" before it is
  * dropped (CRLF files); a UTF-8 BOM at the very start is dropped; blank lines are counted but not
- * returned, since a trailing or separating empty line is not a row. UTF-16 (a byte order mark or
- * NUL bytes) and invalid UTF-8 stop the split with an `UnreadableInput` naming the line.
+ * returned, since a trailing or separating empty line is not a row. Line 1 decides the encoding
+ * (problems/text-encoding.ts): UTF-16 or binary content there, and invalid UTF-8 on any line, stop
+ * the split with an `UnreadableInput` naming the line. A NUL byte on a later line is valid UTF-8
+ * and that line's problem alone: its row is skipped with the reason (pool/json-error.ts).
  */
 class LineSplitter {
   private pending: Buffer[] = [];
   private lineNumber = 0;
-  /** The file's first bytes, to tell UTF-16 from other binary content. */
-  private head = Buffer.alloc(0);
+  /** The first bytes of line 1 while it is read, and whether a NUL was among its bytes. */
+  private firstLine = { head: Buffer.alloc(0), nul: false };
 
   push(piece: Buffer): JsonlLine[] {
-    if (this.head.length < 2) this.head = Buffer.concat([this.head, piece.subarray(0, 2)]);
-    const nul = piece.indexOf(0);
-    if (nul >= 0) throw new UnreadableInput(this.nulReason(this.lineNumber + 1 + countNewlines(piece.subarray(0, nul))));
+    if (this.lineNumber === 0) this.watchFirstLine(piece);
     const out: JsonlLine[] = [];
     let from = 0;
     let end = piece.indexOf(newline);
@@ -56,23 +64,37 @@ class LineSplitter {
 
   /** The last line, when the file does not end with a newline. */
   end(): JsonlLine[] {
+    if (this.lineNumber === 0 && this.firstLine.nul) this.refuseFirstLine();
     const out: JsonlLine[] = [];
     if (this.pending.length > 0) this.emit(Buffer.concat(this.pending), out);
     this.pending = [];
     return out;
   }
 
-  private nulReason(line: number): string {
-    return utf16Marks.some((mark) => startsWith(this.head, mark))
-      ? 'UTF-16 text (a byte order mark on line 1): save it as UTF-8'
-      : `a NUL byte on line ${line}: UTF-16 or binary content, not UTF-8 JSON Lines`;
+  /**
+   * Stops a file whose line 1 holds a NUL as soon as enough of that line is read to tell UTF-16
+   * from binary content, so a binary file is refused on its first bytes, not after all of them.
+   */
+  private watchFirstLine(piece: Buffer): void {
+    const end = piece.indexOf(newline);
+    const part = end < 0 ? piece : piece.subarray(0, end);
+    const { head } = this.firstLine;
+    if (head.length < firstLineSample) this.firstLine.head = Buffer.concat([head, part.subarray(0, firstLineSample - head.length)]);
+    if (part.includes(0)) this.firstLine.nul = true;
+    if (this.firstLine.nul && (end >= 0 || this.firstLine.head.length >= firstLineSample)) this.refuseFirstLine();
+  }
+
+  private refuseFirstLine(): never {
+    // The NUL may lie past the sample: that is no UTF-16 of ASCII text.
+    throw new UnreadableInput(notTextReasons[firstLineEncoding(this.firstLine.head) ?? 'binary']);
   }
 
   private emit(raw: Buffer, out: JsonlLine[]): void {
     this.lineNumber += 1;
     let bytes = raw;
     if (this.lineNumber === 1) {
-      if (utf16Marks.some((mark) => startsWith(bytes, mark))) throw new UnreadableInput('UTF-16 text (a byte order mark on line 1): save it as UTF-8');
+      const encoding = firstLineEncoding(bytes);
+      if (encoding !== undefined) throw new UnreadableInput(notTextReasons[encoding]);
       if (startsWith(bytes, utf8Mark)) bytes = bytes.subarray(utf8Mark.length);
     }
     if (bytes.length > 0 && bytes[bytes.length - 1] === carriageReturn) bytes = bytes.subarray(0, -1);
@@ -80,12 +102,6 @@ class LineSplitter {
     const text = bytes.toString('utf8');
     if (text.trim().length > 0) out.push({ line: this.lineNumber, text });
   }
-}
-
-function countNewlines(bytes: Buffer): number {
-  let count = 0;
-  for (let at = bytes.indexOf(newline); at >= 0; at = bytes.indexOf(newline, at + 1)) count += 1;
-  return count;
 }
 
 /** The non-blank lines of a JSONL text already in memory (a small file or an editor buffer). */

@@ -269,7 +269,7 @@ export const builtinFunctions: readonly BuiltinFunction[] = [
     (t, prefix) => t.startsWith(prefix)),
   variadic('concat', text('text'), kinds.text,
     'The texts joined as written, with nothing between them: `concat(answer, " ", question)`. For edits that set a text field.',
-    (values) => values.join('')),
+    fns.concat),
   patternTest('matches', [text('text')],
     'The RE2 pattern (a string literal) matches somewhere in the text, as written (not normalised): `matches(final_text, "^<think>(?s:.*)</think>")`. Anchor with `^`/`$`; `(?i)` ignores case. Linear-time (re2js): no pattern can hang an analysis.'),
 ];

@@ -1,4 +1,5 @@
 import type { SearchStep, TraceStep } from '../pool/types.js';
+import { EvaluationError } from './eval-error.js';
 import { plainNormalizer, type Normalizer } from './normalizer.js';
 import type { Ids } from './values.js';
 
@@ -83,6 +84,21 @@ export function grounding(ids: Ids, answers: string | readonly string[], passage
 /** `grounding` from the number of grounded ids among `cited`. */
 export function groundedShare(grounded: number, cited: number): number {
   return cited === 0 ? 0 : grounded / cited;
+}
+
+/**
+ * The texts joined with nothing between them (`concat`). A result longer than a JavaScript string
+ * holds is a value past the engine's bounds, not a crash: V8 throws a RangeError for it.
+ */
+export function concat(texts: readonly string[]): string {
+  try {
+    return texts.join('');
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error;
+    let length = 0;
+    for (const t of texts) length += t.length;
+    throw new EvaluationError(`concat(…) of ${length.toLocaleString('en-US')} characters: longer than a text may be`);
+  }
 }
 
 /** The number of runs of non-whitespace in `text`, whitespace being JavaScript's `\s`. */

@@ -37,14 +37,24 @@ const accepts: Record<LoggedType, (x: unknown) => boolean> = {
   ids: isStrings,
 };
 
-const jsonKind = (x: unknown): string => (x === null ? 'null' : Array.isArray(x) ? 'a list with an element that is not a string' : typeof x);
+/** What a value is, in words: its JSON kind, or, for a number that JSON.parse read as ±Infinity (`1e999`), that it is not finite. */
+function jsonKind(x: unknown): string {
+  if (x === null) return 'null';
+  if (Array.isArray(x)) return 'a list with an element that is not a string';
+  if (typeof x === 'number' && !Number.isFinite(x)) return 'not finite (a number too large for a double)';
+  return typeof x;
+}
 
 /** Why a row's `meta` has no value of `type` at `path` (without `meta`), or undefined when it has. Never quotes the value. */
 export function loggedFieldReason(meta: TrajectoryMeta, path: readonly string[], type: LoggedType, name: string): string | undefined {
   const value = lookup(meta, path);
   const where = `meta.${path.join('.')}`;
   if (value === undefined) return `logged field '${name}': the row has no ${where}`;
-  if (!accepts[type](value)) return `logged field '${name}': ${where} is ${jsonKind(value)}, not ${type === 'texts' || type === 'ids' ? `a list of texts (${type})` : `a ${type}`}`;
+  if (!accepts[type](value)) {
+    // A number of the wrong size is not of the wrong type: "is number, not a number" says nothing.
+    if (type === 'number' && typeof value === 'number') return `logged field '${name}': ${where} is ${jsonKind(value)}: every term must be a finite number`;
+    return `logged field '${name}': ${where} is ${jsonKind(value)}, not ${type === 'texts' || type === 'ids' ? `a list of texts (${type})` : `a ${type}`}`;
+  }
   return undefined;
 }
 

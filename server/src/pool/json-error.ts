@@ -33,6 +33,9 @@ function firstError(text: string): { offset: number; kind: string } | undefined 
 
 /** A rejected JSONL line: `invalid JSON at column 8: a value expected`. */
 export function jsonLineReason(line: string): string {
+  // A raw NUL is never JSON (an escaped `\u0000` is): say so where it is, not at its string's start.
+  const nul = line.indexOf('\0');
+  if (nul >= 0) return `invalid JSON at column ${nul + 1}: a NUL byte (binary content)`;
   const error = firstError(line);
   return error === undefined ? 'invalid JSON' : `invalid JSON at column ${error.offset + 1}: ${error.kind}`;
 }

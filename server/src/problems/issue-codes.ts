@@ -109,7 +109,7 @@ export const issueCodeDocs: Record<IssueCode, string> = {
   'incomplete-audit': 'An audit lacks its reward, corpus, pools or attacks; or a training or comparison block lacks an item it needs (its reward, corpus, training log, or base and treatment logs).',
   'repeated-audit-item': 'An audit states the same single-valued item twice.',
   'unknown-attack-kind': 'An attack kind that is neither a built-in edit (same_final, fake_id, launder) nor an `edit` the spec declares.',
-  'bad-edit': 'An `edit` operation the algebra does not define: an unknown verb, mode, source or field, a clause its verb does not take, or more than one `each` operation in one edit.',
+  'bad-edit': 'An `edit` operation the algebra does not define: an unknown verb, mode, source or field, a clause its verb does not take, more than one `each` operation in one edit, or more than 32 operations in one edit.',
   'never-eligible': 'An attack none of whose edits can ever be eligible: a target detector reads no part of the trajectory that the edit changes, so it cannot flip 0 → 1.',
   'unknown-generator': 'A candidate generator other than lexical, bm25 or candidates.',
   'generator-not-allowed': 'Generators given to an attack whose edit takes none (only an edit `with generated` does).',

@@ -55,3 +55,24 @@ export const maxPatternInstructions = 1_000;
  * about 10 s); a 25-instruction pattern reads texts of up to about 10 million characters.
  */
 export const maxPatternWork = 2 ** 28;
+
+/**
+ * Operations of one `edit` (`bad-edit`). Each applies, on every variant, to the trajectory the
+ * ones before it left; the prelude's edits take one, the paper's attacks at most two, so 32 leaves
+ * room for any edit written by hand and none that is generated to blow up.
+ */
+export const maxEditOperations = 32;
+
+/**
+ * Steps and citations one edit may add to a trajectory, together. Past it the analysis stops with
+ * `audit-failed` naming the edit and the row, before the longer lists are built: 30 operations
+ * `duplicate all s in steps` doubled a row's steps to 4.1 GB in 74 s before V8 gave up.
+ */
+export const maxEditAddedElements = 10_000;
+
+/**
+ * Characters one edit may add to a trajectory's answer and final text, together (`audit-failed`,
+ * naming the edit and the row). 40 operations `set answer = concat(answer, answer)` passed V8's
+ * longest string and crashed; every feature of every variant reads these texts again.
+ */
+export const maxEditAddedCharacters = 10_000_000;

@@ -1,6 +1,7 @@
 import { editModes, editVerbs, isEditVerb, isSettableField, isSourceWord, settableFields, sourceWords, writesOf, type EditedCollection } from '../language/edit-vocabulary.js';
 import type { TrajectoryPart, Type, Visibility } from '../language/types.js';
 import { issueCodes } from '../problems/issue-codes.js';
+import { maxEditOperations } from '../problems/limits.js';
 import type { Span } from '../problems/span.js';
 import type { EditBinder, EditDecl, EditOp, Expr, Name } from '../syntax/ast.js';
 import { report, type Analysis } from './analysis.js';
@@ -142,6 +143,10 @@ export function checkEdit(a: Analysis, inference: Inference, decl: EditDecl, bui
   const checker = new EditChecker(a, inference);
   checker.typed(decl.guard, new Map(), ['boolean'], "the condition after 'when'");
   for (const op of decl.ops) checker.op(op);
+  // Each operation applies to what the ones before it left: a long chain of doublings is an edit
+  // no audit can build, so the length itself is bounded (the engine bounds what an edit adds).
+  const extra = decl.ops[maxEditOperations];
+  if (extra !== undefined) bad(a, extra.span, `an edit has at most ${maxEditOperations} operations; this one has ${decl.ops.length}`);
   const oracle = checker.parts.find((p) => p.visibility === 'oracle');
   if (decl.doc === undefined && decl.name !== undefined) {
     report(a, issueCodes.missingDescription, 'warning', decl.name.span, `edit '${decl.name.text}' has no description: say what loophole it tries`);

@@ -6,6 +6,7 @@ import { buildDecls } from './build-ast.js';
 import type { RewardCstVisitor } from './cst-types.js';
 import { issueCodes } from '../problems/issue-codes.js';
 import { maxSpecLength } from '../problems/limits.js';
+import { firstLineEncoding } from '../problems/text-encoding.js';
 import { rewardParser } from './parser.js';
 import type { Problem } from '../problems/problem.js';
 import { limitNesting } from './nesting.js';
@@ -77,27 +78,41 @@ function errorSpan(e: IRecognitionException, text: string, tokens: readonly ITok
   return { start: at, end: at };
 }
 
-/**
- * A spec past the size limit is not lexed at all: its tokens alone would take gigabytes, and every
- * keystroke would pay for them. One problem at its start says why nothing else is reported.
- */
-function tooLarge(text: string): ParseResult {
-  const size = text.length.toLocaleString('en-US');
+/** A spec that is not lexed at all: no declarations, and one error at its start that says why. */
+function refused(text: string, code: Problem['code'], message: string): ParseResult {
   return {
     spec: { kind: 'spec', decls: [], comments: [], span: { start: 0, end: text.length } },
     tokens: [],
-    problems: [{
-      code: issueCodes.specTooLarge,
-      severity: 'error',
-      message: `this spec has ${size} characters, more than the ${maxSpecLength.toLocaleString('en-US')} a spec may have: it is not checked or audited. Split it into smaller specs`,
-      span: { start: 0, end: 0 },
-    }],
+    problems: [{ code, severity: 'error', message, span: { start: 0, end: 0 } }],
   };
+}
+
+/**
+ * Why a spec is not lexed, or undefined. Past the size limit its tokens alone would take gigabytes,
+ * and every keystroke would pay for them. Saved as UTF-16 (or a binary file) and read as UTF-8, it
+ * is a NUL between every two characters: one error, not one per line (problems/text-encoding.ts,
+ * the rule data files follow too).
+ */
+function refusal(text: string): ParseResult | undefined {
+  if (text.length > maxSpecLength) {
+    const size = text.length.toLocaleString('en-US');
+    return refused(text, issueCodes.specTooLarge, `this spec has ${size} characters, more than the ${maxSpecLength.toLocaleString('en-US')} a spec may have: it is not checked or audited. Split it into smaller specs`);
+  }
+  const newline = text.indexOf('\n');
+  switch (firstLineEncoding(newline < 0 ? text : text.slice(0, newline))) {
+    case 'utf-16':
+      return refused(text, issueCodes.lexError, 'the spec is UTF-16 text; save it as UTF-8');
+    case 'binary':
+      return refused(text, issueCodes.lexError, 'the spec is not text: its first line holds NUL characters (binary content); save it as UTF-8 text');
+    case undefined:
+      return undefined;
+  }
 }
 
 /** Lexes and parses a spec. Pure: never throws, always returns an AST (possibly partial). */
 export function parse(text: string): ParseResult {
-  if (text.length > maxSpecLength) return tooLarge(text);
+  const refusedSpec = refusal(text);
+  if (refusedSpec !== undefined) return refusedSpec;
   const lexed = rewardLexer.tokenize(text);
   const problems: Problem[] = lexed.errors.map((e) => ({
     code: issueCodes.lexError,
