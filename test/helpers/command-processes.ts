@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { auditSpec, samplePools } from '../inputs/workspace.js';
 
 /** A fresh marker: no other process on the machine holds it in its command line. */
 export const newMarker = (): string => `herald-test-${randomBytes(6).toString('hex')}`;
@@ -19,8 +20,6 @@ export const noSetsid: string | undefined = spawnSync('setsid', ['--version'], {
 /** The sleepers specFolder's command starts. */
 export const sleepersLeft = noSetsid === undefined ? 2 : 1;
 
-const pools = path.resolve('samples/pools');
-
 /**
  * A folder with `spec.reward`, an audit of the sample pools whose candidates command starts a sleeper in
  * the background and one in a session of its own (where setsid is installed), marked `marker`, and waits.
@@ -29,22 +28,8 @@ export function specFolder(marker: string): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'herald-command-'));
   const daemon = noSetsid === undefined ? `setsid ${sleeper(marker)} >/dev/null 2>&1 &\n` : '';
   fs.writeFileSync(path.join(dir, 'start.sh'), `${sleeper(marker)} >/dev/null 2>&1 &\n${daemon}wait\n`);
-  fs.writeFileSync(path.join(dir, 'spec.reward'), `corpus wiki = "${pools}/corpus.jsonl"
-pool hotpot = "${pools}/hotpot.jsonl"
-detector L "cites a real passage it never retrieved" = any c in citations: c in corpus and c not in retrieved
-reward R0 {
-  answer 1.0 * token_f1(answer, gold.answers)
-}
-reward R_L = R0 - 1.2 * L
-audit quick {
-  reward R0
-  compare R_L
-  corpus wiki
-  pools hotpot
-  attack dense = launder targets L using candidates command "/bin/sh start.sh"
-  lattice L = 1.2
-}
-`);
+  const spec = auditSpec(path.join(samplePools, 'corpus.jsonl'), path.join(samplePools, 'hotpot.jsonl'));
+  fs.writeFileSync(path.join(dir, 'spec.reward'), spec.replace('using lexical(2)', 'using candidates command "/bin/sh start.sh"'));
   return dir;
 }
 
