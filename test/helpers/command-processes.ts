@@ -58,9 +58,14 @@ export async function started(arg: string, count: number, withinMs = 20_000): Pr
 }
 
 /** The processes with `arg` as an argument after waiting up to `withinMs` for them all to end (empty: none). */
-export async function survivors(arg: string, withinMs = 10_000): Promise<number[]> {
-  let left = processesWith(arg);
-  for (const deadline = Date.now() + withinMs; left.length > 0 && Date.now() < deadline; left = processesWith(arg)) await pause();
+export function survivors(arg: string, withinMs = 10_000): Promise<number[]> {
+  return remaining(() => processesWith(arg), withinMs);
+}
+
+/** The processes `find` lists after waiting up to `withinMs` for them all to end (empty: none). */
+export async function remaining(find: () => number[], withinMs = 10_000): Promise<number[]> {
+  let left = find();
+  for (const deadline = Date.now() + withinMs; left.length > 0 && Date.now() < deadline; left = find()) await pause();
   // A failed test must not leave them running either.
   for (const pid of left) {
     try {

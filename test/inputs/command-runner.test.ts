@@ -12,7 +12,7 @@ import { after, describe, it } from 'node:test';
 import { Worker } from 'node:worker_threads';
 import { killLiveRuns, runCommand, type CommandRun } from '../../server/src/inputs/command-runner.js';
 import { commandRunVariable, taggedProcesses } from '../../server/src/inputs/command-sweep.js';
-import { newMarker, noSetsid, sleeper, started, survivors } from '../helpers/command-processes.js';
+import { newMarker, noSetsid, remaining, sleeper, started, survivors } from '../helpers/command-processes.js';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'herald-command-'));
 after(() => fs.rmSync(dir, { recursive: true, force: true }));
@@ -54,7 +54,19 @@ describe('the processes of a command run', () => {
     assert.equal(outcome.kind, 'done');
     const token = outcome.kind === 'done' ? outcome.stdout.trim() : '';
     assert.match(token, /^[0-9a-f]{32}$/);
-    assert.deepEqual(taggedProcesses(token), []);
+    assert.deepEqual(await remaining(() => taggedProcesses(token)), []);
+  });
+
+  it('a run inside another run keeps the outer token beside its own, so the outer sweep reaches it', async () => {
+    const outer = 'f'.repeat(32);
+    process.env[commandRunVariable] = outer;
+    try {
+      const outcome = await runCommand(run(`echo "$${commandRunVariable}"`));
+      assert.equal(outcome.kind, 'done');
+      if (outcome.kind === 'done') assert.match(outcome.stdout, new RegExp(`^${outer} [0-9a-f]{32}\n$`));
+    } finally {
+      delete process.env[commandRunVariable];
+    }
   });
 
   it('a failing command: its status, and nothing it started is left', async () => {
@@ -106,7 +118,7 @@ describe('the processes of a command run', () => {
     const command = `echo "$${commandRunVariable}" > ${JSON.stringify(tokenFile)}; ${leaveBehind(marker, 'wait')}`;
     const parent = spawn(process.execPath, ['-e', `require(${JSON.stringify(runner)}).runCommand(${JSON.stringify(run(command))});`], { stdio: 'ignore' });
     assert.ok(await started(marker, leftBehind), 'the sleepers started');
-    const token = fs.readFileSync(tokenFile, 'utf8').trim();
+    const token = fs.readFileSync(tokenFile, 'utf8').trim().split(' ').pop() ?? '';
     assert.ok(await started(token, 1), 'a guard has the run\'s token as an argument');
     parent.kill('SIGKILL');
     assert.deepEqual(await survivors(marker), []);

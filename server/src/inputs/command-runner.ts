@@ -73,10 +73,13 @@ export function runCommand(run: CommandRun): Promise<CommandOutcome> {
   return new Promise((resolve) => {
     const started = Date.now();
     const token = randomBytes(16).toString('hex');
-    // The tag comes first, so a sweep finds it within the part of an environment it reads; a run
-    // inside another run (a command that runs herald) gets a tag of its own.
-    const env: NodeJS.ProcessEnv = { [commandRunVariable]: token, ...process.env };
-    env[commandRunVariable] = token;
+    // The tag comes first, so a sweep finds it within the part of an environment it reads. A run
+    // inside another run (a command that runs herald) keeps the outer run's token beside its own, so
+    // the outer run's sweep still reaches every process of the inner one.
+    const outer = process.env[commandRunVariable];
+    const tagValue = outer === undefined || outer === '' ? token : `${outer} ${token}`;
+    const env: NodeJS.ProcessEnv = { [commandRunVariable]: tagValue, ...process.env };
+    env[commandRunVariable] = tagValue;
     const child = spawn('/bin/sh', ['-c', run.command], { cwd: run.cwd, detached: true, stdio: ['pipe', 'pipe', 'pipe'], env });
     const tag: CommandRunTag | undefined = child.pid === undefined ? undefined : { group: child.pid, token };
     const guard = tag === undefined ? undefined : startGuard(tag);

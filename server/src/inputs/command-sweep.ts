@@ -5,7 +5,10 @@
 // which sweeps when a run ends, and the guard (inputs/command-guard.ts), which sweeps when herald dies.
 import * as fs from 'node:fs';
 
-/** The environment variable every process of a run inherits: `HERALD_COMMAND_RUN=<token>`. */
+/**
+ * The environment variable every process of a run inherits: `HERALD_COMMAND_RUN=<token>`, or the
+ * tokens of the runs it is nested in, then its own, separated by spaces.
+ */
 export const commandRunVariable = 'HERALD_COMMAND_RUN';
 
 /** What identifies a run's processes: its group (the shell's pid) and its random token. */
@@ -24,7 +27,7 @@ const maxEnvironBytes = 2 * 1024 * 1024;
 const maxProcessesScanned = 1 << 22;
 /**
  * Scans per sweep. A process forked just before its parent was killed shows up in the next scan;
- * SIGKILL leaves nothing able to fork again, so a few rounds reach an empty scan.
+ * SIGKILL leaves nothing able to fork again, so a few rounds reach a scan with nothing new.
  */
 const maxRounds = 5;
 
@@ -64,7 +67,8 @@ export function taggedProcesses(token: string): number[] {
   } catch {
     return []; // no /proc: only the group is killed
   }
-  const needle = Buffer.from(`${commandRunVariable}=${token}\0`);
+  // The token alone: 128 random bits appear nowhere else, and a nested run's value holds several.
+  const needle = Buffer.from(token);
   const buffer = Buffer.allocUnsafe(maxEnvironBytes);
   const tagged: number[] = [];
   const scanned = Math.min(entries.length, maxProcessesScanned);
@@ -76,14 +80,20 @@ export function taggedProcesses(token: string): number[] {
   return tagged;
 }
 
-/** Kills the run's group and every tagged process, until a scan finds none (or the rounds run out). */
+/** Kills the run's group and every tagged process, until a scan finds none not already killed (or the rounds run out). */
 export function killCommandRun(run: CommandRunTag): void {
   // Windows has no process groups: the shell alone is killed (the runner's pid is the group's).
   kill(process.platform === 'win32' ? run.group : -run.group);
   if (process.platform === 'win32') return;
+  // A killed process can take a moment to die (a busy machine, a process in the kernel): it is not
+  // killed twice, and is no reason for another round.
+  const killed = new Set<number>();
   for (let round = 0; round < maxRounds; round++) {
-    const tagged = taggedProcesses(run.token);
-    if (tagged.length === 0) return;
-    for (const pid of tagged) kill(pid);
+    const fresh = taggedProcesses(run.token).filter((pid) => !killed.has(pid));
+    if (fresh.length === 0) return;
+    for (const pid of fresh) {
+      kill(pid);
+      killed.add(pid);
+    }
   }
 }
