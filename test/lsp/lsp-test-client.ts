@@ -128,7 +128,11 @@ export class TestClient {
   initializeResult: InitializeResult | undefined;
   private readonly exited: Promise<number | null>;
 
+  /** The server's process: for tests of how it ends (its stdin closed, a signal). */
+  readonly server: ChildProcess;
+
   private constructor(readonly connection: ProtocolConnection, child: ChildProcess, options: TestClientOptions) {
+    this.server = child;
     this.settings = options.settings ?? {};
     this.exited = new Promise((resolve) => child.once('exit', (code) => resolve(code)));
     child.once('exit', (code) => {

@@ -4,6 +4,7 @@ import { compareCommand, runCompareCommand } from './compare-command.js';
 import { importCommand, runImportCommand } from './import-command.js';
 import { runSignalCommand, signalCommand } from './signal-command.js';
 import { usageExit } from './command-line.js';
+import { killRunsOnInterrupt } from './interrupts.js';
 import { escapeControls } from '../report/escape-text.js';
 import { heraldVersion } from '../version.js';
 
@@ -52,6 +53,7 @@ async function main(argv: readonly string[]): Promise<number> {
   }
 }
 
+killRunsOnInterrupt();
 main(process.argv.slice(2)).then(
   (code) => {
     process.exitCode = code;
