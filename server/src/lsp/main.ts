@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import {
-  CodeLensRefreshRequest, createConnection, DidChangeConfigurationNotification, DidChangeWatchedFilesNotification, DocumentDiagnosticReportKind, ErrorCodes, ProposedFeatures,
+  CodeLensRefreshRequest, DidChangeConfigurationNotification, DidChangeWatchedFilesNotification, DocumentDiagnosticReportKind, ErrorCodes,
   ResponseError, type InitializeResult, type Position,
 } from 'vscode-languageserver/node';
 import { acceptBaselineCommand, auditCodeActions, auditCodeLenses } from './audit-actions.js';
@@ -27,9 +27,10 @@ import { semanticTokens } from './semantic-tokens.js';
 import { Session } from './session.js';
 import { WorkspaceTrust } from '../inputs/trust.js';
 import { settingsSection, SettingsStore } from './settings.js';
+import { serverConnection } from './transport.js';
 
 // Started as `node dist/server.js --stdio` (or `--node-ipc` by VS Code); the transport comes from argv.
-const connection = createConnection(ProposedFeatures.all);
+const connection = serverConnection();
 const log = connection.console;
 const lifecycle = new Lifecycle();
 const guarded: RequestContext = { log, lifecycle };
