@@ -72,7 +72,7 @@ describe('the analysis runner', () => {
 
   it('a worker that runs out of memory fails its parts with the limit and what it was doing, and the next request starts a fresh worker', async () => {
     // 32 MB: the paper audit loads its pools and dies preparing edits.
-    const runner = new AnalysisRunner(workerFile, { heapMiB: 32 });
+    const runner = new AnalysisRunner(workerFile, { heapMiB: () => 32 });
     const job = runner.run(request('paper.reward', { audits: true, signals: true, comparisons: false }), () => undefined);
     const [audits, training] = await Promise.all([job.audits, job.training]);
     assert.equal(audits?.state, 'failed');
@@ -81,6 +81,23 @@ describe('the analysis runner', () => {
     assert.equal(runner.running, 0);
     const next = runner.run(request('training.reward', { audits: false, signals: true, comparisons: false }), () => undefined);
     assert.equal((await next.training)?.state, 'done');
+    await runner.dispose();
+  });
+
+  it('a request under larger input limits starts a larger worker, and the runs of the old one still finish', async () => {
+    const heaps: (number | undefined)[] = [];
+    const runner = new AnalysisRunner(workerFile, {
+      heapMiB: (maxInputMiB) => {
+        heaps.push(maxInputMiB);
+        return maxInputMiB === undefined ? 128 : 256;
+      },
+    });
+    const first = runner.run(request('training.reward', { audits: false, signals: true, comparisons: false }), () => undefined);
+    const larger = runner.run({ ...request('training.reward', { audits: false, signals: true, comparisons: false }), maxInputMiB: 1024 }, () => undefined);
+    const again = runner.run(request('training.reward', { audits: false, signals: false, comparisons: true }), () => undefined);
+    assert.deepEqual([(await first.training)?.state, (await larger.training)?.state, (await again.training)?.state], ['done', 'done', 'done']);
+    assert.deepEqual(heaps, [undefined, 1024, undefined]);
+    assert.equal(runner.running, 0);
     await runner.dispose();
   });
 

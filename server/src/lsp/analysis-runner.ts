@@ -48,8 +48,8 @@ function deferred<T>(wanted: boolean): [Promise<T> | undefined, ((value: T) => v
 }
 
 export interface RunnerOptions {
-  /** A fixed heap limit for every worker (tests: a worker that runs out of memory soon); by default it follows the input limits (`workerHeapMiB`). */
-  readonly heapMiB?: number | undefined;
+  /** The heap limit of a worker for requests under `maxInputMiB`: `workerHeapMiB` by default (tests: a worker that runs out of memory soon). */
+  readonly heapMiB?: ((maxInputMiB: number | undefined) => number) | undefined;
 }
 
 /**
@@ -118,7 +118,7 @@ export class AnalysisRunner {
 
   /** The worker for a request under `maxInputMiB`: the running one if its heap is large enough, else a new one. */
   private threadFor(maxInputMiB: number | undefined): Thread {
-    const heapMiB = this.options.heapMiB ?? workerHeapMiB(maxInputMiB);
+    const heapMiB = (this.options.heapMiB ?? workerHeapMiB)(maxInputMiB);
     const current = this.thread;
     if (current !== undefined && current.heapMiB >= heapMiB) return current;
     if (current !== undefined) this.retire(current);

@@ -36,7 +36,8 @@ const log = connection.console;
 const lifecycle = new Lifecycle();
 const guarded: RequestContext = { log, lifecycle };
 const session = new Session();
-const workers = { heapMiB: heapOverride(process.env.HERALD_WORKER_HEAP_MIB) };
+const fixedHeap = heapOverride(process.env.HERALD_WORKER_HEAP_MIB);
+const workers = fixedHeap === undefined ? {} : { heapMiB: () => fixedHeap };
 const runner = new AnalysisRunner(undefined, workers);
 // The analysis service tells diagnostics when findings change; diagnostics read the findings back.
 // Code lenses show audit and comparison figures, so new results of either refresh them.
