@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import {
-  DidOpenTextDocumentNotification, DocumentDiagnosticRequest, HoverRequest,
+  CompletionRequest, DidOpenTextDocumentNotification, DocumentDiagnosticRequest, HoverRequest,
   type Diagnostic, type FullDocumentDiagnosticReport, type MarkupContent,
 } from 'vscode-languageserver-protocol/node';
 import {
@@ -244,5 +244,52 @@ describe('pools linked by a glob or imported, in the editor (stdio)', () => {
     const pair = examples(audits[1]!)[0]!;
     assert.deepEqual(await ask({ ...pair, trajectory: 'nope' }, 'b'), { kind: 'unavailable', reason: 'no valid row of rollout/*.jsonl has the id nope' });
     assert.deepEqual(await ask({ ...examples(audits[0]!)[0]!, trajectory: 'nope' }, 'a'), { kind: 'unavailable', reason: 'no valid row of glob/*.jsonl has the id nope' });
+  });
+});
+
+describe('an imported pool is imported off the server thread (issue 33)', () => {
+  const folder = tempFolder();
+  let client: TestClient;
+
+  before(async () => {
+    client = await TestClient.start({ capabilities: pullClientCapabilities });
+  });
+
+  after(async () => {
+    await client.stop();
+    folder.remove();
+  });
+
+  it('while a data file\'s 15 MiB log is imported, completions on a spec are answered at once', async () => {
+    fs.mkdirSync(path.join(folder.dir, 'big'));
+    // 15 MiB of distinct verl records (the editor imports up to 16 MiB): seconds of importing.
+    const records = lines(path.join(rollouts, '1.jsonl'));
+    const log: string[] = [];
+    for (let size = 0, i = 0; size < 15 * 1024 * 1024; i++) {
+      const record = JSON.parse(records[i % records.length]!) as { input: string };
+      const line = JSON.stringify({ ...record, input: `${record.input} #${i}` });
+      log.push(line);
+      size += line.length + 1;
+    }
+    fs.writeFileSync(path.join(folder.dir, 'big/x.jsonl'), text(log));
+    const bigSpec = `corpus wiki = "${pools}/corpus.jsonl"\npool big = "big/*.jsonl" from verl(dialect: search_r1)\n`;
+    fs.writeFileSync(path.join(folder.dir, 'big.reward'), bigSpec);
+    await client.open(folder.uri('big.reward'), bigSpec);
+    await client.open('untitled:other', 'signal s = has_final and \n');
+    await client.connection.sendNotification(DidOpenTextDocumentNotification.type, { textDocument: { uri: folder.uri('big/x.jsonl'), languageId: 'jsonl', version: 1, text: text(log.slice(0, 2)) } });
+
+    let imported = false;
+    const pulled = client.connection.sendRequest(DocumentDiagnosticRequest.type, { textDocument: { uri: folder.uri('big/x.jsonl') } }).finally(() => {
+      imported = true;
+    });
+    const latencies: number[] = [];
+    while (!imported) {
+      const asked = Date.now();
+      await client.connection.sendRequest(CompletionRequest.type, { textDocument: { uri: 'untitled:other' }, position: { line: 0, character: 25 } });
+      latencies.push(Date.now() - asked);
+    }
+    assert.deepEqual(((await pulled) as FullDocumentDiagnosticReport).items, [], 'the records are read as the audit reads them');
+    assert.ok(latencies.length >= 5, `${latencies.length} completions answered during the import`);
+    assert.ok(Math.max(...latencies) < 1000, `completion latencies during the import: at most ${Math.max(...latencies)} ms`);
   });
 });

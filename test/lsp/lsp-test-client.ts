@@ -112,6 +112,8 @@ export interface TestClientOptions {
   readonly workspace?: Pick<InitializeParams, 'workspaceFolders' | 'initializationOptions'>;
   /** Another build's server bundle (benchmarks compare builds); `serverPath` by default. */
   readonly server?: string;
+  /** Environment variables set for the server beside the test's own (`HERALD_WORKER_HEAP_MIB`). */
+  readonly env?: Readonly<Record<string, string>>;
 }
 
 /** A minimal LSP client over stdio: enough protocol to drive the server the way an editor does. */
@@ -169,11 +171,12 @@ export class TestClient {
     let child: ChildProcess;
     let connection: ProtocolConnection;
     const server = options.server ?? serverPath;
+    const env = { ...process.env, ...options.env };
     if (options.transport === 'node-ipc') {
-      child = fork(server, ['--node-ipc'], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+      child = fork(server, ['--node-ipc'], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], env });
       connection = createProtocolConnection(new IPCMessageReader(child), new IPCMessageWriter(child));
     } else {
-      child = spawn(process.execPath, [server, '--stdio'], { stdio: ['pipe', 'pipe', 'inherit'] });
+      child = spawn(process.execPath, [server, '--stdio'], { stdio: ['pipe', 'pipe', 'inherit'], env });
       connection = createProtocolConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!));
     }
     const client = new TestClient(connection, child, options);

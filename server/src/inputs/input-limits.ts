@@ -44,8 +44,9 @@ export function raisedLimitProblem(mebibytes: number): string | undefined {
 
 /**
  * The largest imported pool (its files together) the editor imports itself, to put the importer's
- * skipped records on their lines: it does so on the language server's thread, where a 118 MiB verl
- * dump takes seconds; 16 MiB takes well under one. The audit reads a larger pool as usual.
+ * skipped records on their lines: it does so in a worker thread, but a 118 MiB verl dump takes
+ * seconds and its rows' hover lines cross to the server thread; 16 MiB takes a few seconds. The
+ * audit reads a larger pool as usual.
  */
 export const maxEditorImportBytes = 16 * mebibyte;
 

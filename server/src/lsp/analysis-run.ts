@@ -11,6 +11,7 @@ import type { ComparisonReport } from '../report/training-schema.js';
 import { signalSpec } from '../signal/signal-spec.js';
 import { WorkspaceTrust } from '../inputs/trust.js';
 import { inputLimitsOf } from '../inputs/input-limits.js';
+import type { ImportedRows, ImportRequest } from './import-run.js';
 
 /** What one run analyses: the spec's text as the editor holds it, and which of its blocks to run. */
 export interface AnalysisRequest {
@@ -48,18 +49,24 @@ export type TrainingResults =
 export type Outcome<T> =
   | { readonly state: 'done'; readonly results: T }
   | { readonly state: 'cancelled' }
-  | { readonly state: 'failed'; readonly error: string };
+  /** `stopped`: the worker thread died (out of memory, a crash), worded for the spec; `error` is for the log. */
+  | { readonly state: 'failed'; readonly error: string; readonly stopped?: string };
 
 export type WorkerRequest =
   | { readonly kind: 'run'; readonly id: number; readonly request: AnalysisRequest; readonly cancel: SharedArrayBuffer }
+  | { readonly kind: 'import'; readonly id: number; readonly request: ImportRequest }
   /** Linked files changed on disk: forget what was loaded or prepared from them. */
   | { readonly kind: 'invalidate'; readonly paths: readonly string[] };
 
-/** Per run: progress lines, then exactly one `audits` reply if it asked for audits and one `training` reply if it asked for either of the others. */
+/**
+ * Per run: progress lines, then exactly one `audits` reply if it asked for audits and one `training`
+ * reply if it asked for either of the others. Per import: one `imported` reply.
+ */
 export type WorkerReply =
   | { readonly kind: 'progress'; readonly id: number; readonly message: string }
   | { readonly kind: 'audits'; readonly id: number; readonly outcome: Outcome<AuditResults> }
-  | { readonly kind: 'training'; readonly id: number; readonly outcome: Outcome<TrainingResults> };
+  | { readonly kind: 'training'; readonly id: number; readonly outcome: Outcome<TrainingResults> }
+  | { readonly kind: 'imported'; readonly id: number; readonly outcome: Outcome<ImportedRows> };
 
 export type PartReply = Extract<WorkerReply, { kind: 'audits' | 'training' }>;
 
@@ -70,12 +77,12 @@ export interface RunContext {
   readonly onProgress: (message: string) => void;
 }
 
-function describe(error: unknown): string {
+export function describe(error: unknown): string {
   return error instanceof Error ? (error.stack ?? error.message) : String(error);
 }
 
 /** The rule the request's files are read under: its workspace's folders and its input limits. */
-function trustOf(request: AnalysisRequest): WorkspaceTrust {
+export function trustOf(request: Pick<AnalysisRequest, 'untrustedFolders' | 'maxInputMiB'>): WorkspaceTrust {
   return WorkspaceTrust.of(request.untrustedFolders, inputLimitsOf(request.maxInputMiB));
 }
 
@@ -105,7 +112,16 @@ async function runTraining(request: AnalysisRequest, ctx: RunContext): Promise<O
   return { state: 'done', results: { ok: true, signals: signal.reports, comparisons: compared.reports } };
 }
 
-async function settle<T>(run: () => Promise<Outcome<T>>): Promise<Outcome<T>> {
+/** Sends a part's reply; results that cannot be copied to the server thread fail the part, and the error says why. */
+export function delivered<R extends Extract<WorkerReply, { outcome: unknown }>>(send: (reply: R) => void, reply: R): void {
+  try {
+    send(reply);
+  } catch (error) {
+    send({ ...reply, outcome: { state: 'failed', error: describe(error) } });
+  }
+}
+
+export async function settle<T>(run: () => Promise<Outcome<T>>): Promise<Outcome<T>> {
   try {
     return await run();
   } catch (error) {
@@ -118,14 +134,8 @@ async function settle<T>(run: () => Promise<Outcome<T>>): Promise<Outcome<T>> {
  * it is known. A part that throws fails alone and the other still runs, so this never rejects.
  */
 export async function runAnalyses(id: number, request: AnalysisRequest, ctx: RunContext, send: (reply: PartReply) => void): Promise<void> {
-  const deliver = (reply: PartReply): void => {
-    try {
-      send(reply);
-    } catch (error) {
-      // Results that cannot be copied to the server thread: the part failed, and the error says why.
-      send({ ...reply, outcome: { state: 'failed', error: describe(error) } });
-    }
-  };
+  const deliver = (reply: PartReply): void => delivered(send, reply);
   if (request.audits) deliver({ kind: 'audits', id, outcome: await settle(() => runAudits(request, ctx)) });
   if (request.signals || request.comparisons) deliver({ kind: 'training', id, outcome: await settle(() => runTraining(request, ctx)) });
 }
+

@@ -10,7 +10,7 @@ import type { Report } from '../report/schema.js';
 import type { ComparisonReport, SignalReport } from '../report/training-schema.js';
 import { auditStatusOf, problemsOf, reportOf, trainingStatusOf, type SpecResults } from './analysis-results.js';
 import type { AnalysisRequest, AuditResults, Outcome, TrainingResults } from './analysis-run.js';
-import type { AnalysisJob, AnalysisRunner } from './analysis-runner.js';
+import { trustOnWire, type AnalysisJob, type AnalysisRunner } from './analysis-runner.js';
 import type { DocumentAnalysis } from './document-analysis.js';
 import {
   auditStatusNotification, trainingSignalStatusNotification, type AuditStatusParams, type ReportResult, type TrainingSignalStatusParams,
@@ -30,6 +30,8 @@ interface RunContext {
   readonly uri: string;
   readonly version: number;
   readonly started: number;
+  /** The spec's audits: where a worker that died is said, as an audit that could not run. */
+  readonly audits: readonly string[];
   /** False once a newer save, edit, request or close made this run stale. */
   readonly isLatest: () => boolean;
 }
@@ -46,9 +48,8 @@ function requestOf(analysis: DocumentAnalysis, scope: RunScope, trust: Workspace
     (kind === 'audit' || scope === 'all') && analysis.analyzed.model.spec.decls.some((d) => d.kind === kind);
   const request: AnalysisRequest = {
     text: analysis.text, specFile: fileURLToPath(analysis.uri), audits: has('audit'), signals: has('training'), comparisons: has('comparison'),
-    ...(trust.trusted ? {} : { untrustedFolders: trust.folders }),
+    ...trustOnWire(trust, settings.maxInputMiB),
     ...(settings.auditWorkers > 0 ? { workers: settings.auditWorkers } : {}),
-    ...(settings.maxInputMiB === undefined ? {} : { maxInputMiB: settings.maxInputMiB }),
   };
   return request.audits || request.signals || request.comparisons ? request : undefined;
 }
@@ -194,7 +195,8 @@ export class AnalysisService {
     const job = this.runner.run(request, (message) => progress?.report(message));
     progress?.token.onCancellationRequested(() => job.cancel());
     this.running.set(uri, job);
-    const run: RunContext = { uri, version: analysis.version, started: Date.now(), isLatest };
+    const audits = analysis.analyzed.model.spec.decls.flatMap((d) => (d.kind === 'audit' && d.name !== undefined ? [d.name.text] : []));
+    const run: RunContext = { uri, version: analysis.version, started: Date.now(), audits, isLatest };
     if (request.audits) await this.auditStatus({ uri, state: 'running', message: 'auditing…' });
     const arrived = this.lastPartEnds(uri, job, progress);
     await Promise.all([
@@ -232,17 +234,26 @@ export class AnalysisService {
     logAuditRun(this.connection.console, run, outcome);
     if (outcome.state === 'failed') {
       this.log.error(`audit of ${uri} failed: ${outcome.error}`);
-      if (isLatest()) await this.auditStatus({ uri, state: 'error', message: 'the audit failed: see the HERALD output', durationMs });
-      return;
+      if (!isLatest()) return;
+      const { stopped } = outcome;
+      if (stopped === undefined) return this.auditStatus({ uri, state: 'error', message: 'the audit failed: see the HERALD output', durationMs });
+      // The worker died (out of memory, a crash): every audit of the spec could not run, and the diagnostic on each says why.
+      return this.audited(run, { report: undefined, dataIssues: [], failures: run.audits.map((audit) => ({ audit, reason: stopped })) }, durationMs);
     }
     if (outcome.state === 'cancelled' || !isLatest()) {
       if (isLatest()) await this.auditStatus({ uri, state: 'cancelled', message: 'audit cancelled', durationMs });
       return;
     }
+    await this.audited(run, outcome.results, durationMs);
+  }
+
+  /** Keeps a run's audit results and tells the editor: status, then diagnostics and lenses. */
+  private async audited(run: RunContext, results: AuditResults, durationMs: number): Promise<void> {
+    const { uri } = run;
     const baselineFile = baselineFileOf(fileURLToPath(uri));
     const baseline = readBaseline(baselineFile, this.session.trust);
-    this.record(uri, { audits: { ...outcome.results, version: run.version, finishedAt: new Date().toISOString(), baseline, baselineFile } });
-    await this.auditStatus(auditStatusOf(uri, outcome.results, durationMs));
+    this.record(uri, { audits: { ...results, version: run.version, finishedAt: new Date().toISOString(), baseline, baselineFile } });
+    await this.auditStatus(auditStatusOf(uri, results, durationMs));
     await this.onFinished(uri, 'audits');
   }
 
@@ -250,7 +261,7 @@ export class AnalysisService {
     const { uri, isLatest } = run;
     if (outcome.state === 'failed') {
       this.log.error(`training-signal audit or comparison of ${uri} failed: ${outcome.error}`);
-      if (isLatest()) await this.trainingStatus({ uri, state: 'error', message: 'the training-signal audit or comparison failed: see the HERALD output' });
+      if (isLatest()) await this.trainingStatus({ uri, state: 'error', message: outcome.stopped ?? 'the training-signal audit or comparison failed: see the HERALD output' });
       return;
     }
     if (outcome.state === 'cancelled' || !isLatest()) return;

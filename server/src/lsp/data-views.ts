@@ -3,7 +3,7 @@ import {
 } from 'vscode-languageserver/node';
 import { InputCache } from '../inputs/input-cache.js';
 import type { DocumentAnalysis } from './document-analysis.js';
-import { DataDocuments, isDataDocument, type FindingsSource } from './pool-documents.js';
+import { DataDocuments, isDataDocument, type FindingsSource, type PoolImports } from './pool-documents.js';
 import type { WorkedPairInitializationOptions, WorkedPairParams, WorkedPairResult } from './protocol.js';
 import { guardNotification, type ErrorLog } from './safe-handler.js';
 import type { Session } from './session.js';
@@ -35,8 +35,10 @@ export class DataViews {
     findings: FindingsSource,
     private readonly log: ErrorLog,
     docsUri: string,
+    /** Where imported pools are imported (a worker thread), for data files and worked pairs. */
+    private readonly imports: PoolImports,
   ) {
-    this.data = new DataDocuments(session, findings, docsUri, this.corpora);
+    this.data = new DataDocuments(session, findings, docsUri, this.corpora, imports);
     const documents = session.documents;
     documents.onDidOpen(guardNotification(log, 'didOpen (data)', (e) => this.documentChanged(e.document.uri)));
     documents.onDidChangeContent(guardNotification(log, 'didChange (data)', (e) => (isDataDocument(e.document.uri) ? this.documentChanged(e.document.uri) : undefined)));
@@ -60,7 +62,7 @@ export class DataViews {
   }
 
   workedPair(params: WorkedPairParams): Promise<WorkedPairResult> {
-    return workedPairAnswer(this.session, this.corpora, params);
+    return workedPairAnswer(this.session, this.corpora, this.imports, params);
   }
 
   codeActions(analysis: DocumentAnalysis, diagnostics: readonly Diagnostic[]): CodeAction[] {

@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import {
-  CodeLensRefreshRequest, createConnection, DidChangeConfigurationNotification, DidChangeWatchedFilesNotification, DocumentDiagnosticReportKind, ErrorCodes, ProposedFeatures,
+  CodeLensRefreshRequest, DidChangeConfigurationNotification, DidChangeWatchedFilesNotification, DocumentDiagnosticReportKind, ErrorCodes,
   ResponseError, type InitializeResult, type Position,
 } from 'vscode-languageserver/node';
 import { acceptBaselineCommand, auditCodeActions, auditCodeLenses } from './audit-actions.js';
@@ -27,14 +27,18 @@ import { semanticTokens } from './semantic-tokens.js';
 import { Session } from './session.js';
 import { WorkspaceTrust } from '../inputs/trust.js';
 import { settingsSection, SettingsStore } from './settings.js';
+import { serverConnection } from './transport.js';
+import { heapOverride } from './worker-memory.js';
 
 // Started as `node dist/server.js --stdio` (or `--node-ipc` by VS Code); the transport comes from argv.
-const connection = createConnection(ProposedFeatures.all);
+const connection = serverConnection();
 const log = connection.console;
 const lifecycle = new Lifecycle();
 const guarded: RequestContext = { log, lifecycle };
 const session = new Session();
-const runner = new AnalysisRunner();
+const fixedHeap = heapOverride(process.env.HERALD_WORKER_HEAP_MIB);
+const workers = fixedHeap === undefined ? {} : { heapMiB: () => fixedHeap };
+const runner = new AnalysisRunner(undefined, workers);
 // The analysis service tells diagnostics when findings change; diagnostics read the findings back.
 // Code lenses show audit and comparison figures, so new results of either refresh them.
 const analyses: AnalysisService = new AnalysisService(connection, session, runner, log, async () => {
@@ -43,8 +47,9 @@ const analyses: AnalysisService = new AnalysisService(connection, session, runne
 });
 // The bundle is dist/server.js, so the package root (where docs/ lives) is one folder up.
 const diagnostics = new DiagnosticsService(connection, session, diagnosticsDocumentUri(path.resolve(__dirname, '..')), log, analyses);
-// Worked pairs and the data files specs link (`.jsonl` documents are routed there, never analysed as specs).
-const dataViews = new DataViews(connection, session, analyses, log, diagnosticsDocumentUri(path.resolve(__dirname, '..')));
+// Worked pairs and the data files specs link (`.jsonl` documents are routed there, never analysed as specs);
+// their imports run in a worker of their own, so they never wait behind an audit.
+const dataViews = new DataViews(connection, session, analyses, log, diagnosticsDocumentUri(path.resolve(__dirname, '..')), new AnalysisRunner(undefined, workers));
 
 connection.onInitialize((params): InitializeResult => {
   lifecycle.initialize();

@@ -5,17 +5,20 @@ import type { InputCache } from '../inputs/input-cache.js';
 import { formatBytes, maxEditorImportBytes } from '../inputs/input-limits.js';
 import { sizeProblem, type NamedFile } from '../inputs/load-inputs.js';
 import { inputSize } from '../inputs/open-input.js';
-import { loadPoolLink, poolLinkFiles } from '../inputs/pool-link.js';
+import { poolLinkFiles } from '../inputs/pool-link.js';
 import { specFiles, specInputs, type SpecInput } from '../inputs/spec-inputs.js';
 import { auditIssueCodes } from '../problems/issue-codes.js';
-import { traceOf, type Loaded, type Trajectory } from '../pool/types.js';
 import type { Problem, RowPair } from '../problems/problem.js';
+import type { Outcome } from './analysis-run.js';
+import type { ImportedRows, ImportRequest } from './import-run.js';
+import { trustOnWire } from './analysis-runner.js';
 import { codeDescriptionHref } from './diagnostics.js';
 import { specFileOf, type DocumentAnalysis } from './document-analysis.js';
 import { plainText } from './hover.js';
-import { checkRows, corpusOfPool, importedRows, type CheckedRow, type DataFileKind, type DataRow, type PoolReading } from './pool-rows.js';
+import { checkRows, corpusOfPool, type DataFileKind, type PoolReading } from './pool-rows.js';
 import type { Session } from './session.js';
-import { markdownText, pairLabel, pairLink, pairParams, unescapeMarkdown } from './worked-pair-links.js';
+import { pairLabel, pairLink, pairParams } from './worked-pair-links.js';
+import { code, markdownText, shownRows, unescapeMarkdown, type ShownRow } from './row-text.js';
 
 // The data files open in the editor (`.jsonl` pools, corpora and candidate files): an open spec that
 // links one makes the server check its rows as the audit would read them (one diagnostic per row the
@@ -45,16 +48,29 @@ export interface FindingsSource {
   problems(analysis: DocumentAnalysis): Problem[];
 }
 
+/** Where imported pools are imported: a worker thread (`AnalysisRunner.importRows`), never the server's. */
+export interface PoolImports {
+  importRows(request: ImportRequest): Promise<Outcome<ImportedRows>>;
+}
+
+/** One file's rows of an imported pool, checked in the worker, and what they were made from (`ImportedRows.load`, the spec's text). */
+interface ImportedFile {
+  readonly load: string;
+  readonly specText: string;
+  readonly rows: readonly ShownRow[];
+}
+
+/** Why an import gave no rows, worded for the file's note: a worker that died says why; a bug points at the log. */
+export function importFailure(outcome: Extract<Outcome<unknown>, { state: 'failed' | 'cancelled' }>): string {
+  if (outcome.state === 'cancelled') return 'the import was cancelled';
+  return outcome.stopped ?? `the import failed (${outcome.error.split('\n')[0]!}): see the HERALD output`;
+}
+
 const kindWords: Record<DataFileKind, string> = { pool: 'pool', corpus: 'corpus', candidates: 'candidate file' };
 /** Findings listed in a row's hover; the rest are counted. */
 const maxFindingsShown = 8;
 /** Rows shown in a hover of a line that holds several (a record of an imported log); the rest are counted. */
 const maxRowsShown = 4;
-/** Characters of a question, answer or passage shown in a hover. */
-const maxTextShown = 240;
-
-const clip = (text: string): string => (text.length > maxTextShown ? `${text.slice(0, maxTextShown)}…` : text);
-const code = (text: string): string => `\`${text.replace(/`/g, "'")}\``;
 
 function lineRange(document: TextDocument, line: number) {
   const start = document.offsetAt({ line, character: 0 });
@@ -74,34 +90,6 @@ function linkText(link: DataLink, quote: (name: string) => string = code): strin
 /** What a line of the file is to the audits: a row, or a framework's record an importer reads. */
 const unitOf = (link: DataLink): string => (link.pool?.link.importer === undefined ? 'row' : 'record');
 
-function rowLines(value: DataRow): string[] {
-  switch (value.kind) {
-    case 'pool': {
-      const { row } = value;
-      const searches = row.steps.filter((s) => s.type === 'search').length;
-      // Format v2 steps beyond searches and invalid actions (an imported Search-R1 rollout thinks, a deep-research run calls tools).
-      const trace = traceOf(row);
-      const more = (['tool', 'reasoning'] as const).flatMap((type) => {
-        const n = trace.filter((s) => s.type === type).length;
-        return n === 0 ? [] : [`, ${n} ${type === 'tool' ? 'tool calls' : 'reasoning steps'}`];
-      }).join('');
-      const steps = `${searches} searches, ${row.steps.length - searches} invalid steps${more}`;
-      const meta = (['model', 'sample', 'group'] as const).flatMap((k) => (row.meta[k] === undefined ? [] : [`${k} ${code(String(row.meta[k]))}`]));
-      return [
-        `**trajectory** ${code(row.id)} · question ${code(row.question_id)}${meta.length > 0 ? ` · ${meta.join(', ')}` : ''}`,
-        `Question: ${markdownText(clip(row.question))}`,
-        row.final === null
-          ? `no final · ${steps}`
-          : `final answer ${code(clip(row.final.answer))}, citing ${row.final.citations.map(code).join(', ') || 'nothing'} · ${steps}`,
-      ];
-    }
-    case 'corpus':
-      return [`**passage** ${code(value.passage.id)}: **${markdownText(value.passage.title)}**`, `Text: ${markdownText(clip(value.passage.text))}`];
-    case 'candidates':
-      return [`**candidates** for ${code(value.list.traj_id)}, citation ${value.list.citation_index}: ${value.list.candidates.map(code).join(', ') || 'none'}`];
-  }
-}
-
 const sameLoads = (a: readonly unknown[] | undefined, b: readonly unknown[] | undefined): boolean =>
   (a ?? []).length === (b ?? []).length && (a ?? []).every((x, i) => x === b?.[i]);
 
@@ -112,8 +100,10 @@ const sameLoads = (a: readonly unknown[] | undefined, b: readonly unknown[] | un
  */
 export class DataDocuments {
   private readonly checkedRows = new Map<string, {
-    readonly version: number; readonly reading: string; readonly with: PoolReading; readonly imported: Loaded<Trajectory> | string | undefined; readonly rows: CheckedRow[];
+    readonly version: number; readonly reading: string; readonly with?: PoolReading; readonly imported?: ImportedFile | string; readonly rows: ShownRow[];
   }>();
+  /** Imports whose worker died (out of memory…), by pool and file stamps: not tried again until a file changes. */
+  private readonly stoppedImports = new Map<string, string>();
 
   constructor(
     private readonly session: Session,
@@ -121,6 +111,7 @@ export class DataDocuments {
     private readonly docsUri: string,
     /** The linking specs' corpora (a pool's ids resolve against its corpus, as the analyses read it). */
     private readonly corpora: InputCache,
+    private readonly imports: PoolImports,
   ) {}
 
   /** How the linking spec reads a pool: its corpus (when it loads), its model (declared logged fields) and, for a glob's file, the files before it. */
@@ -170,7 +161,7 @@ export class DataDocuments {
   }
 
   /** The rows of the open data file, checked as the first spec that links it reads them; undefined when no open spec does. */
-  private async checked(uri: string): Promise<{ document: TextDocument; links: DataLink[]; rows: CheckedRow[] } | undefined> {
+  private async checked(uri: string): Promise<{ document: TextDocument; links: DataLink[]; rows: ShownRow[] } | undefined> {
     const document = this.session.documents.get(uri);
     const file = specFileOf(uri);
     if (document === undefined || file === undefined) return undefined;
@@ -178,39 +169,60 @@ export class DataDocuments {
     const first = links[0];
     if (first === undefined) return undefined;
     const reading = `${first.kind}\u0000${first.name}`;
-    const how = await this.poolReading(first, file);
-    const imported = await this.importOf(first);
     const known = this.checkedRows.get(uri);
-    // The corpus, the model, the earlier files and the import are the caches' and the analysis's objects: a new one is a new reading.
-    const same = known !== undefined && known.version === document.version && known.reading === reading && known.with.corpus === how.corpus && known.with.model === how.model
-      && sameLoads(known.with.earlier?.loads, how.earlier?.loads) && known.imported === imported;
+    if (first.pool?.link.importer !== undefined) {
+      // An imported log's rows come from the pool's import, checked in the worker: the document's text is not read.
+      const imported = await this.importOf(first, file, known?.reading === reading && typeof known.imported === 'object' ? known.imported : undefined);
+      if (known?.reading === reading && known.imported === imported) return { document, links, rows: known.rows };
+      const rows = typeof imported === 'string' ? [{ ok: false as const, line: 1, reason: imported, wholeFile: true as const, notChecked: true as const }] : [...imported.rows];
+      this.checkedRows.set(uri, { version: document.version, reading, imported, rows });
+      return { document, links, rows };
+    }
+    const how = await this.poolReading(first, file);
+    // The corpus, the model and the earlier files are the caches' and the analysis's objects: a new one is a new reading.
+    const before = known?.version === document.version && known.reading === reading ? known.with : undefined;
+    const same = before !== undefined && before.corpus === how.corpus && before.model === how.model && sameLoads(before.earlier?.loads, how.earlier?.loads);
     if (known !== undefined && same) return { document, links, rows: known.rows };
-    const rows = typeof imported === 'string'
-      ? [{ ok: false as const, line: 1, reason: imported, wholeFile: true as const, notChecked: true as const }]
-      : imported !== undefined
-        ? importedRows(imported, file, first.name, how)
-        : checkRows(document.getText(), first.kind, file, first.name, first.kind === 'pool' ? how : undefined);
-    this.checkedRows.set(uri, { version: document.version, reading, with: how, imported, rows });
+    const rows = shownRows(checkRows(document.getText(), first.kind, file, first.name, first.kind === 'pool' ? how : undefined));
+    this.checkedRows.set(uri, { version: document.version, reading, with: how, rows });
     return { document, links, rows };
   }
 
   /**
-   * An imported pool as the audit loads it (through the cache, from the files as saved); why the
-   * editor does not import it, for a pool too large to import on the server's thread; undefined
-   * for any other link.
+   * The rows of `file` of an imported pool as the audit loads it, checked as the spec reads it: both
+   * in a worker (imported through its cache, from the files as saved; `known` while that import, its
+   * corpus and the spec's text have not changed); or why the editor does not import it (a pool too
+   * large to show, an import that failed).
    */
-  private async importOf(link: DataLink): Promise<Loaded<Trajectory> | string | undefined> {
+  private async importOf(link: DataLink, file: string, known: ImportedFile | undefined): Promise<ImportedFile | string> {
     const specFile = specFileOf(link.spec.uri);
-    if (link.pool?.link.importer === undefined || specFile === undefined) return undefined;
+    const pool = link.pool;
+    if (pool === undefined || specFile === undefined) return 'not an imported pool';
     // The analyses refuse files past their limits before reading any (inputs/load-inputs.ts): so does the editor, by the same rule.
     const trust = await this.session.trustFor(link.spec.uri);
-    const tooLarge = sizeProblem(link.pool.files, trust);
-    if (tooLarge !== undefined) return { items: [], issues: [], fileError: `the pool's files are ${tooLarge.why}` };
-    const total = link.pool.files.reduce((sum, f) => sum + (inputSize(f, trust) ?? 0), 0);
+    const tooLarge = sizeProblem(pool.files, trust);
+    if (tooLarge !== undefined) return { load: 'refused', specText: '', rows: [{ ok: false, line: 1, reason: `the pool's files are ${tooLarge.why}`, wholeFile: true }] };
+    const total = pool.files.reduce((sum, f) => sum + (inputSize(f, trust) ?? 0), 0);
     if (total > maxEditorImportBytes) {
       return `the pool's files are together ${formatBytes(total)}, more than the ${formatBytes(maxEditorImportBytes)} the editor imports itself; the audit reads them and its report lists the records it skips (\`herald import\` prints them by file:line)`;
     }
-    return loadPoolLink(link.pool.link, link.pool.files, path.dirname(specFile), this.corpora, trust);
+    const attempt = JSON.stringify([pool.link, this.corpora.stamps(pool.files), trust.key]);
+    const stopped = this.stoppedImports.get(attempt);
+    if (stopped !== undefined) return stopped;
+    const specText = link.spec.text;
+    const settings = await this.session.settings.for(link.spec.uri);
+    const outcome = await this.imports.importRows({
+      pool: pool.link, files: pool.files, specDir: path.dirname(specFile), select: { kind: 'file', file, spec: { text: specText, specFile } },
+      ...trustOnWire(trust, settings.maxInputMiB), ...(known?.specText === specText ? { known: known.load } : {}),
+    });
+    if (outcome.state !== 'done') {
+      // A worker that died on this pool would die again: the pool waits until one of its files changes.
+      if (outcome.state === 'failed' && outcome.stopped !== undefined) this.stoppedImports.set(attempt, outcome.stopped);
+      return importFailure(outcome);
+    }
+    const { load, checked } = outcome.results;
+    if (checked === undefined) return known?.load === load ? known : 'the import sent no rows';
+    return { load, specText, rows: checked };
   }
 
   /** The document closed: its rows are checked afresh if it opens again. */
@@ -247,7 +259,7 @@ export class DataDocuments {
     const lines = rows.slice(0, maxRowsShown).flatMap((row) => {
       if (!row.ok && row.notChecked === true) return [`**not checked in the editor**: ${markdownText(row.reason)}`];
       if (!row.ok) return [row.wholeFile === true ? `**not read**: ${markdownText(row.reason)}` : `**skipped ${unitOf(checked.links[0]!)}**: the audits leave it out: ${markdownText(row.reason)}`];
-      return [...rowLines(row.value), ...(row.unresolved === undefined ? [] : [`**ids not resolved**: ${markdownText(row.unresolved)}`])];
+      return [...row.shown, ...(row.unresolved === undefined ? [] : [`**ids not resolved**: ${markdownText(row.unresolved)}`])];
     });
     if (rows.length > maxRowsShown) lines.push(`… and ${rows.length - maxRowsShown} more rows from this line`);
     lines.push(`Line ${line}, read as the ${checked.links.map((l) => linkText(l)).join(' and as the ')}.`);

@@ -3,6 +3,7 @@ import { CodeActionKind, type CodeAction, type Diagnostic } from 'vscode-languag
 import type { RowPair } from '../problems/problem.js';
 import type { DocumentAnalysis } from './document-analysis.js';
 import { openWorkedPairCommand, pairEditLabel, type WorkedPairParams } from './protocol.js';
+import { markdownText } from './row-text.js';
 
 // The ways into the trajectory diff from the spec: a code action on every finding whose rows hold
 // a worked pair, and command links in hovers. Both run the client's `herald.openWorkedPair`, so
@@ -22,17 +23,6 @@ export function pairLabel(pair: Omit<NamedPair, 'audit' | 'line' | 'pool'>): str
   return `${pair.trajectory}, ${pair.attack} ${pairEditLabel(pair)}`;
 }
 
-const markupCharacters = /[\\`*_[\]<>|~]/g;
-
-/** Markdown text, inside a line that starts with other text, with every character that could start markup escaped. */
-export function markdownText(text: string): string {
-  return text.replace(markupCharacters, '\\$&').replace(/\r?\n/g, ' ');
-}
-
-/** The text `markdownText` escaped, for a client that shows hovers as plain text. */
-export function unescapeMarkdown(text: string): string {
-  return text.replace(/\\([\\`*_[\]<>|~])/g, '$1');
-}
 
 /** A markdown link that opens the pair side by side; VS Code runs it only because the client trusts this one command. */
 export function pairLink(label: string, params: WorkedPairParams): string {

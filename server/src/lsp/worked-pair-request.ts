@@ -5,14 +5,16 @@ import { describeFileError, streamJsonlLines } from '../inputs/jsonl.js';
 import type { NamedFile } from '../inputs/load-inputs.js';
 import { linkedFileAccess } from '../inputs/open-input.js';
 import { specRelative } from '../inputs/paths.js';
-import { loadPoolLink, poolLinkFiles } from '../inputs/pool-link.js';
+import { poolLinkFiles } from '../inputs/pool-link.js';
 import { resolveRows } from '../inputs/resolve-rows.js';
 import { specFiles } from '../inputs/spec-inputs.js';
 import type { WorkspaceTrust } from '../inputs/trust.js';
 import { parsePoolRow } from '../pool/schemas.js';
 import type { Trajectory } from '../pool/types.js';
+import { trustOnWire } from './analysis-runner.js';
 import { specFileOf } from './document-analysis.js';
 import { poolRowJson } from './imported-row.js';
+import { importFailure, type PoolImports } from './pool-documents.js';
 import type { WorkedPairParams, WorkedPairResult } from './protocol.js';
 import type { Session } from './session.js';
 import { computeWorkedPair, editedRow, isRecord } from './worked-pair.js';
@@ -21,8 +23,9 @@ import { editedText, importedRowText, rowText } from './worked-pair-text.js';
 // `herald/workedPair`: the pair rebuilt from the spec as the editor holds it, the row read as the
 // audit read it: from its pool file, from the first file of a glob that holds it (the pair's own
 // file, report/pair-file.ts), or from the rows an importer made of the pool's files (through the
-// audit's own load, `loadPoolLink`); its ids resolved against the audit's corpus. Corpora and
-// imported pools are kept in `corpora` between requests, reloaded when a file changes.
+// audit's own load, `loadPoolLink`, in a worker thread); its ids resolved against the audit's
+// corpus. Corpora are kept in `corpora` between requests, imported pools in the worker, each
+// reloaded when a file changes.
 
 interface PoolRow {
   /** The row's JSON line; none for an imported row (the log's line is the framework's record, not a row). */
@@ -65,13 +68,14 @@ async function readRow(file: string, pool: string, id: string, trust: WorkspaceT
  * The pool's row with the trajectory's id, as the audit kept it: a glob's files in their order (a
  * later file's row with a taken id is a skipped duplicate), an imported pool's rows as its load made them.
  */
-async function findRow(pool: NamedFile, id: string, specDir: string, cache: InputCache, trust: WorkspaceTrust): Promise<PoolRow | string | undefined> {
+async function findRow(pool: NamedFile, id: string, specDir: string, imports: PoolImports, trust: WorkspaceTrust, maxInputMiB: number | undefined): Promise<PoolRow | string | undefined> {
   const files = poolLinkFiles(pool, trust);
   if (!files.ok) return `${specRelative(specDir, pool.file)}: ${files.reason}`;
   if (pool.importer !== undefined) {
-    const loaded = await loadPoolLink(pool, files.files, specDir, cache, trust);
-    if (loaded.fileError !== undefined) return loaded.fileError;
-    const row = loaded.items.find((r) => r.id === id);
+    const imported = await imports.importRows({ pool, files: files.files, specDir, select: { kind: 'id', id }, ...trustOnWire(trust, maxInputMiB) });
+    if (imported.state !== 'done') return importFailure(imported);
+    if (imported.results.fileError !== undefined) return imported.results.fileError;
+    const row = imported.results.row;
     return row === undefined ? undefined : { row, file: row.source.file, line: row.source.line, importer: pool.importer.format };
   }
   for (const file of files.files) {
@@ -81,7 +85,7 @@ async function findRow(pool: NamedFile, id: string, specDir: string, cache: Inpu
   return undefined;
 }
 
-export async function workedPairAnswer(session: Session, corpora: InputCache, params: WorkedPairParams): Promise<WorkedPairResult> {
+export async function workedPairAnswer(session: Session, corpora: InputCache, imports: PoolImports, params: WorkedPairParams): Promise<WorkedPairResult> {
   const analysis = await session.analysisFor(params.uri);
   const specFile = specFileOf(params.uri);
   if (analysis === undefined || specFile === undefined) return unavailable('open the spec (saved to a file) to rebuild its worked pairs');
@@ -97,7 +101,7 @@ export async function workedPairAnswer(session: Session, corpora: InputCache, pa
   const specDir = path.dirname(specFile);
   const pool = files.named(params.pool);
   const trust = await session.trustFor(analysis.uri);
-  const found = await findRow(pool, params.trajectory, specDir, corpora, trust);
+  const found = await findRow(pool, params.trajectory, specDir, imports, trust, (await session.settings.for(analysis.uri)).maxInputMiB);
   if (typeof found === 'string') return unavailable(found);
   if (found === undefined) return unavailable(`no valid row of ${specRelative(specDir, pool.file)} has the id ${params.trajectory}`);
   const corpus = await corpora.corpus(files.named(plan.corpus).file, trust);

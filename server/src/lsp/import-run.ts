@@ -1,0 +1,64 @@
+// The editor's imports, as the worker runs them: an imported pool's file open in the editor (its rows
+// checked as the spec reads them) and a worked pair's row. The pool is imported through
+// `loadPoolLink` and the worker's cache, like an analysis's, so no import and no check of its rows
+// runs on the server thread, and the server thread gets only what it shows (row-text.ts).
+import type { AuditCaches } from '../audit/audit-spec.js';
+import { probeFileUnder } from '../inputs/file-probe.js';
+import type { NamedFile } from '../inputs/load-inputs.js';
+import { loadPoolLink } from '../inputs/pool-link.js';
+import { specFiles } from '../inputs/spec-inputs.js';
+import type { Trajectory } from '../pool/types.js';
+import { analyze } from '../semantics/analyze.js';
+import { delivered, settle, trustOf, type AnalysisRequest, type Outcome, type WorkerReply } from './analysis-run.js';
+import { corpusOfPool, importedRows } from './pool-rows.js';
+import { shownRows, type ShownRow } from './row-text.js';
+
+export interface ImportRequest extends Pick<AnalysisRequest, 'untrustedFolders' | 'maxInputMiB'> {
+  readonly pool: NamedFile;
+  /** The pool's files (`poolLinkFiles`), in order. */
+  readonly files: readonly string[];
+  readonly specDir: string;
+  /**
+   * What to answer: the rows made from one file's records, checked as the spec (its text as the
+   * editor holds it) reads the pool (a data file); or the first row with an id (a worked pair).
+   */
+  readonly select:
+    | { readonly kind: 'file'; readonly file: string; readonly spec: { readonly text: string; readonly specFile: string } }
+    | { readonly kind: 'id'; readonly id: string };
+  /** The `load` the server thread already holds rows of (for the same spec text): when it is still this one, no rows are sent again. */
+  readonly known?: string;
+}
+
+export interface ImportedRows {
+  /** Names what the rows were made from (the import, and the corpus they resolve against), across worker threads. */
+  readonly load: string;
+  /** A file's rows, checked; absent when `known` is still the load (or for an id). */
+  readonly checked?: readonly ShownRow[];
+  /** The row with the id, if a row has it. */
+  readonly row?: Trajectory;
+  /** The pool could not be imported at all. */
+  readonly fileError?: string;
+}
+
+async function answer(request: ImportRequest, cache: AuditCaches, loadName: (loaded: object) => string): Promise<Outcome<ImportedRows>> {
+  const trust = trustOf(request);
+  const loaded = await loadPoolLink(request.pool, request.files, request.specDir, cache.inputs, trust);
+  const { select } = request;
+  if (select.kind === 'id') {
+    const row = loaded.items.find((r) => r.id === select.id);
+    return { state: 'done', results: { load: loadName(loaded), ...(row === undefined ? {} : { row }), ...(loaded.fileError === undefined ? {} : { fileError: loaded.fileError }) } };
+  }
+  // The spec says which corpus the rows resolve against and which logged fields it declares.
+  const { model } = analyze(select.spec.text, { specFile: select.spec.specFile, probeFile: probeFileUnder(trust) });
+  const corpusName = corpusOfPool(model, request.pool.name);
+  const corpus = corpusName === undefined ? undefined : await cache.inputs.corpus(specFiles(model.spec, select.spec.specFile).named(corpusName).file, trust);
+  const load = `${loadName(loaded)}+${corpus === undefined ? 'no corpus' : loadName(corpus)}`;
+  if (load === request.known) return { state: 'done', results: { load } };
+  const reading = { model, ...(corpus === undefined || corpus.fileError !== undefined ? {} : { corpus: corpus.corpus }) };
+  return { state: 'done', results: { load, checked: shownRows(importedRows(loaded, select.file, request.pool.name, reading)) } };
+}
+
+/** Answers the request with one `imported` reply; a throw is a failed import, so this never rejects. */
+export async function runImport(id: number, request: ImportRequest, cache: AuditCaches, loadName: (loaded: object) => string, send: (reply: WorkerReply) => void): Promise<void> {
+  delivered(send, { kind: 'imported', id, outcome: await settle(() => answer(request, cache, loadName)) });
+}
