@@ -181,6 +181,8 @@ describe('limits: the table in docs/language.md', () => {
     ['maxCitationsPerRow', limits.maxCitationsPerRow, 'bad-rows'],
     ['maxPatternInstructions', limits.maxPatternInstructions, issueCodes.badPattern],
     ['maxPatternWork', limits.maxPatternWork, 'audit-failed'],
+    ['maxListedRows', limits.maxListedRows, 'bad-rows'],
+    ['maxRowDiagnostics', limits.maxRowDiagnostics, 'bad-rows'],
   ];
 
   it('lists every limit with its value and code', () => {

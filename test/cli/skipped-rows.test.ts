@@ -1,0 +1,70 @@
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { after, describe, it } from 'node:test';
+import { printRunProblems } from '../../server/src/cli/check-command.js';
+import { LineIndex } from '../../server/src/problems/line-index.js';
+import { maxListedRows } from '../../server/src/problems/limits.js';
+
+// Every skipped row reaches the terminal as `file:line: reason` (the `$herald-rows` problem matcher's
+// lines), a pool's and a candidates file's alike, at most `maxListedRows` of a file, then "… and N more".
+const herald = path.resolve('dist/herald.js');
+const pools = path.resolve('samples/pools');
+
+/** The `$herald-rows` problem matcher of package.json: what VS Code reads as a data row. */
+const rowMatcher = new RegExp((JSON.parse(readFileSync('package.json', 'utf8')) as { contributes: { problemMatchers: { name: string; pattern: { regexp: string } }[] } })
+  .contributes.problemMatchers.find((m) => m.name === 'herald-rows')!.pattern.regexp);
+
+const spec = `corpus wiki = "${pools}/corpus.jsonl"
+pool many = "many.jsonl"
+detector L "cites a real passage it never retrieved" = any c in citations: c in corpus and c not in retrieved
+reward R0 {
+  answer 1.0 * token_f1(answer, gold.answers)
+}
+audit quick {
+  reward R0
+  corpus wiki
+  pools many
+  attack launder targets L using lexical(2), candidates "cands.jsonl"
+}
+`;
+
+describe('herald audit prints skipped rows, bounded per file', () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'herald-skipped-'));
+  after(() => rmSync(dir, { recursive: true, force: true }));
+  const good = readFileSync(path.join(pools, 'hotpot.jsonl'), 'utf8').split('\n').filter((l) => l !== '').slice(0, 12);
+  writeFileSync(path.join(dir, 'spec.reward'), spec);
+  writeFileSync(path.join(dir, 'many.jsonl'), `${[...good, ...Array.from({ length: 250 }, () => '{not json')].join('\n')}\n`);
+  const trajectory = (JSON.parse(good[0]!) as { id: string }).id;
+  writeFileSync(path.join(dir, 'cands.jsonl'), `${[JSON.stringify({ traj_id: trajectory, citation_index: 0, candidates: ['w:1'] }), ...Array.from({ length: 150 }, () => '{"traj_id": 7}')].join('\n')}\n`);
+  const run = spawnSync(process.execPath, [herald, 'audit', 'spec.reward', '--no-cache', '--quiet', '--format', 'json', '--out', 'report.json'], { cwd: dir, encoding: 'utf8' });
+  const lines = run.stderr.split('\n');
+
+  it("lists a pool's first 100 skipped rows and a candidates file's, each as a problem-matcher line, then how many more", () => {
+    assert.ok(run.status === 0 || run.status === 1, run.stderr);
+    const rows = (file: string): string[] => lines.filter((l) => l.startsWith(`  ${file}:`));
+    assert.equal(rows('many.jsonl').length, maxListedRows);
+    assert.equal(rows('cands.jsonl').length, maxListedRows);
+    assert.match(rows('many.jsonl')[0]!, /^ {2}many\.jsonl:13: skipped row: invalid JSON/);
+    assert.match(rows('cands.jsonl')[0]!, /^ {2}cands\.jsonl:2: skipped candidate list: /);
+    for (const line of [...rows('many.jsonl'), ...rows('cands.jsonl')]) assert.match(line, rowMatcher);
+    const many = lines.findIndex((l) => /^spec\.reward:2:1: error bad-rows 250 rows skipped: many\.jsonl:13: /.test(l));
+    const cands = lines.findIndex((l) => /^spec\.reward:11:\d+: error bad-rows 150 candidate lists skipped: cands\.jsonl:2: /.test(l));
+    assert.ok(many >= 0 && cands >= 0, run.stderr.slice(0, 2000));
+    assert.equal(lines[many + maxListedRows + 1], '  … and 150 more');
+    assert.equal(lines[cands + maxListedRows + 1], '  … and 50 more');
+    assert.doesNotMatch(lines[many + maxListedRows + 1]!, rowMatcher);
+  });
+});
+
+describe('skipped rows of logs named on the command line', () => {
+  it('prints the first 100 of each file, then how many more', () => {
+    const printed: string[] = [];
+    const issues = [...Array.from({ length: 250 }, (_, k) => ({ file: 'a.jsonl', line: k + 1, reason: 'invalid JSON' })), { file: 'b.jsonl', line: 3, reason: 'no id' }];
+    printRunProblems('spec.reward', new LineIndex(''), { problems: [], dataIssues: issues }, { out: () => undefined, err: (l) => printed.push(l) });
+    assert.equal(printed.filter((l) => /^a\.jsonl:\d+: /.test(l)).length, maxListedRows);
+    assert.deepEqual(printed.slice(maxListedRows), ['b.jsonl:3: skipped row: no id', 'a.jsonl: … and 150 more skipped rows']);
+  });
+});
