@@ -150,10 +150,11 @@ const cases: Case[] = [
     goodFiles: { 'broken-1.jsonl': jsonl([row(100)]), 'broken-2.jsonl': jsonl([row(101)]) },
   },
   {
-    code: auditIssueCodes.badRows, title: 'a record a verl import skips, on the imported pool declaration',
-    bad: variant('pool broken = "broken.jsonl"', '⟦pool broken = "dump.jsonl" from verl⟧').replace('pools big', 'pools big, broken'),
-    good: audit.replace('pool broken = "broken.jsonl"', 'pool broken = "dump.jsonl" from verl').replace('pools big', 'pools big, broken'),
-    files: { 'dump.jsonl': jsonl([verlLine('Where was Ada Roe born?', 'Lune', 1), '{not json']) }, goodFiles: { 'dump.jsonl': jsonl([verlLine('Where was Ada Roe born?', 'Lune', 1)]) },
+    code: auditIssueCodes.badRows, title: 'a record a verl import of a glob skips, on the imported pool declaration',
+    bad: variant('pool broken = "broken.jsonl"', '⟦pool broken = "dump-*.jsonl" from verl⟧').replace('pools big', 'pools big, broken'),
+    good: audit.replace('pool broken = "broken.jsonl"', 'pool broken = "dump-*.jsonl" from verl').replace('pools big', 'pools big, broken'),
+    files: { 'dump-1.jsonl': jsonl([verlLine('Where was Ada Roe born?', 'Lune', 1), '{not json']), 'dump-2.jsonl': jsonl([verlLine('Where was Lune founded?', 'Lune', 2)]) },
+    goodFiles: { 'dump-1.jsonl': jsonl([verlLine('Where was Ada Roe born?', 'Lune', 1)]), 'dump-2.jsonl': jsonl([verlLine('Where was Lune founded?', 'Lune', 2)]) },
   },
   {
     code: auditIssueCodes.unresolvedIds, title: 'a result object whose title no passage has',
@@ -292,17 +293,19 @@ describe('audit findings: skipped rows, on the declaration that read them', () =
   const badRows = (p: Problem): boolean => p.code === auditIssueCodes.badRows;
 
   it("lists every skipped row of a glob pool's files and of an imported log as file:line: reason, one finding per file", async () => {
-    const text = audit.replace('pool broken = "broken.jsonl"', 'pool broken = "broken-*.jsonl"\npool dump = "dump.jsonl" from verl').replace('pools big', 'pools big, broken, dump');
+    const text = audit.replace('pool broken = "broken.jsonl"', 'pool broken = "broken-*.jsonl"\npool dump = "dump-*.jsonl" from verl').replace('pools big', 'pools big, broken, dump');
     const found = (await findings(text, {
       'broken-1.jsonl': jsonl([row(100), '{"id": "no-question"}']), 'broken-2.jsonl': jsonl(['{not json', row(101)]),
-      'dump.jsonl': jsonl([verlLine('Where was Ada Roe born?', 'Lune', 1), '{not json', '{"output": "no prompt"}']),
+      'dump-1.jsonl': jsonl([verlLine('Where was Ada Roe born?', 'Lune', 1), '{not json', '{"output": "no prompt"}']),
+      'dump-2.jsonl': jsonl(['{"output": "no prompt"}', verlLine('Where was Lune founded?', 'Lune', 2)]),
     })).filter(badRows);
-    assert.deepEqual(found.map((f) => text.slice(f.span.start, f.span.end).split(' =')[0]), ['pool broken', 'pool broken', 'pool dump']);
+    assert.deepEqual(found.map((f) => text.slice(f.span.start, f.span.end).split(' =')[0]), ['pool broken', 'pool broken', 'pool dump', 'pool dump']);
     assert.match(found[0]!.message, /^1 row skipped: broken-1\.jsonl:2: /);
     assert.match(found[1]!.message, /^1 row skipped: broken-2\.jsonl:1: invalid JSON/);
-    assert.match(found[2]!.message, /^2 records skipped: dump\.jsonl:2: .*; dump\.jsonl:3: /);
+    assert.match(found[2]!.message, /^2 records skipped: dump-1\.jsonl:2: .*; dump-1\.jsonl:3: /);
+    assert.match(found[3]!.message, /^1 record skipped: dump-2\.jsonl:1: /);
     assert.deepEqual(found.map((f) => (f.rows ?? []).map((r) => `${path.basename(r.file)}:${r.line}: ${r.message.split(':')[0]}`)), [
-      ['broken-1.jsonl:2: skipped row'], ['broken-2.jsonl:1: skipped row'], ['dump.jsonl:2: skipped record', 'dump.jsonl:3: skipped record'],
+      ['broken-1.jsonl:2: skipped row'], ['broken-2.jsonl:1: skipped row'], ['dump-1.jsonl:2: skipped record', 'dump-1.jsonl:3: skipped record'], ['dump-2.jsonl:1: skipped record'],
     ]);
     assert.ok(found.every((f) => f.moreRows === undefined));
   });
