@@ -7,6 +7,7 @@ import { after, describe, it } from 'node:test';
 import { printRunProblems } from '../../server/src/cli/check-command.js';
 import { LineIndex } from '../../server/src/problems/line-index.js';
 import { maxListedRows } from '../../server/src/problems/limits.js';
+import { auditSpec } from '../inputs/workspace.js';
 
 // Every skipped row reaches the terminal as `file:line: reason` (the `$herald-rows` problem matcher's
 // lines), a pool's and a candidates file's alike, at most `maxListedRows` of a file, then "… and N more".
@@ -17,19 +18,7 @@ const pools = path.resolve('samples/pools');
 const rowMatcher = new RegExp((JSON.parse(readFileSync('package.json', 'utf8')) as { contributes: { problemMatchers: { name: string; pattern: { regexp: string } }[] } })
   .contributes.problemMatchers.find((m) => m.name === 'herald-rows')!.pattern.regexp);
 
-const spec = `corpus wiki = "${pools}/corpus.jsonl"
-pool many = "many.jsonl"
-detector L "cites a real passage it never retrieved" = any c in citations: c in corpus and c not in retrieved
-reward R0 {
-  answer 1.0 * token_f1(answer, gold.answers)
-}
-audit quick {
-  reward R0
-  corpus wiki
-  pools many
-  attack launder targets L using lexical(2), candidates "cands.jsonl"
-}
-`;
+const spec = auditSpec(`${pools}/corpus.jsonl`, 'many.jsonl').replace('using lexical(2)', 'using lexical(2), candidates "cands.jsonl"');
 
 describe('herald audit prints skipped rows, bounded per file', () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'herald-skipped-'));
@@ -44,15 +33,15 @@ describe('herald audit prints skipped rows, bounded per file', () => {
 
   it("lists a pool's first 100 skipped rows and a candidates file's, each as a problem-matcher line, then how many more", () => {
     assert.ok(run.status === 0 || run.status === 1, run.stderr);
-    const rows = (file: string): string[] => lines.filter((l) => l.startsWith(`  ${file}:`));
-    assert.equal(rows('many.jsonl').length, maxListedRows);
-    assert.equal(rows('cands.jsonl').length, maxListedRows);
-    assert.match(rows('many.jsonl')[0]!, /^ {2}many\.jsonl:13: skipped row: invalid JSON/);
-    assert.match(rows('cands.jsonl')[0]!, /^ {2}cands\.jsonl:2: skipped candidate list: /);
-    for (const line of [...rows('many.jsonl'), ...rows('cands.jsonl')]) assert.match(line, rowMatcher);
     const many = lines.findIndex((l) => /^spec\.reward:2:1: error bad-rows 250 rows skipped: many\.jsonl:13: /.test(l));
-    const cands = lines.findIndex((l) => /^spec\.reward:11:\d+: error bad-rows 150 candidate lists skipped: cands\.jsonl:2: /.test(l));
+    const cands = lines.findIndex((l) => /^spec\.reward:\d+:\d+: error bad-rows 150 candidate lists skipped: cands\.jsonl:2: /.test(l));
     assert.ok(many >= 0 && cands >= 0, run.stderr.slice(0, 2000));
+    // Each finding's rows follow it: the first 100, each a line the problem matcher reads, then the count of the rest.
+    const listed = (at: number): string[] => lines.slice(at + 1, at + 1 + maxListedRows);
+    assert.deepEqual(listed(many).map((l) => l.match(rowMatcher)?.slice(1, 3)), Array.from({ length: maxListedRows }, (_, k) => ['many.jsonl', String(13 + k)]));
+    assert.deepEqual(listed(cands).map((l) => l.match(rowMatcher)?.slice(1, 3)), Array.from({ length: maxListedRows }, (_, k) => ['cands.jsonl', String(2 + k)]));
+    assert.match(listed(many)[0]!, /^ {2}many\.jsonl:13: skipped row: invalid JSON/);
+    assert.match(listed(cands)[0]!, /^ {2}cands\.jsonl:2: skipped candidate list: /);
     assert.equal(lines[many + maxListedRows + 1], '  … and 150 more');
     assert.equal(lines[cands + maxListedRows + 1], '  … and 50 more');
     assert.doesNotMatch(lines[many + maxListedRows + 1]!, rowMatcher);

@@ -4,9 +4,10 @@ import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import { performance } from 'node:perf_hooks';
-import { DidOpenTextDocumentNotification, DocumentDiagnosticRequest, type FullDocumentDiagnosticReport } from 'vscode-languageserver-protocol/node';
+import { DidOpenTextDocumentNotification, DocumentDiagnosticRequest, type Diagnostic, type FullDocumentDiagnosticReport } from 'vscode-languageserver-protocol/node';
 import { maxListedRows, maxRowDiagnostics } from '../../server/src/problems/limits.js';
 import { auditStatusNotification, type AuditStatusParams } from '../../server/src/lsp/protocol.js';
+import { auditSpec } from '../inputs/workspace.js';
 import { pullClientCapabilities, rangeOf, repoRoot, tempFolder, TestClient } from './lsp-test-client.js';
 
 // Skipped pool rows reach the editor: a spec that links its pool relative to its own folder (as
@@ -14,6 +15,19 @@ import { pullClientCapabilities, rangeOf, repoRoot, tempFolder, TestClient } fro
 // information that opens the pool file at that line.
 
 const pools = path.join(repoRoot, 'samples/pools');
+
+/** Opens the spec, waits for its audit, and pulls its `bad-rows` diagnostics. */
+async function auditedBadRows(client: TestClient, uri: string, spec: string): Promise<Diagnostic[]> {
+  const finished = new Promise<AuditStatusParams>((resolve) => {
+    client.connection.onNotification(auditStatusNotification, (p: AuditStatusParams) => {
+      if (p.state !== 'running') resolve(p);
+    });
+  });
+  await client.open(uri, spec);
+  assert.notEqual((await finished).state, 'error');
+  const report = (await client.connection.sendRequest(DocumentDiagnosticRequest.type, { textDocument: { uri } })) as FullDocumentDiagnosticReport;
+  return report.items.filter((d) => d.code === 'bad-rows');
+}
 
 describe('skipped pool rows in the editor (stdio)', () => {
   const folder = tempFolder();
@@ -52,16 +66,8 @@ audit rows {
   });
 
   it('shows a bad-rows error on the pool declaration, with each row as related information', async () => {
-    const finished = new Promise<AuditStatusParams>((resolve) => {
-      client.connection.onNotification(auditStatusNotification, (p: AuditStatusParams) => {
-        if (p.state !== 'running') resolve(p);
-      });
-    });
-    await client.open(uri, spec);
-    assert.notEqual((await finished).state, 'error');
-    const report = (await client.connection.sendRequest(DocumentDiagnosticRequest.type, { textDocument: { uri } })) as FullDocumentDiagnosticReport;
-    const bad = report.items.filter((d) => d.code === 'bad-rows');
-    assert.equal(bad.length, 1, JSON.stringify(report.items.map((d) => d.code)));
+    const bad = await auditedBadRows(client, uri, spec);
+    assert.equal(bad.length, 1);
     assert.deepEqual(bad[0]!.range, rangeOf(spec, 'pool small = "pool.jsonl"'));
     assert.equal(bad[0]!.severity, 1);
     assert.match(String(bad[0]!.message), /^2 rows skipped: pool\.jsonl:4: .*; pool\.jsonl:8: /);
@@ -75,22 +81,7 @@ describe('80,000 skipped rows in the editor (stdio)', () => {
   const folder = tempFolder();
   const uri = folder.uri('many.reward');
   const poolFile = path.join(folder.dir, 'many.jsonl');
-  const spec = `corpus wiki = "${pools}/corpus.jsonl"
-pool many = "many.jsonl"
-
-detector L "cites a real passage it never retrieved" = any c in citations: c in corpus and c not in retrieved
-
-reward R0 {
-  answer 1.0 * token_f1(answer, gold.answers)
-}
-
-audit rows {
-  reward R0
-  corpus wiki
-  pools many
-  attack launder targets L using lexical(2)
-}
-`;
+  const spec = auditSpec(`${pools}/corpus.jsonl`, 'many.jsonl');
   const bad = 80_000;
   let client: TestClient;
   let poolText: string;
@@ -109,15 +100,7 @@ audit rows {
   });
 
   it("lists the spec's first 100 skipped rows as related information, then how many more", async () => {
-    const finished = new Promise<AuditStatusParams>((resolve) => {
-      client.connection.onNotification(auditStatusNotification, (p: AuditStatusParams) => {
-        if (p.state !== 'running') resolve(p);
-      });
-    });
-    await client.open(uri, spec);
-    assert.notEqual((await finished).state, 'error');
-    const report = (await client.connection.sendRequest(DocumentDiagnosticRequest.type, { textDocument: { uri } })) as FullDocumentDiagnosticReport;
-    const found = report.items.filter((d) => d.code === 'bad-rows');
+    const found = await auditedBadRows(client, uri, spec);
     assert.equal(found.length, 1);
     const related = found[0]!.relatedInformation ?? [];
     assert.equal(related.length, maxListedRows + 1);
