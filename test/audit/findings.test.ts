@@ -4,6 +4,8 @@
 // code has no case.
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { performance } from 'node:perf_hooks';
 import { describe, it } from 'node:test';
 import { auditSpec } from '../../server/src/audit/audit-spec.js';
 import { makeBaseline } from '../../server/src/audit/baseline.js';
@@ -12,6 +14,7 @@ import { readBaseline } from '../../server/src/inputs/baseline-file.js';
 import { signalSpec } from '../../server/src/signal/signal-spec.js';
 import { compareSpec } from '../../server/src/compare/compare-spec.js';
 import { auditIssueCodes } from '../../server/src/problems/issue-codes.js';
+import { maxListedRows } from '../../server/src/problems/limits.js';
 import type { Problem } from '../../server/src/problems/problem.js';
 import type { Report } from '../../server/src/report/schema.js';
 import { marked } from '../helpers/marked.js';
@@ -87,6 +90,15 @@ function v2Row(i: number, second: string): Record<string, unknown> {
   };
 }
 
+/** One verl dump line (Search-R1 tags) whose search found Ada Roe's passage, by title. */
+function verlLine(question: string, answer: string, step: number): string {
+  return JSON.stringify({
+    input: `<|im_start|>user\nAnswer the question. Question: ${question}\n<|im_end|>`,
+    output: `<think>look it up</think><search>${question}</search><information>Doc 1(Title: Ada Roe) born in Lune.</information><answer>${answer}</answer>`,
+    gts: { target: [answer] }, score: 1, step,
+  });
+}
+
 /** The pools of every audit, as an importer would have left them (the counts of a verl dump). */
 function imported(report: Report): Report {
   const counts = { read: 60, imported: 58, skipped: 2, questionIdsDerived: 58, groupsRecovered: 12 };
@@ -123,6 +135,26 @@ const cases: Case[] = [
     code: auditIssueCodes.badRows, title: 'a pool row that is not a trajectory',
     bad: variant('pool broken = "broken.jsonl"', '⟦pool broken = "broken.jsonl"⟧').replace('pools big', 'pools big, broken'), good: audit.replace('pools big', 'pools big, broken'),
     files: { 'broken.jsonl': jsonl([row(100), '{"id": "no-question"}']) }, goodFiles: { 'broken.jsonl': jsonl([row(100)]) },
+  },
+  {
+    code: auditIssueCodes.badRows, title: "a candidates file row that is not a candidate list, on the attack's generator that names the file",
+    bad: variant('using lexical(1)', 'using lexical(1), ⟦candidates "cands.jsonl"⟧'), good: variant('using lexical(1)', 'using lexical(1), candidates "cands.jsonl"'),
+    files: { 'cands.jsonl': jsonl([{ traj_id: 't0', citation_index: 0, candidates: ['e:2'] }, { traj_id: 't1' }]) },
+    goodFiles: { 'cands.jsonl': jsonl([{ traj_id: 't0', citation_index: 0, candidates: ['e:2'] }]) },
+  },
+  {
+    code: auditIssueCodes.badRows, title: 'a bad row in each file of a glob pool, on the pool declaration',
+    bad: variant('pool broken = "broken.jsonl"', '⟦pool broken = "broken-*.jsonl"⟧').replace('pools big', 'pools big, broken'),
+    good: audit.replace('pool broken = "broken.jsonl"', 'pool broken = "broken-*.jsonl"').replace('pools big', 'pools big, broken'),
+    files: { 'broken-1.jsonl': jsonl([row(100), '{"id": "no-question"}']), 'broken-2.jsonl': jsonl(['{not json', row(101)]) },
+    goodFiles: { 'broken-1.jsonl': jsonl([row(100)]), 'broken-2.jsonl': jsonl([row(101)]) },
+  },
+  {
+    code: auditIssueCodes.badRows, title: 'a record a verl import of a glob skips, on the imported pool declaration',
+    bad: variant('pool broken = "broken.jsonl"', '⟦pool broken = "dump-*.jsonl" from verl⟧').replace('pools big', 'pools big, broken'),
+    good: audit.replace('pool broken = "broken.jsonl"', 'pool broken = "dump-*.jsonl" from verl').replace('pools big', 'pools big, broken'),
+    files: { 'dump-1.jsonl': jsonl([verlLine('Where was Ada Roe born?', 'Lune', 1), '{not json']), 'dump-2.jsonl': jsonl([verlLine('Where was Lune founded?', 'Lune', 2)]) },
+    goodFiles: { 'dump-1.jsonl': jsonl([verlLine('Where was Ada Roe born?', 'Lune', 1)]), 'dump-2.jsonl': jsonl([verlLine('Where was Lune founded?', 'Lune', 2)]) },
   },
   {
     code: auditIssueCodes.unresolvedIds, title: 'a result object whose title no passage has',
@@ -206,7 +238,7 @@ async function findings(text: string, files: Record<string, string> = {}, loaded
   const comparisons = await compareSpec(text, specFile, {});
   const report = outcome.report === undefined ? undefined : { ...loaded(outcome.report), signals: [...(signals.reports ?? [])], comparisons: [...(comparisons.reports ?? [])] };
   return specFindings({
-    model: outcome.model, text, specDir: folder.dir, report, dataIssues: outcome.dataIssues, failures: outcome.failures,
+    model: outcome.model, text, specDir: folder.dir, report, dataIssues: outcome.dataIssues, dataOwners: outcome.dataOwners, failures: outcome.failures,
     baseline: { read: readBaseline(baselineFile), file: baselineFile },
   });
 }
@@ -254,5 +286,51 @@ describe('audit findings: what they say', () => {
   it('warns about a nonzero rate over few clusters as it does about a zero one', async () => {
     const small = (await findings(audit.replace('pools big', 'pools small'))).find((p) => p.code === auditIssueCodes.smallSample);
     assert.match(small!.message, /^in audit a, launder has only 3 isolated-eligible clusters: a zero ASR only bounds the rate at ≤ 63\.16% \(95%\), and a nonzero one's bootstrap interval over so few clusters is too narrow to trust \(R0 oracle-worst 100\.00% \[100\.0, 100\.0\]\)$/);
+  });
+});
+
+describe('audit findings: skipped rows, on the declaration that read them', () => {
+  const badRows = (p: Problem): boolean => p.code === auditIssueCodes.badRows;
+
+  it("lists every skipped row of a glob pool's files and of an imported log as file:line: reason, one finding per file", async () => {
+    const text = audit.replace('pool broken = "broken.jsonl"', 'pool broken = "broken-*.jsonl"\npool dump = "dump-*.jsonl" from verl').replace('pools big', 'pools big, broken, dump');
+    const found = (await findings(text, {
+      'broken-1.jsonl': jsonl([row(100), '{"id": "no-question"}']), 'broken-2.jsonl': jsonl(['{not json', row(101)]),
+      'dump-1.jsonl': jsonl([verlLine('Where was Ada Roe born?', 'Lune', 1), '{not json', '{"output": "no prompt"}']),
+      'dump-2.jsonl': jsonl(['{"output": "no prompt"}', verlLine('Where was Lune founded?', 'Lune', 2)]),
+    })).filter(badRows);
+    assert.deepEqual(found.map((f) => text.slice(f.span.start, f.span.end).split(' =')[0]), ['pool broken', 'pool broken', 'pool dump', 'pool dump']);
+    assert.match(found[0]!.message, /^1 row skipped: broken-1\.jsonl:2: /);
+    assert.match(found[1]!.message, /^1 row skipped: broken-2\.jsonl:1: invalid JSON/);
+    assert.match(found[2]!.message, /^2 records skipped: dump-1\.jsonl:2: .*; dump-1\.jsonl:3: /);
+    assert.match(found[3]!.message, /^1 record skipped: dump-2\.jsonl:1: /);
+    assert.deepEqual(found.map((f) => (f.rows ?? []).map((r) => `${path.basename(r.file)}:${r.line}: ${r.message.split(':')[0]}`)), [
+      ['broken-1.jsonl:2: skipped row'], ['broken-2.jsonl:1: skipped row'], ['dump-1.jsonl:2: skipped record', 'dump-1.jsonl:3: skipped record'], ['dump-2.jsonl:1: skipped record'],
+    ]);
+    assert.ok(found.every((f) => f.moreRows === undefined));
+  });
+
+  it('lists the first 100 of 80,000 skipped rows and counts the rest, in well under a second', async () => {
+    const folder = tempDir();
+    folder.write('c.jsonl', jsonl(corpus));
+    folder.write('big.jsonl', jsonl(rows(60)));
+    folder.write('small.jsonl', jsonl(rows(3)));
+    folder.write('broken.jsonl', jsonl([row(100), ...Array.from({ length: 80_000 }, () => '{not json')]));
+    const text = audit.replace('pools big', 'pools big, broken');
+    const specFile = folder.write('spec.reward', text);
+    const outcome = await auditSpec(text, specFile, { candidateCache: false });
+    const started = performance.now();
+    const found = specFindings({ model: outcome.model, text, specDir: folder.dir, report: outcome.report, dataIssues: outcome.dataIssues, dataOwners: outcome.dataOwners, failures: outcome.failures }).filter(badRows);
+    const ms = performance.now() - started;
+    assert.equal(found.length, 1);
+    assert.equal(found[0]!.rows?.length, maxListedRows);
+    assert.deepEqual([found[0]!.rows?.[0]?.line, found[0]!.rows?.at(-1)?.line], [2, maxListedRows + 1]);
+    assert.equal(found[0]!.moreRows, 80_000 - maxListedRows);
+    assert.match(found[0]!.message, /^80000 rows skipped: broken\.jsonl:2: invalid JSON.*; and 79995 more$/);
+    // A copy of the list per row took 76 s here; appending takes milliseconds.
+    assert.ok(ms < 1000, `${ms.toFixed(0)} ms`);
+    // The report keeps the same first rows, and counts them all.
+    const pool = outcome.report?.audits[0]?.pools.find((p) => p.name === 'broken');
+    assert.deepEqual([pool?.skipped, pool?.issues.length], [80_000, maxListedRows]);
   });
 });

@@ -17,6 +17,7 @@ import { specInputs } from '../../server/src/inputs/spec-inputs.js';
 import { WorkspaceTrust } from '../../server/src/inputs/trust.js';
 import { parse } from '../../server/src/syntax/parse.js';
 import { secret, workspace } from './workspace.js';
+import { v2Corpus, v2Rows } from '../helpers/v2-pool.js';
 
 /** One verl dump line (Search-R1 tags) over two passages of the sample corpus, by title. */
 function verlLine(question: string, answer: string, step: number): string {
@@ -82,6 +83,33 @@ describe('glob links', () => {
     assert.deepEqual(loaded!.rows.map((r) => [r.id, path.relative(ws.dir, r.source.file), r.source.line]), [['hotpot-0001#0', 'n/a.jsonl', 1], ['hotpot-0001#1', 'n/b.jsonl', 1]]);
     assert.deepEqual(loaded!.issues, [{ file: 'n/b.jsonl', line: 2, reason: "duplicate id 'hotpot-0001#0' (first on n/a.jsonl line 1)" }]);
     assert.deepEqual(load.files.slice(1), [path.join(ws.dir, 'n/a.jsonl'), path.join(ws.dir, 'n/b.jsonl')]);
+  });
+
+  it("list a glob's skipped rows file by file, those its corpus skips among them, then by line", async () => {
+    ws.write('v-corpus.jsonl', `${v2Corpus.map((p) => JSON.stringify(p)).join('\n')}\n`);
+    // v/a.jsonl line 3 is skipped when its citation marker does not resolve; v/b.jsonl line 1 is not JSON.
+    ws.write('v/a.jsonl', `${v2Rows.slice(0, 3).map((r) => JSON.stringify(r)).join('\n')}\n`);
+    ws.write('v/b.jsonl', `{not json\n${JSON.stringify({ ...v2Rows[4], id: 'b5' })}\n`);
+    const pool: NamedFile = { name: 'runs', file: path.join(ws.dir, 'v/*.jsonl'), glob: true };
+    const load = await loadInputs(ws.dir, { corpus: { name: 'c', file: path.join(ws.dir, 'v-corpus.jsonl') }, pools: [pool] }, { cache: new InputCache(), trust: trusted, issues: new IssueLog() });
+    assert.ok(load.ok);
+    assert.deepEqual(load.inputs.pools[0]!.issues.map((i) => `${i.file}:${i.line}`), ['v/a.jsonl:3', 'v/b.jsonl:1']);
+  });
+
+  it('record the declaration each file is read for: every file of a glob is its pool\'s', async () => {
+    ws.write('o/1.jsonl', `${row('hotpot-0001#0')}\n`);
+    ws.write('o/2.jsonl', `${row('hotpot-0001#1')}\n`);
+    const issues = new IssueLog();
+    const pool: NamedFile = { name: 'runs', file: path.join(ws.dir, 'o/*.jsonl'), glob: true };
+    const corpusFile = path.join(ws.dir, 'data/corpus.jsonl');
+    const load = await loadInputs(ws.dir, { corpus: { name: 'wiki', file: corpusFile }, pools: [pool], candidates: [{ link: 'c.jsonl', file: path.join(ws.dir, 'data/hotpot.jsonl') }] }, { cache: new InputCache(), trust: trusted, issues });
+    assert.ok(load.ok);
+    assert.deepEqual([...issues.owners], [
+      [corpusFile, { kind: 'corpus', name: 'wiki' }],
+      [path.join(ws.dir, 'o/1.jsonl'), { kind: 'pool', name: 'runs' }],
+      [path.join(ws.dir, 'o/2.jsonl'), { kind: 'pool', name: 'runs' }],
+      [path.join(ws.dir, 'data/hotpot.jsonl'), { kind: 'candidates', link: 'c.jsonl' }],
+    ]);
   });
 
   it('fail the load at the glob when it matches nothing', async () => {

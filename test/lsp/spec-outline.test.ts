@@ -97,7 +97,7 @@ describe('the server log lines', () => {
 
   it('says what a run did, including skipped rows, unreadable files and failures', () => {
     const results = {
-      report: undefined, failures: [{ audit: 'paper', reason: 'a term is not finite' }],
+      report: undefined, failures: [{ audit: 'paper', reason: 'a term is not finite' }], dataOwners: new Map(),
       dataIssues: [{ file: 'pools/a.jsonl', line: 3, reason: 'not JSON' }, { file: 'pools/a.jsonl', line: 9, reason: 'no id' }, { file: '', line: 0, reason: 'missing' }],
     };
     assert.equal(auditLogLine('file:///w/x.reward', 1234, true, { state: 'done', results }),

@@ -29,7 +29,7 @@ async function audited(spec: string) {
   const { dir, specFile } = workspace(spec);
   const outcome = await auditSpec(spec, specFile, { candidateCache: false });
   assert.ok(outcome.report, JSON.stringify(outcome.problems));
-  const findings = specFindings({ model: outcome.model, text: spec, specDir: dir, report: outcome.report, dataIssues: outcome.dataIssues, failures: outcome.failures });
+  const findings = specFindings({ model: outcome.model, text: spec, specDir: dir, report: outcome.report, dataIssues: outcome.dataIssues, dataOwners: outcome.dataOwners, failures: outcome.failures });
   return { dir, report: outcome.report, findings };
 }
 
@@ -81,7 +81,7 @@ describe('what reading a pool took, as findings', () => {
     const { dir, report, findings } = await audited(text);
     assert.deepEqual(findings.filter((f) => f.code === auditIssueCodes.poolImported), []);
     const { model } = await auditSpec(text, path.join(dir, 'spec.reward'), { candidateCache: false });
-    const withImport = specFindings({ model, text, specDir: dir, report: imported(report), dataIssues: [], failures: [] }).filter((f) => f.code === auditIssueCodes.poolImported);
+    const withImport = specFindings({ model, text, specDir: dir, report: imported(report), dataIssues: [], dataOwners: new Map(), failures: [] }).filter((f) => f.code === auditIssueCodes.poolImported);
     assert.deepEqual(withImport.map((f) => [f.span, f.severity, f.message]), [[spans[0], 'information',
       'v2.jsonl: imported 58 of 60 records from verl; 2 skipped; question ids derived for 58; 12 groups recovered; question ids derived from the prompt text']]);
   });

@@ -184,6 +184,8 @@ describe('limits: the table in docs/language.md', () => {
     ['maxEditOperations', limits.maxEditOperations, issueCodes.badEdit],
     ['maxEditAddedElements', limits.maxEditAddedElements, 'audit-failed'],
     ['maxEditAddedCharacters', limits.maxEditAddedCharacters, 'audit-failed'],
+    ['maxListedRows', limits.maxListedRows, 'bad-rows'],
+    ['maxRowDiagnostics', limits.maxRowDiagnostics, 'bad-rows'],
   ];
 
   it('lists every limit with its value and code', () => {

@@ -31,7 +31,7 @@ describe('the walkthrough sample', () => {
     const audit = outcome.report?.audits[0];
     assert.deepEqual(audit?.expectations.map((e) => e.passed), [true, true, true]);
     assert.equal(audit?.clusters, 40);
-    const findings = specFindings({ model: outcome.model, text, specDir: sample, report: outcome.report, dataIssues: outcome.dataIssues, failures: outcome.failures, baseline: undefined });
+    const findings = specFindings({ model: outcome.model, text, specDir: sample, report: outcome.report, dataIssues: outcome.dataIssues, dataOwners: outcome.dataOwners, failures: outcome.failures, baseline: undefined });
     assert.ok(findings.some((f) => f.code === 'attack-succeeds' && /^in audit paper, launder beats R0: .*observed minimal repair \{L\}: R_L, compared here, already is R0 − 1\.2·L$/.test(f.message)), findings.map((f) => f.message).join('\n'));
     assert.deepEqual(outcome.dataIssues, []);
   });

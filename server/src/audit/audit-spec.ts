@@ -7,7 +7,7 @@ import { prepareEdits, type PreparedEdits, type RunOptions } from '../edits/prep
 import { defaultWorkers, minRowsPerWorker, prepareInParallel, threadsFor } from '../edits/parallel-prepare.js';
 import { probeFileUnder } from '../inputs/file-probe.js';
 import { InputCache } from '../inputs/input-cache.js';
-import { IssueLog, loadInputs, type InputLoad } from '../inputs/load-inputs.js';
+import { IssueLog, loadInputs, type FileOwner, type InputLoad } from '../inputs/load-inputs.js';
 import type { PersistentStore, RankedGenerator } from '../inputs/ranking-cache.js';
 import { cacheWarning, defaultCacheDir, prepareCacheFolder } from '../inputs/cache-folder.js';
 import { specFiles, type SpecFiles } from '../inputs/spec-inputs.js';
@@ -30,6 +30,8 @@ export interface AuditOutcome {
   readonly problems: readonly Problem[];
   /** Rows skipped in pools, the corpus and candidate files, and files that could not be read. */
   readonly dataIssues: readonly RowIssue[];
+  /** The declaration each file was read for (`IssueLog.owners`): where its skipped rows are reported. */
+  readonly dataOwners: ReadonlyMap<string, FileOwner>;
   /** Undefined when the spec has errors, data could not be read, or the run was cancelled. */
   readonly report: Report | undefined;
   /** The checked spec the audit ran on. */
@@ -174,7 +176,7 @@ export async function auditSpec(text: string, specFile: string, options: AuditSp
   const specDir = path.dirname(specFile);
   const trust = options.trust ?? WorkspaceTrust.everything;
   const { model, problems } = analyze(text, { specFile, probeFile: probeFileUnder(trust) });
-  if (problems.some((p) => p.severity === 'error')) return { problems, dataIssues: [], report: undefined, model, failures: [] };
+  if (problems.some((p) => p.severity === 'error')) return { problems, dataIssues: [], dataOwners: new Map(), report: undefined, model, failures: [] };
   const decls = model.spec.decls.filter((d): d is AuditDecl => d.kind === 'audit' && (options.only === undefined || d.name?.text === options.only));
   const issues = new IssueLog();
   const weightSpans = model.spec.decls.flatMap((d) => (d.kind === 'reward' ? d.terms.flatMap((t) => (t.weightSpan === undefined ? [] : [t.weightSpan])) : []));
@@ -188,17 +190,17 @@ export async function auditSpec(text: string, specFile: string, options: AuditSp
     const plan = planAudit(decl, text);
     if (plan === undefined) continue;
     const refused = commandWithoutConsent(plan, trust);
-    if (refused !== undefined) return { problems, dataIssues: issues.issues, report: undefined, model, failures: [refused] };
+    if (refused !== undefined) return { problems, dataIssues: issues.issues, dataOwners: issues.owners, report: undefined, model, failures: [refused] };
     let report: Awaited<ReturnType<typeof auditOne>>;
     try {
       report = await auditOne(ctx, decl, plan, options);
     } catch (error) {
       if (!(error instanceof AuditError)) throw error;
       const command = error instanceof CommandError ? { command: error.command } : {};
-      return { problems, dataIssues: issues.issues, report: undefined, model, failures: [{ audit: plan.name, reason: error.message, ...command }] };
+      return { problems, dataIssues: issues.issues, dataOwners: issues.owners, report: undefined, model, failures: [{ audit: plan.name, reason: error.message, ...command }] };
     }
-    if (report === 'unreadable' || report === undefined) return { problems, dataIssues: issues.issues, report: undefined, model, failures: [] };
+    if (report === 'unreadable' || report === undefined) return { problems, dataIssues: issues.issues, dataOwners: issues.owners, report: undefined, model, failures: [] };
     audits.push(report);
   }
-  return { problems, dataIssues: issues.issues, report: newReport(path.basename(specFile), { audits }), model, failures: [] };
+  return { problems, dataIssues: issues.issues, dataOwners: issues.owners, report: newReport(path.basename(specFile), { audits }), model, failures: [] };
 }

@@ -124,7 +124,7 @@ export async function runAuditCommand(args: readonly string[], io: CommandOutput
   const baselineFile = baselineFileOf(specPath);
   const baseline = values['update-baseline'] || outcome.report === undefined ? undefined : { read: readBaseline(baselineFile), file: baselineFile };
   const findings = specFindings({
-    model: outcome.model, text, specDir: path.dirname(specPath), report: outcome.report, dataIssues: outcome.dataIssues, failures: outcome.failures, baseline,
+    model: outcome.model, text, specDir: path.dirname(specPath), report: outcome.report, dataIssues: outcome.dataIssues, dataOwners: outcome.dataOwners, failures: outcome.failures, baseline,
   });
   printFindings(specFile, lines, findings, io);
   if (outcome.report === undefined) return 2;

@@ -4,6 +4,7 @@ import { specRelative } from '../inputs/paths.js';
 import { analyze } from '../semantics/analyze.js';
 import { probeFile } from '../inputs/file-probe.js';
 import { LineIndex } from '../problems/line-index.js';
+import { maxListedRows } from '../problems/limits.js';
 import type { Problem } from '../problems/problem.js';
 import type { RowIssue } from '../pool/types.js';
 import { escapeControls } from '../report/escape-text.js';
@@ -39,18 +40,32 @@ export function readSpec(file: string, io: CommandOutput): string | undefined {
  */
 export function printRunProblems(file: string, lines: LineIndex, run: { problems: readonly Problem[]; dataIssues: readonly RowIssue[] }, io: CommandOutput): void {
   for (const problem of run.problems) io.err(formatProblem(file, lines, problem));
-  for (const issue of run.dataIssues) io.err(escapeControls(issue.line === 0 ? issue.reason : `${issue.file}:${issue.line}: skipped row: ${issue.reason}`));
+  // The first `maxListedRows` skipped rows of each file, then how many more (a log may have 80,000).
+  const perFile = new Map<string, number>();
+  for (const issue of run.dataIssues) {
+    if (issue.line === 0) {
+      io.err(escapeControls(issue.reason));
+      continue;
+    }
+    const count = (perFile.get(issue.file) ?? 0) + 1;
+    perFile.set(issue.file, count);
+    if (count <= maxListedRows) io.err(escapeControls(`${issue.file}:${issue.line}: skipped row: ${issue.reason}`));
+  }
+  for (const [name, count] of perFile) {
+    if (count > maxListedRows) io.err(escapeControls(`${name}: … and ${count - maxListedRows} more skipped rows`));
+  }
 }
 
 /**
  * Findings as compilers print them, on stderr: `spec:line:col: severity code message`, then the data
  * rows a finding is about as `file:line: message` (relative to the working folder), so a terminal or
- * an editor's problem matcher can open each.
+ * an editor's problem matcher can open each, and how many more it is about past those listed.
  */
 export function printFindings(file: string, lines: LineIndex, findings: readonly Problem[], io: CommandOutput): void {
   for (const finding of findings) {
     io.err(formatProblem(file, lines, finding));
     for (const row of finding.rows ?? []) io.err(escapeControls(`  ${specRelative(process.cwd(), row.file)}:${row.line}: ${row.message}`));
+    if (finding.moreRows !== undefined) io.err(`  … and ${finding.moreRows} more`);
   }
 }
 

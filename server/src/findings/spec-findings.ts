@@ -1,5 +1,6 @@
 import type { AuditFailure } from '../audit/audit-spec.js';
 import type { BaselineRead } from '../inputs/baseline-file.js';
+import type { FileOwner } from '../inputs/load-inputs.js';
 import type { Problem } from '../problems/problem.js';
 import type { RowIssue } from '../pool/types.js';
 import type { Report } from '../report/schema.js';
@@ -20,6 +21,8 @@ export interface FindingsInput {
   readonly report: Report | undefined;
   /** Rows skipped in any file read, and files that could not be read (line 0: the audits could not run). */
   readonly dataIssues: readonly RowIssue[];
+  /** The declaration each data file was read for (`IssueLog.owners`): where its skipped rows are shown. */
+  readonly dataOwners: ReadonlyMap<string, FileOwner>;
   /** Audits that could not produce finite figures. */
   readonly failures: readonly AuditFailure[];
   readonly baseline?: { readonly read: BaselineRead; readonly file: string } | undefined;
@@ -34,7 +37,7 @@ export function specFindings(results: FindingsInput): Problem[] {
   const { model, text, specDir, report } = results;
   const audits = report?.audits ?? [];
   return [
-    ...rowFindings(results.dataIssues, model, specDir),
+    ...rowFindings(results.dataIssues, results.dataOwners, model, specDir),
     ...failureFindings(results.dataIssues, results.failures, model),
     ...readFindings(report, model, specDir),
     ...audits.flatMap((audit) => auditFindings(audit, model, text, specDir)),

@@ -8,6 +8,7 @@ import type { Loaded, RowIssue, Trajectory } from '../pool/types.js';
 import type { ImportOption, PoolDecl } from '../syntax/ast.js';
 import { linkedFileAccess, readOpened, openInput, UnreadableInput } from './open-input.js';
 import { resolveLink, specRelative } from './paths.js';
+import { inFileOrder } from './pool-link.js';
 import type { WorkspaceTrust } from './trust.js';
 
 /** The importer a pool names and its options as written (values as text, like `--option key=value`). */
@@ -102,8 +103,8 @@ export async function importPool(request: ImportRequest, importer: RegisteredImp
   const where = request.files.length === 1 ? request.files[0]! : request.files.join(', ');
   if (!outcome.ok) return { items: [], issues: [], fileError: `${where}: cannot import as ${importer.format}: ${outcome.reason}` };
   const { summary } = outcome;
-  const issues: RowIssue[] = [...summary.skipped.map((s) => ({ file: absolute.get(s.at.file) ?? resolveLink(request.specDir, s.at.file), line: s.at.line, reason: s.reason })), ...duplicates];
-  const order = new Map(request.files.map((f, k) => [f, k]));
-  issues.sort((a, b) => (order.get(a.file) ?? 0) - (order.get(b.file) ?? 0) || a.line - b.line);
+  const skipped: RowIssue[] = [];
+  for (const s of summary.skipped) skipped.push({ file: absolute.get(s.at.file) ?? resolveLink(request.specDir, s.at.file), line: s.at.line, reason: s.reason });
+  const issues = inFileOrder([skipped, duplicates], request.files);
   return { items, issues, imported: { format: importer.format, counts: { ...summary.counts, imported: items.length, skipped: issues.length }, notes: summary.notes } };
 }

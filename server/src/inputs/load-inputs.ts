@@ -7,7 +7,7 @@ import type { InputCache } from './input-cache.js';
 import { formatBytes, raiseLimitsHint } from './input-limits.js';
 import { inputSize } from './open-input.js';
 import { specRelative } from './paths.js';
-import { loadPoolLink, poolLinkFiles } from './pool-link.js';
+import { inFileOrder, loadPoolLink, poolLinkFiles } from './pool-link.js';
 import type { WorkspaceTrust } from './trust.js';
 
 /** A corpus or pool to read: the name the spec gives it and its file (absolute). */
@@ -19,6 +19,8 @@ export interface NamedFile {
   readonly glob?: true;
   /** A pool linked `from FORMAT(...)`: its files are read by that importer. */
   readonly importer?: PoolImport;
+  /** A log named on the command line (`--log`, `--base`, `--treatment`): no declaration of the spec reads it. */
+  readonly unlinked?: true;
 }
 
 /** What one analysis reads: a corpus, its pools or logs, and candidate files by the link the spec writes. */
@@ -42,17 +44,34 @@ export type InputLoad =
 
 /** A log named on the command line, outside the spec: named after its file (`train-R_L.jsonl` → `train-R_L`). */
 export function logFromFile(file: string): NamedFile {
-  return { name: path.basename(file).replace(/\.jsonl$/, ''), file: path.resolve(file) };
+  return { name: path.basename(file).replace(/\.jsonl$/, ''), file: path.resolve(file), unlinked: true };
 }
 
 /**
+ * The declaration a linked file is read for: a corpus or pool by its name (each file a glob or an
+ * import of the pool reads), or a candidate file by its link as the attack writes it.
+ */
+export type FileOwner =
+  | { readonly kind: 'corpus' | 'pool'; readonly name: string }
+  | { readonly kind: 'candidates'; readonly link: string };
+
+/**
  * Row issues of every file loaded (absolute paths, as opened), each file's listed once however many
- * analyses read it. A file that could not be read at all is an issue on line 0 whose reason is the
- * whole message, `FILE: cannot read: why`.
+ * analyses read it, and the declaration each file was read for (the first, when several read one
+ * file): the files are known where a link is expanded, so a skipped row's finding never has to
+ * match paths again. A file that could not be read at all is an issue on line 0 whose reason is
+ * the whole message, `FILE: cannot read: why`.
  */
 export class IssueLog {
   private readonly seen = new Set<Loaded<unknown> | string>();
   readonly issues: RowIssue[] = [];
+  /** Absolute path → the declaration it was read for. */
+  readonly owners = new Map<string, FileOwner>();
+
+  /** `file` is read for `owner` (a later owner of the same file is not recorded). */
+  own(file: string, owner: FileOwner): void {
+    if (!this.owners.has(file)) this.owners.set(file, owner);
+  }
 
   add(loaded: Loaded<unknown>, file: string): void {
     if (this.seen.has(loaded)) return;
@@ -112,6 +131,12 @@ export async function loadInputs(specDir: string, request: InputRequest, ctx: Lo
     poolFiles.push(matched.files);
   }
   const files = [request.corpus.file, ...poolFiles.flat(), ...(request.candidates ?? []).map((c) => c.file)];
+  issues.own(request.corpus.file, { kind: 'corpus', name: request.corpus.name });
+  request.pools.forEach((pool, k) => {
+    if (pool.unlinked === true) return;
+    for (const file of poolFiles[k]!) issues.own(file, { kind: 'pool', name: pool.name });
+  });
+  for (const c of request.candidates ?? []) issues.own(c.file, { kind: 'candidates', link: c.link });
   const tooLarge = sizeProblem(files, trust);
   if (tooLarge !== undefined) {
     issues.addFiles(tooLarge.files, tooLarge.why);
@@ -152,7 +177,7 @@ export async function loadInputs(specDir: string, request: InputRequest, ctx: Lo
         name: pool.name,
         file: specRelative(specDir, pool.file),
         rows: r.rows,
-        issues: relativeIssues(r.issues.length === 0 ? loaded.issues : [...loaded.issues, ...r.issues].sort((a, b) => a.line - b.line)),
+        issues: relativeIssues(r.issues.length === 0 ? loaded.issues : inFileOrder([loaded.issues, r.issues], matched)),
         ...(r.resolution === undefined ? {} : { resolution: { counts: r.resolution.counts, unresolved: relativeIssues(r.resolution.unresolved) } }),
         ...(loaded.imported === undefined ? {} : { imported: loaded.imported }),
         ...(pool.glob === true ? { rowFiles: new Map(matched.map((f) => [f, specRelative(specDir, f)])) } : {}),

@@ -52,7 +52,16 @@ export function joinFiles(files: readonly string[], loads: readonly LoadedImport
     }
   });
   const fileError = loads.find((l) => l.fileError !== undefined)?.fileError;
+  return { items, issues: inFileOrder([issues], files), ...(fileError === undefined ? {} : { fileError }) };
+}
+
+/**
+ * Issues of several lists as one, in the order of `files` (absolute, as the issues name them), then
+ * by line: a new array, filled by appending (a pool may have a million skipped rows).
+ */
+export function inFileOrder(lists: readonly (readonly RowIssue[])[], files: readonly string[]): RowIssue[] {
+  const all: RowIssue[] = [];
+  for (const list of lists) for (const issue of list) all.push(issue);
   const order = new Map(files.map((f, k) => [f, k]));
-  issues.sort((a, b) => (order.get(a.file) ?? 0) - (order.get(b.file) ?? 0) || a.line - b.line);
-  return { items, issues, ...(fileError === undefined ? {} : { fileError }) };
+  return all.sort((a, b) => (order.get(a.file) ?? 0) - (order.get(b.file) ?? 0) || a.line - b.line);
 }

@@ -1,4 +1,4 @@
-import { maxReportedRows } from '../report/schema-parts.js';
+import { maxListedRows } from '../problems/limits.js';
 import type { PoolImportReport, PoolResolutionReport } from '../report/schema.js';
 import type { RowIssue } from '../pool/types.js';
 import type { LoadedPool } from './analysis-inputs.js';
@@ -16,7 +16,7 @@ export interface ReadFileSection {
 
 /** The first rows of a list, as the report keeps them (copies: the report owns its objects). */
 export function reportedRows(list: readonly RowIssue[]): RowIssue[] {
-  return list.slice(0, maxReportedRows).map((i) => ({ ...i }));
+  return list.slice(0, maxListedRows).map((i) => ({ ...i }));
 }
 
 /** True when the corpus found or failed to find some id: a row that logged every id leaves nothing to say. */

@@ -45,7 +45,7 @@ export function problemsOf(results: SpecResults | undefined, analysis: DocumentA
   const { audits } = results;
   return specFindings({
     model: analysis.analyzed.model, text: analysis.text, specDir: path.dirname(fileURLToPath(analysis.uri)),
-    report: reportOf(analysis.uri, results)?.report, dataIssues: audits?.dataIssues ?? [], failures: audits?.failures ?? [],
+    report: reportOf(analysis.uri, results)?.report, dataIssues: audits?.dataIssues ?? [], dataOwners: audits?.dataOwners ?? new Map(), failures: audits?.failures ?? [],
     baseline: audits === undefined ? undefined : { read: audits.baseline, file: audits.baselineFile },
   });
 }

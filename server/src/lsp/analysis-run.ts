@@ -4,6 +4,7 @@
 import { auditSpec, type AuditFailure } from '../audit/audit-spec.js';
 import { compareSpec } from '../compare/compare-spec.js';
 import type { AuditCaches } from '../audit/audit-spec.js';
+import type { FileOwner } from '../inputs/load-inputs.js';
 import type { RowIssue } from '../pool/types.js';
 import type { Report } from '../report/schema.js';
 import type { SignalReport } from '../report/training-schema.js';
@@ -36,6 +37,7 @@ export interface AuditResults {
   /** Undefined when data could not be read or an audit could not produce honest figures. */
   readonly report: Report | undefined;
   readonly dataIssues: readonly RowIssue[];
+  readonly dataOwners: ReadonlyMap<string, FileOwner>;
   readonly failures: readonly AuditFailure[];
 }
 
@@ -94,7 +96,7 @@ async function runAudits(request: AnalysisRequest, ctx: RunContext): Promise<Out
   const candidateCache = trust.trusted ? undefined : false;
   const outcome = await auditSpec(request.text, request.specFile, { cache, isCancelled, onProgress, trust, candidateCache, workers: request.workers });
   if (isCancelled()) return { state: 'cancelled' };
-  return { state: 'done', results: { report: outcome.report, dataIssues: outcome.dataIssues, failures: outcome.failures } };
+  return { state: 'done', results: { report: outcome.report, dataIssues: outcome.dataIssues, dataOwners: outcome.dataOwners, failures: outcome.failures } };
 }
 
 // The training analyses poll no flag themselves: a cancelled run stops between them.

@@ -238,7 +238,7 @@ export class AnalysisService {
       const { stopped } = outcome;
       if (stopped === undefined) return this.auditStatus({ uri, state: 'error', message: 'the audit failed: see the HERALD output', durationMs });
       // The worker died (out of memory, a crash): every audit of the spec could not run, and the diagnostic on each says why.
-      return this.audited(run, { report: undefined, dataIssues: [], failures: run.audits.map((audit) => ({ audit, reason: stopped })) }, durationMs);
+      return this.audited(run, { report: undefined, dataIssues: [], dataOwners: new Map(), failures: run.audits.map((audit) => ({ audit, reason: stopped })) }, durationMs);
     }
     if (outcome.state === 'cancelled' || !isLatest()) {
       if (isLatest()) await this.auditStatus({ uri, state: 'cancelled', message: 'audit cancelled', durationMs });

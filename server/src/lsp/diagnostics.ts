@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { DiagnosticSeverity, DiagnosticTag, type Diagnostic } from 'vscode-languageserver/node';
+import { DiagnosticSeverity, DiagnosticTag, type Diagnostic, type DiagnosticRelatedInformation } from 'vscode-languageserver/node';
 import type { IssueCode } from '../problems/issue-codes.js';
 import type { Problem, Severity } from '../problems/problem.js';
 import { escapeControls } from '../report/escape-text.js';
@@ -40,12 +40,17 @@ export function toDiagnostic(problem: Problem, analysis: DocumentAnalysis, docsU
     message: escapeControls(problem.message),
   };
   // Spans of the spec first, then the data rows the finding is about, each opening its file at its line.
+  const rowAt = (file: string, oneBased: number, message: string): DiagnosticRelatedInformation => {
+    const line = Math.max(0, oneBased - 1);
+    return { location: { uri: pathToFileURL(file).href, range: { start: { line, character: 0 }, end: { line, character: 0 } } }, message: escapeControls(message) };
+  };
+  const rows = problem.rows ?? [];
+  const last = rows[rows.length - 1];
   const related = [
     ...(problem.related ?? []).map((r) => ({ location: { uri: analysis.uri, range: analysis.lines.range(r.span) }, message: escapeControls(r.message) })),
-    ...(problem.rows ?? []).map((row) => {
-      const line = Math.max(0, row.line - 1);
-      return { location: { uri: pathToFileURL(row.file).href, range: { start: { line, character: 0 }, end: { line, character: 0 } } }, message: escapeControls(row.message) };
-    }),
+    ...rows.map((row) => rowAt(row.file, row.line, row.message)),
+    // The list is bounded (maxListedRows): the rest are counted, after the last row listed.
+    ...(problem.moreRows === undefined || last === undefined ? [] : [rowAt(last.file, last.line, `… and ${problem.moreRows} more`)]),
   ];
   if (related.length > 0) diagnostic.relatedInformation = related;
   if (problem.unnecessary === true) diagnostic.tags = [DiagnosticTag.Unnecessary];

@@ -8,6 +8,7 @@ import { inputSize } from '../inputs/open-input.js';
 import { poolLinkFiles } from '../inputs/pool-link.js';
 import { specFiles, specInputs, type SpecInput } from '../inputs/spec-inputs.js';
 import { auditIssueCodes } from '../problems/issue-codes.js';
+import { maxRowDiagnostics } from '../problems/limits.js';
 import type { Problem, RowPair } from '../problems/problem.js';
 import type { Outcome } from './analysis-run.js';
 import type { ImportedRows, ImportRequest } from './import-run.js';
@@ -239,13 +240,30 @@ export class DataDocuments {
       range: lineRange(checked.document, line - 1), severity, source: 'herald', code, codeDescription: { href: codeDescriptionHref(this.docsUri, code) }, message: `${message} (${read})`,
     });
     const what = unitOf(checked.links[0]!);
-    const diagnostics = checked.rows.flatMap((row): Diagnostic[] => {
-      if (!row.ok && row.notChecked === true) return [diagnostic(row.line, DiagnosticSeverity.Information, auditIssueCodes.badRows, `not checked in the editor: ${row.reason}`)];
-      if (!row.ok) return [diagnostic(row.line, DiagnosticSeverity.Error, auditIssueCodes.badRows, row.wholeFile === true ? `the audits read none of this file: ${row.reason}` : `the audits skip this ${what}: ${row.reason}`)];
-      return row.unresolved === undefined ? [] : [diagnostic(row.line, DiagnosticSeverity.Warning, auditIssueCodes.unresolvedIds, row.unresolved)];
-    });
-    // Several rows made from one record may share a reason: it is said once.
-    return [...new Map(diagnostics.map((d) => [`${d.range.start.line}\u0000${d.message}`, d])).values()];
+    const said = (row: ShownRow): { severity: DiagnosticSeverity; code: typeof auditIssueCodes.badRows | typeof auditIssueCodes.unresolvedIds; message: string } | undefined => {
+      if (!row.ok && row.notChecked === true) return { severity: DiagnosticSeverity.Information, code: auditIssueCodes.badRows, message: `not checked in the editor: ${row.reason}` };
+      if (!row.ok) return { severity: DiagnosticSeverity.Error, code: auditIssueCodes.badRows, message: row.wholeFile === true ? `the audits read none of this file: ${row.reason}` : `the audits skip this ${what}: ${row.reason}` };
+      return row.unresolved === undefined ? undefined : { severity: DiagnosticSeverity.Warning, code: auditIssueCodes.unresolvedIds, message: row.unresolved };
+    };
+    // Several rows made from one record may share a reason: it is said once. Past `maxRowDiagnostics`
+    // the rest are counted on one last diagnostic: 80,000 in one message stall the editor.
+    const seen = new Set<string>();
+    const diagnostics: Diagnostic[] = [];
+    let more = 0;
+    let firstMore = 0;
+    for (const row of checked.rows) {
+      const d = said(row);
+      if (d === undefined) continue;
+      const key = `${row.line}\u0000${d.message}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      if (diagnostics.length < maxRowDiagnostics) diagnostics.push(diagnostic(row.line, d.severity, d.code, d.message));
+      else if (more++ === 0) firstMore = row.line;
+    }
+    if (more > 0) {
+      diagnostics.push(diagnostic(firstMore, DiagnosticSeverity.Information, auditIssueCodes.badRows, `… and ${more} more from this line on: the editor shows the first ${maxRowDiagnostics.toLocaleString('en-US')} problems of a data file`));
+    }
+    return diagnostics;
   }
 
   /** A row's hover: what it holds (or why it is skipped), which specs read it, and the findings that name it. */

@@ -69,7 +69,8 @@ function asRead(rows: readonly CheckedRow[], file: string, name: string, reading
     corpusName: '', corpus: reading.corpus ?? { file: '', passages: new Map() }, corpusIssues: [], pools: [{ name, file, rows: resolved.rows, issues: [] }],
   };
   const read = reading.model === undefined ? inputs : withLoggedFields(reading.model, inputs, new IssueLog());
-  const skipped = new Map([...resolved.skipped, ...(read.pools[0]?.issues ?? [])].map((i) => [i.line, i.reason]));
+  const skipped = new Map<number, string>();
+  for (const list of [resolved.skipped, read.pools[0]?.issues ?? []]) for (const i of list) skipped.set(i.line, i.reason);
   const readRows = new Map((read.pools[0]?.rows ?? []).map((r) => [r.id, r]));
   const unresolved = new Map(resolved.unresolved.map((i) => [i.line, i.reason]));
   return rows.map((r): CheckedRow => {
@@ -109,10 +110,10 @@ export function checkRows(text: string, kind: DataFileKind, file: string, name =
 export function importedRows(loaded: Loaded<Trajectory>, file: string, name: string, reading?: PoolReading): CheckedRow[] {
   // The pool could not be imported at all (a file unreadable, options refused): said once, on line 1.
   if (loaded.fileError !== undefined) return [{ ok: false, line: 1, reason: loaded.fileError, wholeFile: true }];
-  const rows: CheckedRow[] = [
-    ...loaded.issues.filter((i) => i.file === file).map((i): CheckedRow => ({ ok: false, line: i.line, reason: i.reason })),
-    ...loaded.items.filter((r) => r.source.file === file).map((row): CheckedRow => ({ ok: true, line: row.source.line, value: { kind: 'pool', row } })),
-  ].sort((a, b) => a.line - b.line);
+  const rows: CheckedRow[] = [];
+  for (const i of loaded.issues) if (i.file === file) rows.push({ ok: false, line: i.line, reason: i.reason });
+  for (const row of loaded.items) if (row.source.file === file) rows.push({ ok: true, line: row.source.line, value: { kind: 'pool', row } });
+  rows.sort((a, b) => a.line - b.line);
   return reading === undefined ? rows : asRead(rows, file, name, reading);
 }
 

@@ -133,7 +133,7 @@ export const issueCodeDocs: Record<IssueCode, string> = {
   'redundant-detector': 'A lattice detector that no observed inclusion-minimal repair needs for the attacks that were run.',
   'certificate-fails': "A lattice penalty λ_d that does not exceed the largest base-reward gain among the audited edits that trigger d: R − λ_d·d does not reject every one of them (the finite-set certificate fails).",
   'small-sample': "Too few isolated-eligible question clusters (under 59) for an attack's rates to mean much: a zero only bounds the rate above 5%, and a nonzero rate's bootstrap interval over so few clusters is too narrow to trust.",
-  'bad-rows': 'Rows of a linked pool, corpus or candidate file failed validation and were skipped.',
+  'bad-rows': 'Rows of a linked pool (each file of a glob or an imported log: records its importer skipped), corpus or candidate file failed validation and were skipped; one finding per file, on the declaration that reads it (a candidate file: the attack\'s `candidates "FILE"`), listing the first 100 rows as `file:line: reason` and counting the rest.',
   'audit-failed': 'The audit could not run: a linked file could not be read.',
   'asr-regression': 'An attack success rate (or its upper bound) rose against the committed baseline (`<spec>.baseline.json`, written by `herald audit --update-baseline`).',
   'baseline-unreadable': 'The baseline file beside the spec is not valid JSON of the baseline shape, so regressions cannot be checked.',

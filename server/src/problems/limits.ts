@@ -76,3 +76,17 @@ export const maxEditAddedElements = 10_000;
  * longest string and crashed; every feature of every variant reads these texts again.
  */
 export const maxEditAddedCharacters = 10_000_000;
+
+/**
+ * Skipped rows listed one by one per data file (`bad-rows`): in a finding's rows (the editor's
+ * related information, SARIF's related locations, the CLI's `file:line: reason` lines) and in a
+ * pool's report section (`issues`). The rest are counted ("… and N more"): a pool of 80,000 bad rows
+ * would otherwise be 80,000 related locations in one diagnostic, and as many lines on stderr.
+ */
+export const maxListedRows = 100;
+
+/**
+ * Row diagnostics of one open data file (`bad-rows`, `unresolved-ids` on its lines): past them one
+ * last diagnostic counts the rest. 80,000 in one message stalled the editor's main thread ~2 s.
+ */
+export const maxRowDiagnostics = 1_000;

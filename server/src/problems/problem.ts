@@ -48,6 +48,8 @@ export interface Problem {
   readonly data?: Readonly<Record<string, unknown>>;
   /** Rows of data files the problem is about; editors link them, SARIF lists them as related locations. */
   readonly rows?: readonly RowLocation[];
+  /** Rows past `rows` the problem is also about, counted, not listed (at most `maxListedRows` are). */
+  readonly moreRows?: number;
   /**
    * What identifies an audit finding across runs (SARIF's fingerprint): names and spec text only,
    * never a figure that a new seed or data could move.

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { maxListedRows } from '../problems/limits.js';
 
 // The pieces every section of the report shares: positions in the spec, labels, selections,
 // visibility, intervals, rate estimates and skipped rows.
@@ -40,8 +41,6 @@ export const rowIssue = z.object({
   reason: z.string(),
 });
 
-/** How many bad rows, and rows with unresolved results, a pool's section lists (its counts cover all). */
-export const maxReportedRows = 100;
 
 const count = z.number().int();
 
@@ -54,7 +53,7 @@ export const poolResolution = z.object({
   citations: z.object({ logged: count, url: count, rank: count, unresolved: count })
     .describe('citations: given as ids (logged) or markers resolved by url or by the rank of the result they point at'),
   rowsSkipped: count.describe('rows skipped because a citation marker did not resolve (also counted in skipped and listed in issues)'),
-  notes: z.array(rowIssue).describe(`the first ${maxReportedRows} rows with unresolved results, one note each`),
+  notes: z.array(rowIssue).describe(`the first ${maxListedRows} rows with unresolved results, one note each`),
 }).describe("how the pool's result objects and citation markers were resolved against the corpus; absent when it logs none");
 
 export const poolImport = z.object({

@@ -1,9 +1,10 @@
 import { z } from 'zod';
 import { heraldVersion } from '../version.js';
-import { interval, intervalMethod, label, maxReportedRows, poolImport, poolResolution, rateEstimate, rowIssue, selection, specRange, undefinedWhenEmpty, visibility } from './schema-parts.js';
+import { interval, intervalMethod, label, poolImport, poolResolution, rateEstimate, rowIssue, selection, specRange, undefinedWhenEmpty, visibility } from './schema-parts.js';
 import { comparisonReport, signalReport } from './training-schema.js';
 import { clusterSetReport, poolSelectionReport, robustnessEntry } from './selection-schema.js';
 import { commandRecord, generatorCertificate, heldOut } from './generator-schema.js';
+import { maxListedRows } from '../problems/limits.js';
 
 // The one JSON shape every run produces: the audits here, the training-signal and comparison
 // sections in training-schema.ts. The CLI's JSON output, the SARIF and HTML exports, and the
@@ -179,7 +180,7 @@ const poolReport = z.object({
   rows: z.number().int(),
   questions: z.number().int(),
   skipped: z.number().int(),
-  issues: z.array(rowIssue).describe(`the first ${maxReportedRows} bad rows`),
+  issues: z.array(rowIssue).describe(`the first ${maxListedRows} bad rows`),
   resolution: poolResolution.optional(),
   import: poolImport.optional(),
 });
