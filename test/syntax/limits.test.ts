@@ -181,6 +181,7 @@ describe('limits: the table in docs/language.md', () => {
     ['maxCitationsPerRow', limits.maxCitationsPerRow, 'bad-rows'],
     ['maxPatternInstructions', limits.maxPatternInstructions, issueCodes.badPattern],
     ['maxPatternWork', limits.maxPatternWork, 'audit-failed'],
+    ['maxGlobAlternatives', limits.maxGlobAlternatives, issueCodes.unreadableFile],
   ];
 
   it('lists every limit with its value and code', () => {

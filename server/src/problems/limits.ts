@@ -55,3 +55,10 @@ export const maxPatternInstructions = 1_000;
  * about 10 s); a 25-instruction pattern reads texts of up to about 10 million characters.
  */
 export const maxPatternWork = 2 ** 28;
+
+/**
+ * Patterns one glob link's `{a,b}` lists make when multiplied out (`unreadable-file` on the link):
+ * every file the walk passes is matched against each, so `{a,b}` written 40 times over would be
+ * 2⁴⁰ patterns. 256 is `{a,b}` eight times over.
+ */
+export const maxGlobAlternatives = 256;
