@@ -12,7 +12,7 @@ import picomatch from 'picomatch';
 import { globFiles } from '../../server/src/inputs/glob-files.js';
 import { globPattern } from '../../server/src/inputs/glob-pattern.js';
 import { WorkspaceTrust } from '../../server/src/inputs/trust.js';
-import { maxGlobAlternatives } from '../../server/src/problems/limits.js';
+import { maxGlobAlternatives, maxGlobWork } from '../../server/src/problems/limits.js';
 import { workspace } from './workspace.js';
 
 const herald = path.resolve('dist/herald.js');
@@ -58,6 +58,16 @@ describe('glob patterns match in linear time', () => {
     assert.equal(result.stdout, "glob.reward:1:6: warning unused-declaration pool 'p' is never used\n");
     assert.equal(result.status, 0, result.stderr);
     assert.ok(took < 15_000, `${took.toFixed(0)} ms`);
+  });
+
+  it(`a walk whose matching passes ${maxGlobWork.toLocaleString('en-US')} comparisons stops with the reason, within seconds`, () => {
+    // Each of 256 patterns tries its 128-character block at every place in each 250-character name.
+    const costly = workspace();
+    for (let i = 0; i < 100; i++) costly.write(`w/${'a'.repeat(240)}${String(i).padStart(10, 'a')}`, '');
+    const started = performance.now();
+    const listed = globFiles(path.join(costly.dir, `w/*${'a'.repeat(120)}${'{a,c}'.repeat(8)}`), WorkspaceTrust.everything);
+    assert.deepEqual(listed, { ok: false, reason: `matching the glob against the names it passes takes more than ${maxGlobWork.toLocaleString('en-US')} comparisons (see Limits in docs/language.md): narrow it` });
+    assert.ok(performance.now() - started < 20_000);
   });
 
   it('a pattern of a hundred thousand characters against a long name costs nothing', () => {

@@ -182,6 +182,7 @@ describe('limits: the table in docs/language.md', () => {
     ['maxPatternInstructions', limits.maxPatternInstructions, issueCodes.badPattern],
     ['maxPatternWork', limits.maxPatternWork, 'audit-failed'],
     ['maxGlobAlternatives', limits.maxGlobAlternatives, issueCodes.unreadableFile],
+    ['maxGlobWork', limits.maxGlobWork, issueCodes.unreadableFile],
   ];
 
   it('lists every limit with its value and code', () => {

@@ -6,6 +6,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { globBase, globPattern } from './glob-pattern.js';
 import { maxGlobEntries } from './input-limits.js';
+import { maxGlobWork } from '../problems/limits.js';
 import type { WorkspaceTrust } from './trust.js';
 
 /**
@@ -31,7 +32,7 @@ export function globFiles(absoluteGlob: string, trust: WorkspaceTrust): GlobFile
   const root = base === '' ? '/' : base;
   const compiled = globPattern(glob);
   if (!compiled.ok) return compiled;
-  const { matches, depth } = compiled;
+  const { matches, depth, steps } = compiled;
   if (!trust.allows(root)) return { ok: true, files: [] };
   const found: string[] = [];
   let entries = 0;
@@ -55,6 +56,7 @@ export function globFiles(absoluteGlob: string, trust: WorkspaceTrust): GlobFile
       } else if (matches(name) && trust.allows(full) && (entry.isFile() || (entry.isSymbolicLink() && isFile(full)))) {
         found.push(full);
       }
+      if (steps() > maxGlobWork) return `matching the glob against the names it passes takes more than ${maxGlobWork.toLocaleString('en-US')} comparisons (see Limits in docs/language.md): narrow it`;
     }
     return undefined;
   };

@@ -13,8 +13,13 @@ type Token = { readonly kind: 'char'; readonly char: string } | { readonly kind:
 /** A folder or file name's pattern: `**` (any folders, including none) or its tokens. */
 type Segment = { readonly kind: '**' } | { readonly kind: 'name'; readonly tokens: readonly Token[]; readonly fixed: number };
 
+/** Character comparisons made so far, shared by one glob's matches: the walk stops past `maxGlobWork`. */
+interface Work {
+  steps: number;
+}
+
 export type GlobPattern =
-  | { readonly ok: true; readonly matches: (relative: string) => boolean; readonly depth: number }
+  | { readonly ok: true; readonly matches: (relative: string) => boolean; readonly depth: number; readonly steps: () => number }
   | { readonly ok: false; readonly reason: string };
 
 /** Where each `{` closes and its top-level commas, found in one pass (a `\\` escapes the next character). */
@@ -109,7 +114,7 @@ function segmentsOf(alternative: string): Segment[] {
  * more character; earlier stars never need to (the part between two stars is matched at its
  * leftmost place, which leaves the most room after it), so the work is at most name × tokens.
  */
-function nameMatches(segment: Segment & { kind: 'name' }, name: string): boolean {
+function nameMatches(segment: Segment & { kind: 'name' }, name: string, work: Work): boolean {
   const { tokens } = segment;
   // Literal tokens past the name's length cannot match: a pattern of a million characters costs nothing here.
   if (segment.fixed > name.length) return false;
@@ -119,6 +124,7 @@ function nameMatches(segment: Segment & { kind: 'name' }, name: string): boolean
   let star = -1;
   let resume = 0;
   while (n < name.length) {
+    work.steps++;
     const token = tokens[t];
     if (token !== undefined && token.kind === '*') {
       star = t++;
@@ -143,7 +149,7 @@ function nameMatches(segment: Segment & { kind: 'name' }, name: string): boolean
  * A `**` at the end takes at least one name: `runs/x/**` names the files inside the folder
  * `runs/x`, never a file named `runs/x` (the `/` asks for a folder).
  */
-function pathMatches(segments: readonly Segment[], names: readonly string[]): boolean {
+function pathMatches(segments: readonly Segment[], names: readonly string[], work: Work): boolean {
   let reach = new Uint8Array(names.length + 1);
   reach[0] = 1;
   segments.forEach((segment, s) => {
@@ -153,7 +159,7 @@ function pathMatches(segments: readonly Segment[], names: readonly string[]): bo
       if (segment.kind === '**') {
         const stays = reach[i] === 1 && !last;
         if (stays || (i > 0 && (next[i - 1] === 1 || reach[i - 1] === 1) && !names[i - 1]!.startsWith('.'))) next[i] = 1;
-      } else if (i > 0 && reach[i - 1] === 1 && nameMatches(segment, names[i - 1]!)) {
+      } else if (i > 0 && reach[i - 1] === 1 && nameMatches(segment, names[i - 1]!, work)) {
         next[i] = 1;
       }
     }
@@ -163,9 +169,10 @@ function pathMatches(segments: readonly Segment[], names: readonly string[]): bo
 }
 
 /**
- * The matcher of a glob relative to its walk's root (`/` between names), and how many folders
- * deep its walk must go (`Infinity` with `**`); a reason when its `{a,b}` lists multiply out to more
- * than `maxGlobAlternatives` patterns.
+ * The matcher of a glob relative to its walk's root (`/` between names), how many folders deep its
+ * walk must go (`Infinity` with `**`) and the comparisons its matches have made (a name against a
+ * segment costs at most their lengths multiplied, so a walk bounds the total: `maxGlobWork`); a
+ * reason when its `{a,b}` lists multiply out to more than `maxGlobAlternatives` patterns.
  */
 export function globPattern(glob: string): GlobPattern {
   const alternatives = expandBraces(glob, maxGlobAlternatives);
@@ -174,9 +181,11 @@ export function globPattern(glob: string): GlobPattern {
   }
   const patterns = alternatives.map(segmentsOf);
   const depth = patterns.reduce((most, segments) => Math.max(most, segments.some((s) => s.kind === '**') ? Infinity : segments.length), 0);
-  return { ok: true, depth, matches: (relative) => {
+  const work: Work = { steps: 0 };
+  return { ok: true, depth, steps: () => work.steps, matches: (relative) => {
     const names = relative.split('/');
-    return patterns.some((segments) => pathMatches(segments, names));
+    work.steps += patterns.length;
+    return patterns.some((segments) => pathMatches(segments, names, work));
   } };
 }
 

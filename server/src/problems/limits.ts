@@ -62,3 +62,12 @@ export const maxPatternWork = 2 ** 28;
  * 2⁴⁰ patterns. 256 is `{a,b}` eight times over.
  */
 export const maxGlobAlternatives = 256;
+
+/**
+ * Character comparisons one glob link's walk may make matching names (`unreadable-file` on the
+ * link). A name against a segment costs at most their lengths multiplied (`*aaaa…ab` against a
+ * long name), times the patterns its lists make, times the 100,000 entries a walk may pass: past
+ * this bound (about a second) the walk stops rather than freeze the editor. Usual globs make a
+ * few comparisons per name.
+ */
+export const maxGlobWork = 2 ** 28;
