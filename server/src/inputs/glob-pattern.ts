@@ -1,10 +1,11 @@
-// A glob link's pattern, matched in time linear in the pattern times the name: only the four
+// A glob link's pattern, matched in time at most the pattern's length times the name's: only the four
 // forms docs/language.md names (`*`, `?`, `**`, `{a,b}`). A regular-expression matcher
 // (picomatch) backtracked exponentially on `*a*a*a*a*b.jsonl` against a long name (24.8 s per
 // name with four stars), freezing `check` and the language server. Here the `{a,b}` lists are
 // multiplied out first (at most `maxGlobAlternatives`), then each alternative is matched one path
 // segment at a time: a segment by the greedy two-pointer wildcard match, which backs up only to
-// the last `*`, and the segments by one pass over the positions `**` may reach.
+// the last `*`, and the segments by one pass over the positions `**` may reach. The comparisons
+// are counted, and a walk stops past `maxGlobWork` of them.
 import { maxGlobAlternatives } from '../problems/limits.js';
 
 /** One character of a segment pattern: a literal character, `?` (any one) or `*` (any run). */
