@@ -78,7 +78,7 @@ describe('herald check', () => {
     const dir = workspace({});
     const missing = runHerald(['check', 'nope.reward'], dir);
     assert.equal(missing.code, 2);
-    assert.match(missing.stderr, /^nope\.reward: error: cannot read: ENOENT/m);
+    assert.match(missing.stderr, /^nope\.reward: error: cannot read: file not found$/m);
     // An unreadable spec is an error of the run: the count never says "0 errors" for it.
     assert.match(missing.stderr, /^checked 1 spec: 1 error \(1 spec could not be read\), 0 warnings$/m);
     assert.equal(runHerald(['check'], dir).code, 2);

@@ -137,7 +137,10 @@ describe('--out never overwrites what the run reads', () => {
     const dir = auditWorkspace();
     const result = runHerald(['audit', 'spec.reward', '--out', 'data', '--format', 'json', '--no-cache'], dir);
     assert.equal(result.code, 2, result.stderr);
-    assert.match(result.stderr, /^herald: cannot write data: EISDIR/m);
+    assert.equal(result.stderr, 'herald audit: refusing to write the report to data: a folder, not a file; nothing was written\n');
+    const missing = runHerald(['audit', 'spec.reward', '--out', 'no-such-folder/report.json', '--format', 'json', '--no-cache', '--quiet'], dir);
+    assert.equal(missing.code, 2, missing.stderr);
+    assert.match(missing.stderr, /^herald: cannot write no-such-folder\/report\.json: ENOENT.*; nothing was written$/m);
   });
 });
 
@@ -186,7 +189,7 @@ describe('writeOutput', () => {
     function* pieces(): Generator<string> {
       for (let i = 0; i < 3; i++) yield `{"row":${i}}\n`;
     }
-    assert.equal(writeOutput({ kind: 'file', file }, pieces(), io), true);
+    assert.equal(writeOutput({ kind: 'file', file, real: file, reads: [] }, pieces(), io), true);
     assert.equal(readFileSync(file, 'utf8'), '{"row":0}\n{"row":1}\n{"row":2}\n');
     assert.deepEqual(errors, [`herald: wrote ${file}`]);
     assert.equal(writeOutput({ kind: 'stdout' }, pieces(), io), true);

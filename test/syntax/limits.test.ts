@@ -186,6 +186,8 @@ describe('limits: the table in docs/language.md', () => {
     ['maxEditAddedCharacters', limits.maxEditAddedCharacters, 'audit-failed'],
     ['maxListedRows', limits.maxListedRows, 'bad-rows'],
     ['maxRowDiagnostics', limits.maxRowDiagnostics, 'bad-rows'],
+    ['maxGlobAlternatives', limits.maxGlobAlternatives, issueCodes.unreadableFile],
+    ['maxGlobWork', limits.maxGlobWork, issueCodes.unreadableFile],
   ];
 
   it('lists every limit with its value and code', () => {

@@ -36,7 +36,7 @@ export const auditCommand = {
       type: 'string', value: 'FORM', choices: paperTableFormats,
       help: "print only the paper's tables of each audit instead of the report: Table 2 (attacks × rewards, first-visible and oracle-worst side by side, n, exact bounds), Table 3 (one row per laundering attack's generators, for an audit with several), the pool-selection robustness table of an audit with `robustness` and the cross-model table (each pool, then the question-weighted aggregate) of an audit over several pools; as aligned text, CSV or Markdown (with --format table)",
     },
-    out: { type: 'string', value: 'FILE', help: 'write the report to FILE instead of stdout; refused, with nothing written, when FILE is the spec or a file the run reads' },
+    out: { type: 'string', value: 'FILE', help: 'write the report to FILE instead of stdout; refused, with nothing written, when FILE is the spec, a file the run reads or not a regular file; replaced only once the report is written whole' },
     audit: { type: 'string', value: 'NAME', help: 'run only the audit block NAME; a name the spec does not declare is a usage error' },
     quiet: { type: 'boolean', default: false, help: "print no progress and no 'wrote FILE' lines on stderr; problems, skipped rows and failed expectations still print" },
     'update-baseline': { type: 'boolean', default: false, help: 'accept the figures: write <spec>.baseline.json (commit it); later runs report every attack success rate or bound that rose against it as a regression' },

@@ -1,8 +1,9 @@
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { specRelative } from '../inputs/paths.js';
 import { analyze } from '../semantics/analyze.js';
 import { probeFile } from '../inputs/file-probe.js';
+import { describeError, openInput, readOpened } from '../inputs/open-input.js';
+import { WorkspaceTrust } from '../inputs/trust.js';
 import { LineIndex } from '../problems/line-index.js';
 import { maxListedRows } from '../problems/limits.js';
 import type { Problem } from '../problems/problem.js';
@@ -24,13 +25,25 @@ export function formatProblem(file: string, index: LineIndex, problem: Problem):
   return escapeControls(`${file}:${line + 1}:${character + 1}: ${problem.severity} ${problem.code} ${problem.message}`);
 }
 
-/** A spec's text, or undefined after saying on stderr why it cannot be read. */
+/** A spec is read whatever its size: past `maxSpecLength` the parser reports it, as in the editor. */
+const specAccess = { trust: WorkspaceTrust.everything, maxBytes: Number.POSITIVE_INFINITY, limitName: 'for a spec' };
+
+/**
+ * A spec's text, or undefined after saying on stderr why it cannot be read. Opened like every file a
+ * spec reads (`openInput`): a FIFO, device, socket or folder is refused before it is opened, and
+ * nothing blocks.
+ */
 export function readSpec(file: string, io: CommandOutput): string | undefined {
-  try {
-    return fs.readFileSync(file, 'utf8');
-  } catch (error) {
-    io.err(escapeControls(`${file}: error: cannot read: ${error instanceof Error ? error.message : String(error)}`));
+  const cannotRead = (why: string): undefined => {
+    io.err(escapeControls(`${file}: error: cannot read: ${why}`));
     return undefined;
+  };
+  const opened = openInput(file, specAccess);
+  if (!opened.ok) return cannotRead(opened.reason);
+  try {
+    return readOpened(opened, specAccess.maxBytes).toString('utf8');
+  } catch (error) {
+    return cannotRead(describeError(error));
   }
 }
 

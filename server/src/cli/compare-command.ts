@@ -27,7 +27,7 @@ export const compareCommand = {
       type: 'string', value: 'FORM', choices: paperTableFormats,
       help: "print only the paper's Table 4 of each comparison instead of the report: metric × benchmark and equal-suite, each the paired difference with its 95% interval, and the EM non-inferiority row; over all rows and, with `greedy`, over the greedy and the sampled rows; as aligned text, CSV or Markdown (with --format table)",
     },
-    out: { type: 'string', value: 'FILE', help: 'write the report to FILE instead of stdout; refused, with nothing written, when FILE is the spec or a file the run reads' },
+    out: { type: 'string', value: 'FILE', help: 'write the report to FILE instead of stdout; refused, with nothing written, when FILE is the spec, a file the run reads or not a regular file; replaced only once the report is written whole' },
   },
   exit: '0 when the EM non-inferiority gate passes on every benchmark, 1 when it fails, 2 on spec errors, unreadable input or bad usage',
 } as const satisfies CommandSpec<Readonly<Record<string, OptionSpec>>>;

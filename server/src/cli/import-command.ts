@@ -26,7 +26,7 @@ export const importCommand = {
     from: { type: 'string', value: 'FORMAT', choices: importers.map((i) => i.format), help: 'the log format (listed below with its options)' },
     option: { type: 'string', multiple: true, value: 'KEY=VALUE', help: "an importer option, e.g. --option dialect=search_r1; repeat for several" },
     corpus: { type: 'string', value: 'FILE', help: 'a corpus (JSONL) to resolve the rows against: prints how many results and citations resolve, and how, and each row with unresolved results' },
-    out: { type: 'string', value: 'FILE', help: "where the pool goes ('-' for stdout); refused, with nothing written, when FILE is one of the logs or the corpus" },
+    out: { type: 'string', value: 'FILE', help: "where the pool goes ('-' for stdout); refused, with nothing written, when FILE is one of the logs, the corpus or not a regular file; replaced only once the pool is written whole" },
     quiet: { type: 'boolean', default: false, help: "print only skipped records, notes and counts, no 'wrote FILE' line" },
     'max-input-mib': maxInputOption,
   },

@@ -25,7 +25,7 @@ export const signalCommand = {
     'min-groups': { type: 'string', value: 'N', help: "a detector whose penalty changes the advantages in fewer than N groups is reported (default: the block's, else 5)" },
     'max-input-mib': maxInputOption,
     format: { type: 'string', choices: analysisFormats, default: 'table', help: 'the report as a readable table, the JSON report (docs/report.md) or a standalone HTML page' },
-    out: { type: 'string', value: 'FILE', help: 'write the report to FILE instead of stdout; refused, with nothing written, when FILE is the spec or a file the run reads' },
+    out: { type: 'string', value: 'FILE', help: 'write the report to FILE instead of stdout; refused, with nothing written, when FILE is the spec, a file the run reads or not a regular file; replaced only once the report is written whole' },
   },
   exit: '0 when every detector changes the advantages in at least min_groups groups, 1 otherwise, 2 on spec errors, unreadable input or bad usage',
 } as const satisfies CommandSpec<Readonly<Record<string, OptionSpec>>>;

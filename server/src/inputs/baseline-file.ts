@@ -1,11 +1,10 @@
-import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
-import * as path from 'node:path';
 import { rowReason } from '../pool/row-reason.js';
 import { baselineSchema, type Baseline } from '../report/baseline-schema.js';
 import { maxBaselineBytes } from './input-limits.js';
 import { jsonFileReason } from '../pool/json-error.js';
 import { openInput, readOpened, UnreadableInput } from './open-input.js';
+import { replaceFile, type Replaced } from './replace-file.js';
 import { WorkspaceTrust } from './trust.js';
 
 // The baseline file a spec's audits are checked against: `<spec>.baseline.json`, beside the spec.
@@ -16,11 +15,11 @@ export function baselineFileOf(specFile: string): string {
   return `${specFile}.baseline.json`;
 }
 
-export type BaselineWrite = { readonly ok: true } | { readonly ok: false; readonly reason: string };
+export type BaselineWrite = Replaced;
 
 /**
- * Writes a baseline: to a new file in the spec's folder, then renamed over the old one, so the
- * write never goes through a symbolic link and a crash never leaves half a baseline. Refused when
+ * Writes a baseline by `replaceFile` (a new file in the spec's folder, renamed over the old one), so
+ * the write never goes through a symbolic link and a crash never leaves half a baseline. Refused when
  * the baseline's name is a symbolic link or not a regular file, or the trust rule rules it out.
  */
 export function writeBaseline(file: string, baseline: Baseline, trust = WorkspaceTrust.everything): BaselineWrite {
@@ -32,16 +31,8 @@ export function writeBaseline(file: string, baseline: Baseline, trust = Workspac
     // No baseline yet: it is created.
   }
   if (!trust.allows(file)) return { ok: false, reason: `${file} is outside this untrusted workspace` };
-  const temporary = path.join(path.dirname(file), `.${path.basename(file)}.${randomBytes(6).toString('hex')}.tmp`);
-  try {
-    // 'wx': created new, never opened through a link or over another file of that name.
-    fs.writeFileSync(temporary, `${JSON.stringify(baseline, null, 2)}\n`, { flag: 'wx', mode: 0o644 });
-    fs.renameSync(temporary, file);
-    return { ok: true };
-  } catch (error) {
-    fs.rmSync(temporary, { force: true });
-    return { ok: false, reason: `${file} could not be written: ${error instanceof Error ? error.message : String(error)}` };
-  }
+  const written = replaceFile(file, [`${JSON.stringify(baseline, null, 2)}\n`]);
+  return written.ok ? written : { ok: false, reason: `${file} could not be written: ${written.reason}` };
 }
 
 export type BaselineRead = { readonly kind: 'none' } | { readonly kind: 'ok'; readonly baseline: Baseline } | { readonly kind: 'invalid'; readonly reason: string };

@@ -1,11 +1,12 @@
 // The files a glob link names (`pool runs = "dumps/*.jsonl"`): one walk of the folders below the
-// glob's fixed part, matched with picomatch, in one order everywhere. The walk never follows a
+// glob's fixed part, matched by `globPattern` (linear time), in one order everywhere. The walk never follows a
 // linked folder (no loops, no way out), and every matched file passes the trust rule on its
 // resolved path, so in an untrusted workspace a link to a file outside is not listed, let alone read.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import picomatch from 'picomatch';
+import { globBase, globPattern } from './glob-pattern.js';
 import { maxGlobEntries } from './input-limits.js';
+import { maxGlobWork } from '../problems/limits.js';
 import type { WorkspaceTrust } from './trust.js';
 
 /**
@@ -20,9 +21,6 @@ export type GlobFiles =
   | { readonly ok: true; readonly files: readonly string[] }
   | { readonly ok: false; readonly reason: string };
 
-/** Only the four forms the docs name: `*`, `?`, `**`, `{a,b}`. */
-const matcherOptions = { nobracket: true, noextglob: true, nonegate: true, dot: false } as const;
-
 /**
  * The regular files an absolute glob names, absolute and sorted by path (code units, `/` between
  * folders: the same order on every machine), that the trust rule allows. Hidden files and folders
@@ -30,11 +28,11 @@ const matcherOptions = { nobracket: true, noextglob: true, nonegate: true, dot: 
  */
 export function globFiles(absoluteGlob: string, trust: WorkspaceTrust): GlobFiles {
   const pattern = absoluteGlob.split(path.sep).join('/');
-  const { base, glob } = picomatch.scan(pattern);
+  const { base, glob } = globBase(pattern);
   const root = base === '' ? '/' : base;
-  const matches = picomatch(glob, matcherOptions);
-  const deep = glob.includes('**') || /\{[^}]*\/[^}]*\}/.test(glob);
-  const depth = deep ? Infinity : glob.split('/').length;
+  const compiled = globPattern(glob);
+  if (!compiled.ok) return compiled;
+  const { matches, depth, steps } = compiled;
   if (!trust.allows(root)) return { ok: true, files: [] };
   const found: string[] = [];
   let entries = 0;
@@ -58,6 +56,7 @@ export function globFiles(absoluteGlob: string, trust: WorkspaceTrust): GlobFile
       } else if (matches(name) && trust.allows(full) && (entry.isFile() || (entry.isSymbolicLink() && isFile(full)))) {
         found.push(full);
       }
+      if (steps() > maxGlobWork) return `matching the glob against the names it passes takes more than ${maxGlobWork.toLocaleString('en-US')} comparisons (see Limits in docs/language.md): narrow it`;
     }
     return undefined;
   };

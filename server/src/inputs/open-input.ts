@@ -44,14 +44,24 @@ export class UnreadableInput extends Error {
 // O_NONBLOCK: a FIFO put where a file was opens at once instead of waiting for a writer (Windows has no such flag).
 const openFlags = fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0) | (fs.constants.O_NOCTTY ?? 0);
 
-/** What is wrong with a file of this kind and size for reading, or undefined. */
-function kindProblem(stats: fs.Stats, access: InputAccess): string | undefined {
+/**
+ * Why what a path leads to is not a regular file (a folder, FIFO, device or socket), or undefined:
+ * the one wording of the rule that HERALD reads and writes regular files only.
+ */
+export function notRegularFile(stats: fs.Stats): string | undefined {
   if (stats.isDirectory()) return 'a folder, not a file';
   if (stats.isFIFO()) return 'not a regular file (a FIFO)';
   if (stats.isCharacterDevice()) return 'not a regular file (a character device)';
   if (stats.isBlockDevice()) return 'not a regular file (a block device)';
   if (stats.isSocket()) return 'not a regular file (a socket)';
   if (!stats.isFile()) return 'not a regular file';
+  return undefined;
+}
+
+/** What is wrong with a file of this kind and size for reading, or undefined. */
+function kindProblem(stats: fs.Stats, access: InputAccess): string | undefined {
+  const kind = notRegularFile(stats);
+  if (kind !== undefined) return kind;
   if (stats.size > access.maxBytes) return `${formatBytes(stats.size)}, above the ${formatBytes(access.maxBytes)} limit ${access.limitName} (see Limits in docs/language.md)`;
   return undefined;
 }

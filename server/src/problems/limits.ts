@@ -90,3 +90,19 @@ export const maxListedRows = 100;
  * last diagnostic counts the rest. 80,000 in one message stalled the editor's main thread ~2 s.
  */
 export const maxRowDiagnostics = 1_000;
+
+/**
+ * Patterns one glob link's `{a,b}` lists make when multiplied out (`unreadable-file` on the link):
+ * every file the walk passes is matched against each, so `{a,b}` written 40 times over would be
+ * 2⁴⁰ patterns. 256 is `{a,b}` eight times over.
+ */
+export const maxGlobAlternatives = 256;
+
+/**
+ * Character comparisons one glob link's walk may make matching names (`unreadable-file` on the
+ * link). A name against a segment costs at most their lengths multiplied (`*aaaa…ab` against a
+ * long name), times the patterns its lists make, times the 100,000 entries a walk may pass: past
+ * this bound (about a second) the walk stops rather than freeze the editor. Usual globs make a
+ * few comparisons per name.
+ */
+export const maxGlobWork = 2 ** 28;
