@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
@@ -105,5 +106,18 @@ describe('herald --version', () => {
       assert.equal(result.code, 0);
       assert.equal(result.stdout, `${version}\n`);
     }
+  });
+});
+
+describe('herald with its output closed early (herald audit … | head)', () => {
+  it('stops with the status of a program stopped by SIGPIPE (141), and no stack trace', async () => {
+    const child = spawn(process.execPath, [herald, 'audit', 'samples/paper.reward', '--format', 'json', '--quiet'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    // The reader goes away before herald writes its report.
+    child.stdout.destroy();
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+    const [code] = (await once(child, 'close')) as [number | null];
+    assert.equal(code, 141, stderr);
+    assert.doesNotMatch(stderr, /internal error|EPIPE|at /);
   });
 });

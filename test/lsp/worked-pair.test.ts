@@ -98,6 +98,27 @@ describe('worked pair: rebuilt from the spec and the row', () => {
     assert.match(reason('t1', { attack: 'launder', position: null, replacement: null }), /needs a citation position/);
     assert.match(reason('t6', { attack: 'same_final', position: null, replacement: null }), /has no same_final edit/);
   });
+
+  it('says why when the rebuilt edit grows past its bounds, as the audit does, instead of failing the request', () => {
+    const grow = Array.from({ length: 30 }, () => 'duplicate all s in steps').join(', ');
+    const spec = `${goldenSpec}edit grow "doubles the steps, again and again" = ${grow}
+audit b {
+  reward R0
+  corpus c
+  pools p
+  attack grow targets U
+}
+`;
+    const { model, problems } = analyze(spec);
+    assert.deepEqual(problems.filter((p) => p.severity === 'error'), []);
+    const decl = model.globals.get('b')?.decl;
+    assert.ok(decl?.kind === 'audit');
+    const plan = planAudit(decl, spec);
+    assert.ok(plan);
+    const outcome = computeWorkedPair(model, plan, goldenCorpus, goldenRows.find((r) => r.id === 't1')!, { attack: 'grow', position: null, replacement: null });
+    assert.ok(!outcome.ok);
+    assert.match(outcome.reason, /^edit 'grow': .*more than the 10,000 an edit may add/);
+  });
 });
 
 describe('worked pair: the two documents of the diff', () => {

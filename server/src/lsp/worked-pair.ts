@@ -89,16 +89,18 @@ function stepName(step: TraceStep): string {
  */
 export function computeWorkedPair(model: SpecModel, plan: AuditPlan, corpus: Corpus, row: Trajectory, wanted: PairEdit): PairOutcome {
   const env = corpusEnv(corpus);
-  const rebuilt = rebuildEdit(model, plan, env, row, wanted);
-  if (typeof rebuilt === 'string') return { ok: false, reason: rebuilt };
-  const { rewards, table, detectorNames } = compilePlan(model, auditEditPlan(plan));
-  const F = table.keys.length;
-  const original = new Float64Array(F);
-  const edited = new Float64Array(F);
-  evaluateFeatures(table, viewOf(row), env, original, 0);
-  evaluateFeatures(table, rebuilt.edit.view, env, edited, 0);
-  const targets = new Set(plan.attacks.find((a) => a.name === wanted.attack)?.targets ?? []);
+  // Rebuilding the edit and evaluating the features can meet an engine bound (an edit that grows
+  // past its limits, a `matches` past its work): the audit stopped on it too, with this message.
   try {
+    const rebuilt = rebuildEdit(model, plan, env, row, wanted);
+    if (typeof rebuilt === 'string') return { ok: false, reason: rebuilt };
+    const { rewards, table, detectorNames } = compilePlan(model, auditEditPlan(plan));
+    const F = table.keys.length;
+    const original = new Float64Array(F);
+    const edited = new Float64Array(F);
+    evaluateFeatures(table, viewOf(row), env, original, 0);
+    evaluateFeatures(table, rebuilt.edit.view, env, edited, 0);
+    const targets = new Set(plan.attacks.find((a) => a.name === wanted.attack)?.targets ?? []);
     const scored = rewards.map((reward, i): PairReward => {
       const terms = reward.terms.map((term) => {
         const k = table.index.get(term.key)!;
@@ -118,7 +120,7 @@ export function computeWorkedPair(model: SpecModel, plan: AuditPlan, corpus: Cor
     });
     return { ok: true, pair: { ...rebuilt, rewards: scored, detectors } };
   } catch (error) {
-    // A term that is not finite on this row: the audit itself would have stopped with this message.
+    // A term that is not finite on this row, or an edit past its bounds: the audit itself would have stopped with this message.
     if (error instanceof AuditError) return { ok: false, reason: error.message };
     throw error;
   }
