@@ -181,6 +181,11 @@ describe('limits: the table in docs/language.md', () => {
     ['maxCitationsPerRow', limits.maxCitationsPerRow, 'bad-rows'],
     ['maxPatternInstructions', limits.maxPatternInstructions, issueCodes.badPattern],
     ['maxPatternWork', limits.maxPatternWork, 'audit-failed'],
+    ['maxImportNesting', limits.maxImportNesting, 'bad-rows'],
+    ['maxImportedSteps', limits.maxImportedSteps, 'bad-rows'],
+    ['maxImportedResults', limits.maxImportedResults, 'bad-rows'],
+    ['maxImportedToolCalls', limits.maxImportedToolCalls, 'bad-rows'],
+    ['maxTranscriptTags', limits.maxTranscriptTags, 'bad-rows'],
   ];
 
   it('lists every limit with its value and code', () => {

@@ -2,6 +2,7 @@
 // gold and qrels files) or one JSON document (an rllm episode, a BrowseComp-Plus run file). Read the
 // way the pool loader reads (UTF-8, a byte-order mark dropped, CRLF accepted, blank lines counted).
 import { Buffer, isUtf8 } from 'node:buffer';
+import { jsonFileReason, jsonLineReason } from '../pool/json-error.js';
 import type { ImportIssue } from './importer.js';
 
 export type Decoded = { readonly ok: true; readonly text: string } | { readonly ok: false; readonly reason: string };
@@ -18,11 +19,7 @@ export interface JsonRecord {
   readonly value: unknown;
 }
 
-function jsonError(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
-/** The non-blank lines of a JSON Lines text as parsed values; a line that is not JSON is an issue. */
+/** The non-blank lines of a JSON Lines text as parsed values; a line that is not JSON is an issue (its position and kind, never its text). */
 export function jsonLines(file: string, text: string): { readonly records: readonly JsonRecord[]; readonly issues: readonly ImportIssue[] } {
   const records: JsonRecord[] = [];
   const issues: ImportIssue[] = [];
@@ -31,8 +28,8 @@ export function jsonLines(file: string, text: string): { readonly records: reado
     if (line.trim() === '') continue;
     try {
       records.push({ line: i + 1, value: JSON.parse(line) });
-    } catch (error) {
-      issues.push({ at: { file, line: i + 1 }, reason: `not JSON: ${jsonError(error)}` });
+    } catch {
+      issues.push({ at: { file, line: i + 1 }, reason: jsonLineReason(line) });
     }
   }
   return { records, issues };
@@ -42,8 +39,8 @@ export function jsonLines(file: string, text: string): { readonly records: reado
 export function jsonDocument(text: string): { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly reason: string } {
   try {
     return { ok: true, value: JSON.parse(text) };
-  } catch (error) {
-    return { ok: false, reason: `not JSON: ${jsonError(error)}` };
+  } catch {
+    return { ok: false, reason: jsonFileReason(text) };
   }
 }
 
