@@ -95,15 +95,24 @@ describe('importers: limits per record', () => {
   it(`a value nested 100,000 deep is a skipped record (maxImportNesting = ${maxImportNesting}); one nested 40 deep is imported`, async () => {
     const nested = (depth: number): string => `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
     const line = (depth: number): string => verlRecord('<answer>Jubre</answer>').replace(/\}$/u, `,"extra":${nested(depth)}}`);
+    const tooDeep = `the record nests deeper than ${maxImportNesting} levels, the limit per record (maxImportNesting)`;
     const result = await runImporter('verl', [fileOf('d/1.jsonl', `${line(100_000)}\n${line(40)}\n`)]);
-    assert.deepEqual(reasons(result), [`d/1.jsonl:1: meta.reward_extra_info.extra nests deeper than ${maxImportNesting} levels, the limit per record (maxImportNesting)`]);
+    assert.deepEqual(reasons(result), [`d/1.jsonl:1: ${tooDeep}`]);
     assert.equal(result.rows.length, 1);
     // What is imported can be written: JSON.stringify of the deep value overflowed the stack.
     assert.ok(JSON.stringify(result.rows[0]?.row).length > 0);
-    // A tool output nested that deep is text, not a result list (its reader recursed per level).
-    const deepOutput = `${'{"results":'.repeat(100_000)}[]${'}'.repeat(100_000)}`;
-    const bcp = await runImporter('browsecomp_plus', [fileOf('run_1.json', { query_id: '1', result: [{ type: 'tool_call', tool_name: 'lookup', arguments: '{}', output: deepOutput }, { type: 'output_text', output: 'Exact Answer: a' }] })]);
-    assert.deepEqual(bcp.rows[0]?.row.steps, [{ type: 'tool', tool: 'lookup', args: {}, call_id: 'call_0', output: deepOutput }]);
+    // The chat importers wrote a deep call's arguments and a deep tool output back as JSON before the row was checked.
+    const deepArgs = `{"episode_id":"t:0","task":{"question":"q"},"trajectories":[{"steps":[{"chat_completions":[{"role":"user","content":"q"},{"role":"assistant","content":"","tool_calls":[{"id":"c","type":"function","function":{"name":"lookup","arguments":${nested(100_000)}}}]},{"role":"assistant","content":"\\\\boxed{a}"}]}]}]}`;
+    assert.deepEqual(reasons(await runImporter('rllm', [fileOf('e.json', deepArgs)])), [`e.json:1: ${tooDeep}`]);
+    const deepOutput = `{"query_id":"1","result":[{"type":"tool_call","tool_name":"x","arguments":"{}","output":${nested(100_000)}}]}`;
+    assert.deepEqual(reasons(await runImporter('browsecomp_plus', [fileOf('run_1.json', deepOutput)])), [`run_1.json:1: ${tooDeep}`]);
+    // Inside a string, deep JSON is text: a tool output that deep is no result list (its reader recursed per level)…
+    const deepText = `${'{"results":'.repeat(100_000)}[]${'}'.repeat(100_000)}`;
+    const bcp = await runImporter('browsecomp_plus', [fileOf('run_1.json', { query_id: '1', result: [{ type: 'tool_call', tool_name: 'lookup', arguments: '{}', output: deepText }, { type: 'output_text', output: 'Exact Answer: a' }] })]);
+    assert.deepEqual(bcp.rows[0]?.row.steps, [{ type: 'tool', tool: 'lookup', args: {}, call_id: 'call_0', output: deepText }]);
+    // …and a Hermes call whose arguments nest that deep is a row the registry refuses, naming the field.
+    const hermes = verlRecord(`<tool_call>{"name": "visit", "arguments": ${nested(100)}}</tool_call>`);
+    assert.deepEqual(reasons(await runImporter('verl', [fileOf('d/2.jsonl', hermes)], { dialect: 'hermes' })), [`d/2.jsonl:1: steps[0].args nests deeper than ${maxImportNesting} levels, the limit per record (maxImportNesting)`]);
   });
 });
 

@@ -5,6 +5,7 @@
 // list of `{tool_call_id, output}`). Nothing here decides what a message means: ./chat-trajectory.ts does.
 
 import { maxImportedToolCalls } from '../problems/limits.js';
+import { jsonDocument } from './chat-records.js';
 
 /** A tool call as logged: `args` is the parsed arguments object, absent when they are not a JSON object. */
 export interface ChatCall {
@@ -34,12 +35,10 @@ export function isObject(value: unknown): value is Readonly<Record<string, unkno
   return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
+/** JSON inside a field (ART's `tool_calls`, a call's `arguments`); undefined when it is not JSON, or nested too deep to write back. */
 function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
+  const read = jsonDocument(text);
+  return read.ok ? read.value : undefined;
 }
 
 function textOf(content: unknown): string | undefined {

@@ -4,6 +4,7 @@
 import { Buffer, isUtf8 } from 'node:buffer';
 import { jsonFileReason, jsonLineReason } from '../pool/json-error.js';
 import type { ImportIssue } from './importer.js';
+import { recordNestingReason } from './json-nesting.js';
 
 export type Decoded = { readonly ok: true; readonly text: string } | { readonly ok: false; readonly reason: string };
 
@@ -26,22 +27,23 @@ export function jsonLines(file: string, text: string): { readonly records: reado
   for (const [i, raw] of text.split('\n').entries()) {
     const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
     if (line.trim() === '') continue;
-    try {
-      records.push({ line: i + 1, value: JSON.parse(line) });
-    } catch {
-      issues.push({ at: { file, line: i + 1 }, reason: jsonLineReason(line) });
-    }
+    const read = jsonDocument(line, jsonLineReason);
+    if (read.ok) records.push({ line: i + 1, value: read.value });
+    else issues.push({ at: { file, line: i + 1 }, reason: read.reason });
   }
   return { records, issues };
 }
 
-/** A file that is one JSON document (record 1), or why not. */
-export function jsonDocument(text: string): { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly reason: string } {
+/** A file that is one JSON document (record 1), or why not: not JSON (`reason` words where), or nested past maxImportNesting. */
+export function jsonDocument(text: string, reason: (text: string) => string = jsonFileReason): { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly reason: string } {
+  let value: unknown;
   try {
-    return { ok: true, value: JSON.parse(text) };
+    value = JSON.parse(text);
   } catch {
-    return { ok: false, reason: jsonFileReason(text) };
+    return { ok: false, reason: reason(text) };
   }
+  const tooDeep = recordNestingReason(value);
+  return tooDeep === undefined ? { ok: true, value } : { ok: false, reason: tooDeep };
 }
 
 /** A JSON value as a list of strings: a string is a list of one, numbers are written as text, null is empty. */
