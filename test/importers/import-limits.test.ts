@@ -106,6 +106,11 @@ describe('importers: limits per record', () => {
     assert.deepEqual(reasons(await runImporter('rllm', [fileOf('e.json', deepArgs)])), [`e.json:1: ${tooDeep}`]);
     const deepOutput = `{"query_id":"1","result":[{"type":"tool_call","tool_name":"x","arguments":"{}","output":${nested(100_000)}}]}`;
     assert.deepEqual(reasons(await runImporter('browsecomp_plus', [fileOf('run_1.json', deepOutput)])), [`run_1.json:1: ${tooDeep}`]);
+    // A line that is not JSON and opens 100,000 levels is a reason, not a crash of the reader that words it.
+    for (const format of ['verl', 'art', 'browsecomp_plus']) {
+      const unclosed = await runImporter(format, [fileOf('deep.jsonl', `${'['.repeat(100_000)}\n${'{"a":'.repeat(100_000)}\n`)]);
+      assert.deepEqual(reasons(unclosed), ['deep.jsonl:1: invalid JSON at column 1001: nested deeper than 1,000 levels', 'deep.jsonl:2: invalid JSON at column 5001: nested deeper than 1,000 levels'], format);
+    }
     // Inside a string, deep JSON is text: a tool output that deep is no result list (its reader recursed per level)…
     const deepText = `${'{"results":'.repeat(100_000)}[]${'}'.repeat(100_000)}`;
     const bcp = await runImporter('browsecomp_plus', [fileOf('run_1.json', { query_id: '1', result: [{ type: 'tool_call', tool_name: 'lookup', arguments: '{}', output: deepText }, { type: 'output_text', output: 'Exact Answer: a' }] })]);
