@@ -57,7 +57,7 @@ const samples: readonly Sample[] = [
 /** Text that matters to the importers: tags of every dialect, JSON structure, numbers JSON cannot write. */
 const pieces = [
   '<think>', '</think>', '<answer>', '</answer>', '<search>', '</search>', '<information>', '</information>', '<tool_call>', '</tool_call>',
-  '<tool_response>', '</tool_response>', '<result>', '</result>', '<|begin_of_query|>', '<|end_of_documents|>', '\\boxed{', '}', '{', '[', ']', '"',
+  '<tool_response>', '</tool_response>', '[[[[[[[[[[', '{"a":{"a":{"a":{"a":{"a":', '<result>', '</result>', '<|begin_of_query|>', '<|end_of_documents|>', '\\boxed{', '}', '{', '[', ']', '"',
   ',', ':', '\n', '\\n', '1e999', '-1e999', 'NaN', 'null', '"tool_calls": [', '"results": ', 'Doc 1(Title: ', '[Document 1] (ID: ', '\u0000', '\uFEFF', 'Exact Answer: ',
 ];
 
@@ -78,7 +78,7 @@ const textMutation: fc.Arbitrary<TextMutation> = fc.record({
 
 const mutation: fc.Arbitrary<Mutation> = fc.oneof(
   textMutation,
-  fc.record({ kind: fc.constant('leaf' as const), record: fraction, leaf: fraction, edit: textMutation, number: fc.constantFrom('1e999', '-1e999', '1e308', '9007199254740993', '"7"', 'null', '[]', '{}') }),
+  fc.record({ kind: fc.constant('leaf' as const), record: fraction, leaf: fraction, edit: textMutation, number: fc.constantFrom('1e999', '-1e999', '1e308', '9007199254740993', '"7"', 'null', '[]', '{}', `${'['.repeat(70)}${']'.repeat(70)}`, `${'{"a":'.repeat(70)}1${'}'.repeat(70)}`) }),
   fc.record({ kind: fc.constant('bad-byte' as const), at: fraction }),
 );
 
@@ -164,7 +164,7 @@ function mutated(sample: Sample, mutations: readonly { readonly file: number; re
   });
 }
 
-const casesPerSample = 500;
+const casesPerSample = 800;
 /** CPU time per case: the samples are a few KB and a mutation adds at most ~100 KB, which a linear importer reads in milliseconds. */
 const caseBoundMs = 2_000;
 const heapBoundMb = 512;
@@ -207,7 +207,9 @@ describe('importer fuzz: truncations and mutations of each sample log', () => {
         peakHeap = Math.max(peakHeap, process.memoryUsage().heapUsed);
       }
       const peakMb = Math.round(peakHeap / 2 ** 20);
-      t.diagnostic(`${sample.name}: ${cases.length} cases, ${crashes} crashes, ${hangs} hangs, peak heap ${peakMb} MB, slowest case ${Math.round(slowest)} ms, ${rows} rows imported, ${skipped} records skipped`);
+      // The process's peak resident memory so far (a true peak, where the heap is sampled between cases).
+      const maxRssMb = Math.round(process.resourceUsage().maxRSS / 1024);
+      t.diagnostic(`${sample.name}: ${cases.length} cases, ${crashes} crashes, ${hangs} hangs, peak heap ${peakMb} MB (peak RSS ${maxRssMb} MB), slowest case ${Math.round(slowest)} ms, ${rows} rows imported, ${skipped} records skipped`);
       assert.deepEqual(failures.slice(0, 3), []);
       assert.equal(crashes + hangs, 0);
       assert.ok(peakMb < heapBoundMb, `peak heap ${peakMb} MB`);
