@@ -128,6 +128,11 @@ describe('importers: a number JSON cannot write is a skipped record naming the f
     assert.equal(result.rows.length, 1);
   });
 
+  it('verl: a gold answer of 1e999 is refused as a number that is not finite, not written as "Infinity"', async () => {
+    const result = await runImporter('verl', [fileOf('d/1.jsonl', verlRecord('<answer>a</answer>').replace('"gts":"Jubre Nekaikras"', '"gts":[1e999]'))]);
+    assert.deepEqual(reasons(result), ['d/1.jsonl:1: gts: answer 1 is a number that is not finite (Infinity), expected a string or a number']);
+  });
+
   it('rllm: a trajectory reward of 1e999', async () => {
     const text = episode([user, { role: 'assistant', content: '\\boxed{Jubre}' }]).replace('"reward":1', '"reward":1e999');
     const result = await runImporter('rllm', [fileOf('e.json', text)]);

@@ -21,6 +21,8 @@ export interface JsonlRecords {
 /** A value's JSON kind, for reasons ("got a string"); never the value itself. */
 export function jsonKind(value: unknown): string {
   if (value === null) return 'null';
+  // `1e999` parses as Infinity: "a number" would read as if any number were refused.
+  if (typeof value === 'number' && !Number.isFinite(value)) return `a number that is not finite (${String(value)})`;
   if (Array.isArray(value)) return 'an array';
   return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
 }
