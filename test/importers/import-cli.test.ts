@@ -118,6 +118,18 @@ describe('herald import', () => {
     assert.equal(existsSync(out), false);
   });
 
+  it('130,000 bad lines (260 KB) in each text format: exit 1 with the count and the first 20 reasons, never an internal error', () => {
+    const log = path.join(dir, 'bad-130k.jsonl');
+    writeFileSync(log, 'x\n'.repeat(130_000));
+    for (const format of ['verl', 'skyrl', 'r1_searcher', 'art', 'browsecomp_plus']) {
+      const r = runHerald(['--from', format, log, '--out', '-']);
+      assert.equal(r.code, 1, `${format}: ${r.stderr.slice(0, 300)}`);
+      assert.match(r.stderr, /130000 records read, 0 imported, 130000 skipped/u);
+      assert.match(r.stderr, /bad-130k\.jsonl:20: skipped: invalid JSON at column 1/u);
+      assert.doesNotMatch(r.stderr, /internal error/u);
+    }
+  });
+
   it('--help lists the formats and their options from the registry', () => {
     const r = runHerald(['--help']);
     assert.equal(r.code, 0);

@@ -18,6 +18,17 @@ export async function runImporter(format: string, files: readonly ImportFile[], 
   return outcome.result;
 }
 
+/**
+ * What `run` returned and the CPU time it took in ms: CPU time, not wall time, so a bound holds on a
+ * machine other jobs load, and still tells linear work from quadratic.
+ */
+export async function cpuTimed<T>(run: () => T | Promise<T>): Promise<{ result: T; ms: number }> {
+  const start = process.cpuUsage();
+  const result = await run();
+  const used = process.cpuUsage(start);
+  return { result, ms: (used.user + used.system) / 1000 };
+}
+
 export function fileOf(path: string, content: unknown): ImportFile {
   const text = typeof content === 'string' ? content : JSON.stringify(content, null, 2);
   return { path, bytes: new TextEncoder().encode(text) };

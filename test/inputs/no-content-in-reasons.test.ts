@@ -32,6 +32,12 @@ describe('JSON syntax errors by position and kind', () => {
     });
   }
 
+  it('a line nested 100,000 deep (the JSON reader that finds the error recursed per level): where it crosses 1,000 levels', () => {
+    assert.equal(jsonLineReason('['.repeat(100_000)), 'invalid JSON at column 1001: nested deeper than 1,000 levels');
+    assert.equal(jsonLineReason(`{"a": "[[[", "b": ${'{"c":'.repeat(100_000)}`), 'invalid JSON at column 5014: nested deeper than 1,000 levels');
+    assert.equal(jsonFileReason(`{\n${'['.repeat(2_000)}`), 'invalid JSON at line 2, column 1000: nested deeper than 1,000 levels');
+  });
+
   it('a whole file by line and column', () => {
     assert.equal(jsonFileReason(`{\n  "version": 1,\n  "audits": ${secret}\n}`), 'invalid JSON at line 3, column 13: unexpected character');
   });

@@ -188,6 +188,11 @@ describe('limits: the table in docs/language.md', () => {
     ['maxRowDiagnostics', limits.maxRowDiagnostics, 'bad-rows'],
     ['maxGlobAlternatives', limits.maxGlobAlternatives, issueCodes.unreadableFile],
     ['maxGlobWork', limits.maxGlobWork, issueCodes.unreadableFile],
+    ['maxImportNesting', limits.maxImportNesting, 'bad-rows'],
+    ['maxImportedSteps', limits.maxImportedSteps, 'bad-rows'],
+    ['maxImportedResults', limits.maxImportedResults, 'bad-rows'],
+    ['maxImportedToolCalls', limits.maxImportedToolCalls, 'bad-rows'],
+    ['maxTranscriptTags', limits.maxTranscriptTags, 'bad-rows'],
   ];
 
   it('lists every limit with its value and code', () => {

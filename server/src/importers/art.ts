@@ -110,7 +110,7 @@ async function readParquetFile(tally: ImportTally, path: string, bytes: Uint8Arr
 
 function readJsonlFile(tally: ImportTally, path: string, text: string, o: ArtOptions): void {
   const { records, issues } = jsonLines(path, text);
-  tally.skipped.push(...issues);
+  for (const issue of issues) tally.skipped.push(issue);
   tally.read += issues.length;
   for (const [group, { line, value }] of records.entries()) {
     const at = { file: path, line };

@@ -39,9 +39,23 @@ function answersOf(value: unknown): string[] {
   return Array.isArray(value) ? value.filter((a): a is string => typeof a === 'string') : [];
 }
 
+/** The labels of one query as they accumulate: lists appended in place, so 100,000 qrels lines of one query cost linear time. */
+interface GrowingLabels {
+  question?: string;
+  readonly answers: string[];
+  readonly goldDocs: string[];
+  readonly evidenceDocs: string[];
+  readonly qrels: string[];
+  judge?: Readonly<Record<string, unknown>>;
+}
+
+function appendAll(to: string[], items: readonly string[] | undefined): void {
+  for (const item of items ?? []) to.push(item);
+}
+
 /** Accumulates labels by query id across every label file. */
 export class LabelBook {
-  private readonly byQuery = new Map<string, QueryLabels>();
+  private readonly byQuery = new Map<string, GrowingLabels>();
 
   get(queryId: string): QueryLabels | undefined {
     return this.byQuery.get(queryId);
@@ -52,15 +66,14 @@ export class LabelBook {
   }
 
   private merge(queryId: string, add: Partial<QueryLabels>): void {
-    const old = this.byQuery.get(queryId) ?? { answers: [], goldDocs: [], evidenceDocs: [], qrels: [] };
-    this.byQuery.set(queryId, {
-      ...(old.question === undefined && add.question === undefined ? {} : { question: add.question ?? old.question }),
-      answers: [...old.answers, ...(add.answers ?? [])],
-      goldDocs: [...old.goldDocs, ...(add.goldDocs ?? [])],
-      evidenceDocs: [...old.evidenceDocs, ...(add.evidenceDocs ?? [])],
-      qrels: [...old.qrels, ...(add.qrels ?? [])],
-      ...(add.judge ?? old.judge ? { judge: add.judge ?? old.judge } : {}),
-    });
+    let labels = this.byQuery.get(queryId);
+    if (labels === undefined) this.byQuery.set(queryId, (labels = { answers: [], goldDocs: [], evidenceDocs: [], qrels: [] }));
+    if (add.question !== undefined) labels.question = add.question;
+    appendAll(labels.answers, add.answers);
+    appendAll(labels.goldDocs, add.goldDocs);
+    appendAll(labels.evidenceDocs, add.evidenceDocs);
+    appendAll(labels.qrels, add.qrels);
+    if (add.judge !== undefined) labels.judge = add.judge;
   }
 
   /** A query record; false when the value is not one (no `query_id`). */

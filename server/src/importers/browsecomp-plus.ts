@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import { addQueryFile, LabelBook, looksLikeQrels, supportIds, supportRules } from './browsecomp-gold.js';
 import type { SupportRule } from './browsecomp-gold.js';
-import { isObject } from './chat-messages.js';
+import { isObject, toolCallsReason } from './chat-messages.js';
 import type { ChatCall, ChatMessage } from './chat-messages.js';
 import { chatOptionDocs, chatOptionValues, chatOptionShape, chatRules } from './chat-options.js';
 import { fileStem, idText, jsonDocument, utf8Text } from './chat-records.js';
@@ -50,15 +50,18 @@ function messagesOf(result: readonly unknown[]): { ok: true; messages: ChatMessa
   const messages: ChatMessage[] = [];
   let reasoning: string[] = [];
   let beside: string[] = [];
+  let calls = 0;
   for (const [i, item] of result.entries()) {
     if (!isObject(item)) return { ok: false, reason: `result[${i}]: expected an object` };
-    const pending = reasoning.length === 0 ? {} : { reasoning: reasoning.join('\n') };
     if (item.type === 'reasoning') {
       const text = textOf(item.output);
       if (text !== '') reasoning.push(text);
     } else if (item.type === 'tool_call') {
       if (typeof item.tool_name !== 'string') return { ok: false, reason: `result[${i}].tool_name: expected a string` };
+      const tooMany = toolCallsReason(++calls, 'result');
+      if (tooMany !== undefined) return { ok: false, reason: tooMany };
       const call = callOf(item, i);
+      const pending = reasoning.length === 0 ? {} : { reasoning: reasoning.join('\n') };
       messages.push({ role: 'assistant', content: beside.join('\n'), calls: [call], ...pending }, { role: 'tool', content: textOf(item.output), calls: [], callId: `call_${i}` });
       reasoning = [];
       beside = [];
@@ -149,7 +152,7 @@ export const browseCompPlusImporter: Importer<BrowseCompOptions> = {
       const issues = doc.ok && isObject(doc.value) ? (labels.addQuery(doc.value) ? [] : [{ at: { file: file.path, line: 1 }, reason: "neither a run file (no 'result') nor a query record (no 'query_id')" }])
         : looksLikeQrels(decoded.text) ? labels.addQrels(file.path, decoded.text) : addQueryFile(labels, file.path, decoded.text);
       tally.read += issues.length;
-      tally.skipped.push(...issues);
+      for (const issue of issues) tally.skipped.push(issue);
     }
     const samples = new Map<string, number>();
     for (const run of runs) {

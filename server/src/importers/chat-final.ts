@@ -1,5 +1,6 @@
 // The final answer inside the last assistant message, by the rule the user's reward uses to find it,
 // and the citation markers its text writes (`[20]`, `【20】`, `[20, 21]`).
+import { lastTagBlock, tagBlocks } from './tag-blocks.js';
 
 /** How the answer is found in the final text (`answer` option). */
 export const answerRules = ['boxed', 'answer_tag', 'exact_answer', 'whole'] as const;
@@ -16,12 +17,18 @@ export const answerRuleDocs: Readonly<Record<AnswerRule, string>> = {
   whole: 'the whole text without `<think>` blocks, trimmed',
 };
 
-const thinkBlock = /<think>[\s\S]*?<\/think>/g;
-
 /** `<think>…</think>` blocks, in order, and the text without them. */
 export function splitThink(text: string): { readonly thoughts: readonly string[]; readonly rest: string } {
-  const thoughts = [...text.matchAll(/<think>([\s\S]*?)<\/think>/g)].map((m) => (m[1] ?? '').trim());
-  return { thoughts, rest: thoughts.length === 0 ? text : text.replace(thinkBlock, '') };
+  const blocks = tagBlocks(text, '<think>', '</think>');
+  if (blocks.length === 0) return { thoughts: [], rest: text };
+  const kept: string[] = [];
+  let from = 0;
+  for (const block of blocks) {
+    kept.push(text.slice(from, block.start));
+    from = block.end;
+  }
+  kept.push(text.slice(from));
+  return { thoughts: blocks.map((b) => b.inside.trim()), rest: kept.join('') };
 }
 
 function lastBoxed(text: string): string | undefined {
@@ -45,8 +52,7 @@ export function extractAnswer(text: string, rule: AnswerRule): string | undefine
     case 'boxed':
       return lastBoxed(text)?.trim();
     case 'answer_tag': {
-      const tags = [...text.matchAll(/<answer>([\s\S]*?)<\/answer>/g)];
-      return tags.at(-1)?.[1];
+      return lastTagBlock(text, '<answer>', '</answer>');
     }
     case 'exact_answer': {
       const lines = [...text.matchAll(/^[^\S\n]*\**Exact Answer\**[^\S\n]*:\**[^\S\n]*(.*)$/gim)];

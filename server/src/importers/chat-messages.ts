@@ -4,6 +4,9 @@
 // JSON string), and the slime/CaRR variant (calls without the `function` wrapper, tool content a
 // list of `{tool_call_id, output}`). Nothing here decides what a message means: ./chat-trajectory.ts does.
 
+import { maxImportedToolCalls } from '../problems/limits.js';
+import { jsonDocument } from './chat-records.js';
+
 /** A tool call as logged: `args` is the parsed arguments object, absent when they are not a JSON object. */
 export interface ChatCall {
   readonly id?: string;
@@ -32,12 +35,10 @@ export function isObject(value: unknown): value is Readonly<Record<string, unkno
   return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
+/** JSON inside a field (ART's `tool_calls`, a call's `arguments`); undefined when it is not JSON, or nested too deep to write back. */
 function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
+  const read = jsonDocument(text);
+  return read.ok ? read.value : undefined;
 }
 
 function textOf(content: unknown): string | undefined {
@@ -130,14 +131,25 @@ function messagesOf(raw: unknown, where: string): Parsed<ChatMessage[]> {
   };
 }
 
+/** Why a record with this many tool calls is skipped, or undefined when it is within maxImportedToolCalls. */
+export function toolCallsReason(calls: number, where: string): string | undefined {
+  return calls <= maxImportedToolCalls ? undefined : `${where}: more than ${maxImportedToolCalls.toLocaleString('en-US')} tool calls, the limit per record (maxImportedToolCalls)`;
+}
+
 /** A logged message list in the one shape, or the first message that cannot be read (`where` names the field). */
 export function chatMessages(raw: unknown, where: string): Parsed<ChatMessage[]> {
   if (!Array.isArray(raw)) return { ok: false, reason: `${where}: expected a list of messages` };
   const messages: ChatMessage[] = [];
+  let calls = 0;
   for (const [i, item] of raw.entries()) {
     const read = messagesOf(item, `${where}[${i}]`);
     if (!read.ok) return read;
-    messages.push(...read.value);
+    for (const message of read.value) {
+      calls += message.calls.length;
+      messages.push(message);
+    }
+    const tooMany = toolCallsReason(calls, where);
+    if (tooMany !== undefined) return { ok: false, reason: tooMany };
   }
   return { ok: true, value: messages };
 }

@@ -2,7 +2,9 @@
 // gold and qrels files) or one JSON document (an rllm episode, a BrowseComp-Plus run file). Read the
 // way the pool loader reads (UTF-8, a byte-order mark dropped, CRLF accepted, blank lines counted).
 import { Buffer, isUtf8 } from 'node:buffer';
+import { jsonFileReason, jsonLineReason } from '../pool/json-error.js';
 import type { ImportIssue } from './importer.js';
+import { recordNestingReason } from './json-nesting.js';
 
 export type Decoded = { readonly ok: true; readonly text: string } | { readonly ok: false; readonly reason: string };
 
@@ -18,33 +20,30 @@ export interface JsonRecord {
   readonly value: unknown;
 }
 
-function jsonError(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
-/** The non-blank lines of a JSON Lines text as parsed values; a line that is not JSON is an issue. */
+/** The non-blank lines of a JSON Lines text as parsed values; a line that is not JSON is an issue (its position and kind, never its text). */
 export function jsonLines(file: string, text: string): { readonly records: readonly JsonRecord[]; readonly issues: readonly ImportIssue[] } {
   const records: JsonRecord[] = [];
   const issues: ImportIssue[] = [];
   for (const [i, raw] of text.split('\n').entries()) {
     const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
     if (line.trim() === '') continue;
-    try {
-      records.push({ line: i + 1, value: JSON.parse(line) });
-    } catch (error) {
-      issues.push({ at: { file, line: i + 1 }, reason: `not JSON: ${jsonError(error)}` });
-    }
+    const read = jsonDocument(line, jsonLineReason);
+    if (read.ok) records.push({ line: i + 1, value: read.value });
+    else issues.push({ at: { file, line: i + 1 }, reason: read.reason });
   }
   return { records, issues };
 }
 
-/** A file that is one JSON document (record 1), or why not. */
-export function jsonDocument(text: string): { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly reason: string } {
+/** A file that is one JSON document (record 1), or why not: not JSON (`reason` words where), or nested past maxImportNesting. */
+export function jsonDocument(text: string, reason: (text: string) => string = jsonFileReason): { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly reason: string } {
+  let value: unknown;
   try {
-    return { ok: true, value: JSON.parse(text) };
-  } catch (error) {
-    return { ok: false, reason: `not JSON: ${jsonError(error)}` };
+    value = JSON.parse(text);
+  } catch {
+    return { ok: false, reason: reason(text) };
   }
+  const tooDeep = recordNestingReason(value);
+  return tooDeep === undefined ? { ok: true, value } : { ok: false, reason: tooDeep };
 }
 
 /** A JSON value as a list of strings: a string is a list of one, numbers are written as text, null is empty. */

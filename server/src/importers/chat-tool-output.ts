@@ -3,6 +3,7 @@
 // Score: 0.81)` blocks, and Search-R1's `Doc 1(Title: T) text`. A result keeps its id when the
 // output gives one (the text is then dropped: the id is what the audit reads); otherwise its rank,
 // title and text, which the loader resolves against the corpus (docs/pools.md, "Resolving ids").
+import { maxImportNesting } from '../problems/limits.js';
 import { isObject } from './chat-messages.js';
 
 /** A result object of pool format v2. */
@@ -38,14 +39,16 @@ function resultFromFields(item: Readonly<Record<string, unknown>>, rank: number)
   return { rank, ...(title === undefined ? {} : { title }), ...(url === undefined ? {} : { url }), ...(text === undefined ? {} : { text }) };
 }
 
-function jsonResults(value: unknown): ResultObject[] | undefined {
+/** `depth` counts the `results` wrappers opened: a value nested past maxImportNesting is no result list (and never exhausts the stack). */
+function jsonResults(value: unknown, depth = 0): ResultObject[] | undefined {
+  if (depth > maxImportNesting) return undefined;
   if (Array.isArray(value)) {
     const results = value.map((item, i) => (isObject(item) ? resultFromFields(item, i + 1) : undefined));
     return results.length > 0 && results.every((r) => r !== undefined) ? results.filter((r) => r !== undefined) : undefined;
   }
   if (!isObject(value)) return undefined;
   if (typeof value.result === 'string') return textResults(value.result);
-  if (Array.isArray(value.results)) return jsonResults(value.results);
+  if (Array.isArray(value.results)) return jsonResults(value.results, depth + 1);
   // A fetched document (`get_document`): the one result is that document.
   const one = idOf(value.docid ?? value.doc_id);
   return one === undefined ? undefined : [{ id: one, rank: 1 }];

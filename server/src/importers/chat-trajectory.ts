@@ -91,19 +91,57 @@ function callSteps(call: ChatCall, output: string | undefined, rules: ChatRules)
   return { steps: [step], unread: 0 };
 }
 
-/** Tool messages answer calls by `tool_call_id`; a log without ids answers them in order. */
+/**
+ * Tool messages answer calls by `tool_call_id`; a log without ids answers them in order, each call
+ * with the first unused tool message after its assistant turn and before the next one. Outputs are
+ * indexed once (by id, and by turn), so a conversation of 100,000 calls costs linear time.
+ */
 function outputFinder(messages: readonly ChatMessage[]): (call: ChatCall, after: number) => string | undefined {
   const used = new Set<number>();
-  return (call, after) => {
-    let index = call.id === undefined ? -1 : messages.findIndex((m, i) => !used.has(i) && m.role === 'tool' && m.callId === call.id);
-    if (index < 0) {
-      index = messages.findIndex((m, i) => i > after && !used.has(i) && m.role === 'tool' && (m.callId === undefined || call.id === undefined));
-      const nextAssistant = messages.findIndex((m, i) => i > after && m.role === 'assistant');
-      if (nextAssistant >= 0 && index > nextAssistant) index = -1;
+  const byId = new Map<string, { readonly at: number[]; next: number }>();
+  // For each message, the index of the next assistant message after it (messages.length if none).
+  const nextAssistant = new Array<number>(messages.length);
+  for (let i = messages.length - 1, next = messages.length; i >= 0; i--) {
+    nextAssistant[i] = next;
+    const m = messages[i];
+    if (m?.role === 'assistant') next = i;
+    if (m?.role === 'tool' && m.callId !== undefined) {
+      const entry = byId.get(m.callId) ?? { at: [], next: 0 };
+      entry.at.push(i);
+      byId.set(m.callId, entry);
     }
-    if (index < 0) return undefined;
+  }
+  for (const entry of byId.values()) entry.at.reverse();
+  // Where the in-order search of the current turn stands: any tool message, and one without an id.
+  let turn = -1;
+  let anyFrom = 0;
+  let idlessFrom = 0;
+  const firstFree = (from: number, end: number, fits: (m: ChatMessage) => boolean): number => {
+    let i = from;
+    while (i < end && (used.has(i) || messages[i]?.role !== 'tool' || !fits(messages[i]!))) i++;
+    return i;
+  };
+  const take = (index: number): string | undefined => {
     used.add(index);
     return messages[index]?.content;
+  };
+  return (call, after) => {
+    const ids = call.id === undefined ? undefined : byId.get(call.id);
+    if (ids !== undefined) {
+      while (ids.next < ids.at.length && used.has(ids.at[ids.next]!)) ids.next++;
+      if (ids.next < ids.at.length) return take(ids.at[ids.next++]!);
+    }
+    if (turn !== after) {
+      turn = after;
+      anyFrom = idlessFrom = after + 1;
+    }
+    const end = nextAssistant[after] ?? messages.length;
+    if (call.id === undefined) {
+      anyFrom = firstFree(anyFrom, end, () => true);
+      return anyFrom < end ? take(anyFrom) : undefined;
+    }
+    idlessFrom = firstFree(idlessFrom, end, (m) => m.callId === undefined);
+    return idlessFrom < end ? take(idlessFrom) : undefined;
   };
 }
 
@@ -135,7 +173,7 @@ export function chatTrajectory(messages: readonly ChatMessage[], rules: ChatRule
   const lastAssistant = messages.reduce((last, m, i) => (m.role === 'assistant' ? i : last), -1);
   for (const [i, message] of messages.entries()) {
     if (message.role !== 'assistant') continue;
-    steps.push(...reasoningSteps(message));
+    for (const step of reasoningSteps(message)) steps.push(step);
     if (message.calls.length === 0) {
       if (i === lastAssistant) {
         const ended = finalOf(message, rules, status ?? message.finishReason);
@@ -150,7 +188,7 @@ export function chatTrajectory(messages: readonly ChatMessage[], rules: ChatRule
     if (beside !== '') steps.push({ type: 'reasoning', text: beside });
     for (const call of message.calls) {
       const converted = callSteps(call, outputFor(call, i), rules);
-      steps.push(...converted.steps);
+      for (const step of converted.steps) steps.push(step);
       unread += converted.unread;
     }
   }

@@ -4,6 +4,7 @@
 import { jsonLineReason } from '../pool/json-error.js';
 import { utf8Text } from './chat-records.js';
 import type { ImportFile, ImportIssue, RecordAt } from './importer.js';
+import { recordNestingReason } from './json-nesting.js';
 
 export interface JsonRecord {
   readonly at: RecordAt;
@@ -20,6 +21,8 @@ export interface JsonlRecords {
 /** A value's JSON kind, for reasons ("got a string"); never the value itself. */
 export function jsonKind(value: unknown): string {
   if (value === null) return 'null';
+  // `1e999` parses as Infinity: "a number" would read as if any number were refused.
+  if (typeof value === 'number' && !Number.isFinite(value)) return `a number that is not finite (${String(value)})`;
   if (Array.isArray(value)) return 'an array';
   return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
 }
@@ -48,7 +51,9 @@ export function jsonlRecords(file: ImportFile): JsonlRecords {
       issues.push({ at, reason: jsonLineReason(line) });
       continue;
     }
-    if (isRecord(value)) records.push({ at, value });
+    const tooDeep = recordNestingReason(value);
+    if (tooDeep !== undefined) issues.push({ at, reason: tooDeep });
+    else if (isRecord(value)) records.push({ at, value });
     else issues.push({ at, reason: `expected a JSON object, got ${jsonKind(value)}` });
   }
   if (read === 0) issues.push({ at: { file: file.path, line: 1 }, reason: 'the file has no records' });

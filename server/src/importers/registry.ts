@@ -3,6 +3,7 @@
 // checked against the pool format, so an importer's mistake is a skipped record with a reason,
 // never a row the audit misreads.
 import { parsePoolRow } from '../pool/schemas.js';
+import { rowLimitReason } from './row-limits.js';
 import type { Trajectory } from '../pool/types.js';
 import type { ImportedRow, ImportFile, Importer, ImportIssue, ImportSummary, OptionValue, RawOptions } from './importer.js';
 import { artImporter } from './art.js';
@@ -56,6 +57,11 @@ export function registered<O>(importer: Importer<O>): RegisteredImporter {
     let imported = 0;
     const refused: ImportIssue[] = [];
     const summary = await importer.run(files, options.data, (made) => {
+      const beyond = rowLimitReason(made.row);
+      if (beyond !== undefined) {
+        refused.push({ at: made.at, reason: beyond });
+        return;
+      }
       const checked = parsePoolRow(made.row, { pool: importer.format, file: made.at.file, line: made.at.line });
       if (!checked.ok) {
         refused.push({ at: made.at, reason: `the ${importer.format} importer made a row the pool format refuses: ${checked.reason}` });
@@ -64,7 +70,10 @@ export function registered<O>(importer: Importer<O>): RegisteredImporter {
       imported++;
       onRow({ ...made, trajectory: checked.value });
     });
-    const skipped = [...summary.skipped, ...refused];
+    // Appended in place: 100,000 skipped records are reported in linear time and one copy.
+    const skipped: ImportIssue[] = [];
+    for (const issue of summary.skipped) skipped.push(issue);
+    for (const issue of refused) skipped.push(issue);
     return { ok: true, summary: { ...summary, skipped, counts: { ...summary.counts, imported, skipped: skipped.length } } };
   };
   return {

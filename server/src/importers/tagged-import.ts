@@ -1,6 +1,7 @@
 // The import loop every tagged-transcript container shares (verl, SkyRL, R1-Searcher): read the JSONL
 // records, let the container pick out the fields of each, read the transcript with the dialect, derive
 // what the log does not carry (question ids, groups), and count every choice for the notes.
+import { maxTranscriptTags } from '../problems/limits.js';
 import { derivedQuestionId, groupRecovery } from './derived-ids.js';
 import { goldAnswers } from './gold-answers.js';
 import type { ImportFile, ImportIssue, ImportSummary, RecordAt, RowSink } from './importer.js';
@@ -57,7 +58,7 @@ export function importTagged(files: readonly ImportFile[], container: TaggedCont
   for (const file of files) {
     const records = jsonlRecords(file);
     read += records.read;
-    skipped.push(...records.issues);
+    for (const issue of records.issues) skipped.push(issue);
     for (const record of records.records) {
       const got = container.fields(record);
       if (!got.ok) {
@@ -70,6 +71,11 @@ export function importTagged(files: readonly ImportFile[], container: TaggedCont
         skipped.push({ at: record.at, reason: gold.reason });
         continue;
       }
+      const transcript = readTranscript(fields.response, container.dialect);
+      if (transcript.tags > maxTranscriptTags) {
+        skipped.push({ at: record.at, reason: `the response opens more than ${maxTranscriptTags.toLocaleString('en-US')} tagged blocks, the limit per transcript (maxTranscriptTags)` });
+        continue;
+      }
       // A group's samples share their question: its id is hashed once.
       let questionId = fields.questionId ?? derivedIds.get(fields.question);
       if (questionId === undefined) derivedIds.set(fields.question, (questionId = derivedQuestionId(fields.question)));
@@ -79,7 +85,6 @@ export function importTagged(files: readonly ImportFile[], container: TaggedCont
       seen.set(questionId, nth + 1);
       const group = fields.group === undefined ? undefined : groups.next(fields.group);
       if (group !== undefined) grouped++;
-      const transcript = readTranscript(fields.response, container.dialect);
       unanswered += transcript.unanswered;
       const answer = fields.loggedAnswer ?? transcript.answer;
       if (fields.loggedAnswer !== undefined) logged++;

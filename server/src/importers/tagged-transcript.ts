@@ -5,6 +5,8 @@
 // framework's invalid-action text an `invalid` step holding what the model wrote before it. The
 // answer is found separately, as the frameworks' reward code finds it: the LAST `<answer>` block of
 // the response, wherever it sits.
+import { maxTranscriptTags } from '../problems/limits.js';
+import { lastTagBlock } from './tag-blocks.js';
 import type { Dialect } from './tagged-dialects.js';
 import type { PendingCall, StepJson } from './tagged-steps.js';
 
@@ -21,6 +23,8 @@ export interface Transcript {
    * the blocks' text reads (Search-R1's retrieval bonus: a gold answer inside an `<information>` block).
    */
   readonly observations: readonly string[];
+  /** Blocks opened (reasoning, calls, observations, answers, invalid actions), counted up to one past maxTranscriptTags, where reading stops. */
+  readonly tags: number;
 }
 
 type Mark = 'think' | 'call' | 'observation' | 'answer' | 'invalid';
@@ -56,18 +60,10 @@ export function lastBoxed(text: string): string | undefined {
 
 /**
  * Search-R1's `qa_em` rule on the response alone: the inside of the last `<answer>…</answer>`, as
- * `re.finditer(r"<answer>(.*?)</answer>", text, re.DOTALL)` pairs them (each open with the first close
- * after it), found by scanning once so a hostile response cannot make it quadratic.
+ * `re.finditer(r"<answer>(.*?)</answer>", text, re.DOTALL)` pairs them (./tag-blocks.ts).
  */
 export function lastAnswer(text: string, boxed: boolean): string | null {
-  let last: string | undefined;
-  for (let pos = 0; ;) {
-    const open = text.indexOf('<answer>', pos);
-    const close = open === -1 ? -1 : text.indexOf('</answer>', open + '<answer>'.length);
-    if (close === -1) break;
-    last = text.slice(open + '<answer>'.length, close);
-    pos = close + '</answer>'.length;
-  }
+  const last = lastTagBlock(text, '<answer>', '</answer>');
   if (last === undefined) return null;
   return boxed ? (lastBoxed(last) ?? null) : last.trim();
 }
@@ -84,8 +80,11 @@ export function readTranscript(text: string, dialect: Dialect): Transcript {
   let unanswered = 0;
   let pos = 0;
   let lastObservationEnd = 0;
+  let tags = 0;
   const nextMark = markFinder(text, opens);
-  for (let found = nextMark(pos); found !== undefined; found = nextMark(pos)) {
+  // Past the limit the record is skipped (tagged-import.ts): reading further would only cost time.
+  for (let found = nextMark(pos); found !== undefined && tags <= maxTranscriptTags; found = nextMark(pos)) {
+    tags++;
     const body = found.at + found.open.length;
     const closeAt = text.indexOf(closes[found.mark], body);
     // An unclosed block (a truncated response) runs to the end of the text.
@@ -100,7 +99,7 @@ export function readTranscript(text: string, dialect: Dialect): Transcript {
         if ('invalid' in read) steps.push({ type: 'invalid', text: read.invalid });
         else {
           waiting.push(read.pending);
-          if (read.pending.kind === 'search') steps.push(...read.pending.steps);
+          if (read.pending.kind === 'search') for (const step of read.pending.steps) steps.push(step);
           else steps.push(read.pending.step);
         }
         break;
@@ -121,5 +120,5 @@ export function readTranscript(text: string, dialect: Dialect): Transcript {
     }
     pos = end;
   }
-  return { steps, answer: lastAnswer(text, dialect.boxedAnswer), finalText: text.slice(lastObservationEnd).trim(), unanswered, observations };
+  return { steps, answer: lastAnswer(text, dialect.boxedAnswer), finalText: text.slice(lastObservationEnd).trim(), unanswered, observations, tags };
 }

@@ -24,8 +24,31 @@ const kinds: Record<ParseErrorCode, string> = {
   [ParseErrorCode.InvalidCharacter]: 'a control character in a string',
 };
 
+// jsonc-parser recurses once per level: a line of 100,000 `[` exhausted the stack. Past this many
+// levels a rejected text is described by where it crosses them (JSON.parse itself has no such bound).
+const scannedNesting = 1_000;
+
+/** Where a text first opens more than `scannedNesting` arrays and objects (strings skipped), if it does. */
+function tooDeepAt(text: string): number | undefined {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (inString) {
+      if (c === '\\') i++;
+      else if (c === '"') inString = false;
+    } else if (c === '"') inString = true;
+    else if (c === '[' || c === '{') {
+      if (++depth > scannedNesting) return i;
+    } else if (c === ']' || c === '}') depth--;
+  }
+  return undefined;
+}
+
 /** The first syntax error of a text JSON.parse rejected: its offset (UTF-16 units) and kind. */
 function firstError(text: string): { offset: number; kind: string } | undefined {
+  const deep = tooDeepAt(text);
+  if (deep !== undefined) return { offset: deep, kind: `nested deeper than ${scannedNesting.toLocaleString('en-US')} levels` };
   let found: { offset: number; kind: string } | undefined;
   visit(text, { onError: (error, offset) => (found ??= { offset, kind: kinds[error] }) }, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
   return found;

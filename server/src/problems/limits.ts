@@ -106,3 +106,30 @@ export const maxGlobAlternatives = 256;
  * few comparisons per name.
  */
 export const maxGlobWork = 2 ** 28;
+
+/**
+ * How deep a JSON value of an imported record may nest (objects and arrays, counted from the record
+ * itself). Writing and checking a row walk its values recursively: 100,000 levels exhausted the
+ * stack of `JSON.stringify`. The frameworks' logs nest about 12 levels (an rllm episode down to a
+ * tool call's arguments), so 64 leaves a wide margin.
+ */
+export const maxImportNesting = 64;
+
+/**
+ * Steps of one imported row. Agent logs hold tens to a few hundred turns (BrowseComp-Plus runs of
+ * deep-research agents, the longest, a few hundred tool calls); 20,000 leaves a wide margin and
+ * bounds what one hostile record costs every analysis that reads the pool.
+ */
+export const maxImportedSteps = 20_000;
+
+/** Results of one imported step: search tools return a top-k of 3 to 100; 1,000 leaves a wide margin. */
+export const maxImportedResults = 1_000;
+
+/** Tool calls of one imported chat record (messages of rllm, ART, TRL, BrowseComp-Plus): a few hundred at most in real runs. */
+export const maxImportedToolCalls = 10_000;
+
+/**
+ * Tags of one tagged transcript (verl, SkyRL, R1-Searcher): each `<think>`, call, observation or
+ * `<answer>` block opened. A Search-R1 response holds a few per turn, over at most tens of turns.
+ */
+export const maxTranscriptTags = 20_000;
