@@ -238,7 +238,8 @@ function addWant(b: ItemBuilder, analysis: DocumentAnalysis, want: Want): void {
       addExpression(b, analysis, want);
       return;
     case 'path':
-      b.items.push(...pathItems(analysis, want, b.trust));
+      // A loop: a folder may hold more entries than a call takes arguments.
+      for (const item of pathItems(analysis, want, b.trust)) b.items.push(item);
       return;
     case 'from':
     case 'import-formats':
