@@ -9,15 +9,10 @@ import { auditSpec, markingCommand, markingRuns, workspace, writeMarkingProgram 
 const herald = path.resolve('dist/herald.js');
 
 const command = `candidates command ${JSON.stringify(markingCommand)}`;
-const spec = `${auditSpec('data/corpus.jsonl', 'data/hotpot.jsonl', `  attack dense = launder targets L using ${command}\n  attack again = launder targets L using lexical(2), ${command}\n`)}
-audit plain {
-  reward R0
-  corpus wiki
-  pools hotpot
-  attack launder targets L using lexical(2)
-  lattice L = 1.2
-}
-`;
+const withCommands = auditSpec('data/corpus.jsonl', 'data/hotpot.jsonl', `  attack dense = launder targets L using ${command}\n  attack again = launder targets L using lexical(2), ${command}\n`);
+// The same audit without the commands, as a second block named `plain`.
+const plain = auditSpec('data/corpus.jsonl', 'data/hotpot.jsonl');
+const spec = `${withCommands}\n${plain.slice(plain.indexOf('audit quick')).replace('audit quick', 'audit plain')}`;
 
 describe('herald audit and the programs a spec names', () => {
   const ws = workspace();

@@ -42,6 +42,22 @@ function runNeovim(root: string, options: Pick<ProbeRun, 'outputDir' | 'spec' | 
   });
 }
 
+/**
+ * Opens `spec` (in `root`) and waits up to `auditMs` for a diagnostic with `code`, hovering at its
+ * detector L; the log goes to test-output/`output`.
+ */
+async function runUntilCode(root: string, spec: string, output: string, code: string, auditMs: number): Promise<Seen> {
+  const file = path.join(root, spec);
+  const seen = await runNeovim(root, {
+    outputDir: path.join(repoRoot, 'test-output', output),
+    spec: { file, hover: positionIn(fs.readFileSync(file, 'utf8'), 'detector L', 'detector '.length) },
+    extra: { waitForCode: code, auditTimeoutMs: auditMs },
+    killAfterMs: auditMs + 60_000,
+  });
+  assert.equal(seen.probeError, undefined, seen.probeError);
+  return seen;
+}
+
 describe('Neovim (headless, its built-in LSP client over stdio)', () => {
   const folder = tempFolder();
   let seen: Seen;
@@ -90,14 +106,7 @@ describe('Neovim on the sample spec: the audit\'s findings and a detector\'s fig
   before(async () => {
     fs.copyFileSync(path.join(repoRoot, 'samples/paper.reward'), path.join(folder.dir, 'paper.reward'));
     fs.cpSync(path.join(repoRoot, 'samples/pools'), path.join(folder.dir, 'pools'), { recursive: true });
-    const text = fs.readFileSync(path.join(folder.dir, 'paper.reward'), 'utf8');
-    seen = await runNeovim(folder.dir, {
-      outputDir: path.join(repoRoot, 'test-output/neovim-sample'),
-      spec: { file: path.join(folder.dir, 'paper.reward'), hover: positionIn(text, 'detector L', 'detector '.length) },
-      extra: { waitForCode: 'penalty-cancellation', auditTimeoutMs: auditMs },
-      killAfterMs: auditMs + 60_000,
-    });
-    assert.equal(seen.probeError, undefined, seen.probeError);
+    seen = await runUntilCode(folder.dir, 'paper.reward', 'neovim-sample', 'penalty-cancellation', auditMs);
   });
   after(() => folder.remove());
 
@@ -131,13 +140,7 @@ describe('Neovim configured as the README shows (no initializationOptions) on a 
     for (const name of ['corpus.jsonl', 'hotpot.jsonl']) fs.copyFileSync(path.join(repoRoot, 'samples/pools', name), path.join(folder.dir, 'data', name));
     writeMarkingProgram(folder.dir);
     fs.writeFileSync(path.join(folder.dir, 'command.reward'), text);
-    seen = await runNeovim(folder.dir, {
-      outputDir: path.join(repoRoot, 'test-output/neovim-command'),
-      spec: { file: path.join(folder.dir, 'command.reward'), hover: positionIn(text, 'detector L', 'detector '.length) },
-      extra: { waitForCode: 'audit-failed', auditTimeoutMs: auditMs },
-      killAfterMs: auditMs + 60_000,
-    });
-    assert.equal(seen.probeError, undefined, seen.probeError);
+    seen = await runUntilCode(folder.dir, 'command.reward', 'neovim-command', 'audit-failed', auditMs);
   });
   after(() => folder.remove());
 
