@@ -181,6 +181,10 @@ describe('limits: the table in docs/language.md', () => {
     ['maxCitationsPerRow', limits.maxCitationsPerRow, 'bad-rows'],
     ['maxPatternInstructions', limits.maxPatternInstructions, issueCodes.badPattern],
     ['maxPatternWork', limits.maxPatternWork, 'audit-failed'],
+    ['maxParquetRows', limits.maxParquetRows, 'bad-rows'],
+    ['maxParquetValues', limits.maxParquetValues, 'bad-rows'],
+    ['maxParquetDecodedBytes', limits.maxParquetDecodedBytes, 'bad-rows'],
+    ['maxParquetExpansion', limits.maxParquetExpansion, 'bad-rows'],
   ];
 
   it('lists every limit with its value and code', () => {
