@@ -3,8 +3,10 @@
 // and the numbers; a file cut short or damaged says so (never "not UTF-8 text"), in both importers.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { parquetHeader } from 'hyparquet/src/column.js';
 import { maxParquetDecodedBytes, maxParquetExpansion, maxParquetRows, maxParquetValues } from '../../server/src/problems/limits.js';
 import { artParquet, billionRowClaim, claimingTrl, repeatedRows, sharedPrompt, trlParquet } from './parquet-fixtures.js';
+import { importInWorker } from './import-in-worker.js';
 import { reasons, runImporter } from './run-importer.js';
 
 const shown = (n: number): string => n.toLocaleString('en-US');
@@ -105,4 +107,26 @@ describe('a truncated Parquet file', () => {
       }
     });
   }
+});
+
+describe('files the fuzz test found that made hyparquet loop forever', () => {
+  it('a schema element that claims -1 children: read (or refused) at once, on a worker with a deadline', async () => {
+    const file = claimingTrl('children.parquet', 3, (footer) => {
+      footer.schema[1]!.num_children = -1;
+    });
+    const outcome = await importInWorker('trl', [file]);
+    assert.equal(outcome.kind, 'done', outcome.kind === 'done' ? '' : outcome.why);
+  });
+
+  it('a version-2 data page header without its levels\' lengths is a damaged file, not an endless read', async () => {
+    const file = artFile();
+    const bytes = file.bytes.slice();
+    // Byte 18 is the first page's encoding (hyparquet-writer's layout); 0xA5 makes it a varint that swallows the levels' lengths.
+    bytes[18] = 0xa5;
+    const header = parquetHeader({ view: new DataView(bytes.buffer), offset: 4 });
+    assert.equal(header.type, 'DATA_PAGE_V2');
+    assert.equal(header.data_page_header_v2?.definition_levels_byte_length, undefined);
+    const outcome = await importInWorker('art', [{ path: 'v2.parquet', bytes }]);
+    assert.deepEqual(outcome, { kind: 'done', imported: 0, reasons: ["v2.parquet:1: a truncated or damaged Parquet file: column 'group_index' has a page header at byte 4 without the sizes and counts its page needs"] });
+  });
 });
