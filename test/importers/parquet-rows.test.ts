@@ -86,7 +86,8 @@ describe('Parquet bombs: claims checked before decoding', () => {
     const file = sharedPrompt('shared.parquet', 1100, 2 ** 20);
     assert.ok(file.bytes.length < 2 ** 20, `${file.bytes.length} bytes`);
     const { reason, ms } = await refusal('trl', file);
-    assert.equal(reason, `shared.parquet:1: too large to read: its rows hold more than ${shown(maxParquetDecodedBytes)} bytes of values (a dictionary value counts in every row that holds it); at most ${shown(maxParquetDecodedBytes)} bytes per Parquet file ${limitsDoc}`);
+    assert.match(reason, /^shared\.parquet:1: too large to read: its first 1,024 rows hold 1,07[\d,]+ bytes of values \(a dictionary value counts in every row that holds it\); at most /);
+    assert.ok(reason.endsWith(`at most ${shown(maxParquetDecodedBytes)} bytes per Parquet file ${limitsDoc}`), reason);
     assert.ok(ms < 5000, `${ms} ms`);
   });
 

@@ -227,8 +227,8 @@ export function valueBytes(value: unknown): number {
   return 8;
 }
 
-/** Refuses rows whose values, as decoded so far, hold more than the decoded-bytes limit. */
-export function decodedRowsProblem(decoded: number): ClaimsProblem | undefined {
+/** Refuses the file when its first `rows` rows, as decoded, hold `decoded` bytes of values, more than the limit. */
+export function decodedRowsProblem(decoded: number, rows: number): ClaimsProblem | undefined {
   if (decoded <= maxParquetDecodedBytes) return undefined;
-  return tooLarge(`its rows hold more than ${number(maxParquetDecodedBytes)} bytes of values (a dictionary value counts in every row that holds it); at most ${number(maxParquetDecodedBytes)} bytes per Parquet file`);
+  return tooLarge(`its first ${number(rows)} rows hold ${number(decoded)} bytes of values (a dictionary value counts in every row that holds it); at most ${number(maxParquetDecodedBytes)} bytes per Parquet file`);
 }

@@ -100,7 +100,7 @@ export async function readParquet(bytes: Uint8Array): Promise<ParquetRead> {
       const rows = await parquetReadObjects({ file, metadata, compressors });
       for (const row of rows) {
         decoded += valueBytes(row);
-        const tooLarge = decodedRowsProblem(decoded);
+        const tooLarge = decodedRowsProblem(decoded, records.length + 1);
         if (tooLarge !== undefined) return refused(tooLarge);
         records.push(Object.fromEntries(Object.entries(row).map(([k, v]) => [k, plainValue(v)])));
       }
