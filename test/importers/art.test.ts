@@ -66,7 +66,7 @@ describe('art importer: Parquet', () => {
 
   it('refuses a file that is not Parquet or not ART, by file:line', async () => {
     const notArt = await runImporter('art', [{ path: 'x.parquet', bytes: new Uint8Array([0x50, 0x41, 0x52, 0x31, 1, 2, 3, 4, 0x50, 0x41, 0x52, 0x31]) }]);
-    assert.match(reasons(notArt)[0] ?? '', /^x\.parquet:1: the Parquet reader failed: /);
+    assert.match(reasons(notArt)[0] ?? '', /^x\.parquet:1: a truncated or damaged Parquet file: /);
   });
 });
 

@@ -1,7 +1,7 @@
 // Parquet fixtures written in the test with hyparquet-writer, in the layouts the frameworks write:
 // ART's trajectories (pyarrow schema of art/utils/trajectory_logging.py, ZSTD) and TRL's completions.
 import { gzipSync } from 'node:zlib';
-import { parquetWriteBuffer } from 'hyparquet-writer';
+import { ByteWriter, ParquetWriter, parquetWriteBuffer, schemaFromColumnData } from 'hyparquet-writer';
 import type { ImportFile } from '../../server/src/importers/importer.js';
 
 /**
@@ -84,4 +84,50 @@ export function trlParquet(path: string, rows: readonly Record<string, string | 
     compressors,
   });
   return { path, bytes: new Uint8Array(buffer) };
+}
+
+const trlRow = { step: 1, prompt: 'Question: who?', completion: '<answer>x</answer>', accuracy_reward: 1 };
+
+/** TRL's columns, each holding `n` copies of `trlRow`'s value (or of `prompt`): one dictionary page and one run each. */
+function trlColumns(n: number, prompt = trlRow.prompt) {
+  const column = <T>(value: T): T[] => new Array<T>(n).fill(value);
+  return [
+    { name: 'step', data: column(1n), type: 'INT64' as const },
+    { name: 'prompt', data: column(prompt), type: 'STRING' as const },
+    { name: 'completion', data: column(trlRow.completion), type: 'STRING' as const },
+    { name: 'accuracy_reward', data: column(1), type: 'DOUBLE' as const },
+  ];
+}
+
+/**
+ * `n` TRL rows in one row group, with the footer's counts changed by `claim` before it is written:
+ * a file whose footer claims what its pages do not hold.
+ */
+export function claimingTrl(path: string, n: number, claim: (footer: ParquetWriter) => void, prompt?: string): ImportFile {
+  const columnData = trlColumns(n, prompt);
+  const writer = new ByteWriter();
+  const parquet = new ParquetWriter({ writer, schema: schemaFromColumnData({ columnData }) });
+  // A ByteWriter writes synchronously: neither call returns a promise with it.
+  void parquet.write({ columnData, rowGroupSize: Math.max(1, n) });
+  claim(parquet);
+  void parquet.finish();
+  return { path, bytes: writer.getBytes() };
+}
+
+/** Issue 33's first Parquet bomb: a TRL file of 3 rows, about 700 bytes, whose footer (and row group) claims 10⁹. */
+export function billionRowClaim(path: string): ImportFile {
+  return claimingTrl(path, 3, (footer) => {
+    footer.num_rows = 1_000_000_000n;
+    for (const group of footer.row_groups) group.num_rows = 1_000_000_000n;
+  });
+}
+
+/** Issue 33's second: `n` identical TRL rows in one row group, dictionary- and run-length-encoded to a few KB. */
+export function repeatedRows(path: string, n: number): ImportFile {
+  return claimingTrl(path, n, () => undefined);
+}
+
+/** `n` TRL rows that share one prompt of `promptBytes`: stored once in the column's dictionary, copied into every row's record. */
+export function sharedPrompt(path: string, n: number, promptBytes: number): ImportFile {
+  return claimingTrl(path, n, () => undefined, `Question: ${'why '.repeat(promptBytes / 4)}`);
 }

@@ -193,6 +193,10 @@ describe('limits: the table in docs/language.md', () => {
     ['maxImportedResults', limits.maxImportedResults, 'bad-rows'],
     ['maxImportedToolCalls', limits.maxImportedToolCalls, 'bad-rows'],
     ['maxTranscriptTags', limits.maxTranscriptTags, 'bad-rows'],
+    ['maxParquetRows', limits.maxParquetRows, 'bad-rows'],
+    ['maxParquetValues', limits.maxParquetValues, 'bad-rows'],
+    ['maxParquetDecodedBytes', limits.maxParquetDecodedBytes, 'bad-rows'],
+    ['maxParquetExpansion', limits.maxParquetExpansion, 'bad-rows'],
   ];
 
   it('lists every limit with its value and code', () => {

@@ -133,3 +133,37 @@ export const maxImportedToolCalls = 10_000;
  * `<answer>` block opened. A Search-R1 response holds a few per turn, over at most tens of turns.
  */
 export const maxTranscriptTags = 20_000;
+
+/**
+ * Rows in one Parquet file (TRL completions, ART trajectories; a file past it is one skipped record).
+ * The reader makes an object per row, and a repeated value compresses to nothing: 5M rows of one
+ * value fit in 4 KB and aborted Node at 4.4 GB. A file holds one training step (batch × generations:
+ * thousands of rows); at the ~200 bytes a short logged completion takes compressed, one at the
+ * 128 MiB input limit holds under a million. A million small rows import in ~30 s at 2.6 GB.
+ */
+export const maxParquetRows = 1_000_000;
+
+/**
+ * Values in one Parquet file: a flat column holds one per row, a list column (ART's messages) one per
+ * element. The reader allocates an array slot per value before it makes a row, and a run-length
+ * encoded page holds millions in a few bytes: this bounds its arrays as the row limit bounds its
+ * objects. A TRL row has about 7 (step, prompt, completion, rewards, advantage), an ART message 4.
+ */
+export const maxParquetValues = 16_000_000;
+
+/**
+ * Bytes one Parquet file decodes to: what its footer and page headers claim (each page is allocated
+ * at its claimed size), and what its rows hold once read, a dictionary value counted in every row
+ * that holds it (one 1 MiB prompt in the dictionary of 1,100 rows is 1.1 GiB of records, from a
+ * 50 KB file). 8 times the 128 MiB input limit: logged text compresses 2–5 times and a GRPO group
+ * repeats its prompt; 1 GiB of shared prompts imports in ~70 s at 2.8 GB.
+ */
+export const maxParquetDecodedBytes = 1024 * 1024 * 1024;
+
+/**
+ * How many times its own size a Parquet file's pages may claim to decode to. Logged text compresses
+ * 2–10 times, and Snappy cannot expand more than about 20 times; repeated values are dictionary- and
+ * run-length-encoded before compression, which keeps the pages small. A small file claiming more
+ * (the 1 GiB limit from a 1 MB file) is refused before a page is allocated.
+ */
+export const maxParquetExpansion = 1_000;
