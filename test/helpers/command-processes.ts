@@ -14,8 +14,14 @@ export const newMarker = (): string => `herald-test-${randomBytes(6).toString('h
 /** A shell word that runs Node sleeping ten minutes, with `marker` in its arguments (only node is sure to be on PATH). */
 export const sleeper = (marker: string): string => `${JSON.stringify(process.execPath)} -e "setTimeout(() => {}, 600000)" ${marker}`;
 
+/**
+ * util-linux's setsid by absolute path: util-linux is essential on Debian, and `npm run test:bare`
+ * hides PATH, which would otherwise skip these tests in CI.
+ */
+export const setsid = '/usr/bin/setsid';
+
 /** Why the `setsid` tests cannot run here, or undefined when util-linux's setsid is installed. */
-export const noSetsid: string | undefined = spawnSync('setsid', ['--version'], { stdio: 'ignore' }).status === 0 ? undefined : 'setsid (util-linux) is not installed';
+export const noSetsid: string | undefined = spawnSync(setsid, ['--version'], { stdio: 'ignore' }).status === 0 ? undefined : `${setsid} (util-linux) is not installed`;
 
 /** The sleepers specFolder's command starts. */
 export const sleepersLeft = noSetsid === undefined ? 2 : 1;
@@ -26,7 +32,7 @@ export const sleepersLeft = noSetsid === undefined ? 2 : 1;
  */
 export function specFolder(marker: string): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'herald-command-'));
-  const daemon = noSetsid === undefined ? `setsid ${sleeper(marker)} >/dev/null 2>&1 &\n` : '';
+  const daemon = noSetsid === undefined ? `${setsid} ${sleeper(marker)} >/dev/null 2>&1 &\n` : '';
   fs.writeFileSync(path.join(dir, 'start.sh'), `${sleeper(marker)} >/dev/null 2>&1 &\n${daemon}wait\n`);
   const spec = auditSpec(path.join(samplePools, 'corpus.jsonl'), path.join(samplePools, 'hotpot.jsonl'));
   fs.writeFileSync(path.join(dir, 'spec.reward'), spec.replace('using lexical(2)', 'using candidates command "/bin/sh start.sh"'));

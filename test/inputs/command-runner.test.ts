@@ -12,7 +12,7 @@ import { after, describe, it } from 'node:test';
 import { Worker } from 'node:worker_threads';
 import { killLiveRuns, runCommand, type CommandRun } from '../../server/src/inputs/command-runner.js';
 import { commandRunVariable, taggedProcesses } from '../../server/src/inputs/command-sweep.js';
-import { newMarker, noSetsid, remaining, sleeper, started, survivors } from '../helpers/command-processes.js';
+import { newMarker, noSetsid, remaining, setsid, sleeper, started, survivors } from '../helpers/command-processes.js';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'herald-command-'));
 after(() => fs.rmSync(dir, { recursive: true, force: true }));
@@ -21,7 +21,7 @@ const runner = path.resolve(__dirname, '../../server/src/inputs/command-runner.j
 const run = (command: string, more: Partial<CommandRun> = {}): CommandRun => ({ command, cwd: dir, stdin: '', timeoutSeconds: 30, ...more });
 /** A sleeper in the background with its output elsewhere, one in a session of its own (where setsid is installed), and `then`. */
 const leaveBehind = (marker: string, then: string): string =>
-  `${sleeper(marker)} >/dev/null 2>&1 & ${noSetsid === undefined ? `setsid ${sleeper(marker)} >/dev/null 2>&1 & ` : ''}${then}`;
+  `${sleeper(marker)} >/dev/null 2>&1 & ${noSetsid === undefined ? `${setsid} ${sleeper(marker)} >/dev/null 2>&1 & ` : ''}${then}`;
 /** The sleepers leaveBehind starts. */
 const leftBehind = noSetsid === undefined ? 2 : 1;
 
@@ -44,7 +44,7 @@ describe('the processes of a command run', () => {
 
   it('a setsid daemon (out of the group, same environment) is killed when the run ends', { skip: noSetsid }, async () => {
     const marker = newMarker();
-    const outcome = await runCommand(run(`setsid ${sleeper(marker)} >/dev/null 2>&1 & /bin/sh -c 'setsid ${sleeper(marker)} >/dev/null 2>&1 &'; echo done`));
+    const outcome = await runCommand(run(`${setsid} ${sleeper(marker)} >/dev/null 2>&1 & /bin/sh -c '${setsid} ${sleeper(marker)} >/dev/null 2>&1 &'; echo done`));
     assert.deepEqual(outcome, { kind: 'done', stdout: 'done\n' });
     assert.deepEqual(await survivors(marker), []);
   });
