@@ -53,6 +53,38 @@ describe('Search-R1 transcripts', () => {
   });
 });
 
+describe('Search-R1 transcripts: a block the model never closed, then the invalid-action text (issue 34, the first trap)', () => {
+  it('an unclosed <search> is one invalid step holding the model\'s text; the message\'s example tags are no query', () => {
+    const t = readTranscript(`<think>Who?</think>\n<search> Stone Kingdom director${invalidText}<search> director </search>\n\n<information>Doc 1(Title: T) text</information>\n\n<answer> Lupo </answer>`, dialect('search_r1'));
+    assert.deepEqual(t.steps, [
+      { type: 'reasoning', text: 'Who?' },
+      { type: 'invalid', text: '<search> Stone Kingdom director' },
+      { type: 'search', query: 'director', results: [{ rank: 1, title: 'T', text: 'text' }] },
+    ]);
+    assert.equal(t.answer, 'Lupo');
+  });
+
+  it('the invalid-action text last in the response gives no answer: its "<answer> and </answer>" is the framework\'s example', () => {
+    const t = readTranscript(`<search> q </search>\n\n<information>Doc 1(Title: T) x</information>\n\n<search> unfinished${invalidText}`, dialect('search_r1'));
+    assert.equal(t.answer, null);
+    assert.deepEqual(t.steps.map((s) => (s.type === 'search' ? `search ${s.query}` : s.type)), ['search q', 'invalid']);
+    assert.equal(readTranscript(`I will just guess.${invalidText}`, dialect('search_r1')).answer, null);
+  });
+
+  it('an unclosed <answer> or <think> before the message is the model\'s invalid text too, and a later answer still counts', () => {
+    const answer = readTranscript(`<answer> Paris${invalidText}<answer> London </answer>`, dialect('search_r1'));
+    assert.deepEqual(answer.steps, [{ type: 'invalid', text: '<answer> Paris' }]);
+    assert.equal(answer.answer, 'London');
+    const think = readTranscript(`<think> hmm${invalidText}<think> ok </think><answer> Rome </answer>`, dialect('search_r1'));
+    assert.deepEqual(think.steps, [{ type: 'invalid', text: '<think> hmm' }, { type: 'reasoning', text: 'ok' }]);
+    assert.equal(think.answer, 'Rome');
+  });
+
+  it('lastAnswer alone (the qa_em rule without the transcript) still pairs the way the regular expression does', () => {
+    assert.equal(lastAnswer(`x${invalidText}`, false), 'and');
+  });
+});
+
 describe('ZeroSearch transcripts', () => {
   it("reads Search-R1's tags with untitled 'Doc k:' documents", () => {
     const t = readTranscript('<think>x</think><search> q </search><information>Doc 1: Lupo was born in Rome.\nDoc 2: Rome is a city.\n</information><answer> Rome </answer>', dialect('zerosearch'));

@@ -24,7 +24,9 @@ export function tagBlocks(text: string, open: string, close: string): TagBlock[]
   }
 }
 
-/** The inside of the last closed block, or undefined when there is none. */
-export function lastTagBlock(text: string, open: string, close: string): string | undefined {
-  return tagBlocks(text, open, close).at(-1)?.inside;
+/** The inside of the last closed block that `keep` accepts (every one by default), or undefined when there is none. */
+export function lastTagBlock(text: string, open: string, close: string, keep: (block: TagBlock) => boolean = () => true): string | undefined {
+  const blocks = tagBlocks(text, open, close);
+  for (let i = blocks.length - 1; i >= 0; i--) if (keep(blocks[i]!)) return blocks[i]!.inside;
+  return undefined;
 }

@@ -60,12 +60,20 @@ export function lastBoxed(text: string): string | undefined {
 
 /**
  * Search-R1's `qa_em` rule on the response alone: the inside of the last `<answer>…</answer>`, as
- * `re.finditer(r"<answer>(.*?)</answer>", text, re.DOTALL)` pairs them (./tag-blocks.ts).
+ * `re.finditer(r"<answer>(.*?)</answer>", text, re.DOTALL)` pairs them (./tag-blocks.ts), leaving out
+ * a block that overlaps the `framework`'s own text: its invalid-action message names `<answer> and
+ * </answer>` as an example, which the model never answered.
  */
-export function lastAnswer(text: string, boxed: boolean): string | null {
-  const last = lastTagBlock(text, '<answer>', '</answer>');
+export function lastAnswer(text: string, boxed: boolean, framework: readonly Span[] = []): string | null {
+  const last = lastTagBlock(text, '<answer>', '</answer>', (block) => !framework.some((s) => block.start < s.end && s.start < block.end));
   if (last === undefined) return null;
   return boxed ? (lastBoxed(last) ?? null) : last.trim();
+}
+
+/** Where a piece of the text is: from `start` up to (not including) `end`. */
+interface Span {
+  readonly start: number;
+  readonly end: number;
 }
 
 export function readTranscript(text: string, dialect: Dialect): Transcript {
@@ -81,12 +89,33 @@ export function readTranscript(text: string, dialect: Dialect): Transcript {
   let pos = 0;
   let lastObservationEnd = 0;
   let tags = 0;
+  /** The framework's invalid-action messages: no answer is read inside one. */
+  const framework: Span[] = [];
+  /** The message at `at`, through its line: an `invalid` step holding the model's text before it; returns where reading goes on. */
+  const invalid = (at: number): number => {
+    steps.push({ type: 'invalid', text: text.slice(pos, at).trim() });
+    const lineEnd = text.indexOf(closes.invalid, at);
+    const end = lineEnd === -1 ? text.length : lineEnd + closes.invalid.length;
+    framework.push({ start: at, end });
+    lastObservationEnd = end;
+    return end;
+  };
   const nextMark = markFinder(text, opens);
   // Past the limit the record is skipped (tagged-import.ts): reading further would only cost time.
   for (let found = nextMark(pos); found !== undefined && tags <= maxTranscriptTags; found = nextMark(pos)) {
     tags++;
     const body = found.at + found.open.length;
     const closeAt = text.indexOf(closes[found.mark], body);
+    // A block the model opened and never closed, followed by the framework's invalid-action text:
+    // the framework saw no action, so the model's text up to that message is one `invalid` step, and
+    // the message's example tags (`<search> and </search>`) close nothing.
+    // An observation is the framework's own and always closed.
+    const modelBlock = found.mark !== 'invalid' && found.mark !== 'observation';
+    const invalidAt = !modelBlock || dialect.invalidMarker === undefined ? -1 : text.indexOf(dialect.invalidMarker, body);
+    if (invalidAt !== -1 && (closeAt === -1 || invalidAt < closeAt)) {
+      pos = invalid(invalidAt);
+      continue;
+    }
     // An unclosed block (a truncated response) runs to the end of the text.
     const inside = text.slice(body, closeAt === -1 ? text.length : closeAt);
     const end = closeAt === -1 ? text.length : closeAt + closes[found.mark].length;
@@ -112,13 +141,12 @@ export function readTranscript(text: string, dialect: Dialect): Transcript {
         break;
       }
       case 'invalid':
-        steps.push({ type: 'invalid', text: text.slice(pos, found.at).trim() });
-        lastObservationEnd = end;
+        invalid(found.at);
         break;
       case 'answer':
         break;
     }
     pos = end;
   }
-  return { steps, answer: lastAnswer(text, dialect.boxedAnswer), finalText: text.slice(lastObservationEnd).trim(), unanswered, observations, tags };
+  return { steps, answer: lastAnswer(text, dialect.boxedAnswer, framework), finalText: text.slice(lastObservationEnd).trim(), unanswered, observations, tags };
 }
