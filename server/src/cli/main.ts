@@ -18,7 +18,9 @@ commands:
 ${commands.map((c) => `  ${`${c.name} ${c.operands}`.padEnd(24)}${c.brief}`).join('\n')}
 
 'herald <command> --help' describes every option of a command and its exit codes; every command
-exits 2 on bad usage (an unknown command, option, format or name) and on unreadable input.`;
+exits 2 on bad usage (an unknown command, option, format or name) and on unreadable input, 130 or
+143 when stopped by Ctrl-C or SIGTERM (after killing any program a spec named), and 141 when its
+output is closed before it is written (herald … | head).`;
 
 async function main(argv: readonly string[]): Promise<number> {
   const [command, ...rest] = argv;
