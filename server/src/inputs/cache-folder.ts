@@ -11,12 +11,13 @@
 // Entries also carry a SHA-256 of their key and content (`sha256Hex`), so a damaged entry, or one
 // planted or moved from another key without it, is a miss. That digest is no secret: whoever can
 // write the folder can compute it, which is why the folder's owner and mode are checked first.
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { formatBytes } from './input-limits.js';
 import { readOpened } from './open-input.js';
+import { replaceFile } from './replace-file.js';
 
 /** Bumped with the format of either cache's files: old files are never read. */
 const folderVersion = 'v2';
@@ -124,7 +125,6 @@ export type CacheRead =
 
 // O_NONBLOCK: a FIFO left where a cache file belongs opens at once instead of waiting for a writer.
 const readFlags = fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0) | (fs.constants.O_NONBLOCK ?? 0) | (fs.constants.O_NOCTTY ?? 0);
-const writeFlags = fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | (fs.constants.O_NOFOLLOW ?? 0);
 
 /**
  * Reads the cache file `name` under `dir`, after checking both folders again. A reason names the
@@ -166,35 +166,15 @@ export function readCacheFile(dir: string, name: string, maxBytes: number): Cach
   }
 }
 
-/** Writes all of `text` at the descriptor's position (a short write is retried). */
-function writeAll(fd: number, text: string): void {
-  const bytes = Buffer.from(text, 'utf8');
-  for (let at = 0; at < bytes.length;) at += fs.writeSync(fd, bytes, at, bytes.length - at);
-}
-
 /**
- * Writes the cache file `name` under `dir` as `parts` in order: to a new file in the same folder,
- * then renamed over whatever has that name (a file or a planted link, which is replaced and never
- * followed). False when the folder is not fit (see `prepareCacheFolder`) or the disk refused: the
- * caches are only accelerators. Two writers of one name: the last rename wins, whole.
+ * Writes the cache file `name` under `dir` as `parts` in order, by `replaceFile`: a new file of mode
+ * 0o600 in the same folder, renamed over whatever has that name (a file or a planted link, which is
+ * replaced and never followed). False when the folder is not fit (see `prepareCacheFolder`) or the
+ * disk refused: the caches are only accelerators. Two writers of one name: the last rename wins, whole.
  */
 export function writeCacheFile(dir: string, name: string, parts: Iterable<string>): boolean {
   if (prepareCacheFolder(dir) !== undefined) return false;
-  const folder = cacheFolder(dir);
-  const temporary = path.join(folder, `.${name}.${randomBytes(6).toString('hex')}.tmp`);
-  let fd: number | undefined;
-  try {
-    fd = fs.openSync(temporary, writeFlags, 0o600);
-    for (const part of parts) writeAll(fd, part);
-    fs.closeSync(fd);
-    fd = undefined;
-    fs.renameSync(temporary, path.join(folder, name));
-    return true;
-  } catch {
-    if (fd !== undefined) fs.closeSync(fd);
-    fs.rmSync(temporary, { force: true });
-    return false;
-  }
+  return replaceFile(path.join(cacheFolder(dir), name), parts, { mode: 0o600 }).ok;
 }
 
 /** The warning for a cache skipped as a whole (its folder) or for one entry that is not used. */

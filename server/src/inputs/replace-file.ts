@@ -10,6 +10,8 @@ import * as path from 'node:path';
 export type Replaced = { readonly ok: true } | { readonly ok: false; readonly reason: string };
 
 export interface ReplaceOptions {
+  /** The new file's permission bits, whatever the replaced file had (a cache file's 0o600); by default the replaced file's, or 0o666 less the umask. */
+  readonly mode?: number;
   /** Asked after the last byte is written, with the new file's identity, just before the rename: a reason stops it (nothing is replaced). */
   readonly beforeRename?: (written: fs.Stats) => string | undefined;
 }
@@ -27,6 +29,12 @@ function keptMode(file: string): number | undefined {
   }
 }
 
+/** Writes all of `text` at the descriptor's position (a short write is retried). */
+function writeAll(fd: number, text: string): void {
+  const bytes = Buffer.from(text, 'utf8');
+  for (let at = 0; at < bytes.length;) at += fs.writeSync(fd, bytes, at, bytes.length - at);
+}
+
 function message(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
@@ -40,17 +48,17 @@ function message(error: unknown): string {
  */
 export function replaceFile(file: string, pieces: Iterable<string>, options: ReplaceOptions = {}): Replaced {
   const temporary = path.join(path.dirname(file), `.${path.basename(file)}.${randomBytes(6).toString('hex')}.tmp`);
-  const mode = keptMode(file);
+  const mode = options.mode ?? keptMode(file);
   let fd: number;
   try {
-    fd = fs.openSync(temporary, newFileFlags, 0o666);
+    fd = fs.openSync(temporary, newFileFlags, options.mode ?? 0o666);
   } catch (error) {
     return { ok: false, reason: message(error) };
   }
   let reason: string | undefined;
   try {
     if (mode !== undefined) fs.fchmodSync(fd, mode);
-    for (const piece of pieces) fs.writeSync(fd, piece);
+    for (const piece of pieces) writeAll(fd, piece);
     const written = fs.fstatSync(fd);
     const there = fs.lstatSync(temporary);
     reason = there.dev === written.dev && there.ino === written.ino ? options.beforeRename?.(written) : 'its folder changed while it was written';
