@@ -3,6 +3,7 @@
 // `from FORMAT(...)`, cli/ for `herald import`) hands them over, so both paths run the same code and
 // the result can be cached by the files' stamps.
 import type { z } from 'zod';
+import type { FormatRenderer } from './render.js';
 
 /** One input file as read: `path` is how reasons name it (as given on the command line, or spec-relative). */
 export interface ImportFile {
@@ -83,4 +84,6 @@ export interface Importer<Options = unknown> {
   /** The values of the options that take one of a closed list (a dialect, an answer rule); free-text options have none. */
   readonly optionValues?: Readonly<Record<string, readonly OptionValue[]>>;
   run(files: readonly ImportFile[], options: Options, emit: RowSink): Promise<ImportSummary>;
+  /** The other direction: a row (edited or not) written back as the framework logs it (./render.ts). */
+  readonly renderer?: FormatRenderer;
 }

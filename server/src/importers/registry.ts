@@ -5,6 +5,7 @@
 import { parsePoolRow } from '../pool/schemas.js';
 import { rowLimitReason } from './row-limits.js';
 import type { Trajectory } from '../pool/types.js';
+import type { FormatRenderer } from './render.js';
 import type { ImportedRow, ImportFile, Importer, ImportIssue, ImportSummary, OptionValue, RawOptions } from './importer.js';
 import { artImporter } from './art.js';
 import { browseCompPlusImporter } from './browsecomp-plus.js';
@@ -39,6 +40,8 @@ export interface RegisteredImporter {
   run(files: readonly ImportFile[], options: RawOptions): Promise<ImportOutcome>;
   /** What is wrong with options as written, before any file is read: each problem with the option it is about, if one. */
   checkOptions(options: RawOptions): readonly OptionProblem[];
+  /** How a row of this format is written back (./render.ts); undefined: its logged values are all frozen. */
+  readonly renderer: FormatRenderer | undefined;
 }
 
 export interface OptionProblem {
@@ -87,6 +90,7 @@ export function registered<O>(importer: Importer<O>): RegisteredImporter {
       return options.error.issues.map((issue) => ({ option: issue.path.length === 0 ? undefined : String(issue.path[0]), message: issue.message }));
     },
     stream,
+    renderer: importer.renderer,
     async run(files, raw) {
       const rows: CheckedRow[] = [];
       const outcome = await stream(files, raw, (row) => rows.push(row));
@@ -108,4 +112,9 @@ export const importers: readonly RegisteredImporter[] = [
 
 export function importerFor(format: string): RegisteredImporter | undefined {
   return importers.find((importer) => importer.format === format);
+}
+
+/** The keys under `meta` that a pool read through `format` renders after an edit; empty for a format with no renderer or a pool read as a file. */
+export function renderedKeys(format: string | undefined): readonly string[] {
+  return (format === undefined ? undefined : importerFor(format)?.renderer?.renders) ?? [];
 }

@@ -98,7 +98,7 @@ export async function importPool(request: ImportRequest, importer: RegisteredImp
       return;
     }
     firstAt.set(trajectory.id, { file, line: at.line });
-    items.push({ ...trajectory, source: { pool: request.name, file, line: at.line } });
+    items.push({ ...trajectory, source: { pool: request.name, file, line: at.line }, ...(importer.renderer === undefined ? {} : { format: importer.format }) });
   });
   const where = request.files.length === 1 ? request.files[0]! : request.files.join(', ');
   if (!outcome.ok) return { items: [], issues: [], fileError: `${where}: cannot import as ${importer.format}: ${outcome.reason}` };

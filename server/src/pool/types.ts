@@ -121,6 +121,11 @@ export interface Trajectory {
   readonly citationRefs?: readonly CitationRef[];
   /** `final.status` as logged: why the trajectory stopped (`stop`, `length`, `max_turns`…). */
   readonly finalStatus?: string;
+  /**
+   * The format a pool linked `from FORMAT(...)` read the row through: its renderer writes an edited
+   * row back (importers/render.ts). Absent for a row read from a pool file.
+   */
+  readonly format?: string;
 }
 
 /** Every logged step of a trajectory, in order (v1 rows: its steps). */
