@@ -47,8 +47,12 @@ describe('Search-R1 transcripts', () => {
     assert.deepEqual(cut.steps, [{ type: 'search', query: 'q', results: [{ rank: 1, title: 'T', text: 'text' }] }]);
   });
 
-  it('a search the response ends after keeps no results; an observation with no call is counted', () => {
-    assert.deepEqual(readTranscript('<search> q </search>', dialect('search_r1')).steps, [{ type: 'search', query: 'q', results: [] }]);
+  it('a search the response ends after was never executed: no step, counted; an observation with no call is counted', () => {
+    const ended = readTranscript('<think>a</think><search> q </search>', dialect('search_r1'));
+    assert.deepEqual(ended.steps, [{ type: 'reasoning', text: 'a' }]);
+    assert.equal(ended.unexecuted, 1);
+    // Its text is the tail: written back after the steps, whatever an edit does to them.
+    assert.deepEqual(ended.layout, { pieces: [{ start: 0, end: 16, steps: [0], unclosed: false }], tailStart: 16, entangled: false });
     assert.equal(readTranscript('<information>Doc 1(Title: T) x</information>', dialect('search_r1')).unanswered, 1);
   });
 });

@@ -7,6 +7,11 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
 import { auditSpec, newAuditCaches } from '../../server/src/audit/audit-spec.js';
+import { planAudit } from '../../server/src/audit/plan.js';
+import { editVariants } from '../../server/src/edits/edit-program.js';
+import { compilePlan } from '../../server/src/edits/prepare.js';
+import { renderedView } from '../../server/src/edits/rendered-view.js';
+import { searchR1Score } from '../../samples/generator/search-r1-dump.js';
 import { importerFor } from '../../server/src/importers/registry.js';
 import { loadCorpus } from '../../server/src/inputs/loaders.js';
 import { corpusEnv } from '../../server/src/language/eval-env.js';
@@ -64,5 +69,46 @@ describe('samples/search-r1', () => {
     const pairs = audit.certificate.map((c) => c.example).filter((p) => p !== null);
     assert.ok(pairs.length > 0);
     for (const pair of pairs) assert.match(pair.file ?? '', /^rollout\/\d+\.jsonl$/);
+  });
+});
+
+describe('samples/search-r1: an edit is scored on the response written back', () => {
+  it("the spec's reward on every same_final edit is Search-R1's score of the edited rollout (prompt + written response)", async () => {
+    const { model } = analyze(fs.readFileSync(specFile, 'utf8'), { specFile });
+    const decl = model.globals.get('search_r1_audit')?.decl;
+    assert.ok(decl?.kind === 'audit');
+    const plan = planAudit(decl, fs.readFileSync(specFile, 'utf8'));
+    assert.ok(plan);
+    const attack = plan.attacks.find((a) => a.name === 'same_final')!;
+    const edit = compilePlan(model, { rewards: [], detectors: [], attacks: [attack] }).edits.get(attack.name)!;
+    const reward = new RewardCompiler(model).reward('search_r1');
+    const rows = (await importedRollouts()).map((row) => ({ ...row, format: 'verl' }));
+    const corpus = await loadCorpus(path.resolve(sampleDir, '../pools/corpus.jsonl'));
+    const env = corpusEnv(corpus.corpus);
+    const records = new Map<string, { input: string; gts: { target: string[] } }>();
+    for (const name of fs.readdirSync(path.join(sampleDir, 'rollout'))) {
+      fs.readFileSync(path.join(sampleDir, 'rollout', name), 'utf8').split('\n').forEach((line, i) => {
+        if (line !== '') records.set(`rollout/${name}:${i + 1}`, JSON.parse(line) as { input: string; gts: { target: string[] } });
+      });
+    }
+    let edits = 0;
+    let losses = 0;
+    for (const row of rows) {
+      const record = records.get(`${row.source.file}:${row.source.line}`)!;
+      for (const variant of editVariants(edit, viewOf(row), { trajectoryId: row.id, env, candidatesAt: () => [] })) {
+        const view = renderedView(row, variant);
+        assert.ok(!('unrendered' in view), `${row.id}: ${'unrendered' in view ? view.unrendered : ''}`);
+        const written = view.meta['transcript'] as string;
+        // The searches are gone with the retriever's answers to them (an invalid-action message still names the tags).
+        assert.ok(!written.includes('<information>'), `${row.id}: ${written}`);
+        const spec = reward.terms.reduce((sum, term) => sum + term.weight * term.feature(view, env), 0);
+        assert.equal(spec, searchR1Score(record.input + written, record.gts.target), `${row.source.file}:${row.source.line} (${row.id})`);
+        edits++;
+        if (spec < (row.meta['score'] as number)) losses++;
+      }
+    }
+    // Every rollout that searched has one edit; most lose what the well-formed response earned.
+    assert.equal(edits, 384);
+    assert.ok(losses > 300, `${losses} of ${edits} edits score below the original`);
   });
 });

@@ -27,6 +27,7 @@ export function restrictRun(run: AttackRun, keep: (row: number, cluster: number)
     plan: run.plan,
     oracle: run.oracle,
     edits: run.edits,
+    unrendered: run.unrendered,
     changes,
     index: {
       unitRow: Int32Array.from(unitsKept, (u) => unitRow[u]!),

@@ -1,6 +1,7 @@
 import * as path from 'node:path';
 import type { ImportFile, ImportIssue, ImportResult, RawOptions } from '../importers/importer.js';
-import { importerFor, importers } from '../importers/registry.js';
+import { importerFor, importers, type CheckedImport, type RegisteredImporter } from '../importers/registry.js';
+import { roundTrip } from '../importers/render.js';
 import { loadCorpus } from '../inputs/loaders.js';
 import { sizeProblem } from '../inputs/load-inputs.js';
 import { readImportFiles } from '../inputs/import-pool.js';
@@ -26,6 +27,7 @@ export const importCommand = {
     from: { type: 'string', value: 'FORMAT', choices: importers.map((i) => i.format), help: 'the log format (listed below with its options)' },
     option: { type: 'string', multiple: true, value: 'KEY=VALUE', help: "an importer option, e.g. --option dialect=search_r1; repeat for several" },
     corpus: { type: 'string', value: 'FILE', help: 'a corpus (JSONL) to resolve the rows against: prints how many results and citations resolve, and how, and each row with unresolved results' },
+    roundtrip: { type: 'boolean', help: 'render every imported row back into the format (unedited) and compare with what it logged: prints how many records re-render byte-identical and names each that does not, with the first differing offset; exit 1 when one does not' },
     out: { type: 'string', value: 'FILE', help: "where the pool goes ('-' for stdout); refused, with nothing written, when FILE is one of the logs, the corpus or not a regular file; replaced only once the pool is written whole" },
     quiet: { type: 'boolean', default: false, help: "print only skipped records, notes and counts, no 'wrote FILE' line" },
     'max-input-mib': maxInputOption,
@@ -132,6 +134,25 @@ async function resolveAgainst(corpusFile: string, result: ImportResult, trust: W
   return true;
 }
 
+/** `--roundtrip`: every row rendered unedited against what it logged; false when one differs or cannot be rendered. */
+function printRoundTrip(importer: RegisteredImporter, result: CheckedImport, io: CommandOutput): boolean {
+  if (importer.renderer === undefined) {
+    io.err(`herald import: round trip: ${importer.format} has no renderer: every logged value of its rows is frozen under an edit`);
+    return false;
+  }
+  const { total, misses } = roundTrip(result.rows.map((r) => r.trajectory), importer.renderer);
+  io.err(`herald import: round trip: ${total - misses.length} of ${total} records re-render byte-identical (${importer.renderer.renders.map((k) => `meta.${k}`).join(', ')})`);
+  const at = new Map(result.rows.map((r) => [r.trajectory, r.at]));
+  const lines = misses.map((miss) => {
+    const where = at.get(miss.row);
+    const record = where === undefined ? miss.row.id : `${where.file}:${where.line}`;
+    return miss.reason !== undefined ? `  ${record}: not rendered: ${miss.reason}` : `  ${record}: meta.${miss.key} differs from offset ${miss.offset}`;
+  });
+  for (const line of lines.slice(0, listed)) io.err(escapeControls(line));
+  if (lines.length > listed) io.err(`  … and ${lines.length - listed} more`);
+  return misses.length === 0;
+}
+
 export async function runImportCommand(args: readonly string[], io: CommandOutput & { write: (text: string) => void }): Promise<number> {
   const parsed = parseCommandLine(importCommand, args, io);
   if (parsed === 'help') {
@@ -142,11 +163,11 @@ export async function runImportCommand(args: readonly string[], io: CommandOutpu
   const { values, positionals } = parsed;
   const importer = values.from === undefined ? undefined : importerFor(values.from);
   if (importer === undefined) return usageError('import', '--from FORMAT is required', io);
-  if (values.out === undefined) return usageError('import', "--out FILE is required ('-' for stdout)", io);
+  if (values.out === undefined && values.roundtrip !== true) return usageError('import', "--out FILE is required ('-' for stdout), unless --roundtrip only checks", io);
   const options = rawOptions(values.option ?? []);
   if (typeof options === 'string') return usageError('import', options, io);
   const reads: ReadFile[] = [...positionals.map((file) => ({ file, what: 'a log this import reads' })), ...(values.corpus === undefined ? [] : [{ file: values.corpus, what: 'the corpus' }])];
-  const target = values.out === '-' ? { kind: 'stdout' as const } : outputTarget('import', values.out, reads, io);
+  const target = values.out === undefined ? null : values.out === '-' ? { kind: 'stdout' as const } : outputTarget('import', values.out, reads, io);
   if (target === undefined) return usageExit;
   const trust = commandTrust('import', values['max-input-mib'], io);
   if (typeof trust === 'number') return trust;
@@ -161,5 +182,7 @@ export async function runImportCommand(args: readonly string[], io: CommandOutpu
     io.err('herald import: every record was skipped; nothing was written');
     return 1;
   }
-  return writeOutput(target, poolLines(outcome.result), io, values.quiet) ? 0 : usageExit;
+  const rendered = values.roundtrip === true ? printRoundTrip(importer, outcome.result, io) : true;
+  if (target !== null && !writeOutput(target, poolLines(outcome.result), io, values.quiet)) return usageExit;
+  return rendered ? 0 : 1;
 }

@@ -9,6 +9,7 @@ import type { CompiledEdit } from '../reward/compile-edit.js';
 import { editVariants, type Edit } from './edit-program.js';
 import type { AttackPlan } from './attack-plan.js';
 import { ChangeVectorSet, joinChanges, withRoom, type EditChanges } from './edit-changes.js';
+import { renderedView } from './rendered-view.js';
 import { JoinedReplacementIds, ReplacementIdsBuilder, replacementAt, type ReplacementIds } from './replacement-ids.js';
 
 export interface Counts {
@@ -56,8 +57,16 @@ export function editRecord(run: AttackRun, edit: number): EditRecord {
   return { row: run.index.editRow[edit]!, position: position < 0 ? undefined : position, replacement: replacementAt(run.index.editReplacement, edit) };
 }
 
+/** Edits a format could not write back (edits/rendered-view.ts): not counted, since the reward would read a text no trainer saw. */
+export interface Unrendered {
+  readonly edits: number;
+  /** Why the first of them could not be written, with its row. */
+  readonly first?: { readonly row: number; readonly reason: string };
+}
+
 export interface AttackRun {
   readonly plan: AttackPlan;
+  readonly unrendered: Unrendered;
   /** Its edit reads gold or an oracle field: every figure of the attack is an oracle upper bound. */
   readonly oracle: boolean;
   readonly edits: { readonly rows: Counts; readonly clusters: Counts; readonly edits: Counts };
@@ -163,6 +172,8 @@ export interface RunPart {
   readonly editOrigins?: Int32Array;
   /** What each edit changes (AttackRun.changes), over the features the attack can change. */
   readonly changes: EditChanges;
+  /** Edits whose row's format could not write them back (rows numbered from the range's first). */
+  readonly unrendered: Unrendered;
 }
 
 /**
@@ -187,6 +198,10 @@ export function runAttackRows(plan: AttackPlan, ctx: AttackContext, from: number
   const changeable = changeableColumns(ctx.table, ctx.editOf(plan).writes);
   const vectors = new ChangeVectorSet(changeable.length);
   let vectorOf = new Int32Array(1024);
+  // A term that reads what the row logged is evaluated on the edited rollout's rendered text.
+  const readsLogged = Array.from(changeable).some((k) => ctx.table.reads[k]!.has('meta'));
+  let unrenderedEdits = 0;
+  let firstUnrendered: Unrendered['first'];
 
   for (let row = from; row < to; row++) {
     if (row % 256 === 0 && ctx.isCancelled()) return undefined;
@@ -197,8 +212,14 @@ export function runAttackRows(plan: AttackPlan, ctx: AttackContext, from: number
       // One row may have many variants (`delete each s in steps` over a long run is steps²): the
       // editor's cancel must still reach it.
       if (++constructible % 4096 === 0 && ctx.isCancelled()) return undefined;
+      const view = readsLogged ? renderedView(ctx.rows[row]!, edit) : edit.view;
+      if ('unrendered' in view) {
+        unrenderedEdits++;
+        firstUnrendered ??= { row: row - from, reason: view.unrendered };
+        continue;
+      }
       scratch.set(ctx.originalValues.subarray(base, base + F));
-      evaluateColumns(ctx.table, changeable, edit.view, ctx.env, scratch, 0, row);
+      evaluateColumns(ctx.table, changeable, view, ctx.env, scratch, 0, row);
       const eligible = targets.every((c) => ctx.originalValues[base + c] === 0 && scratch[c] === 1);
       if (!eligible) continue;
       eligibleCount++;
@@ -221,6 +242,7 @@ export function runAttackRows(plan: AttackPlan, ctx: AttackContext, from: number
   return {
     rowFlags, constructible, eligible: eligibleCount,
     editRow: Int32Array.from(editRow), editPosition: Int32Array.from(editPosition), editReplacement: editReplacement.finish(), changes,
+    unrendered: { edits: unrenderedEdits, ...(firstUnrendered === undefined ? {} : { first: firstUnrendered }) },
   };
 }
 
@@ -233,6 +255,8 @@ export function joinRunParts(plan: AttackPlan, oracle: boolean, parts: readonly 
   const clusterSets = { constructible: new Set<number>(), eligible: new Set<number>(), isolatedEligible: new Set<number>() };
   let constructible = 0;
   let eligible = 0;
+  let unrenderedEdits = 0;
+  let firstUnrendered: Unrendered['first'];
   let total = 0;
   let unitTotal = 0;
   for (const { part } of parts) {
@@ -252,6 +276,8 @@ export function joinRunParts(plan: AttackPlan, oracle: boolean, parts: readonly 
   for (const { from, part } of parts) {
     constructible += part.constructible;
     eligible += part.eligible;
+    unrenderedEdits += part.unrendered.edits;
+    if (firstUnrendered === undefined && part.unrendered.first !== undefined) firstUnrendered = { row: from + part.unrendered.first.row, reason: part.unrendered.first.reason };
     let e = 0;
     for (let i = 0; i < part.rowFlags.length; i++) {
       const flags = part.rowFlags[i]!;
@@ -288,6 +314,7 @@ export function joinRunParts(plan: AttackPlan, oracle: boolean, parts: readonly 
   return {
     plan,
     oracle,
+    unrendered: { edits: unrenderedEdits, ...(firstUnrendered === undefined ? {} : { first: firstUnrendered }) },
     edits: {
       rows: rowCounts,
       clusters: { constructible: clusterSets.constructible.size, eligible: clusterSets.eligible.size, isolatedEligible: clusterSets.isolatedEligible.size },

@@ -4,6 +4,7 @@
 // gives the steps in the r1_searcher dialect.
 import { z } from 'zod';
 import { r1Searcher } from './tagged-dialects.js';
+import { taggedRenderer } from './tagged-render.js';
 import type { Importer } from './importer.js';
 import type { JsonRecord } from './jsonl-records.js';
 import { importTagged, type FieldsRead } from './tagged-import.js';
@@ -31,6 +32,7 @@ export const r1SearcherImporter: Importer<R1SearcherOptions> = {
   summary: "R1-Searcher eval JSONL (question, answer, pred_ans, stop_reason_final, gen_text_store) in R1-Searcher's tags",
   options,
   optionDocs: {},
+  renderer: taggedRenderer,
   run(files, _options, emit) {
     return Promise.resolve(importTagged(files, {
       format: 'r1_searcher', dialect: r1Searcher,

@@ -47,3 +47,30 @@ export function firstDifference(logged: unknown, rendered: unknown): number | un
   while (i < a.length && i < b.length && a[i] === b[i]) i++;
   return i;
 }
+
+/** A record whose identity render is not what it logged: the key and the first differing offset, or why it cannot be rendered. */
+export interface RoundTripMiss {
+  readonly row: Trajectory;
+  readonly key?: string;
+  readonly offset?: number;
+  readonly reason?: string;
+}
+
+/** Renders each row unedited and compares every rendered key with the value the row logged (`herald import --roundtrip`). */
+export function roundTrip(rows: readonly Trajectory[], renderer: FormatRenderer): { readonly total: number; readonly misses: readonly RoundTripMiss[] } {
+  const misses: RoundTripMiss[] = [];
+  for (const row of rows) {
+    const out = renderer.render(row, identityEdit(row));
+    if (!out.ok) {
+      misses.push({ row, reason: out.reason });
+      continue;
+    }
+    for (const key of renderer.renders) {
+      const offset = firstDifference(row.meta[key], out.meta[key]);
+      if (offset === undefined) continue;
+      misses.push({ row, key, offset });
+      break;
+    }
+  }
+  return { total: rows.length, misses };
+}

@@ -53,6 +53,7 @@ export function importTagged(files: readonly ImportFile[], container: TaggedCont
   let derived = 0;
   let noGold = 0;
   let unanswered = 0;
+  let unexecuted = 0;
   let noAnswer = 0;
   let logged = 0;
   for (const file of files) {
@@ -86,6 +87,7 @@ export function importTagged(files: readonly ImportFile[], container: TaggedCont
       const group = fields.group === undefined ? undefined : groups.next(fields.group);
       if (group !== undefined) grouped++;
       unanswered += transcript.unanswered;
+      unexecuted += transcript.unexecuted;
       const answer = fields.loggedAnswer ?? transcript.answer;
       if (fields.loggedAnswer !== undefined) logged++;
       if (answer === null) noAnswer++;
@@ -111,6 +113,7 @@ export function importTagged(files: readonly ImportFile[], container: TaggedCont
     ...(noGold === 0 ? [] : [`${plural(noGold, 'row')} without gold in the log: gold answers left empty ({"answers": [], "support_ids": []})`]),
     ...(logged === 0 ? [] : [`${plural(logged, 'answer')} taken as the log extracted ${logged === 1 ? 'it' : 'them'} (pred_ans), not from the transcript`]),
     ...(noAnswer === 0 ? [] : [`${plural(noAnswer, 'row')} with no answer in the response: final is null (or {"answer": null} with the stop reason)`]),
+    ...(unexecuted === 0 ? [] : [`${plural(unexecuted, 'call')} the response ended on, never executed (no observation answered ${unexecuted === 1 ? 'it' : 'them'}): no step, not in search_calls or retrieved; the text keeps ${unexecuted === 1 ? 'it' : 'them'}`]),
     ...(unanswered === 0 ? [] : [`${plural(unanswered, 'observation block')} that answered no call ${unanswered === 1 ? 'was' : 'were'} not imported`]),
     'results carry rank, title and text, no ids: they are resolved against the corpus on load (herald import --corpus shows how many resolve)',
   ];

@@ -5,6 +5,7 @@ import type { Importer, OptionValue } from './importer.js';
 import type { JsonRecord } from './jsonl-records.js';
 import { dialectNamed, dialectNames, dialects } from './tagged-dialects.js';
 import { importTagged, type FieldsRead } from './tagged-import.js';
+import { taggedRenderer } from './tagged-render.js';
 
 /** A dialect's name, read into its table entry; a name not in the table is an option error that lists them. */
 export const dialectOption = z.string().default('search_r1').transform((name, ctx) => {
@@ -39,6 +40,7 @@ export function promptImporter(format: string, summary: string, fields: (record:
     options: promptOptions,
     optionDocs: taggedOptionDocs,
     optionValues: taggedOptionValues,
+    renderer: taggedRenderer,
     run(files, opts, emit) {
       return Promise.resolve(importTagged(files, {
         format, dialect: opts.dialect,

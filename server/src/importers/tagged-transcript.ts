@@ -25,6 +25,39 @@ export interface Transcript {
   readonly observations: readonly string[];
   /** Blocks opened (reasoning, calls, observations, answers, invalid actions), counted up to one past maxTranscriptTags, where reading stops. */
   readonly tags: number;
+  /** Calls no observation answered before the response ended (the rollout stopped first): counted, not steps. */
+  readonly unexecuted: number;
+  /** The text cut into the pieces the steps were read from, in order: what a renderer writes back (./tagged-render.ts). */
+  readonly layout: Layout;
+}
+
+/**
+ * A transcript as pieces: each piece is the text of one block's steps (a reasoning block, a call with
+ * the observation that answered it, an invalid action with the framework's message), with the text
+ * before it back to the previous piece; what follows the last piece (the final turn) is the tail.
+ * Concatenated in order, the pieces and the tail are the transcript.
+ */
+export interface Layout {
+  readonly pieces: readonly Piece[];
+  readonly tailStart: number;
+  /** Set when an observation answers a call after a later block began: the pieces would overlap, so none is cut. */
+  readonly entangled: boolean;
+}
+
+export interface Piece {
+  readonly start: number;
+  readonly end: number;
+  /** The indices of the steps read from this piece, in order (a call of several queries: several). */
+  readonly steps: readonly number[];
+  /** Its block was never closed (the response was cut there): it runs to the end of the text, so nothing can follow it. */
+  readonly unclosed: boolean;
+}
+
+/** Where each step was read: the start of its block and the end of its own text (its observation's end, for a call). */
+interface StepSpan {
+  readonly block: number;
+  end: number;
+  readonly unclosed: boolean;
 }
 
 type Mark = 'think' | 'call' | 'observation' | 'answer' | 'invalid';
@@ -83,7 +116,14 @@ export function readTranscript(text: string, dialect: Dialect): Transcript {
   ];
   const closes: Record<Mark, string> = { think: dialect.think.close, call: dialect.call.close, observation: dialect.observation.close, answer: '</answer>', invalid: '\n' };
   const steps: StepJson[] = [];
-  const waiting: PendingCall[] = [];
+  const spans: StepSpan[] = [];
+  /** Each call waiting for its observation, with the indices of the steps it made. */
+  const waiting: { readonly call: PendingCall; readonly steps: readonly number[] }[] = [];
+  const push = (step: StepJson, block: number, end: number, unclosed = false): number => {
+    steps.push(step);
+    spans.push({ block, end, unclosed });
+    return steps.length - 1;
+  };
   const observations: string[] = [];
   let unanswered = 0;
   let pos = 0;
@@ -92,10 +132,16 @@ export function readTranscript(text: string, dialect: Dialect): Transcript {
   /** The framework's invalid-action messages: no answer is read inside one. */
   const framework: Span[] = [];
   /** The message at `at`, through its line: an `invalid` step holding the model's text before it; returns where reading goes on. */
+  /** Steps of calls the framework answered with its invalid-action text: never executed, part of that invalid step. */
+  const refused = new Set<number>();
   const invalid = (at: number): number => {
-    steps.push({ type: 'invalid', text: text.slice(pos, at).trim() });
     const lineEnd = text.indexOf(closes.invalid, at);
     const end = lineEnd === -1 ? text.length : lineEnd + closes.invalid.length;
+    // The framework answers a turn it found no action in with this text, not with an observation:
+    // a call of that turn still waiting (`<search></search>`) was not executed.
+    const from = waiting.length === 0 ? pos : spans[waiting[0]!.steps[0]!]!.block;
+    for (const call of waiting.splice(0)) for (const i of call.steps) refused.add(i);
+    push({ type: 'invalid', text: text.slice(from, at).trim() }, from, end);
     framework.push({ start: at, end });
     lastObservationEnd = end;
     return end;
@@ -121,21 +167,21 @@ export function readTranscript(text: string, dialect: Dialect): Transcript {
     const end = closeAt === -1 ? text.length : closeAt + closes[found.mark].length;
     switch (found.mark) {
       case 'think':
-        steps.push({ type: 'reasoning', text: inside.trim() });
+        push({ type: 'reasoning', text: inside.trim() }, found.at, end, closeAt === -1);
         break;
       case 'call': {
         const read = dialect.readCall(inside);
-        if ('invalid' in read) steps.push({ type: 'invalid', text: read.invalid });
+        if ('invalid' in read) push({ type: 'invalid', text: read.invalid }, found.at, end, closeAt === -1);
         else {
-          waiting.push(read.pending);
-          if (read.pending.kind === 'search') for (const step of read.pending.steps) steps.push(step);
-          else steps.push(read.pending.step);
+          const made = read.pending.kind === 'search' ? read.pending.steps : [read.pending.step];
+          waiting.push({ call: read.pending, steps: made.map((step) => push(step, found.at, end, closeAt === -1)) });
         }
         break;
       }
       case 'observation': {
         const call = waiting.shift();
-        unanswered += call === undefined ? 1 : dialect.answer(inside, call);
+        unanswered += call === undefined ? 1 : dialect.answer(inside, call.call);
+        for (const i of call?.steps ?? []) spans[i]!.end = end;
         observations.push(inside);
         lastObservationEnd = end;
         break;
@@ -148,5 +194,35 @@ export function readTranscript(text: string, dialect: Dialect): Transcript {
     }
     pos = end;
   }
-  return { steps, answer: lastAnswer(text, dialect.boxedAnswer, framework), finalText: text.slice(lastObservationEnd).trim(), unanswered, observations, tags };
+  // A call still waiting when the response ends was never executed (the rollout stopped at its turn
+  // limit, or its last generation ran with search off): it retrieved nothing and cost nothing, so it
+  // is no step; its text stays in the transcript, part of the piece that follows it or the tail.
+  const unexecuted = new Set([...refused, ...waiting.flatMap((w) => w.steps)]);
+  const kept = steps.flatMap((step, i) => (unexecuted.has(i) ? [] : [{ step, span: spans[i]! }]));
+  return {
+    steps: kept.map((k) => k.step), answer: lastAnswer(text, dialect.boxedAnswer, framework), finalText: text.slice(lastObservationEnd).trim(),
+    unanswered, observations, tags, unexecuted: waiting.length, layout: layoutOf(kept.map((k) => k.span)),
+  };
+}
+
+/** The pieces of the kept steps' spans: the steps of one block share a piece, which runs from the previous piece's end. */
+function layoutOf(spans: readonly StepSpan[]): Layout {
+  const pieces: Piece[] = [];
+  let entangled = false;
+  let end = 0;
+  for (let i = 0; i < spans.length; ) {
+    const block = spans[i]!.block;
+    const members: number[] = [];
+    let pieceEnd = end;
+    let unclosed = false;
+    for (; i < spans.length && spans[i]!.block === block; i++) {
+      members.push(i);
+      pieceEnd = Math.max(pieceEnd, spans[i]!.end);
+      unclosed ||= spans[i]!.unclosed;
+    }
+    if (block < end) entangled = true;
+    pieces.push({ start: end, end: pieceEnd, steps: members, unclosed });
+    end = pieceEnd;
+  }
+  return { pieces, tailStart: end, entangled };
 }

@@ -3,6 +3,7 @@ import { evaluateFeatures } from '../edits/attack-run.js';
 import { AuditError } from '../edits/audit-error.js';
 import { pairedMargin, rewardScorer } from '../edits/features.js';
 import { editVariants, type Edit } from '../edits/edit-program.js';
+import { renderedView } from '../edits/rendered-view.js';
 import { compilePlan } from '../edits/prepare.js';
 import { corpusEnv, type EvalEnv } from '../language/eval-env.js';
 import { viewOf, type TrajectoryView } from '../language/view.js';
@@ -50,7 +51,11 @@ function rebuildEdit(model: SpecModel, plan: AuditPlan, env: EvalEnv, row: Traje
   }
   const candidatesAt = (p: number): readonly string[] => (p === position && replacement !== null ? [replacement] : []);
   for (const edit of editVariants(compiled, view, { trajectoryId: row.id, env, candidatesAt })) {
-    if ((edit.position ?? null) === position && (edit.replacement ?? null) === replacement) return { edit, description: describeEdit(attack.kind, view, edit) };
+    if ((edit.position ?? null) !== position || (edit.replacement ?? null) !== replacement) continue;
+    // The edit as the audit scored it: a row read through a format gets the text of the edited rollout.
+    const rendered = renderedView(row, edit);
+    if ('unrendered' in rendered) return `the ${row.format ?? ''} format cannot write this edit of ${row.id} back (${rendered.unrendered}): the audit does not count it`;
+    return { edit: { ...edit, view: rendered }, description: describeEdit(attack.kind, view, edit) };
   }
   return position === null && replacement === null
     ? `trajectory ${row.id} has no ${attack.kind} edit: the edit's condition does not hold on it, or the edit would leave it unchanged`
@@ -139,7 +144,15 @@ export function editedRow(raw: Record<string, unknown>, pair: Pick<ComputedPair,
   const steps = raw['steps'];
   const identity = edit.stepOrigin.length === (Array.isArray(steps) ? steps.length : -1) && edit.stepOrigin.every((origin, i) => origin === i);
   const withSteps = identity || !Array.isArray(steps) ? raw : { ...raw, steps: edit.stepOrigin.map((i) => steps[i]) };
-  const final = raw['final'];
+  const meta = raw['meta'];
+  const rendered = isRecord(meta) ? Object.keys(meta).filter((key) => JSON.stringify(meta[key]) !== JSON.stringify(edit.view.meta[key])) : [];
+  const withMeta = rendered.length === 0 || !isRecord(meta) ? withSteps : { ...withSteps, meta: { ...meta, ...Object.fromEntries(rendered.map((key) => [key, edit.view.meta[key]])) } };
+  return withFinal(withMeta, edit);
+}
+
+/** The row with its `final` as the edit left it (answer, citations, text), or as it was when the edit did not touch it. */
+function withFinal(withSteps: Record<string, unknown>, edit: Edit): Record<string, unknown> {
+  const final = withSteps['final'];
   if (!isRecord(final)) return withSteps;
   const view = edit.view;
   const changed = {

@@ -25,7 +25,9 @@ export class ReadSets {
     const known = this.known.get(decl);
     if (known !== undefined) return known;
     this.known.set(decl, new Set());
-    const parts = decl.kind === 'signal' || decl.kind === 'detector' ? this.of(decl.body) : new Set<TrajectoryPart>(decl.kind === 'logged' ? ['meta'] : []);
+    // A logged value may have been computed from any part an edit writes: an edit re-reads it (the
+    // rendered text of the edited rollout, or the logged value, then named frozen).
+    const parts = decl.kind === 'signal' || decl.kind === 'detector' ? this.of(decl.body) : new Set<TrajectoryPart>(decl.kind === 'logged' ? ['meta', 'steps', 'citations', 'answer', 'final_text'] : []);
     this.known.set(decl, parts);
     return parts;
   }
