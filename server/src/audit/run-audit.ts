@@ -151,6 +151,7 @@ function attackReports(scoring: AuditScoring, lattice: LatticeReport): AttackRep
     range: scoring.lines.range(run.plan.span),
     counts: run.edits,
     candidateNotes: prepared.candidateNotes.get(run.plan.name) ?? [],
+    ...unrenderedOf(prepared, run),
     ...commandsOf(prepared, run.plan.name),
     results: scorers.flatMap((scorer) =>
       scoreAttack(run, scorer, scoring.estimates, memo).map((r) => ({
@@ -159,6 +160,16 @@ function attackReports(scoring: AuditScoring, lattice: LatticeReport): AttackRep
     marginHistogram: attackMarginHistogram(run, histogramScorers, memo),
     detectorEffects: plan.lattice.map((l) => detectorEffect(run, originalValues, F, table.index.get(`decl:${l.name}`)!, l.name, l.lambda)),
   }));
+}
+
+/** The edits the rows' format could not write back, only when there are any (other reports keep their shape). */
+function unrenderedOf(prepared: PreparedEdits, run: AttackRun): { unrendered?: AttackReport['unrendered'] } {
+  const { edits, first } = run.unrendered;
+  if (edits === 0 || first === undefined) return {};
+  const row = prepared.rows[first.row]!;
+  const pool = prepared.inputs.pools.find((p) => p.name === row.source.pool);
+  const file = pool?.rowFiles?.get(row.source.file) ?? pool?.file;
+  return { unrendered: { edits, first: { trajectory: row.id, pool: row.source.pool, ...(file === undefined ? {} : { file }), line: row.source.line, reason: first.reason } } };
 }
 
 /** The attack's commands, only when it ran any (reports without command generators keep their shape). */

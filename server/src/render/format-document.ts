@@ -118,6 +118,14 @@ function header(audit: AuditReport): Block[] {
   return blocks;
 }
 
+/** Edits the format could not write back: said under the counts, since no figure below counts them. */
+function unrenderedBlocks(attack: AttackReport): Block[] {
+  const u = attack.unrendered;
+  if (u === undefined) return [];
+  const where = `${u.first.file ?? u.first.pool}:${u.first.line} (${u.first.trajectory})`;
+  return [paragraph([cell(`${u.edits} edit${u.edits === 1 ? '' : 's'} the log's format cannot write back ${u.edits === 1 ? 'is' : 'are'} not counted in any figure below; the first, ${where}: ${u.first.reason}`, 'warn')])];
+}
+
 function attackBlocks(audit: AuditReport, attack: AttackReport): Block[] {
   const generators = attack.generators.length === 0 ? '' : `; generators ${attack.generators.join(', ')}`;
   const c = attack.counts;
@@ -130,6 +138,7 @@ function attackBlocks(audit: AuditReport, attack: AttackReport): Block[] {
       rows: [countRow('rows', c.rows), countRow('clusters', c.clusters), countRow('edits', c.edits)],
     },
     ...attack.candidateNotes.map((note) => paragraph([cell(`note: ${note}`, 'muted')])),
+    ...unrenderedBlocks(attack),
     ...commandBlocks(attack),
   ];
   if (attack.results.length === 0) return [...blocks, paragraph([cell('no reward was scored for this attack', 'muted')])];

@@ -40,6 +40,10 @@ const attackReport = z.object({
   range: specRange,
   counts: z.object({ rows: counts, clusters: counts, edits: counts }),
   candidateNotes: z.array(z.string()).describe('e.g. user-supplied candidates dropped because they were retrieved or not corpus ids'),
+  unrendered: z.object({
+    edits: z.number().int().describe('edits whose row the format could not write back; none of them is counted in any figure'),
+    first: z.object({ trajectory: z.string(), pool: z.string(), file: z.string().optional(), line: z.number().int(), reason: z.string() }),
+  }).optional().describe('present when a term reads text the format renders (meta.transcript, meta.observations, meta.messages…) and some edits cannot be written in the format (docs/import.md, "Rendering")'),
   commands: z.array(commandRecord).optional().describe('present when the attack has a command generator: the exact command and a hash of its output'),
   results: z.array(scoreResult).describe('per audited and compared reward × selection'),
   marginHistogram,

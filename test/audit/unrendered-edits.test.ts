@@ -1,0 +1,70 @@
+// An edit the log's format cannot write back (importers/render.ts) is not counted: on a Hermes log
+// where one call searched two queries, deleting one of them has no response a framework would log,
+// so a reward that reads the response is never scored on it, and the report says how many and why.
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { after, describe, it } from 'node:test';
+import { auditSpec, newAuditCaches } from '../../server/src/audit/audit-spec.js';
+import { describeAudit } from '../../server/src/render/format-document.js';
+import { repoRoot, tempFolder } from '../lsp/lsp-test-client.js';
+
+const log = 'skyrl-global_step_1_evals-hermes.jsonl';
+
+function spec(reads: boolean): string {
+  return `corpus wiki = "${path.join(repoRoot, 'samples/pools/corpus.jsonl')}"
+pool runs = "${log}" from skyrl(dialect: hermes)
+
+field response "the response as SkyRL logged it" : text = meta.transcript
+signal answered "the response holds a tool response" = contains(response, "<tool_response>")
+detector T "fewer than two searches" = search_calls < 2
+
+edit drop_search "delete one search" = delete each s in steps where s.type == "search"
+
+reward R "a tool response is worth a point" {
+  ${reads ? 'a 1 * answered' : 'b 1 * has_final'}
+  cost -0.1 * search_calls
+}
+
+audit a {
+  reward R
+  corpus wiki
+  pools runs
+  attack drop_search targets T
+}
+`;
+}
+
+describe('edits a format cannot write back', () => {
+  const folder = tempFolder();
+  fs.copyFileSync(path.join(repoRoot, 'test/importers/fixtures/torture', log), path.join(folder.dir, log));
+  after(() => folder.remove());
+
+  const audit = async (reads: boolean) => {
+    const file = path.join(folder.dir, 'spec.reward');
+    fs.writeFileSync(file, spec(reads));
+    const outcome = await auditSpec(spec(reads), file, { cache: newAuditCaches(), candidateCache: false });
+    const report = outcome.report?.audits[0];
+    assert.ok(report, JSON.stringify(outcome.problems ?? []));
+    return report;
+  };
+
+  it('are counted constructible only, with the first one and why, when a term reads the rendered response', async () => {
+    const report = await audit(true);
+    const attack = report.attacks[0]!;
+    // The two-query call: deleting either of its searches cannot be written; the one-query search of another row can.
+    assert.deepEqual(attack.unrendered, {
+      edits: 2,
+      first: { trajectory: 'global_step_1/0#0', pool: 'runs', file: log, line: 1, reason: 'step 2 is one of 2 steps of one call block (steps 1, 2): the block cannot be written with some of them' },
+    });
+    assert.deepEqual(attack.counts.edits, { constructible: 3, eligible: 0, isolatedEligible: 0 });
+    const text = JSON.stringify(describeAudit(report));
+    assert.ok(text.includes("2 edits the log's format cannot write back are not counted in any figure below; the first, skyrl-global_step_1_evals-hermes.jsonl:1 (global_step_1/0#0)"), text);
+  });
+
+  it('are no concern of a reward that reads no rendered text: every edit counts and the report keeps its shape', async () => {
+    const attack = (await audit(false)).attacks[0]!;
+    assert.equal(attack.unrendered, undefined);
+    assert.deepEqual(attack.counts.edits, { constructible: 3, eligible: 2, isolatedEligible: 2 });
+  });
+});
