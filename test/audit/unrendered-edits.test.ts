@@ -7,6 +7,8 @@ import * as path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { auditSpec, newAuditCaches } from '../../server/src/audit/audit-spec.js';
 import { describeAudit } from '../../server/src/render/format-document.js';
+import { analyze } from '../../server/src/semantics/analyze.js';
+import { auditFindings } from '../../server/src/findings/audit-findings.js';
 import { repoRoot, tempFolder } from '../lsp/lsp-test-client.js';
 
 const log = 'skyrl-global_step_1_evals-hermes.jsonl';
@@ -60,6 +62,11 @@ describe('edits a format cannot write back', () => {
     assert.deepEqual(attack.counts.edits, { constructible: 3, eligible: 0, isolatedEligible: 0 });
     const text = JSON.stringify(describeAudit(report));
     assert.ok(text.includes("2 edits the log's format cannot write back are not counted in any figure below; the first, skyrl-global_step_1_evals-hermes.jsonl:1 (global_step_1/0#0)"), text);
+    // In the editor and in SARIF: one warning on the attack.
+    const written = spec(true);
+    const found = auditFindings(report, analyze(written).model, written, folder.dir).filter((p) => p.code === 'unrendered-edits');
+    assert.deepEqual(found.map((p) => [p.severity, written.slice(p.span.start, p.span.end)]), [['warning', 'attack drop_search targets T']]);
+    assert.match(found[0]!.message, /^in audit a, 2 drop_search edits cannot be written back in the log's format and are not counted: a term reads the rendered text; the first, /);
   });
 
   it('are no concern of a reward that reads no rendered text: every edit counts and the report keeps its shape', async () => {

@@ -227,6 +227,23 @@ function smallSampleFindings(ctx: AuditContext): Problem[] {
   });
 }
 
+/** Attacks with edits the pools' format cannot write back: not counted, so the figures are over fewer edits than were built. */
+function unrenderedFindings(ctx: AuditContext): Problem[] {
+  const attackItems = ctx.decl.items.filter((i) => i.kind === 'attack');
+  return ctx.report.attacks.flatMap((attack): Problem[] => {
+    const u = attack.unrendered;
+    if (u === undefined) return [];
+    const item = attackItems.find((i) => i.kind === 'attack' && i.name?.text === attack.name);
+    return [{
+      code: auditIssueCodes.unrenderedEdits, severity: 'warning', span: item?.span ?? ctx.anchor,
+      message: `in audit ${ctx.report.name}, ${u.edits} ${attack.name} edit${u.edits === 1 ? '' : 's'} cannot be written back in the log's format and ${u.edits === 1 ? 'is' : 'are'} not counted: ` +
+        `a term reads the rendered text; the first, ${u.first.file ?? u.first.pool}:${u.first.line} (${u.first.trajectory}): ${u.first.reason}`,
+      data: { audit: ctx.report.name, attack: attack.name, edits: u.edits },
+      key: [ctx.report.name, attack.name],
+    }];
+  });
+}
+
 /** Everything one audit found, anchored by name (audit, expect text, reward, term, lattice entry, attack). */
 export function auditFindings(report: AuditReport, model: SpecModel, text: string, specDir: string): Problem[] {
   const decl = model.globals.get(report.name)?.decl;
@@ -234,7 +251,7 @@ export function auditFindings(report: AuditReport, model: SpecModel, text: strin
   const ctx: AuditContext = { report, decl, model, text, specDir, anchor: decl.name?.span ?? decl.span };
   return [
     ...expectationFindings(ctx), ...attackFindings(ctx), ...cancellationFindings(ctx),
-    ...redundantFindings(ctx), ...certificateFindings(ctx), ...smallSampleFindings(ctx),
+    ...redundantFindings(ctx), ...certificateFindings(ctx), ...smallSampleFindings(ctx), ...unrenderedFindings(ctx),
   ];
 }
 
