@@ -4,6 +4,8 @@
 //                same rows in pool format v1 to DIR/v1.jsonl (what the v1 audit reads);
 //   import DIR:  the cold audit of a spec whose pool is the dump `from verl(dialect: search_r1)`;
 //   v1 DIR:      the cold audit of the same spec whose pool is DIR/v1.jsonl;
+//   rendered DIR: the import's cold audit with one more term in R0, which reads the response: every
+//                edit is written back as a Search-R1 response before that term is evaluated on it;
 //   floor-dump DIR, floor-v1 DIR: the JSON-parse floor of each (every line parsed, nothing else).
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -26,6 +28,8 @@ export interface ImportChildResult {
   readonly v1Bytes?: number;
   readonly resolved?: number;
   readonly unresolved?: number;
+  /** Edits the format could not write back (the `rendered` run). */
+  readonly unrendered?: number;
 }
 
 const peakMb = (): number => process.resourceUsage().maxRSS / 1024;
@@ -61,9 +65,15 @@ async function prepare(dir: string): Promise<ImportChildResult> {
   return { ms: performance.now() - start, rows: resolved.rows.length, peakMb: peakMb(), v1Bytes: Buffer.byteLength(text), resolved: resolvedCount, unresolved: counts?.unresolved ?? 0 };
 }
 
-async function coldAudit(dir: string, poolLine: string): Promise<ImportChildResult> {
+/** The term `rendered` adds to R0: it reads the logged response, so each edit is written back first. */
+const responseTerm = (spec: string): string => spec
+  .replace(/^(reward R0 [^\n]*\{\n)/mu, 'field response "the response as verl logged it" : text = meta.transcript\nsignal informed "the response holds an <information> block" = contains(response, "<information>")\n\n$1  informed    0.1   * informed\n');
+
+async function coldAudit(dir: string, poolLine: string, readsResponse = false): Promise<ImportChildResult> {
   const specFile = path.join(dir, 'bench.reward');
-  const spec = benchSpec('../corpus.jsonl', 'v1.jsonl', undefined, false).replace(/^pool bench = .*$/mu, poolLine);
+  const base = benchSpec('../corpus.jsonl', 'v1.jsonl', undefined, false).replace(/^pool bench = .*$/mu, poolLine);
+  const spec = readsResponse ? responseTerm(base) : base;
+  if (readsResponse && spec === base) throw new Error('the bench spec has no R0 to add the response term to');
   writeFileSync(specFile, spec);
   const start = performance.now();
   const outcome = await auditSpec(spec, specFile, { cache: newAuditCaches(), only: 'main' });
@@ -75,6 +85,7 @@ async function coldAudit(dir: string, poolLine: string): Promise<ImportChildResu
     rows: audit.pools.reduce((sum, p) => sum + p.rows, 0),
     peakMb: peakMb(),
     reportHash: createHash('sha256').update(JSON.stringify(audit.attacks)).digest('hex'),
+    unrendered: audit.attacks.reduce((sum, a) => sum + (a.unrendered?.edits ?? 0), 0),
   };
 }
 
@@ -97,12 +108,13 @@ const runs: Record<string, (d: string) => Promise<ImportChildResult>> = {
   prepare,
   import: (d) => coldAudit(d, 'pool bench = "dump/*.jsonl" from verl(dialect: search_r1)'),
   v1: (d) => coldAudit(d, 'pool bench = "v1.jsonl"'),
+  rendered: (d) => coldAudit(d, 'pool bench = "dump/*.jsonl" from verl(dialect: search_r1)', true),
   'floor-dump': (d) => Promise.resolve(parseFloor(readdirSync(path.join(d, 'dump')).sort().map((name) => path.join(d, 'dump', name)))),
   'floor-v1': (d) => Promise.resolve(parseFloor([path.join(d, 'v1.jsonl')])),
 };
 const chosen = mode === undefined ? undefined : runs[mode];
 if (chosen === undefined || dir === undefined) {
-  console.error('usage: import-child.js prepare|import|v1|floor-dump|floor-v1 DIR');
+  console.error('usage: import-child.js prepare|import|v1|rendered|floor-dump|floor-v1 DIR');
   process.exitCode = 2;
 } else {
   chosen(dir).then(

@@ -43,7 +43,7 @@ function writeDump(poolFile: string, corpusFile: string, dir: string): { rollout
   return { rollouts: records.length, bytes, files: bySteps.size };
 }
 
-function run(mode: 'prepare' | 'import' | 'v1' | 'floor-dump' | 'floor-v1', dir: string): ImportChildResult {
+function run(mode: 'prepare' | 'import' | 'v1' | 'rendered' | 'floor-dump' | 'floor-v1', dir: string): ImportChildResult {
   const result = spawnSync(process.execPath, [child, mode, dir], { encoding: 'utf8', maxBuffer: 1 << 24 });
   const line = result.stdout.trim().split('\n').pop() ?? '';
   if (result.status !== 0 || !line.startsWith('{')) throw new Error(`${mode} ${dir} failed (${result.status}):\n${result.stderr}`);
@@ -64,6 +64,7 @@ function main(): void {
   const prepared = run('prepare', dir);
   const imported = run('import', dir);
   const v1 = run('v1', dir);
+  const rendered = run('rendered', dir);
   const floorDump = run('floor-dump', dir);
   const floorV1 = run('floor-v1', dir);
   console.log(`herald import at scale: ${dir}; node ${process.version}, ${os.cpus().length} cores, load ${load}`);
@@ -74,6 +75,8 @@ function main(): void {
   console.log(`  from verl(dialect: search_r1): ${seconds(imported.ms)} s, ${imported.rows.toLocaleString('en-US')} rows, peak ${imported.peakMb.toFixed(0)} MB`);
   console.log(`  v1 pool:                       ${seconds(v1.ms)} s, ${v1.rows.toLocaleString('en-US')} rows, peak ${v1.peakMb.toFixed(0)} MB`);
   console.log(`  ratio import / v1: ${(imported.ms / v1.ms).toFixed(2)}× (target ≤ 1.5×); reports identical: ${imported.reportHash === v1.reportHash ? 'yes' : 'NO'}`);
+  console.log(`  with a term that reads the response (each edit written back first): ${seconds(rendered.ms)} s, peak ${rendered.peakMb.toFixed(0)} MB; ${rendered.unrendered ?? 0} edits not written back`);
+  console.log(`  ratio rendered / import: ${(rendered.ms / imported.ms).toFixed(2)}×`);
   // The dump holds the passages' text, so parsing it alone costs more than parsing the v1 file: the
   // ratio of the two floors is what an import that cost nothing beyond JSON.parse would show.
   console.log(`JSON-parse floor (every line parsed, nothing else): dump ${seconds(floorDump.ms)} s, v1 ${seconds(floorV1.ms)} s, ratio ${(floorDump.ms / floorV1.ms).toFixed(2)}×`);
