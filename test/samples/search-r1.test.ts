@@ -11,6 +11,7 @@ import { planAudit } from '../../server/src/audit/plan.js';
 import { editVariants } from '../../server/src/edits/edit-program.js';
 import { compilePlan } from '../../server/src/edits/prepare.js';
 import { renderedView } from '../../server/src/edits/rendered-view.js';
+import { computeWorkedPair, editedRow } from '../../server/src/lsp/worked-pair.js';
 import { searchR1Score } from '../../samples/generator/search-r1-dump.js';
 import { importerFor } from '../../server/src/importers/registry.js';
 import { loadCorpus } from '../../server/src/inputs/loaders.js';
@@ -110,5 +111,30 @@ describe('samples/search-r1: an edit is scored on the response written back', ()
     // Every rollout that searched has one edit; most lose what the well-formed response earned.
     assert.equal(edits, 384);
     assert.ok(losses > 300, `${losses} of ${edits} edits score below the original`);
+  });
+});
+
+describe('samples/search-r1: the worked pair shows the written-back response', () => {
+  it('the same_final edit of largest margin under search_r1 (rollout/2.jsonl:6): its edited row holds the response without the search, which the format accepts', async () => {
+    const text = fs.readFileSync(specFile, 'utf8');
+    const { model } = analyze(text, { specFile });
+    const decl = model.globals.get('search_r1_audit')?.decl;
+    assert.ok(decl?.kind === 'audit');
+    const plan = planAudit(decl, text)!;
+    const row = (await importedRollouts()).map((r) => ({ ...r, format: 'verl' })).find((r) => r.source.file === 'rollout/2.jsonl' && r.source.line === 6)!;
+    const corpus = await loadCorpus(path.resolve(sampleDir, '../pools/corpus.jsonl'));
+    const outcome = computeWorkedPair(model, plan, corpus.corpus, row, { attack: 'same_final', position: null, replacement: null });
+    assert.ok(outcome.ok, outcome.ok ? '' : outcome.reason);
+    // The right answer in a response the format refuses (no <think> after the <information>) scores
+    // 0.8; without the search it is well formed and scores 1: Search-R1's own reward prefers the edit.
+    const terms = outcome.pair.rewards.find((r) => r.reward === 'search_r1')!.terms;
+    assert.deepEqual(terms.map((t) => [t.original, t.edited]), [[0.8, 1]]);
+    const raw = JSON.parse(fs.readFileSync(path.join(sampleDir, 'rollout/2.jsonl'), 'utf8').split('\n')[5]!) as { output: string };
+    const before = { meta: { transcript: raw.output, observations: row.meta['observations'] } };
+    const after = editedRow(before, outcome.pair) as { meta: { transcript: string; observations: string[] } };
+    assert.equal(before.meta.transcript.split('<information>').length - 1, row.steps.filter((s) => s.type === 'search').length);
+    assert.ok(!after.meta.transcript.includes('<information>'), after.meta.transcript);
+    assert.deepEqual(after.meta.observations, []);
+    assert.equal(after.meta.transcript, before.meta.transcript.replace(/\n<search>[^]*<\/information>/u, ''));
   });
 });
