@@ -226,8 +226,15 @@ describe('pools linked by a glob or imported, in the editor (stdio)', () => {
       // Search-R1 logs passages without ids: each result carries the id the audit resolved it to.
       const searches = original.steps.filter((s) => s.type === 'search');
       assert.ok(searches.length > 0 && searches.every((s) => s.results!.every((r) => r.id !== undefined && r.resolvedBy === 'text')), JSON.stringify(searches[0]));
-      // The same-final edit: the searches gone, every other step and field kept.
-      assert.deepEqual(edited, { ...original, steps: original.steps.filter((s) => s.type !== 'search') });
+      // The same-final edit: the searches gone, and the response written back without them (their
+      // calls and <information> blocks, docs/import.md "Rendering"); every other step and field kept.
+      const logged = (original.meta as { transcript?: string }).transcript ?? '';
+      const written = (edited.meta as { transcript?: string }).transcript ?? '';
+      assert.ok(logged.includes('<information>') && !written.includes('<information>'), written);
+      assert.deepEqual(edited, { ...original, steps: original.steps.filter((s) => s.type !== 'search'), meta: { ...original.meta, transcript: written, observations: [] } });
+      // Both documents show the response again line by line, so the diff shows the lines the edit took out.
+      assert.ok(answer.original.includes('\n// meta.transcript, line by line:\n// '), answer.original.slice(-400));
+      assert.ok(answer.edited.endsWith(`${written.split('\n').map((l) => `// ${l}`.trimEnd()).join('\n')}\n`), answer.edited.slice(-400));
     }
   });
 

@@ -23,7 +23,19 @@ export interface PairHeading {
 const oneLine = (text: string): string => text.replace(/[\p{Cc}\u2028\u2029]/gu, ' ');
 
 export function rowText(row: unknown): string {
-  return `${JSON.stringify(row, null, 2)}\n`;
+  return `${JSON.stringify(row, null, 2)}\n${transcriptLines(row)}`;
+}
+
+/**
+ * A logged response (`meta.transcript`) again after the row, one `//` line per line of it: JSON
+ * keeps it on one line, and a line-by-line diff of the two documents then shows which of the
+ * response's lines the edit took out or repeated (the edited row holds it as written back).
+ */
+function transcriptLines(row: unknown): string {
+  const meta = typeof row === 'object' && row !== null ? (row as { meta?: unknown }).meta : undefined;
+  const transcript = typeof meta === 'object' && meta !== null ? (meta as { transcript?: unknown }).transcript : undefined;
+  if (typeof transcript !== 'string') return '';
+  return `//\n// meta.transcript, line by line:\n${transcript.split('\n').map((line) => `// ${oneLine(line)}`.trimEnd()).join('\n')}\n`;
 }
 
 function value(x: number): string {
