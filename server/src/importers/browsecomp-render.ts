@@ -26,6 +26,7 @@ function renderItems(items: readonly unknown[], row: Trajectory, edit: EditedRow
   // How many times each item is written, and the final message's text when the edit changes it.
   const times = new Array<number>(items.length).fill(1);
   let finalItem: { readonly at: number; readonly text: string } | undefined;
+  let written: string | undefined;
   for (const [m, message] of messages.entries()) {
     if (message.role !== 'assistant') continue;
     const origin = origins[m]!;
@@ -45,6 +46,7 @@ function renderItems(items: readonly unknown[], row: Trajectory, edit: EditedRow
       const logged = row.final?.text ?? message.content;
       const text = finalText(logged, row.final?.answer ?? '', edit, rules.answer);
       if (!text.ok) return text;
+      written = text.value;
       if (text.value !== logged) {
         if (origin.text.length !== 1) return refused('the final text is written in several output_text items, which the render does not rewrite');
         finalItem = { at: origin.text[0]!, text: text.value };
@@ -58,7 +60,7 @@ function renderItems(items: readonly unknown[], row: Trajectory, edit: EditedRow
   }
   const reread = itemMessages(out);
   if (!reread.ok) return reread;
-  const wrong = readsBackAs(chatTrajectory(reread.value.messages, rules, row.finalStatus), original, row, edit, rules);
+  const wrong = readsBackAs(chatTrajectory(reread.value.messages, rules, row.finalStatus), original, row, edit, rules, written);
   return wrong !== undefined && !wrong.ok ? wrong : { ok: true, value: out };
 }
 

@@ -93,7 +93,7 @@ export function callCount(counts: PieceCounts, pieces: readonly StepPiece[], m: 
   const piece = pieces.find((p) => p.kind === 'call' && p.message === m && p.call === c);
   if (piece === undefined) return { ok: true, value: 1 };
   const count = counts.of(piece);
-  if (Number.isNaN(count)) return refused(`the edit keeps some of the queries of one call (message ${m}, call ${c}), which its arguments and output hold together`);
+  if (Number.isNaN(count)) return refused(`the edit deletes or repeats some of the queries of one call (message ${m}, call ${c}), which its arguments and output hold together`);
   if (count > 1 && piece.kind === 'call' && piece.parts > 1) return refused(`the edit repeats one query of a call with several (message ${m}, call ${c})`);
   return { ok: true, value: count };
 }
@@ -200,7 +200,7 @@ function citedIds(text: string, rule: CitationRule, trace: readonly TraceStep[])
  * the same steps in order (a repeated tool step's `call_id` is its copy's, docs/import.md), the
  * edited answer and final text, and the citations its markers give.
  */
-export function readsBackAs(reread: ChatTrajectory, original: ChatTrajectory, row: Trajectory, edit: EditedRow, rules: ChatRules): RenderOutcome | undefined {
+export function readsBackAs(reread: ChatTrajectory, original: ChatTrajectory, row: Trajectory, edit: EditedRow, rules: ChatRules, written: string | undefined): RenderOutcome | undefined {
   const expected = edit.stepOrigin.map((i) => original.steps[i]!);
   if (reread.steps.length !== expected.length) return refused(`the rendered conversation reads as ${reread.steps.length} steps, not the edit's ${expected.length}`);
   for (const [i, step] of reread.steps.entries()) {
@@ -212,7 +212,8 @@ export function readsBackAs(reread: ChatTrajectory, original: ChatTrajectory, ro
     if (edit.answer !== '' || edit.finalText !== '') return refused('the rendered conversation has no final answer to hold the edited one');
     return undefined;
   }
-  if (answer.answer !== edit.answer || answer.text !== edit.finalText) return refused('the final message does not read back as the edited answer and final text');
+  // An edit that sets the answer and not the text has its answer written into the logged text.
+  if (answer.answer !== edit.answer || answer.text !== (written ?? edit.finalText)) return refused('the final message does not read back as the edited answer and final text (the edit changes a step read from it)');
   const trace = row.trace ?? row.steps;
   const unchanged = answer.text === row.final?.text && edit.citations.length === (row.final?.citations.length ?? 0) && edit.citations.every((c, i) => c === row.final?.citations[i]);
   if (unchanged) return undefined;
@@ -297,6 +298,7 @@ export function renderMessages(raw: readonly unknown[], row: Trajectory, edit: E
   const ids = new CopyIds(messages);
   // The copies' ids of each repeated call (undefined: the call has no id), by the index of the tool message that answers it.
   const copiesOf = new Map<number, (string | undefined)[]>();
+  const final: { text?: string } = {};
   const out: unknown[] = [];
   const loggedFinal = row.final;
   for (const [r, item] of raw.entries()) {
@@ -307,7 +309,7 @@ export function renderMessages(raw: readonly unknown[], row: Trajectory, edit: E
       continue;
     }
     if (message.role === 'assistant') {
-      const made = renderAssistant(item, message, first, original, counts, ids, copiesOf, edit, rules, loggedFinal);
+      const made = renderAssistant(item, message, first, original, counts, ids, copiesOf, edit, rules, loggedFinal, final);
       if (!made.ok) return made;
       for (const m of made.value) out.push(m);
       continue;
@@ -321,7 +323,7 @@ export function renderMessages(raw: readonly unknown[], row: Trajectory, edit: E
   }
   const reread = parseItems(out);
   if (!reread.ok) return reread;
-  const wrong = readsBackAs(chatTrajectory(reread.value.messages, rules, status), original, row, edit, rules);
+  const wrong = readsBackAs(chatTrajectory(reread.value.messages, rules, status), original, row, edit, rules, final.text);
   return wrong !== undefined && !wrong.ok ? wrong : { ok: true, value: out };
 }
 
@@ -361,6 +363,7 @@ function renderAssistant(
   edit: EditedRow,
   rules: ChatRules,
   loggedFinal: Trajectory['final'],
+  final: { text?: string },
 ): Made<unknown[]> {
   const inner = innerMessage(item);
   const pieces = original.pieces.filter((p) => p.message === m);
@@ -393,6 +396,7 @@ function renderAssistant(
     const logged = loggedFinal?.text ?? message.content;
     const text = finalText(logged, loggedFinal?.answer ?? '', edit, rules.answer);
     if (!text.ok) return text;
+    final.text = text.value;
     if (text.value !== logged) content = text.value;
   }
   if (content !== undefined) {
