@@ -212,3 +212,38 @@ describe('a call the environment never executed is no step (one rule for every f
     assert.deepEqual(searches(result.rows[0]?.row), ['first']);
   });
 });
+
+describe('messages importer', () => {
+  const messagesRecord = (_row: CheckedRow, rendered: unknown): ImportFile[] => [fileOf('again.jsonl', `${JSON.stringify({ messages: rendered })}\n`)];
+  const torture = { path: path.join(fixtures, 'messages-torture.jsonl'), bytes: fs.readFileSync(path.join(fixtures, 'messages-torture.jsonl')) };
+
+  it('reads chat-completions lines: ids, question, gold and group by key, else FILE:LINE, the first user message, empty gold, recovered groups', async () => {
+    const result = await runImporter('messages', [torture], { answer: 'answer_tag', citations: 'docid' });
+    assert.deepEqual(result.counts, { read: 3, imported: 3, skipped: 0, questionIdsDerived: 3, groupsRecovered: 1 });
+    const [m1, m2, m3] = result.rows.map((r) => r.row);
+    assert.deepEqual([m1?.id, m2?.id, m3?.id], ['m1', 'messages-torture:2', 'messages-torture:3']);
+    assert.deepEqual([m1?.question, m2?.question], ['Who wrote The Winter Fever?', 'Who wrote The Winter Fever?']);
+    assert.deepEqual([m1?.gold, m2?.gold], [{ answers: ['Jubre Nekaikras'], support_ids: [] }, { answers: [], support_ids: [] }]);
+    const groups = [m1, m2, m3].map((r) => [(r?.meta as { group?: string }).group, (r?.meta as { sample?: number }).sample]);
+    assert.deepEqual(groups, [['messages-torture/0', 0], ['messages-torture/0', 1], ['g7', undefined]]);
+    assert.deepEqual(m1?.final, { answer: 'Jubre Nekaikras', citations: [{ marker: '[w:2, w:5]', id: 'w:2' }, { marker: '[w:2, w:5]', id: 'w:5' }], text: '<answer>Jubre Nekaikras</answer> [w:2, w:5]' });
+    // The last turn's call no tool message answers was never executed: no step.
+    assert.deepEqual((m2?.steps as { type: string; query?: string }[]).map((s) => s.query ?? s.type), ['reasoning', 'Winter Fever author']);
+  });
+
+  it('renders back: the torture lines', async () => {
+    const t = await roundTrip({ format: 'messages', files: [torture], options: { answer: 'answer_tag', citations: 'docid' }, key: 'messages', record: messagesRecord });
+    assert.equal(summary(t), '3 of 3 rows re-render byte-identical; 11 of 12 edits rendered');
+  });
+
+  it('reads Responses-API items: reasoning, function calls and their outputs, an output message; a last call never answered is no step', async () => {
+    const file = { path: path.join(fixtures, 'messages-responses.jsonl'), bytes: fs.readFileSync(path.join(fixtures, 'messages-responses.jsonl')) };
+    const result = await runImporter('messages', [file], { answer: 'answer_tag' });
+    const [r1, r2] = result.rows.map((r) => r.row);
+    assert.deepEqual(r1?.steps, [{ type: 'reasoning', text: 'Search for him.' }, { type: 'search', query: 'Grailaind Nekaikras', results: [{ id: 'w:1', rank: 1 }] }]);
+    assert.deepEqual(r1?.final, { answer: 'Rukal', citations: [], text: '<answer>Rukal</answer>' });
+    assert.deepEqual(r1?.gold, { answers: ['Rukal'], support_ids: [] });
+    assert.deepEqual(r2?.steps, [{ type: 'search', query: 'Grailaind', results: [] }]);
+    assert.ok(result.notes.some((n) => n.startsWith('2 conversations are Responses-API items: read, not rendered')));
+  });
+});
