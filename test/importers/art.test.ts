@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { artParquet } from './parquet-fixtures.js';
 import type { ArtMessage, ArtRow, Codec } from './parquet-fixtures.js';
-import { fileOf, passage, reasons, resolved, runImporter } from './run-importer.js';
+import { fileOf, passage, readFields, reasons, resolved, runImporter } from './run-importer.js';
 
 const searchCall = (id: string, query: string) => JSON.stringify([{ id, type: 'function', function: { name: 'search', arguments: JSON.stringify({ query }) } }]);
 const msg = (role: string, content: string | null, tool_calls: string | null = null, tool_call_id: string | null = null): ArtMessage => ({ role, content, tool_calls, tool_call_id });
@@ -36,7 +36,7 @@ describe('art importer: Parquet', () => {
       const result = await runImporter('art', [artParquet('.art/p/models/m/trajectories/train/0004.parquet', artRows(), codec)]);
       assert.deepEqual(result.counts, { read: 4, imported: 3, skipped: 1, questionIdsDerived: 1, groupsRecovered: null });
       assert.deepEqual(reasons(result), ['.art/p/models/m/trajectories/train/0004.parquet:4: messages[1].tool_calls[0]: a tool call needs a name']);
-      const [first, , third] = result.rows.map((r) => r.row);
+      const [first, , third] = result.rows.map((r) => readFields(r.row));
       assert.deepEqual(first, {
         id: '0004/0#0',
         question_id: 'hq-7',
@@ -94,7 +94,7 @@ describe('art importer: older JSONL, one group per line', () => {
       '0003.jsonl:3: invalid JSON at column 2: unexpected character',
       "0003.jsonl:4: not an ART trajectory group: expected an object with a 'trajectories' list",
     ]);
-    assert.deepEqual(result.rows[1]?.row, {
+    assert.deepEqual(readFields(result.rows[1]?.row), {
       id: 'hq-7#1',
       question_id: 'hq-7',
       question: 'Where was Grailaind Nekaikras born?',

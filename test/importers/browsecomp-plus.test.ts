@@ -2,7 +2,7 @@
 // query file and qrels given as further inputs (invented values; docids of samples/pools/corpus.jsonl).
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { fileOf, reasons, resolved, runImporter } from './run-importer.js';
+import { fileOf, readFields, reasons, resolved, runImporter } from './run-importer.js';
 
 function run(queryId: string, answerText: string, extraResult: unknown[] = []) {
   return {
@@ -44,7 +44,7 @@ describe('browsecomp_plus importer', () => {
       'data/qrel_evidence.txt:4: not a qrels line: expected `query_id Q0 docid relevance`',
       'runs/run_20251103T102500Z.json:1: result[0].type: expected tool_call, reasoning or output_text',
     ]);
-    assert.deepEqual(result.rows[0]?.row, {
+    assert.deepEqual(readFields(result.rows[0]?.row), {
       id: '101#0',
       question_id: '101',
       question: 'Who wrote The Winter Fever?',

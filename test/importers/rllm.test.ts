@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { rllmGroup } from '../../server/src/importers/rllm.js';
-import { fileOf, passage, reasons, resolved, runImporter } from './run-importer.js';
+import { fileOf, passage, readFields, reasons, resolved, runImporter } from './run-importer.js';
 
 const taskId = '5b1e7c0a-93d2-4f61-8a7e-0c2f4d9e1b37';
 
@@ -64,7 +64,7 @@ describe('rllm importer', () => {
       `${dir}/episode_broken.json:1: invalid JSON at line 1, column 22: a property name expected`,
       `${dir}/episode_task.json:1: task.ground_truth: expected a string or a list of strings`,
     ]);
-    assert.deepEqual(result.rows[0]?.row, {
+    assert.deepEqual(readFields(result.rows[0]?.row), {
       id: `${taskId}:0`,
       question_id: '9c2f61ab',
       question: 'Who wrote The Winter Fever?',

@@ -66,3 +66,13 @@ export function resolved(rows: readonly PoolRowJson[]): { rows: readonly Traject
   const out = resolvePool(parsed, corpus());
   return { rows: out.rows, counts: out.resolution?.counts, skipped: out.issues.length };
 }
+
+/** The meta keys a chat-message row keeps to be rendered back (the logged conversation, the rules it was read with). */
+const renderingKeys = new Set(['messages', 'items', 'completion', 'chat_rules']);
+
+/** A row as the importer read it, without what it keeps to be rendered back (compared by the round-trip tests instead). */
+export function readFields(row: PoolRowJson | undefined): PoolRowJson | undefined {
+  if (row === undefined) return undefined;
+  const meta = row.meta as Record<string, unknown>;
+  return { ...row, meta: Object.fromEntries(Object.entries(meta).filter(([k]) => !renderingKeys.has(k))) };
+}

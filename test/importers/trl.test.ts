@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { trlParquet } from './parquet-fixtures.js';
-import { fileOf, reasons, runImporter } from './run-importer.js';
+import { fileOf, readFields, reasons, runImporter } from './run-importer.js';
 
 const promptA = 'Answer inside <answer></answer>. Question: Who wrote The Winter Fever?';
 const promptB = 'Answer inside <answer></answer>. Question: Where was Zoutal Stobrend born?';
@@ -20,7 +20,7 @@ describe('trl importer', () => {
     const result = await runImporter('trl', [trlParquet('completions/completions_00010.parquet', rows), trlParquet('completions/completions_00020.parquet', later, 'ZSTD'), fileOf('completions/notes.txt', 'hello')]);
     assert.deepEqual(result.counts, { read: 6, imported: 5, skipped: 1, questionIdsDerived: 5, groupsRecovered: 3 });
     assert.deepEqual(reasons(result), ['completions/notes.txt:1: not a Parquet file (no PAR1 magic at its start and end)']);
-    const [a0, b0, a1, b1, a2] = result.rows.map((r) => r.row);
+    const [a0, b0, a1, b1, a2] = result.rows.map((r) => readFields(r.row));
     assert.deepEqual(a0, {
       id: 'completions_00010:0',
       question_id: a2?.question_id,

@@ -9,6 +9,7 @@ import { chatMessages, firstUserText, isObject } from './chat-messages.js';
 import { chatOptionDocs, chatOptionValues, chatOptionShape, chatRules } from './chat-options.js';
 import { fileStem, idText, jsonLines, stringsOf, utf8Text } from './chat-records.js';
 import { ImportTally } from './chat-row.js';
+import { chatRulesJson, messagesRenderer } from './chat-render.js';
 import { chatTrajectory } from './chat-trajectory.js';
 import type { ChatRules } from './chat-trajectory.js';
 import type { Importer, RecordAt } from './importer.js';
@@ -77,6 +78,8 @@ function addTrajectory(tally: ImportTally, t: ArtTrajectory, at: RecordAt, rules
     ...rest,
     ...(typeof t.reward === 'number' ? { reward: t.reward } : {}),
     ...(isObject(t.metrics) && Object.keys(t.metrics).length > 0 ? { metrics: t.metrics } : {}),
+    messages: t.messages,
+    chat_rules: chatRulesJson(rules),
   };
   const qid = idText(questionId);
   tally.add(
@@ -146,6 +149,7 @@ export const artImporter: Importer<ArtOptions> = {
     support_key: 'metadata key of the gold support ids (default `support_ids`)',
   },
   optionValues: chatOptionValues,
+  renderer: messagesRenderer('messages'),
   async run(files, o, emit) {
     const tally = new ImportTally(emit);
     for (const file of files) {

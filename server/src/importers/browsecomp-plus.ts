@@ -7,11 +7,13 @@
 import { z } from 'zod';
 import { addQueryFile, LabelBook, looksLikeQrels, supportIds, supportRules } from './browsecomp-gold.js';
 import type { SupportRule } from './browsecomp-gold.js';
-import { isObject, toolCallsReason } from './chat-messages.js';
-import type { ChatCall, ChatMessage } from './chat-messages.js';
+import { isObject } from './chat-messages.js';
+import { itemMessages } from './browsecomp-items.js';
+import { browseCompPlusRenderer } from './browsecomp-render.js';
 import { chatOptionDocs, chatOptionValues, chatOptionShape, chatRules } from './chat-options.js';
 import { fileStem, idText, jsonDocument, utf8Text } from './chat-records.js';
 import { ImportTally } from './chat-row.js';
+import { chatRulesJson } from './chat-render.js';
 import { chatTrajectory } from './chat-trajectory.js';
 import type { ChatRules } from './chat-trajectory.js';
 import type { Importer } from './importer.js';
@@ -24,59 +26,6 @@ const options = z
 
 type BrowseCompOptions = z.output<typeof options>;
 
-function textOf(value: unknown): string {
-  if (typeof value === 'string') return value;
-  // Reasoning summaries are `[{type: "summary_text", text}]`.
-  if (Array.isArray(value)) return value.map((part) => (isObject(part) && typeof part.text === 'string' ? part.text : typeof part === 'string' ? part : '')).filter((t) => t !== '').join('\n');
-  return value === null || value === undefined ? '' : JSON.stringify(value);
-}
-
-function callOf(item: Readonly<Record<string, unknown>>, index: number): ChatCall {
-  const raw = item.arguments;
-  const argsText = typeof raw === 'string' ? raw : raw === null || raw === undefined ? '' : JSON.stringify(raw);
-  let args: unknown = raw;
-  if (typeof raw === 'string') {
-    try {
-      args = JSON.parse(raw);
-    } catch {
-      args = undefined;
-    }
-  }
-  return { id: `call_${index}`, name: typeof item.tool_name === 'string' ? item.tool_name : 'unknown', argsText, ...(isObject(args) ? { args } : {}) };
-}
-
-/** The `result` items as chat messages; or why an item cannot be read. */
-function messagesOf(result: readonly unknown[]): { ok: true; messages: ChatMessage[] } | { ok: false; reason: string } {
-  const messages: ChatMessage[] = [];
-  let reasoning: string[] = [];
-  let beside: string[] = [];
-  let calls = 0;
-  for (const [i, item] of result.entries()) {
-    if (!isObject(item)) return { ok: false, reason: `result[${i}]: expected an object` };
-    if (item.type === 'reasoning') {
-      const text = textOf(item.output);
-      if (text !== '') reasoning.push(text);
-    } else if (item.type === 'tool_call') {
-      if (typeof item.tool_name !== 'string') return { ok: false, reason: `result[${i}].tool_name: expected a string` };
-      const tooMany = toolCallsReason(++calls, 'result');
-      if (tooMany !== undefined) return { ok: false, reason: tooMany };
-      const call = callOf(item, i);
-      const pending = reasoning.length === 0 ? {} : { reasoning: reasoning.join('\n') };
-      messages.push({ role: 'assistant', content: beside.join('\n'), calls: [call], ...pending }, { role: 'tool', content: textOf(item.output), calls: [], callId: `call_${i}` });
-      reasoning = [];
-      beside = [];
-    } else if (item.type === 'output_text') {
-      beside.push(textOf(item.output));
-    } else {
-      return { ok: false, reason: `result[${i}].type: expected tool_call, reasoning or output_text` };
-    }
-  }
-  if (beside.length > 0 || reasoning.length > 0) {
-    messages.push({ role: 'assistant', content: beside.join('\n'), calls: [], ...(reasoning.length === 0 ? {} : { reasoning: reasoning.join('\n') }) });
-  }
-  return { ok: true, messages };
-}
-
 interface RunFile {
   readonly path: string;
   readonly run: Readonly<Record<string, unknown>>;
@@ -88,7 +37,7 @@ function addRun(tally: ImportTally, { path, run }: RunFile, sample: number, labe
   const queryId = idText(run.query_id);
   if (queryId === undefined) return tally.skip(at, 'query_id: expected a string or a number');
   if (!Array.isArray(run.result)) return tally.skip(at, 'result: expected a list');
-  const read = messagesOf(run.result);
+  const read = itemMessages(run.result);
   if (!read.ok) return tally.skip(at, read.reason);
   const label = labels.get(queryId);
   const status = typeof run.status === 'string' && run.status !== '' ? run.status : undefined;
@@ -99,13 +48,15 @@ function addRun(tally: ImportTally, { path, run }: RunFile, sample: number, labe
     run: fileStem(path),
     ...(isObject(run.tool_call_counts) ? { tool_call_counts: run.tool_call_counts } : {}),
     ...(label?.judge === undefined ? {} : { judge: label.judge }),
+    items: run.result,
+    chat_rules: chatRulesJson(rules),
   };
   tally.add(
     {
       id: `${queryId}#${sample}`,
       questionId: queryId,
       question: label?.question ?? '',
-      trajectory: chatTrajectory(read.messages, rules, status),
+      trajectory: chatTrajectory(read.value.messages, rules, status),
       ...(label === undefined ? {} : { gold: { answers: label.answers, support_ids: supportIds(label, support) } }),
       meta,
     },
@@ -131,6 +82,7 @@ export const browseCompPlusImporter: Importer<BrowseCompOptions> = {
     ...chatOptionValues,
     support: supportRules.map((r) => ({ value: r, doc: supportRuleDocs[r] })),
   },
+  renderer: browseCompPlusRenderer,
   run(files, o, emit) {
     const tally = new ImportTally(emit);
     const labels = new LabelBook();

@@ -20,8 +20,8 @@ export interface ChatMessage {
   readonly role: string;
   /** Text content; content parts (`[{type: "text", text}]`) joined with newlines; null as "". */
   readonly content: string;
-  /** `reasoning_content` (or `reasoning`) when the server split the think text off. */
-  readonly reasoning?: string;
+  /** `reasoning_content` (or `reasoning`) when the server split the think text off; Responses-API and BrowseComp-Plus reasoning items, one each. */
+  readonly reasoning?: readonly string[];
   readonly calls: readonly ChatCall[];
   /** On a tool message: the call it answers. */
   readonly callId?: string;
@@ -124,7 +124,7 @@ function messagesOf(raw: unknown, where: string): Parsed<ChatMessage[]> {
       role,
       content,
       calls: calls.value,
-      ...(reasoning === undefined ? {} : { reasoning }),
+      ...(reasoning === undefined ? {} : { reasoning: [reasoning] }),
       ...(callId === undefined ? {} : { callId }),
       ...(finishReason === undefined ? {} : { finishReason }),
     }],

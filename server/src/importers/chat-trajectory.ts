@@ -1,13 +1,17 @@
 // The one converter from chat messages to a pool row's `steps` and `final` (format v2), shared by
-// the rllm, ART, TRL and BrowseComp-Plus importers. Rules (docs/import.md):
-// - assistant reasoning (`reasoning_content`, `<think>` blocks, text beside tool calls) → `reasoning`;
+// the rllm, ART, TRL, BrowseComp-Plus and messages importers. Rules (docs/import.md):
+// - assistant reasoning (`reasoning_content`, reasoning items, `<think>` blocks, text beside tool calls) → `reasoning`;
 // - each tool call → a `search` step (one per query) when its tool is a search tool, else a `tool`
 //   step; the tool message answering it (by `tool_call_id`, else the next unanswered one) gives the
 //   results, or stays text (`output`);
+// - a call of the last assistant turn that no tool message answers was never executed (the rollout
+//   ended first): no step;
 // - a call whose arguments are not a JSON object, and an assistant turn that is neither a call nor
 //   the last turn, → `invalid` (the model produced no usable action);
 // - the last assistant message without tool calls is the final answer when the answer rule finds
 //   one in it; when it finds none, that turn is `invalid` and the trajectory has no final.
+// Each step also says which piece of which message it was read from (`pieces`): the render
+// direction (./chat-render.ts) writes an edited trajectory back from them.
 import { citationMarkers, extractAnswer, splitThink } from './chat-final.js';
 import type { AnswerRule, CitationMarker, CitationRule } from './chat-final.js';
 import type { ChatCall, ChatMessage } from './chat-messages.js';
@@ -38,9 +42,28 @@ export type FinalJson =
   | { readonly answer: string; readonly citations: readonly CitationMarker[]; readonly text: string; readonly status?: string }
   | { readonly answer: null; readonly status: string };
 
+/**
+ * The piece of the message list a step was read from (`message`: its index in the message list):
+ * a reasoning text (`reasoning_content` or the k-th reasoning item), the k-th `<think>` block of the
+ * content, the text beside the calls, the `part`-th of the `parts` steps of a tool call (one per
+ * query) with the tool message answering it, or a whole assistant turn read as `invalid`.
+ */
+export type StepPiece =
+  | { readonly kind: 'reasoning'; readonly message: number; readonly index: number }
+  | { readonly kind: 'think'; readonly message: number; readonly index: number }
+  | { readonly kind: 'beside'; readonly message: number }
+  | { readonly kind: 'call'; readonly message: number; readonly call: number; readonly part: number; readonly parts: number; readonly answer?: number }
+  | { readonly kind: 'turn'; readonly message: number };
+
 export interface ChatTrajectory {
   readonly steps: readonly StepJson[];
+  /** Where each step was read from, index for index. */
+  readonly pieces: readonly StepPiece[];
   readonly final: FinalJson | null;
+  /** The message the final answer was read from (the last assistant message, without calls), when there is a final answer. */
+  readonly finalMessage?: number;
+  /** Calls the environment never executed (message index, call index): kept in the log, no step. */
+  readonly unexecuted: readonly (readonly [number, number])[];
   /** Search outputs that were not a result list: kept as a search with no results (and counted in the notes). */
   readonly unreadSearchOutputs: number;
 }
@@ -96,7 +119,7 @@ function callSteps(call: ChatCall, output: string | undefined, rules: ChatRules)
  * with the first unused tool message after its assistant turn and before the next one. Outputs are
  * indexed once (by id, and by turn), so a conversation of 100,000 calls costs linear time.
  */
-function outputFinder(messages: readonly ChatMessage[]): (call: ChatCall, after: number) => string | undefined {
+function outputFinder(messages: readonly ChatMessage[]): (call: ChatCall, after: number) => number | undefined {
   const used = new Set<number>();
   const byId = new Map<string, { readonly at: number[]; next: number }>();
   // For each message, the index of the next assistant message after it (messages.length if none).
@@ -121,9 +144,9 @@ function outputFinder(messages: readonly ChatMessage[]): (call: ChatCall, after:
     while (i < end && (used.has(i) || messages[i]?.role !== 'tool' || !fits(messages[i]!))) i++;
     return i;
   };
-  const take = (index: number): string | undefined => {
+  const take = (index: number): number => {
     used.add(index);
-    return messages[index]?.content;
+    return index;
   };
   return (call, after) => {
     const ids = call.id === undefined ? undefined : byId.get(call.id);
@@ -145,13 +168,6 @@ function outputFinder(messages: readonly ChatMessage[]): (call: ChatCall, after:
   };
 }
 
-function reasoningSteps(message: ChatMessage): StepJson[] {
-  const { thoughts } = splitThink(message.content);
-  return [...(message.reasoning === undefined ? [] : [message.reasoning]), ...thoughts]
-    .filter((text) => text.trim() !== '')
-    .map((text) => ({ type: 'reasoning', text }));
-}
-
 function finalOf(message: ChatMessage, rules: ChatRules, status: string | undefined): { final: FinalJson | null; invalid?: StepJson } {
   const answer = extractAnswer(message.content, rules.answer);
   if (answer === undefined) {
@@ -167,31 +183,50 @@ function finalOf(message: ChatMessage, rules: ChatRules, status: string | undefi
  */
 export function chatTrajectory(messages: readonly ChatMessage[], rules: ChatRules, status?: string): ChatTrajectory {
   const steps: StepJson[] = [];
+  const pieces: StepPiece[] = [];
+  const unexecuted: [number, number][] = [];
+  const push = (step: StepJson, piece: StepPiece): void => {
+    steps.push(step);
+    pieces.push(piece);
+  };
   let final: FinalJson | null = null;
+  let finalMessage: number | undefined;
   let unread = 0;
   const outputFor = outputFinder(messages);
   const lastAssistant = messages.reduce((last, m, i) => (m.role === 'assistant' ? i : last), -1);
   for (const [i, message] of messages.entries()) {
     if (message.role !== 'assistant') continue;
-    for (const step of reasoningSteps(message)) steps.push(step);
+    for (const [k, text] of (message.reasoning ?? []).entries()) if (text.trim() !== '') push({ type: 'reasoning', text }, { kind: 'reasoning', message: i, index: k });
+    const { thoughts, rest } = splitThink(message.content);
+    for (const [k, text] of thoughts.entries()) if (text !== '') push({ type: 'reasoning', text }, { kind: 'think', message: i, index: k });
     if (message.calls.length === 0) {
       if (i === lastAssistant) {
         const ended = finalOf(message, rules, status ?? message.finishReason);
         final = ended.final;
-        if (ended.invalid !== undefined) steps.push(ended.invalid);
+        if (ended.invalid !== undefined) push(ended.invalid, { kind: 'turn', message: i });
+        else finalMessage = i;
       } else {
-        steps.push({ type: 'invalid', text: message.content });
+        push({ type: 'invalid', text: message.content }, { kind: 'turn', message: i });
       }
       continue;
     }
-    const beside = splitThink(message.content).rest.trim();
-    if (beside !== '') steps.push({ type: 'reasoning', text: beside });
-    for (const call of message.calls) {
-      const converted = callSteps(call, outputFor(call, i), rules);
-      for (const step of converted.steps) steps.push(step);
+    const beside = rest.trim();
+    if (beside !== '') push({ type: 'reasoning', text: beside }, { kind: 'beside', message: i });
+    for (const [c, call] of message.calls.entries()) {
+      const answer = outputFor(call, i);
+      // The rollout ended before the environment ran this call (max turns, a forced last turn): it
+      // retrieved nothing and was not charged.
+      if (answer === undefined && i === lastAssistant) {
+        unexecuted.push([i, c]);
+        continue;
+      }
+      const converted = callSteps(call, answer === undefined ? undefined : messages[answer]?.content, rules);
+      for (const [part, step] of converted.steps.entries()) {
+        push(step, { kind: 'call', message: i, call: c, part, parts: converted.steps.length, ...(answer === undefined ? {} : { answer }) });
+      }
       unread += converted.unread;
     }
   }
   if (final === null && status !== undefined) final = { answer: null, status };
-  return { steps, final, unreadSearchOutputs: unread };
+  return { steps, pieces, final, ...(finalMessage === undefined ? {} : { finalMessage }), unexecuted, unreadSearchOutputs: unread };
 }

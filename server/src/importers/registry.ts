@@ -9,6 +9,7 @@ import type { FormatRenderer } from './render.js';
 import type { ImportedRow, ImportFile, Importer, ImportIssue, ImportSummary, OptionValue, RawOptions } from './importer.js';
 import { artImporter } from './art.js';
 import { browseCompPlusImporter } from './browsecomp-plus.js';
+import { messagesImporter } from './messages.js';
 import { r1SearcherImporter } from './r1-searcher-importer.js';
 import { rllmImporter } from './rllm.js';
 import { skyrlImporter } from './skyrl-importer.js';
@@ -108,6 +109,7 @@ export const importers: readonly RegisteredImporter[] = [
   registered(rllmImporter),
   registered(artImporter),
   registered(browseCompPlusImporter),
+  registered(messagesImporter),
 ];
 
 export function importerFor(format: string): RegisteredImporter | undefined {

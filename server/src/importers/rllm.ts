@@ -10,6 +10,7 @@ import { chatMessages, firstUserText, isObject } from './chat-messages.js';
 import { chatOptionDocs, chatOptionValues, chatOptionShape, chatRules } from './chat-options.js';
 import { idText, jsonDocument, stringsOf, utf8Text } from './chat-records.js';
 import { ImportTally } from './chat-row.js';
+import { chatRulesJson, messagesRenderer } from './chat-render.js';
 import { chatTrajectory } from './chat-trajectory.js';
 import type { Importer, ImportFile } from './importer.js';
 
@@ -103,6 +104,8 @@ function readEpisode(tally: ImportTally, file: ImportFile, o: RllmOptions): void
       ...(typeof trajectory.reward === 'number' ? { reward: trajectory.reward } : {}),
       ...(typeof episode.is_correct === 'boolean' ? { is_correct: episode.is_correct } : {}),
       ...(many ? { agent: name } : {}),
+      messages: conversation,
+      chat_rules: chatRulesJson(o.rules),
     };
     const questionId = text(episode.task_hash);
     tally.add(
@@ -130,6 +133,7 @@ export const rllmImporter: Importer<RllmOptions> = {
     support_key: 'key of `task` holding the gold support ids (default `support_ids`)',
   },
   optionValues: chatOptionValues,
+  renderer: messagesRenderer('messages'),
   run(files, o, emit) {
     const tally = new ImportTally(emit);
     for (const file of files) readEpisode(tally, file, o);

@@ -9,6 +9,7 @@ import type { ChatMessage } from './chat-messages.js';
 import { chatOptionDocs, chatOptionValues, chatOptionShape, chatRules } from './chat-options.js';
 import { fileStem } from './chat-records.js';
 import { ImportTally } from './chat-row.js';
+import { chatRulesJson, messagesRenderer } from './chat-render.js';
 import { chatTrajectory } from './chat-trajectory.js';
 import { groupsByPrompt } from './derived-ids.js';
 import type { Importer, RecordAt } from './importer.js';
@@ -30,6 +31,8 @@ interface Completion {
   readonly messages: readonly ChatMessage[];
   readonly rewards: Readonly<Record<string, unknown>>;
   readonly advantage: unknown;
+  /** The completion as logged (text or messages): what the renderer writes back. */
+  readonly completion: unknown;
 }
 
 /** The prompt as messages (a text prompt is one user message). */
@@ -60,6 +63,7 @@ function completionOf(record: ParquetRecord, at: RecordAt, file: string): Comple
     messages: [...prompt.value, ...completion.value],
     rewards,
     advantage: record.advantage,
+    completion: record.completion,
   };
 }
 
@@ -69,6 +73,7 @@ export const trlImporter: Importer<TrlOptions> = {
   options,
   optionDocs: chatOptionDocs(defaults),
   optionValues: chatOptionValues,
+  renderer: messagesRenderer('completion'),
   async run(files, o, emit) {
     const tally = new ImportTally(emit);
     const completions: Completion[] = [];
@@ -102,6 +107,8 @@ export const trlImporter: Importer<TrlOptions> = {
         ...(group === undefined ? {} : { group: group.group, sample: group.sample }),
         rewards: isObject(c.rewards) ? c.rewards : {},
         ...(typeof c.advantage === 'number' ? { advantage: c.advantage } : {}),
+        completion: c.completion,
+        chat_rules: chatRulesJson(o.rules),
       };
       tally.add({ id: `${fileStem(c.at.file)}:${c.at.line - 1}`, question: c.question, trajectory: chatTrajectory(c.messages, o.rules), meta }, c.at);
     }
