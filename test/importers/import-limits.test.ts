@@ -51,7 +51,8 @@ describe('importers: 130,000 bad lines are 130,000 skipped records (a spread of 
 describe('importers: limits per record', () => {
   it(`a call with a 130,000-query query_list is one record skipped for its steps (maxImportedSteps = ${maxImportedSteps})`, async () => {
     const queries = Array.from({ length: badLines }, (_, i) => `q${i}`);
-    const output = `<tool_call>${JSON.stringify({ name: 'search', arguments: { query_list: queries } })}</tool_call>`;
+    // Answered, so executed: a call the response ends on is no step (docs/import.md).
+    const output = `<tool_call>${JSON.stringify({ name: 'search', arguments: { query_list: queries } })}</tool_call><tool_response>{"result": ""}</tool_response>`;
     const result = await runImporter('verl', [fileOf('d/1.jsonl', `${verlRecord(output)}\n${verlRecord('<answer>Jubre</answer>')}\n`)], { dialect: 'hermes' });
     assert.deepEqual(reasons(result), [`d/1.jsonl:1: 130,000 steps, above the limit of ${maxImportedSteps.toLocaleString('en-US')} per record (maxImportedSteps)`]);
     assert.equal(result.rows.length, 1);
@@ -116,7 +117,7 @@ describe('importers: limits per record', () => {
     const bcp = await runImporter('browsecomp_plus', [fileOf('run_1.json', { query_id: '1', result: [{ type: 'tool_call', tool_name: 'lookup', arguments: '{}', output: deepText }, { type: 'output_text', output: 'Exact Answer: a' }] })]);
     assert.deepEqual(bcp.rows[0]?.row.steps, [{ type: 'tool', tool: 'lookup', args: {}, call_id: 'call_0', output: deepText }]);
     // …and a Hermes call whose arguments nest that deep is a row the registry refuses, naming the field.
-    const hermes = verlRecord(`<tool_call>{"name": "visit", "arguments": ${nested(100)}}</tool_call>`);
+    const hermes = verlRecord(`<tool_call>{"name": "visit", "arguments": ${nested(100)}}</tool_call><tool_response>x</tool_response>`);
     assert.deepEqual(reasons(await runImporter('verl', [fileOf('d/2.jsonl', hermes)], { dialect: 'hermes' })), [`d/2.jsonl:1: steps[0].args nests deeper than ${maxImportNesting} levels, the limit per record (maxImportNesting)`]);
   });
 });

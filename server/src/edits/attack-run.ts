@@ -9,7 +9,7 @@ import type { CompiledEdit } from '../reward/compile-edit.js';
 import { editVariants, type Edit } from './edit-program.js';
 import type { AttackPlan } from './attack-plan.js';
 import { ChangeVectorSet, joinChanges, withRoom, type EditChanges } from './edit-changes.js';
-import { renderedView } from './rendered-view.js';
+import { renderedView, UnrenderedEdit } from './rendered-view.js';
 import { JoinedReplacementIds, ReplacementIdsBuilder, replacementAt, type ReplacementIds } from './replacement-ids.js';
 
 export interface Counts {
@@ -212,14 +212,15 @@ export function runAttackRows(plan: AttackPlan, ctx: AttackContext, from: number
       // One row may have many variants (`delete each s in steps` over a long run is steps²): the
       // editor's cancel must still reach it.
       if (++constructible % 4096 === 0 && ctx.isCancelled()) return undefined;
-      const view = readsLogged ? renderedView(ctx.rows[row]!, edit) : edit.view;
-      if ('unrendered' in view) {
+      scratch.set(ctx.originalValues.subarray(base, base + F));
+      try {
+        evaluateColumns(ctx.table, changeable, readsLogged ? renderedView(ctx.rows[row]!, edit) : edit.view, ctx.env, scratch, 0, row);
+      } catch (error) {
+        if (!(error instanceof UnrenderedEdit)) throw error;
         unrenderedEdits++;
-        firstUnrendered ??= { row: row - from, reason: view.unrendered };
+        firstUnrendered ??= { row: row - from, reason: error.reason };
         continue;
       }
-      scratch.set(ctx.originalValues.subarray(base, base + F));
-      evaluateColumns(ctx.table, changeable, view, ctx.env, scratch, 0, row);
       const eligible = targets.every((c) => ctx.originalValues[base + c] === 0 && scratch[c] === 1);
       if (!eligible) continue;
       eligibleCount++;

@@ -3,7 +3,7 @@ import { evaluateFeatures } from '../edits/attack-run.js';
 import { AuditError } from '../edits/audit-error.js';
 import { pairedMargin, rewardScorer } from '../edits/features.js';
 import { editVariants, type Edit } from '../edits/edit-program.js';
-import { renderedView } from '../edits/rendered-view.js';
+import { renderedView, UnrenderedEdit } from '../edits/rendered-view.js';
 import { compilePlan } from '../edits/prepare.js';
 import { corpusEnv, type EvalEnv } from '../language/eval-env.js';
 import { viewOf, type TrajectoryView } from '../language/view.js';
@@ -53,9 +53,7 @@ function rebuildEdit(model: SpecModel, plan: AuditPlan, env: EvalEnv, row: Traje
   for (const edit of editVariants(compiled, view, { trajectoryId: row.id, env, candidatesAt })) {
     if ((edit.position ?? null) !== position || (edit.replacement ?? null) !== replacement) continue;
     // The edit as the audit scored it: a row read through a format gets the text of the edited rollout.
-    const rendered = renderedView(row, edit);
-    if ('unrendered' in rendered) return `the ${row.format ?? ''} format cannot write this edit of ${row.id} back (${rendered.unrendered}): the audit does not count it`;
-    return { edit: { ...edit, view: rendered }, description: describeEdit(attack.kind, view, edit) };
+    return { edit: { ...edit, view: renderedView(row, edit) }, description: describeEdit(attack.kind, view, edit) };
   }
   return position === null && replacement === null
     ? `trajectory ${row.id} has no ${attack.kind} edit: the edit's condition does not hold on it, or the edit would leave it unchanged`
@@ -127,6 +125,7 @@ export function computeWorkedPair(model: SpecModel, plan: AuditPlan, corpus: Cor
   } catch (error) {
     // A term that is not finite on this row, or an edit past its bounds: the audit itself would have stopped with this message.
     if (error instanceof AuditError) return { ok: false, reason: error.message };
+    if (error instanceof UnrenderedEdit) return { ok: false, reason: `${error.message}; the audit does not count it` };
     throw error;
   }
 }
@@ -145,8 +144,17 @@ export function editedRow(raw: Record<string, unknown>, pair: Pick<ComputedPair,
   const identity = edit.stepOrigin.length === (Array.isArray(steps) ? steps.length : -1) && edit.stepOrigin.every((origin, i) => origin === i);
   const withSteps = identity || !Array.isArray(steps) ? raw : { ...raw, steps: edit.stepOrigin.map((i) => steps[i]) };
   const meta = raw['meta'];
-  const rendered = isRecord(meta) ? Object.keys(meta).filter((key) => JSON.stringify(meta[key]) !== JSON.stringify(edit.view.meta[key])) : [];
-  const withMeta = rendered.length === 0 || !isRecord(meta) ? withSteps : { ...withSteps, meta: { ...meta, ...Object.fromEntries(rendered.map((key) => [key, edit.view.meta[key]])) } };
+  // An edit the format cannot write back shows the logged values: no term of the audit read them.
+  const shown = (key: string): unknown => {
+    try {
+      return edit.view.meta[key];
+    } catch (error) {
+      if (error instanceof UnrenderedEdit) return isRecord(meta) ? meta[key] : undefined;
+      throw error;
+    }
+  };
+  const rendered = isRecord(meta) ? Object.keys(meta).filter((key) => JSON.stringify(meta[key]) !== JSON.stringify(shown(key))) : [];
+  const withMeta = rendered.length === 0 || !isRecord(meta) ? withSteps : { ...withSteps, meta: { ...meta, ...Object.fromEntries(rendered.map((key) => [key, shown(key)])) } };
   return withFinal(withMeta, edit);
 }
 
