@@ -51,7 +51,7 @@ describe('art importer: Parquet', () => {
         }],
         final: { answer: 'Rukal', citations: [], text: 'Rukal' },
         gold: { answers: ['Rukal'], support_ids: ['w:1'] },
-        meta: { step: 4, group: '0004/0', sample: 0, reward: 1 },
+        meta: { step: 4, group: '0004/0', sample: 0, reward: 1, prompt: 'Use the search tool. Answer with the answer only.\nWhere was Grailaind Nekaikras born?' },
       });
       assert.match(String(third?.question_id), /^q-[0-9a-f]{16}$/);
       assert.deepEqual(third?.gold, { answers: [], support_ids: [] });
@@ -101,7 +101,7 @@ describe('art importer: older JSONL, one group per line', () => {
       steps: [{ type: 'search', query: 'Nekaikras', results: [{ id: 'w:1', rank: 1 }] }],
       final: { answer: 'Neipal', citations: [], text: 'Neipal', status: 'stop' },
       gold: { answers: ['Rukal'], support_ids: [] },
-      meta: { step: 3, group: '0003/0', sample: 1, model: 'qwen3-8b', reward: 0, metrics: { turns: 2 } },
+      meta: { step: 3, group: '0003/0', sample: 1, model: 'qwen3-8b', reward: 0, metrics: { turns: 2 }, prompt: 'Where was Grailaind Nekaikras born?' },
     });
     assert.equal(resolved(result.rows.map((r) => r.row)).counts?.results.logged, 2);
   });

@@ -74,7 +74,7 @@ describe('rllm importer', () => {
       ],
       final: { answer: 'Jubre Nekaikras', citations: [{ marker: '[w:2]', id: 'w:2' }], text: 'It was written by \\boxed{Jubre Nekaikras} [w:2].', status: 'ENV_DONE' },
       gold: { answers: ['Jubre Nekaikras'], support_ids: [] },
-      meta: { step: 12, group: taskId, sample: 0, split: 'train', reward: 1, is_correct: true },
+      meta: { step: 12, group: taskId, sample: 0, split: 'train', reward: 1, is_correct: true, prompt: 'Answer the question. Use local_search. Put the final answer in \\boxed{}.\nWho wrote The Winter Fever?' },
     });
     const loaded = resolved(result.rows.map((r) => r.row));
     assert.deepEqual(loaded.counts?.results, { logged: 4, url: 0, text: 0, title: 0, unresolved: 0 });

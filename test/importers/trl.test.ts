@@ -28,13 +28,13 @@ describe('trl importer', () => {
       steps: [{ type: 'reasoning', text: '…' }],
       final: { answer: 'Jubre Nekaikras', citations: [], text: '<think>…</think><answer>Jubre Nekaikras</answer>' },
       gold: { answers: [], support_ids: [] },
-      meta: { step: 10, group: '10/0', sample: 0, rewards: { accuracy_reward: 1, format_reward: 1 }, advantage: 0.7 },
+      meta: { step: 10, group: '10/0', sample: 0, rewards: { accuracy_reward: 1, format_reward: 1 }, advantage: 0.7, prompt: promptA },
     });
     assert.deepEqual([b0, a1, b1, a2].map((r) => r?.meta), [
-      { step: 10, group: '10/1', sample: 0, rewards: { accuracy_reward: 1, format_reward: 1 }, advantage: 0.5 },
-      { step: 10, group: '10/0', sample: 1, rewards: { accuracy_reward: 0, format_reward: 0 }, advantage: -0.7 },
-      { step: 10, group: '10/1', sample: 1, rewards: { accuracy_reward: 0, format_reward: 1 }, advantage: -0.5 },
-      { step: 20, group: '20/0', sample: 0, rewards: { accuracy_reward: 1, format_reward: 1 }, advantage: 0 },
+      { step: 10, group: '10/1', sample: 0, rewards: { accuracy_reward: 1, format_reward: 1 }, advantage: 0.5, prompt: promptB },
+      { step: 10, group: '10/0', sample: 1, rewards: { accuracy_reward: 0, format_reward: 0 }, advantage: -0.7, prompt: promptA },
+      { step: 10, group: '10/1', sample: 1, rewards: { accuracy_reward: 0, format_reward: 1 }, advantage: -0.5, prompt: promptB },
+      { step: 20, group: '20/0', sample: 0, rewards: { accuracy_reward: 1, format_reward: 1 }, advantage: 0, prompt: promptA },
     ]);
     // No <answer>: the completion is an invalid action and there is no final.
     assert.deepEqual([a1?.steps, a1?.final], [[{ type: 'invalid', text: 'Jubre, I think' }], null]);

@@ -137,7 +137,7 @@ audit a {
 
   test('the step forms: fields, members, tool arguments and calls, visible, with their docs', async () => {
     const spec = 'detector D "d" = any s in steps: s.tool == "visit" and s.args.url == "" and s.step_reward < 0\n'
-      + 'detector E "e" = calls("visit") > 2 or final_status == "length" or count(reasoning) == 0\nreward R { d -1 * D  e -1 * E }\n';
+      + 'detector E "e" = calls("visit") > 2 or final_status == "length" or count(reasoning) == 0 or prompt == ""\nreward R { d -1 * D  e -1 * E }\n';
     const other = folder.uri('steps.reward');
     await client.open(other, spec);
     const at = async (text: string, offset: number): Promise<string> => {
@@ -153,6 +153,7 @@ audit a {
       ['calls(', 1, '```reward\ncalls(tool: text) → number\n```', '`calls("search")` counts the search steps too'],
       ['final_status', 1, 'field `final_status`: text, visible', '`""` when the log has none'],
       ['reasoning)', 1, 'field `reasoning`: text set, visible', 'reasoning (think) steps'],
+      ['prompt ==', 1, 'field `prompt`: text, visible', 'the same under every edit'],
     ];
     for (const [text, offset, headline, doc] of expected) {
       const shown = await at(text, offset);

@@ -5,7 +5,7 @@
 // ART logs no question id or gold: they come from metadata keys the user chose (options), else the
 // question id is derived from the first user message and the gold is empty (both stated in the notes).
 import { z } from 'zod';
-import { chatMessages, firstUserText, isObject } from './chat-messages.js';
+import { chatMessages, conversationPrompt, firstUserText, isObject } from './chat-messages.js';
 import { chatOptionDocs, chatOptionValues, chatOptionShape, chatRules } from './chat-options.js';
 import { fileStem, idText, jsonLines, stringsOf, utf8Text } from './chat-records.js';
 import { ImportTally } from './chat-row.js';
@@ -71,6 +71,7 @@ function addTrajectory(tally: ImportTally, t: ArtTrajectory, at: RecordAt, rules
   if (supportList === undefined) return tally.skip(at, `${t.where}metadata.${keys.support}: expected a string or a list of strings`);
   const hasGold = answers !== undefined || support !== undefined;
   const step = /^\d+$/.test(t.step) ? { step: Number(t.step) } : {};
+  const prompt = conversationPrompt(read.value);
   const meta = {
     ...step,
     group: `${t.step}/${t.group}`,
@@ -78,6 +79,7 @@ function addTrajectory(tally: ImportTally, t: ArtTrajectory, at: RecordAt, rules
     ...rest,
     ...(typeof t.reward === 'number' ? { reward: t.reward } : {}),
     ...(isObject(t.metrics) && Object.keys(t.metrics).length > 0 ? { metrics: t.metrics } : {}),
+    ...(prompt === undefined ? {} : { prompt }),
     messages: t.messages,
     chat_rules: chatRulesJson(rules),
   };

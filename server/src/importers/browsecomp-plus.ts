@@ -117,6 +117,7 @@ export const browseCompPlusImporter: Importer<BrowseCompOptions> = {
     const unlabelled = tally.questionIds.filter((id) => labels.get(id) === undefined).length;
     if (labelFiles > 0) tally.note(`labels for ${labels.size} queries read from ${labelFiles} query/qrels files`);
     if (unlabelled > 0) tally.note(`${unlabelled} rows have no query text: no query file given for their query_id (question is "")`);
+    if (runs.length > 0) tally.note('run files log no prompt: the rows have no meta.prompt, and the field prompt reads ""');
     return Promise.resolve(tally.result(null, 'never (run files carry query_id)'));
   },
 };

@@ -69,20 +69,35 @@ export function extractAnswer(text: string, rule: AnswerRule): string | undefine
 /** A citation marker of pool format v2. */
 export type CitationMarker = { readonly marker: string; readonly id: string } | { readonly marker: string; readonly rank: number };
 
-// An id inside brackets: no spaces or brackets (docids, `w:123`); a markdown link `[x](url)` is not a citation.
-const bracketed = /\[([^[\]\s,]+(?:,\s*[^[\]\s,]+)*)\](?!\()|【([^【】\s,]+(?:,\s*[^【】\s,]+)*)】/g;
+// The one reading of citation markers, for every format (docs/import.md, "Citation markers"). A
+// marker is a bracket group: `[…]`, the doubled `[[…]]` (one marker, not a marker inside brackets)
+// or the fullwidth `【…】`, holding one or more comma-separated items without spaces or brackets
+// (spaces around the items are allowed). A group written directly before `(` is a markdown link
+// (`[3](url)`, `[[3]](url)`): it is read with its `(`, so no bracket inside it is read again.
+const item = '[^\\s,\\[\\]【】]+';
+const list = `\\s*(${item}(?:\\s*,\\s*${item})*)\\s*`;
+const bracketGroup = new RegExp(`(?:\\[\\[${list}\\]\\]|\\[${list}\\]|【${list}】)(\\()?`, 'gu');
 
-/** The citation markers of a final text, in order of appearance (a `[20, 21]` list is two citations). */
+/** Whether an item names what the rule cites: a docid has a digit (`[sic]` is prose), a rank is digits only. */
+function citesBy(rule: 'docid' | 'rank', token: string): boolean {
+  // OpenAI's browser cites `【3†L10-L20】`: a page cursor and lines, neither a docid nor a rank.
+  if (token.includes('†')) return false;
+  return rule === 'docid' ? /\d/u.test(token) : /^\d+$/u.test(token);
+}
+
+/**
+ * The citation markers of a final text, in order of appearance: each item of a group is one citation
+ * (`[20, 21]` is two, both with the marker `[20, 21]`). A group with an item that is no id or rank
+ * (`[Smith, 2003]`, `[sic]`) is prose as a whole: it cites nothing.
+ */
 export function citationMarkers(text: string, rule: CitationRule): CitationMarker[] {
   if (rule === 'none') return [];
   const markers: CitationMarker[] = [];
-  for (const match of text.matchAll(bracketed)) {
-    const inner = match[1] ?? match[2] ?? '';
-    for (const token of inner.split(',').map((t) => t.trim())) {
-      // A docid has a digit: `[sic]` or `[citation needed]` is prose, not a citation.
-      if (rule === 'docid' && /\d/.test(token)) markers.push({ marker: match[0], id: token });
-      else if (/^\d+$/.test(token)) markers.push({ marker: match[0], rank: Number(token) });
-    }
+  for (const match of text.matchAll(bracketGroup)) {
+    if (match[4] !== undefined) continue;
+    const tokens = (match[1] ?? match[2] ?? match[3] ?? '').split(',').map((t) => t.trim());
+    if (!tokens.every((token) => citesBy(rule, token))) continue;
+    for (const token of tokens) markers.push(rule === 'docid' ? { marker: match[0], id: token } : { marker: match[0], rank: Number(token) });
   }
   return markers;
 }

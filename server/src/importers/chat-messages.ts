@@ -158,3 +158,18 @@ export function chatMessages(raw: unknown, where: string): Parsed<ChatMessage[]>
 export function firstUserText(messages: readonly ChatMessage[]): string | undefined {
   return messages.find((m) => m.role === 'user')?.content;
 }
+
+/**
+ * A prompt logged as messages, as the text `meta.prompt` holds: their contents in order, joined with a
+ * line feed. The roles and the chat template the model saw them through are not in it (the log does
+ * not hold the rendered text). Undefined for no messages.
+ */
+export function promptText(messages: readonly ChatMessage[]): string | undefined {
+  return messages.length === 0 ? undefined : messages.map((m) => m.content).join('\n');
+}
+
+/** A conversation's prompt as text (`promptText`): the messages before the model's first turn. */
+export function conversationPrompt(messages: readonly ChatMessage[]): string | undefined {
+  const first = messages.findIndex((m) => m.role === 'assistant');
+  return promptText(first < 0 ? messages : messages.slice(0, first));
+}

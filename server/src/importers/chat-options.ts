@@ -31,13 +31,13 @@ export function chatOptionDocs(defaults: { readonly answer: AnswerRule; readonly
   return {
     search_tools: `comma-separated tool names whose calls are \`search\` steps (query: \`args.query\`, or one step per \`args.query_list\` item); any other call is a \`tool\` step. Default \`${defaultSearchTools}\``,
     answer: `where the final answer is in the last assistant message: ${rules}. Default \`${defaults.answer}\``,
-    citations: `what \`[20]\` / \`【20】\` markers in the final text are: \`docid\` (a corpus id; \`[20, 21]\` is two), \`rank\` (the result rank, resolved through the last step with results), \`none\` (not citations). Default \`${defaults.citations}\``,
+    citations: `what the citation markers of the final text name (\`[20]\`, \`[[20]]\`, \`【20】\`; \`[20, 21]\` is two; a markdown link \`[x](url)\` is none; docs/import.md, "Citation markers"): \`docid\` (corpus ids, each with a digit), \`rank\` (result ranks, resolved through the last step with results), \`none\` (not citations). Default \`${defaults.citations}\``,
   };
 }
 
 const citationRuleDocs: Readonly<Record<CitationRule, string>> = {
-  docid: 'a marker names a corpus id (`[20, 21]` is two)',
-  rank: 'a marker names a result rank, resolved through the last step with results',
+  docid: 'a marker names corpus ids, each with a digit (`[20, 21]` is two; `[sic]` is prose)',
+  rank: 'a marker names result ranks (digits only), resolved through the last step with results',
   none: 'markers are not citations',
 };
 

@@ -6,7 +6,7 @@
 // Question id: `task_hash` (stable across runs); group: the task id of `episode_id` (`{task_id}:{rollout}`,
 // one id per task and batch), sample: the rollout index; gold: keys of `task` (options).
 import { z } from 'zod';
-import { chatMessages, firstUserText, isObject } from './chat-messages.js';
+import { chatMessages, conversationPrompt, firstUserText, isObject } from './chat-messages.js';
 import { chatOptionDocs, chatOptionValues, chatOptionShape, chatRules } from './chat-options.js';
 import { idText, jsonDocument, stringsOf, utf8Text } from './chat-records.js';
 import { ImportTally } from './chat-row.js';
@@ -97,6 +97,7 @@ function readEpisode(tally: ImportTally, file: ImportFile, o: RllmOptions): void
     }
     const name = text(trajectory.name) ?? text(trajectory.uid) ?? String(t);
     const baseId = episodeId ?? file.path;
+    const prompt = conversationPrompt(read.value);
     const meta = {
       ...(typeof episode.training_step === 'number' ? { step: episode.training_step } : {}),
       ...(group === undefined ? {} : { group: group.group, ...(group.sample === undefined ? {} : { sample: group.sample }) }),
@@ -104,6 +105,7 @@ function readEpisode(tally: ImportTally, file: ImportFile, o: RllmOptions): void
       ...(typeof trajectory.reward === 'number' ? { reward: trajectory.reward } : {}),
       ...(typeof episode.is_correct === 'boolean' ? { is_correct: episode.is_correct } : {}),
       ...(many ? { agent: name } : {}),
+      ...(prompt === undefined ? {} : { prompt }),
       messages: conversation,
       chat_rules: chatRulesJson(o.rules),
     };

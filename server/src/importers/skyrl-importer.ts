@@ -37,6 +37,7 @@ function skyrlFields(record: JsonRecord, marker: string): FieldsRead {
         ...(dataset === undefined ? {} : { data_source: dataset }),
         ...(typeof envClass === 'string' ? { env_class: envClass } : {}),
         ...(extraInfo === undefined ? {} : { extra_info: extraInfo }),
+        prompt,
       },
     },
   };

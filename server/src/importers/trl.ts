@@ -4,7 +4,7 @@
 // derived from the question, groups recovered from identical prompts within a step (a GRPO group is
 // one prompt sampled n times), gold left empty; every one of these is counted and stated.
 import { z } from 'zod';
-import { chatMessages, isObject } from './chat-messages.js';
+import { chatMessages, isObject, promptText } from './chat-messages.js';
 import type { ChatMessage } from './chat-messages.js';
 import { chatOptionDocs, chatOptionValues, chatOptionShape, chatRules } from './chat-options.js';
 import { fileStem } from './chat-records.js';
@@ -28,6 +28,8 @@ interface Completion {
   readonly step: string;
   readonly promptKey: string;
   readonly question: string;
+  /** The `prompt` column as text: as logged, or a message list's contents (`promptText`). */
+  readonly prompt: string | undefined;
   readonly messages: readonly ChatMessage[];
   readonly rewards: Readonly<Record<string, unknown>>;
   readonly advantage: unknown;
@@ -60,6 +62,7 @@ function completionOf(record: ParquetRecord, at: RecordAt, file: string): Comple
     step,
     promptKey: JSON.stringify(record.prompt),
     question,
+    prompt: typeof record.prompt === 'string' ? record.prompt : promptText(prompt.value),
     messages: [...prompt.value, ...completion.value],
     rewards,
     advantage: record.advantage,
@@ -107,6 +110,7 @@ export const trlImporter: Importer<TrlOptions> = {
         ...(group === undefined ? {} : { group: group.group, sample: group.sample }),
         rewards: isObject(c.rewards) ? c.rewards : {},
         ...(typeof c.advantage === 'number' ? { advantage: c.advantage } : {}),
+        ...(c.prompt === undefined ? {} : { prompt: c.prompt }),
         completion: c.completion,
         chat_rules: chatRulesJson(o.rules),
       };

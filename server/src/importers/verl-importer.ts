@@ -33,6 +33,7 @@ function verlFields(record: JsonRecord, marker: string): FieldsRead {
         ...(score === undefined ? {} : { score }),
         ...(reward === undefined ? {} : { reward }),
         ...(Object.keys(extra).length === 0 ? {} : { reward_extra_info: extra }),
+        prompt: input,
       },
     },
   };

@@ -1,4 +1,6 @@
+import type { TrajectoryMeta } from '../pool/types.js';
 import type { EvalEnv } from './eval-env.js';
+import { EvaluationError } from './eval-error.js';
 import * as fns from './functions.js';
 import { countedEvaluator } from './citation-tally.js';
 import { compilePattern } from './patterns.js';
@@ -153,9 +155,23 @@ function readingSteps(f: BuiltinFunction): BuiltinFunction {
   return { ...f, implicitReads: 'steps' };
 }
 
+/**
+ * `meta.prompt`: the prompt is input, logged before the model wrote anything, so no edit of the
+ * trajectory changes it. A row without one reads `""`; one that logs another value is refused, not read as `""`.
+ */
+function promptOf(meta: TrajectoryMeta): string {
+  const prompt = meta['prompt'];
+  if (prompt === undefined) return '';
+  if (typeof prompt !== 'string') throw new EvaluationError(`the field 'prompt' reads meta.prompt, which is ${Array.isArray(prompt) ? 'a list' : prompt === null ? 'null' : `a ${typeof prompt}`} in this row, not a text`);
+  return prompt;
+}
+
 /** The trajectory view every expression can read. Only `gold` is oracle. */
 export const builtinFields: readonly BuiltinField[] = [
   field('question', 'question', kinds.text, 'visible', 'The question text.', (v) => v.question),
+  field('prompt', 'prompt', kinds.text, 'visible',
+    'The prompt as the model saw it (`meta.prompt`, kept by the importers; docs/import.md): the same under every edit. `""` when the row has none.',
+    (v) => promptOf(v.meta)),
   field('answer', 'answer', kinds.text, 'visible', 'The final answer; `""` when the trajectory has no valid final.', (v) => v.answer),
   field('final_text', 'final_text', kinds.text, 'visible', 'The raw final output, citations included.', (v) => v.finalText),
   field('citations', 'citations', kinds.ids, 'visible', "The final's citation ids in order: C(τ).", (v) => v.citations),

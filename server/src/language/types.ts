@@ -39,4 +39,4 @@ export function joinVisibility(...visibilities: Visibility[]): Visibility {
  * read sets and write sets are made of. Every field derived from the logged steps (`retrieved`,
  * `searches`, `reasoning`, `search_calls`…) is the part `steps`.
  */
-export type TrajectoryPart = 'question' | 'answer' | 'final_text' | 'citations' | 'steps' | 'final_status' | 'corpus' | 'has_final' | 'gold' | 'meta';
+export type TrajectoryPart = 'question' | 'prompt' | 'answer' | 'final_text' | 'citations' | 'steps' | 'final_status' | 'corpus' | 'has_final' | 'gold' | 'meta';
