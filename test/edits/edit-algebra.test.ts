@@ -95,6 +95,10 @@ describe('the edit algebra: the attacks of the paper and of real rewards', () =>
     assert.deepEqual(edits.map((e) => [e.position, e.replacement, e.view.citations, e.view.finalText]), [[0, 'w:2', ['w:2'], '<answer>Paris</answer> see [1]']]);
     // Citations logged as ids have no marker to move.
     assert.deepEqual(variantsOf('edit move "m" = replace each c in citations with other_ranks', 'move', base), []);
+    // In a marker of several ranks, the rank is rewritten as a whole number: `[12, 2]` → `[12, 1]`, never `[11, 2]`.
+    const group: TrajectoryView = { ...base, finalText: '<answer>Paris</answer> see [12, 2]', citationRefs: [{ marker: '[12, 2]', rank: 2 }] };
+    const moved = variantsOf('edit move "m" = replace each c in citations with other_ranks', 'move', group);
+    assert.deepEqual(moved.map((e) => e.view.finalText), ['<answer>Paris</answer> see [12, 1]']);
   });
 
   it('a guard limits the edit to the trajectories where it holds', () => {

@@ -263,12 +263,13 @@ function* otherRanks(view: TrajectoryView, position: number, swapOf: TrajectoryV
   const step = at === undefined ? undefined : view.steps[at];
   if (step === undefined || (step.type !== 'search' && step.type !== 'tool')) return;
   const ranked = step.hits === undefined ? step.results.map((id, i) => ({ id, rank: i + 1 })) : step.hits;
-  const digits = String(ref.rank);
+  // The rank as a whole number in the marker: in `[12, 2]`, rank 2 is the second item, not the 2 of 12.
+  const item = new RegExp(`(?<![0-9])${ref.rank}(?![0-9])`, 'u');
   const once = occurrences(view.finalText, ref.marker) === 1;
   const replace = citationReplacer(view, position, swapOf, room, once ? ref.marker : '');
   for (const hit of ranked) {
     if (hit.rank === ref.rank || hit.id === undefined) continue;
-    const marker = ref.marker.includes(digits) ? ref.marker.replace(digits, String(hit.rank)) : ref.marker;
+    const marker = ref.marker.replace(item, String(hit.rank));
     yield [hit.id, replace(hit.id, marker)];
   }
 }
