@@ -115,6 +115,12 @@ const cases: Case[] = [
     bad: variant('  reward R0\n', '  ⟦reward R0⟧\n'), good: variant('  reward R0\n  compare R_L, R_full', '  reward R_L\n  compare R_full'),
   },
   {
+    code: auditIssueCodes.frozenFigures, title: 'a reward that reads a logged field no pool re-renders, under an edit of the citations',
+    bad: variant('reward R0 { answer 1 * exact_match(answer, gold.answers) }', 'field logged_step "a value the trainer logged" : number = meta.step\nreward R0 { answer 1 * exact_match(answer, gold.answers)  logged 0.1 * logged_step }')
+      .replace('  reward R0\n  compare R_L, R_full', '  ⟦reward R0⟧\n  compare ⟦R_L⟧, ⟦R_full⟧'),
+    good: variant('reward R0 { answer 1 * exact_match(answer, gold.answers) }', 'field logged_step "a value the trainer logged" : number = meta.step depends on answer\nreward R0 { answer 1 * exact_match(answer, gold.answers)  logged 0.1 * logged_step }'),
+  },
+  {
     code: auditIssueCodes.penaltyCancellation, title: "R_full's 0.8 support penalty, switched off by the edit, outweighs L's 0.5",
     bad: variant('reward R_full = R_L - 0.3 * support_miss', 'reward R_full = R_L ⟦- 0.8 * support_miss⟧'), good: audit,
   },

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { HoverRequest, type Hover, type MarkupContent, type Position } from 'vscode-languageserver-protocol/node';
+import { DocumentDiagnosticRequest, HoverRequest, type FullDocumentDiagnosticReport, type Hover, type MarkupContent, type Position } from 'vscode-languageserver-protocol/node';
 import { builtinFunctions, functionSignature } from '../../server/src/language/builtins.js';
 import { paperSpec, positionIn, pullClientCapabilities, pushClientCapabilities, rangeOf, tempFolder, TestClient } from './lsp-test-client.js';
 
@@ -32,6 +32,39 @@ describe('hover', () => {
     assert.ok(text.startsWith('detector `L`: boolean, visible'), text);
     assert.ok(text.includes('cites a real corpus passage it never retrieved'));
     assert.ok(text.includes('```reward\nany c in citations: c in corpus and c not in retrieved\n```'));
+  });
+
+  test('a logged field says what it depends on, and the frozen-field warning sits on the term that reads it', async () => {
+    const text = `corpus c = "c.jsonl"
+pool p = "p.jsonl"
+field judge "the grader's verdict" : number = meta.judge.score depends on answer, steps
+field score "a logged score" : number = meta.score
+detector F "cites fakes" = any x in citations: x not in corpus
+reward R {
+  verdict 1 * judge
+  logged 0.5 * score
+}
+audit a {
+  reward R
+  corpus c
+  pools p
+  attack fake_id targets F
+}
+`;
+    const other = uri.replace('paper.reward', 'fields.reward');
+    await client.open(other, text);
+    const at = async (needle: string, offset: number): Promise<string> => {
+      const hover = await client.connection.sendRequest(HoverRequest.type, { textDocument: { uri: other }, position: positionIn(text, needle, offset) });
+      return (hover?.contents as MarkupContent).value;
+    };
+    const judge = await at('1 * judge', 4);
+    assert.ok(judge.includes('Depends on `answer`, `steps`: only an edit that writes one of them'), judge);
+    const score = await at('0.5 * score', 6);
+    assert.ok(score.includes('Depends on the whole trajectory (no `depends on`)'), score);
+    const report = (await client.connection.sendRequest(DocumentDiagnosticRequest.type, { textDocument: { uri: other } })) as FullDocumentDiagnosticReport;
+    const frozen = report.items.filter((d) => d.code === 'frozen-field');
+    assert.deepEqual(frozen.map((d) => d.range), [rangeOf(text, 'logged 0.5 * score')]);
+    assert.match(String(frozen[0]!.message), /^term 'logged' reads logged field 'score' \(meta\.score\)/);
   });
 
   test('an edit: its operations, what they change, oracle by taint; an attack of it shows the edit\'s doc', async () => {

@@ -1,7 +1,7 @@
 import type { ComparisonOp } from '../syntax/ast.js';
 import type { AttackReport, LatticeReport } from '../report/schema.js';
 import type { ExpectPlan } from './plan.js';
-import { percent, vacuousLattice } from '../report/format-numbers.js';
+import { frozenSentence, percent, vacuousLattice } from '../report/format-numbers.js';
 
 // Rates are compared as fractions; a tolerance keeps `== 0` and `<= 5%` free of float noise.
 const tolerance = 1e-12;
@@ -33,14 +33,18 @@ export interface ExpectationResult {
 /** Checks one `expect` line against the audit's figures. */
 export function evaluateExpectation(expect: ExpectPlan, attacks: readonly AttackReport[], lattice: LatticeReport): ExpectationResult {
   if (expect.kind === 'minimal') {
-    if (lattice.vacuous) return { passed: false, actual: vacuousLattice };
+    // The lattice leaves out the attacks frozen under the audited reward: said with its result.
+    const leftOut = lattice.frozen === undefined ? '' : ` (without ${lattice.frozen.join(', ')}: frozen, see frozen-figures)`;
+    if (lattice.vacuous) return { passed: false, actual: `${vacuousLattice}${leftOut}` };
     const wanted = [...expect.detectors].sort().join(',');
     const passed = lattice.minimal.some((set) => [...set].sort().join(',') === wanted);
     const found = lattice.minimal.length === 0 ? 'no subset of the lattice is sufficient' : `observed inclusion-minimal: ${lattice.minimal.map(setText).join(', ')}`;
-    return { passed, actual: found };
+    return { passed, actual: `${found}${leftOut}` };
   }
   const result = attacks.find((a) => a.name === expect.attack)?.results.find((r) => r.reward === expect.reward && r.selection === expect.selection);
   if (result === undefined) return { passed: false, actual: `no result for ${expect.reward} under ${expect.attack}` };
+  // A frozen figure is not the reward's: it holds no expectation, whatever it says.
+  if (result.frozen !== undefined) return { passed: false, actual: `${expect.metric} is frozen: ${frozenSentence(expect.reward, expect.attack, result.frozen)}` };
   const e = result.estimate;
   const value = expect.metric === 'asr' ? e.asr : expect.metric === 'upper' ? e.interval.high : expect.metric === 'mean_margin' ? e.meanMargin : e.worstMargin;
   // An undefined figure (no isolated-eligible cluster) holds no expectation, whatever it says.

@@ -7,10 +7,11 @@ import { compilePlan, prepareEdits, withRows, type CandidateSource, type Prepare
 import { scoreAttack, selectionLabel } from '../edits/scoring.js';
 import type { AnalysisInputs } from '../inputs/analysis-inputs.js';
 import { readFileSection, reportedRows } from '../inputs/pool-section.js';
-import type { AttackReport, AuditReport, LatticeReport, WorkedPair } from '../report/schema.js';
+import type { AttackReport, AuditReport, FrozenFigures, LatticeReport, WorkedPair } from '../report/schema.js';
 import type { CommandRecord } from '../report/generator-schema.js';
 import type { CompiledReward } from '../reward/compile.js';
 import type { SpecModel } from '../semantics/check.js';
+import { frozenPairs, type FrozenPair } from '../semantics/frozen-fields.js';
 import { tieTolerance, type EstimateOptions } from '../stats/estimands.js';
 import { findCancellations } from './cancellation.js';
 import { certify } from './certificate.js';
@@ -51,7 +52,22 @@ interface AuditScoring {
   readonly estimates: EstimateOptions;
   readonly termName: (scorer: Scorer, feature: number) => string;
   readonly workedPair: (run: AttackRun, edit: number) => WorkedPair;
+  /** The (reward, attack) pairs whose figures are frozen (semantics/frozen-fields.ts). */
+  readonly frozen: readonly FrozenPair[];
+  /** The runs whose figures under the audited reward are not frozen: the only ones a repair is worked out from. */
+  readonly repairRuns: readonly AttackRun[];
 }
+
+/** The frozen marker of a (reward, attack) pair's figures, as the report carries it; undefined when they are not frozen. */
+export function frozenMarker(frozen: readonly FrozenPair[], reward: string, attack: string): FrozenFigures | undefined {
+  const pair = frozen.find((p) => p.reward === reward && p.attack === attack);
+  return pair === undefined ? undefined : { fields: pair.fields.map((f) => ({ name: f.name, path: f.path, pools: [...f.pools] })), edit: pair.edit, writes: [...pair.writes] };
+}
+
+const withFrozen = <T extends { reward: string; attack: string }>(frozen: readonly FrozenPair[], entry: T): T => {
+  const marker = frozenMarker(frozen, entry.reward, entry.attack);
+  return marker === undefined ? entry : { ...entry, frozen: marker };
+};
 
 function scorePrepared(model: SpecModel, plan: AuditPlan, every: PreparedEdits, lines: LineIndex, options: RunOptions): AuditReport | undefined {
   const isCancelled = options.isCancelled ?? (() => false);
@@ -60,10 +76,15 @@ function scorePrepared(model: SpecModel, plan: AuditPlan, every: PreparedEdits, 
   // The pool selection and the common cluster set restrict the attack runs; everything after reads those.
   const scoped = scopedRuns(every, plan.select, plan.commonClusters, everyRow.scorers);
   const prepared = scoped.runs === every.runs ? every : { ...every, runs: scoped.runs };
-  const scoring: AuditScoring = { ...everyRow, prepared };
+  // A run frozen under the audited reward is left out of every repair: the lattice, the certificates, the sweep.
+  const frozen = frozenPairs(model, { rewards: [plan.reward, ...plan.compare], pools: plan.pools, attacks: plan.attacks });
+  const repairRuns = prepared.runs.filter((run) => frozenMarker(frozen, plan.reward, run.plan.name) === undefined);
+  const scoring: AuditScoring = { ...everyRow, prepared, frozen, repairRuns };
   // The lattice comes first: its minimal repairs are among the rewards whose margins are binned.
   progress(`lattice over ${plan.lattice.length} detectors`);
-  const lattice = evaluateLattice(prepared.runs, scoring.base, scoring.penalties, scoring.estimates, prepared.memo);
+  const leftOut = prepared.runs.filter((run) => !repairRuns.includes(run)).map((run) => run.plan.name);
+  const evaluated = evaluateLattice(repairRuns, scoring.base, scoring.penalties, scoring.estimates, prepared.memo);
+  const lattice = leftOut.length === 0 ? evaluated : { ...evaluated, frozen: leftOut };
   if (isCancelled()) return undefined;
   progress('scoring attacks');
   const attacks = attackReports(scoring, lattice);
@@ -82,17 +103,17 @@ function scorePrepared(model: SpecModel, plan: AuditPlan, every: PreparedEdits, 
     ...(scoped.selected === undefined ? {} : { poolSelection: selectedRowsReport(plan.select, scoped.selected, scoring.scorers) }),
     ...(scoped.commonClusters === undefined ? {} : { clusterSet: { rule: 'common' as const, clusters: scoped.commonClusters } }),
     attacks,
-    ...(plan.robustness.length === 0 ? {} : { robustness: robustnessTable(every, plan.robustness, plan.commonClusters, scoring.scorers, scoring.estimates) }),
+    ...(plan.robustness.length === 0 ? {} : { robustness: robustnessTable(every, plan.robustness, plan.commonClusters, scoring.scorers, scoring.estimates).map((entry) => ({ ...entry, results: entry.results.map((r) => withFrozen(frozen, r)) })) }),
     lattice,
     cancellation: side.cancellation,
     certificate: side.certificate,
-    ...(plan.byGenerator ? { generatorCertificate: certifyByGenerator(prepared.runs, prepared.originalValues, scoring.base, scoring.penalties, prepared.memo) } : {}),
-    ...(plan.holdout === undefined ? {} : { heldOut: heldOutCertification(prepared, prepared.runs, scoring.base, scoring.penalties, plan.holdout, scoring.estimates) }),
+    ...(plan.byGenerator ? { generatorCertificate: certifyByGenerator(repairRuns, prepared.originalValues, scoring.base, scoring.penalties, prepared.memo) } : {}),
+    ...(plan.holdout === undefined ? {} : { heldOut: heldOutCertification(prepared, repairRuns, scoring.base, scoring.penalties, plan.holdout, scoring.estimates) }),
     sweep: side.sweep,
     retention: side.retention,
     utility: side.utility,
-    perPool: side.perPool,
-    aggregate: side.aggregate,
+    perPool: side.perPool.map((entry) => withFrozen(frozen, entry)),
+    aggregate: side.aggregate.map((entry) => withFrozen(frozen, entry)),
     expectations,
     settings: { seed: plan.seed, bootstrap: plan.bootstrap, sweep: [...plan.sweep], tieTolerance, contract: { ...retentionContract } },
   };
@@ -130,7 +151,7 @@ function auditScoring(model: SpecModel, plan: AuditPlan, prepared: PreparedEdits
     plan, prepared, lines, audited, compared, scorers, base: scorers[0]!,
     penalties: plan.lattice.map((l) => ({ name: l.name, lambda: l.lambda, column: table.index.get(`decl:${l.name}`)! })),
     estimates: { resamples: plan.bootstrap, seed: plan.seed, bootstrap: prepared.memo.bootstrap },
-    termName, workedPair,
+    termName, workedPair, frozen: [], repairRuns: prepared.runs,
   };
 }
 
@@ -154,9 +175,10 @@ function attackReports(scoring: AuditScoring, lattice: LatticeReport): AttackRep
     ...unrenderedOf(prepared, run),
     ...commandsOf(prepared, run.plan.name),
     results: scorers.flatMap((scorer) =>
-      scoreAttack(run, scorer, scoring.estimates, memo).map((r) => ({
-        reward: scorer.name, selection: r.selection, label: selectionLabel(r.selection, scorer, run), estimate: r.estimate,
-      }))),
+      scoreAttack(run, scorer, scoring.estimates, memo).map((r) => {
+        const frozen = frozenMarker(scoring.frozen, scorer.name, run.plan.name);
+        return { reward: scorer.name, selection: r.selection, label: selectionLabel(r.selection, scorer, run), estimate: r.estimate, ...(frozen === undefined ? {} : { frozen }) };
+      })),
     marginHistogram: attackMarginHistogram(run, histogramScorers, memo),
     detectorEffects: plan.lattice.map((l) => detectorEffect(run, originalValues, F, table.index.get(`decl:${l.name}`)!, l.name, l.lambda)),
   }));
@@ -182,9 +204,12 @@ function commandsOf(prepared: PreparedEdits, attack: string): { commands?: Comma
 function sideStatistics(scoring: AuditScoring) {
   const { plan, prepared, scorers, base, estimates } = scoring;
   const { runs, table, originalValues, memo } = prepared;
-  const cancellation = findCancellations(scorers, { runs, originalValues, termName: scoring.termName, workedPair: scoring.workedPair, options: estimates, memo });
-  const certificate = certify(runs, originalValues, base, scoring.penalties, scoring.workedPair, memo);
-  const sweep = penaltySweep(runs, table, base, plan.lattice.map((l) => ({ key: `decl:${l.name}`, lambda: l.lambda })), plan.sweep, estimates, memo);
+  const { frozen, repairRuns } = scoring;
+  // A cancellation is a difference of two rewards' figures: frozen under either, it is not one.
+  const cancellation = findCancellations(scorers, { runs, originalValues, termName: scoring.termName, workedPair: scoring.workedPair, options: estimates, memo })
+    .filter((f) => frozenMarker(frozen, f.larger, f.attack) === undefined && frozenMarker(frozen, f.smaller, f.attack) === undefined);
+  const certificate = certify(repairRuns, originalValues, base, scoring.penalties, scoring.workedPair, memo);
+  const sweep = penaltySweep(repairRuns, table, base, plan.lattice.map((l) => ({ key: `decl:${l.name}`, lambda: l.lambda })), plan.sweep, estimates, memo);
   const pooled = perPool(runs, scorers, (row) => prepared.poolOfRow[row]!, prepared.inputs.pools.map((p) => p.name), estimates, memo);
   const compatible = compatibleRows(prepared);
   const groups = prepared.sampleGroups;

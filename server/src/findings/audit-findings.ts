@@ -2,7 +2,7 @@ import { resolveLink } from '../inputs/paths.js';
 import { auditIssueCodes } from '../problems/issue-codes.js';
 import type { Problem, RowLocation } from '../problems/problem.js';
 import type { Span } from '../problems/span.js';
-import { detectorSet, margin, percent, plural, rateWithBound, shortNumber } from '../report/format-numbers.js';
+import { detectorSet, frozenCause, frozenEdit, margin, percent, plural, rateWithBound, shortNumber } from '../report/format-numbers.js';
 import type { AuditReport, WorkedPair } from '../report/schema.js';
 import type { SpecModel } from '../semantics/check.js';
 import type { AuditDecl, Term } from '../syntax/ast.js';
@@ -78,9 +78,35 @@ function repairNote(ctx: AuditContext, repair: readonly RepairTerm[]): string {
   return `: ${existing}${compared ? ', compared here,' : ''} already is ${formula}`;
 }
 
-/** The oracle-worst results above zero under one reward, one per attack. */
+/** The oracle-worst results above zero under one reward, one per attack; frozen figures are not the reward's, so never among them. */
 function winningAttacks(report: AuditReport, reward: string) {
-  return report.attacks.flatMap((a) => a.results.filter((r) => r.reward === reward && r.selection === 'oracle_worst' && (r.estimate.asr ?? 0) > 0).map((r) => ({ attack: a.name, r })));
+  return report.attacks.flatMap((a) => a.results.filter((r) => r.reward === reward && r.selection === 'oracle_worst' && r.frozen === undefined && (r.estimate.asr ?? 0) > 0).map((r) => ({ attack: a.name, r })));
+}
+
+/**
+ * Figures that are frozen (the reward reads a logged field the pools cannot recompute after the
+ * edit): one finding per reward, where its attack-succeeds finding would be, naming each field and
+ * edit and the rate as logged, which is not counted. A warning when some such rate is above zero
+ * (the edit would have been said to beat the reward), else information.
+ */
+function frozenFindings(ctx: AuditContext): Problem[] {
+  const { report, decl } = ctx;
+  const rewardItem = decl.items.find((i) => i.kind === 'audit-reward');
+  const compareNames = decl.items.flatMap((i) => (i.kind === 'audit-compare' ? i.rewards : []));
+  return [report.reward, ...report.compared].flatMap((reward): Problem[] => {
+    const frozen = report.attacks.flatMap((a) => a.results.filter((r) => r.reward === reward.name && r.selection === 'oracle_worst' && r.frozen !== undefined).map((r) => ({ attack: a.name, r, frozen: r.frozen! })));
+    if (frozen.length === 0) return [];
+    const span = reward.name === report.reward.name ? rewardItem?.span : compareNames.find((n) => n.text === reward.name)?.span;
+    return [{
+      code: auditIssueCodes.frozenFigures, severity: frozen.some((f) => (f.r.estimate.asr ?? 0) > 0) ? 'warning' : 'information', span: span ?? ctx.anchor,
+      message: `in audit ${report.name}, the figures of ${reward.name} under ${frozen.map((f) => f.attack).join(', ')} are frozen: ` +
+        `${reward.name} reads ${[...new Set(frozen.map((f) => frozenCause(f.frozen)))].join('; ')}; ` +
+        frozen.map((f) => `${frozenEdit(f.attack, f.frozen)} (as logged, oracle-worst ${percent(f.r.estimate.asr)})`).join('; ') +
+        `. They are not counted as ${reward.name}'s figures${reward.name === report.reward.name ? ', and no repair is worked out from them' : ''}`,
+      data: { audit: report.name, reward: reward.name, attacks: frozen.map((f) => f.attack), fields: [...new Set(frozen.flatMap((f) => f.frozen.fields.map((x) => x.name)))] },
+      key: [report.name, reward.name, 'frozen'],
+    }];
+  });
 }
 
 /**
@@ -185,7 +211,8 @@ function redundantFindings(ctx: AuditContext): Problem[] {
   const needed = new Set(lattice.minimal.flat());
   return lattice.detectors.filter((d) => !needed.has(d.name)).map((d): Problem => ({
     code: auditIssueCodes.redundantDetector, severity: 'information', span: latticeEntrySpan(ctx, d.name), unnecessary: true,
-    message: `in audit ${ctx.report.name}, ${d.name} is in no observed minimal repair (${lattice.minimal.map(detectorSet).join(', ')}): its penalty is not needed against the attacks this audit runs`,
+    message: `in audit ${ctx.report.name}, ${d.name} is in no observed minimal repair (${lattice.minimal.map(detectorSet).join(', ')}): its penalty is not needed against the attacks this audit runs` +
+      (lattice.frozen === undefined ? '' : ` whose figures under ${ctx.report.reward.name} are not frozen (${lattice.frozen.join(', ')} left out)`),
     key: [ctx.report.name, d.name],
   }));
 }
@@ -250,7 +277,7 @@ export function auditFindings(report: AuditReport, model: SpecModel, text: strin
   if (decl?.kind !== 'audit') return [];
   const ctx: AuditContext = { report, decl, model, text, specDir, anchor: decl.name?.span ?? decl.span };
   return [
-    ...expectationFindings(ctx), ...attackFindings(ctx), ...cancellationFindings(ctx),
+    ...expectationFindings(ctx), ...attackFindings(ctx), ...frozenFindings(ctx), ...cancellationFindings(ctx),
     ...redundantFindings(ctx), ...certificateFindings(ctx), ...smallSampleFindings(ctx), ...unrenderedFindings(ctx),
   ];
 }

@@ -78,6 +78,16 @@ export function writesOf(verb: EditVerb, target: EditedCollection | SettableFiel
   }
 }
 
+const editedCollections: readonly EditedCollection[] = ['steps', 'citations'];
+
+/** Every part some operation of the algebra writes: what a logged field's `depends on` may name (the order of docs/language.md). */
+export const writableParts: readonly TrajectoryPart[] = (['answer', 'final_text', 'citations', 'steps'] as const)
+  .filter((part) => (Object.keys(editVerbs) as EditVerb[]).some((verb) => [...editedCollections, ...(Object.keys(settableFields) as SettableField[])].some((target) => writesOf(verb, target).includes(part))));
+
+export function isWritablePart(word: string): word is TrajectoryPart {
+  return (writableParts as readonly string[]).includes(word);
+}
+
 export function isEditVerb(word: string): word is EditVerb {
   return Object.hasOwn(editVerbs, word);
 }

@@ -1,3 +1,4 @@
+import { fieldDependsOn } from '../semantics/check-logged-field.js';
 import { MarkupKind, type Hover } from 'vscode-languageserver/node';
 import { functionSignature } from '../language/builtins.js';
 import { keywordTokens } from '../syntax/tokens.js';
@@ -60,6 +61,9 @@ function describeDeclaration(analysis: DocumentAnalysis, symbol: DeclSymbol): st
       break;
     case 'logged':
       lines.push(`Logged with each row at \`${decl.path.map((n) => n.text).join('.')}\`; a row without it, or with a value of another type, is skipped.`);
+      lines.push(decl.dependsOn === undefined
+        ? 'Depends on the whole trajectory (no `depends on`): an edit of any part leaves it as logged unless the pool\'s format renders it, and then the figures are frozen.'
+        : `Depends on ${fieldDependsOn(decl).map((p) => `\`${p}\``).join(', ')}: only an edit that writes one of them can leave it stale (frozen) where the pool's format does not render it.`);
       break;
     case 'signal':
     case 'detector': {

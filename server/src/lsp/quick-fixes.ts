@@ -18,7 +18,7 @@ const fileData = z.object({ path: z.string() });
 /** Codes whose diagnostic is on one mistyped word and may carry `data.suggestion`. */
 const didYouMeanCodes = new Set<unknown>([
   issueCodes.unknownName, issueCodes.unknownMember, issueCodes.unknownAttackKind, issueCodes.unknownGenerator,
-  issueCodes.unknownMetric, issueCodes.unknownSelection, issueCodes.unknownOption,
+  issueCodes.unknownMetric, issueCodes.unknownSelection, issueCodes.unknownOption, issueCodes.badField,
 ]);
 
 function textAt(analysis: DocumentAnalysis, diagnostic: Diagnostic): string {

@@ -36,6 +36,7 @@ export const issueCodes = {
   unknownAttackKind: 'unknown-attack-kind',
   badEdit: 'bad-edit',
   neverEligible: 'never-eligible',
+  frozenField: 'frozen-field',
   unknownGenerator: 'unknown-generator',
   generatorNotAllowed: 'generator-not-allowed',
   missingGenerator: 'missing-generator',
@@ -78,6 +79,7 @@ export const auditIssueCodes = {
   unresolvedIds: 'unresolved-ids',
   poolImported: 'pool-imported',
   // issue 34
+  frozenFigures: 'frozen-figures',
   unrenderedEdits: 'unrendered-edits',
 } as const;
 
@@ -113,6 +115,7 @@ export const issueCodeDocs: Record<IssueCode, string> = {
   'unknown-attack-kind': 'An attack kind that is neither a built-in edit (same_final, fake_id, launder) nor an `edit` the spec declares.',
   'bad-edit': 'An `edit` operation the algebra does not define: an unknown verb, mode, source or field, a clause its verb does not take, more than one `each` operation in one edit, or more than 32 operations in one edit.',
   'never-eligible': 'An attack none of whose edits can ever be eligible: a target detector reads no part of the trajectory that the edit changes, so it cannot flip 0 → 1.',
+  'frozen-field': "A term of an audited or compared reward reads a declared logged field that a pool of the audit cannot recompute after an edit (no format linked that renders its meta key), and an attack of the audit writes a part the field depends on (`depends on`; unsaid: the whole trajectory): the edit would be scored with the logged value, so those figures are marked frozen and not counted. Declare `depends on` when the value cannot change under the edit; else link a format that renders the field, or recompute it by a command.",
   'unknown-generator': 'A candidate generator other than lexical, bm25 or candidates.',
   'generator-not-allowed': 'Generators given to an attack whose edit takes none (only an edit `with generated` does).',
   'missing-generator': 'An attack whose edit replaces citations `with generated` (launder) but names no candidate generator.',
@@ -129,6 +132,7 @@ export const issueCodeDocs: Record<IssueCode, string> = {
   'nesting-too-deep': 'An expression nests more than 64 levels as written (parentheses, calls, operators, `not`, unary minus, member accesses, quantifiers, `if`s), or more than 256 with the signals, detectors and base rewards it uses counted in place. Name parts of it as signals.',
   'lattice-too-large': "An audit's lattice lists more than 12 detectors: all 2^k subsets are scored for every attack, so 13 would be 8,192 subsets.",
   'setting-too-large': 'A bootstrap of more than 10,000 resamples, or a sweep of more than 100 scales: the audit would run out of memory or time.',
+  'frozen-figures': "An audit's figures of a reward under an attack are frozen (see frozen-field): the rate kept what the logged field said, so it is not counted as the reward's; no attack-succeeds finding and no repair comes from it.",
   'expect-failed': "An audit's `expect` line does not hold on the linked pools.",
   'attack-succeeds': 'An audited attack keeps or raises the audited reward on some isolated-eligible edits (oracle-worst ASR above zero); the quick fix applies the observed minimal repair.',
   'penalty-cancellation': 'A larger reward loses to an attack that a smaller one rejects, because the edit switches off one of its penalties that was already active on the original (M_T = M_S + C_{T∖S}).',

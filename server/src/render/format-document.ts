@@ -1,5 +1,5 @@
 import { cell, check, heading, paragraph, rateBar, text, type Block, type Cell } from './format-blocks.js';
-import { detectorSet, margin, minus, percent, plural, rateWithBound, rateWithUpper, shortLabel, shortNumber, vacuousLattice } from '../report/format-numbers.js';
+import { detectorSet, frozenCause, frozenEdit, frozenSentence, margin, minus, percent, plural, rateWithBound, rateWithUpper, shortLabel, shortNumber, vacuousLattice } from '../report/format-numbers.js';
 import { perPoolBlocks, retentionBlocks, sweepBlocks, utilityBlocks } from './format-side-stats.js';
 import { describeSignal } from './format-training.js';
 import { describeComparison } from './format-comparison.js';
@@ -153,7 +153,10 @@ function attackBlocks(audit: AuditReport, attack: AttackReport): Block[] {
       return [
         cell(r.reward, r.reward === audit.reward.name ? 'accent' : undefined),
         text(r.selection),
-        rateCell(rateWithBound(e), e.asr, e.clusters, rateBar(e.asr, e.interval.low, e.interval.high)),
+        // A frozen rate is shown as what it is, never as the reward's figure (and never as a bar).
+        r.frozen === undefined
+          ? rateCell(rateWithBound(e), e.asr, e.clusters, rateBar(e.asr, e.interval.low, e.interval.high))
+          : cell(`frozen (${percent(e.asr)} as logged)`, 'warn', undefined, frozenSentence(r.reward, attack.name, r.frozen)),
         text(margin(e.meanMargin)),
         text(margin(e.worstMargin)),
         text(String(e.clusters)),
@@ -162,7 +165,18 @@ function attackBlocks(audit: AuditReport, attack: AttackReport): Block[] {
       ];
     }),
   });
-  return [...blocks, ...smallSampleFootnote(attack.results.map((r) => r.estimate.clusters))];
+  return [...blocks, ...frozenFootnote(attack), ...smallSampleFootnote(attack.results.map((r) => r.estimate.clusters))];
+}
+
+/** Why an attack's frozen rows are frozen: one line per cause, naming its rewards. */
+function frozenFootnote(attack: AttackReport): Block[] {
+  const byCause = new Map<string, string[]>();
+  for (const r of attack.results) {
+    if (r.selection !== 'oracle_worst' || r.frozen === undefined) continue;
+    const cause = `${frozenCause(r.frozen)}, and ${frozenEdit(attack.name, r.frozen)}`;
+    byCause.set(cause, [...(byCause.get(cause) ?? []), r.reward]);
+  }
+  return [...byCause].map(([cause, rewards]) => paragraph([cell(`frozen: ${rewards.join(', ')} ${rewards.length === 1 ? 'reads' : 'read'} ${cause}. These rows are not the rewards' figures: no finding counts them and no repair is worked out from them.`, 'warn')]));
 }
 
 function latticeReward(audit: AuditReport, detectors: readonly string[]): string {
@@ -207,6 +221,9 @@ function latticeBlocks(audit: AuditReport): Block[] {
     });
   }
   blocks.push(...smallSampleFootnote(lattice.subsets.flatMap((s) => s.results.filter((r) => r.selection === 'oracle_worst').map((r) => r.clusters))));
+  if (lattice.frozen !== undefined) {
+    blocks.push(paragraph([cell(`Left out: ${lattice.frozen.join(', ')}, whose figures under ${audit.reward.name} are frozen; the lattice, the certificate and the sweep read the other attacks only.`, 'warn')]));
+  }
   if (lattice.vacuous) {
     blocks.push(paragraph([cell(`${vacuousLattice[0]!.toUpperCase()}${vacuousLattice.slice(1)}. No subset is sufficient or minimal: the attacks had nothing to score.`, 'warn')]));
   } else if (lattice.minimal.length === 0) {

@@ -1,4 +1,4 @@
-import type { RateEstimateReport } from './schema.js';
+import type { FrozenFigures, RateEstimateReport } from './schema.js';
 
 // How every export writes a number, so the table, the HTML page and the SARIF messages agree:
 // rates as percents with two decimals, paired margins with five decimals and a sign (the paper's
@@ -67,4 +67,22 @@ export function shortLabel(label: Label): string {
 
 export function plural(n: number, one: string, many = `${one}s`): string {
   return `${n} ${n === 1 ? one : many}`;
+}
+
+const listed = (words: readonly string[]): string => (words.length < 2 ? words.join('') : `${words.slice(0, -1).join(', ')} and ${words.at(-1)!}`);
+
+/** What a frozen figure kept: `judge (meta.judge.score) as logged, which pool runs cannot recompute after an edit`. */
+export function frozenCause(frozen: FrozenFigures): string {
+  const pools = [...new Set(frozen.fields.flatMap((f) => f.pools))].map((p) => `pool ${p}`);
+  return `${listed(frozen.fields.map((f) => `${f.name} (${f.path})`))} as logged, which ${listed(pools)} cannot recompute after an edit`;
+}
+
+/** What the attack's edit writes that the frozen fields depend on: `fake_id writes citations and final_text`. */
+export function frozenEdit(attack: string, frozen: FrozenFigures): string {
+  return `${attack}${frozen.edit === attack ? '' : ` (edit ${frozen.edit})`} writes ${listed(frozen.writes)}`;
+}
+
+/** Why a reward's figures under an attack are frozen, in one sentence the table and the expectations share. */
+export function frozenSentence(reward: string, attack: string, frozen: FrozenFigures): string {
+  return `${reward} reads ${frozenCause(frozen)}, and ${frozenEdit(attack, frozen)}: not counted as ${reward}'s figure`;
 }

@@ -68,3 +68,12 @@ export const poolImport = z.object({
   notes: z.array(z.string()).describe('what the importer derived or assumed, one sentence each'),
 }).describe('present when the pool links a foreign log that was imported on load');
 
+export const frozenFigures = z.object({
+  fields: z.array(z.object({
+    name: z.string().describe('the declared logged field'),
+    path: z.string().describe('its path: meta.judge.score'),
+    pools: z.array(z.string()).describe("the audit's pools that do not render it (no format linked, or one that does not render its key)"),
+  })),
+  edit: z.string().describe("the attack's edit"),
+  writes: z.array(z.string()).describe('the parts the edit writes that the fields depend on'),
+}).describe("present when the figures are frozen: the reward reads a logged field that these pools cannot recompute after the edit, which writes a part the field depends on; the estimate is computed with the logged value, so it is not the reward's figure: no finding counts it and no repair is worked out from it");

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { heraldVersion } from '../version.js';
-import { interval, intervalMethod, label, poolImport, poolResolution, rateEstimate, rowIssue, selection, specRange, undefinedWhenEmpty, visibility } from './schema-parts.js';
+import { frozenFigures, interval, intervalMethod, label, poolImport, poolResolution, rateEstimate, rowIssue, selection, specRange, undefinedWhenEmpty, visibility } from './schema-parts.js';
 import { comparisonReport, signalReport } from './training-schema.js';
 import { clusterSetReport, poolSelectionReport, robustnessEntry } from './selection-schema.js';
 import { commandRecord, generatorCertificate, heldOut } from './generator-schema.js';
@@ -18,6 +18,7 @@ const scoreResult = z.object({
   selection,
   label,
   estimate: rateEstimate,
+  frozen: frozenFigures.optional(),
 });
 
 const marginHistogram = z.object({
@@ -81,6 +82,7 @@ const lattice = z.object({
   subsets: z.array(latticeSubset),
   minimal: z.array(z.array(z.string())).describe('every observed inclusion-minimal subset'),
   vacuous: z.boolean().describe('no attack has an isolated-eligible edit: nothing was observed, so nothing is sufficient and there is nothing to repair'),
+  frozen: z.array(z.string()).optional().describe("present when some attack's figures under the audited reward are frozen: those attacks, left out of the lattice, the certificates and the sweep"),
 });
 
 const workedPair = z.object({
@@ -165,6 +167,7 @@ const perPoolEntry = z.object({
   upper: z.number().nullable().describe(undefinedWhenEmpty),
   method: intervalMethod,
   clusters: z.number().int(),
+  frozen: frozenFigures.optional(),
 });
 
 const aggregateEntry = z.object({
@@ -176,6 +179,7 @@ const aggregateEntry = z.object({
   successes: z.number(),
   clusters: z.number().int(),
   upper: z.number().nullable().describe('the exact zero-event bound over all clusters when nothing succeeds, else null'),
+  frozen: frozenFigures.optional(),
 });
 
 const poolReport = z.object({
@@ -251,6 +255,7 @@ export function newReport(spec: string, sections: Pick<Report, 'audits'> & Parti
 export type AuditReport = z.infer<typeof auditReport>;
 export type AttackReport = z.infer<typeof attackReport>;
 export type ScoreResult = z.infer<typeof scoreResult>;
+export type FrozenFigures = z.infer<typeof frozenFigures>;
 export type RateEstimateReport = z.infer<typeof rateEstimate>;
 export type LatticeReport = z.infer<typeof lattice>;
 export type CancellationFinding = z.infer<typeof cancellation>;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { label, rateEstimate, selection, visibility } from './schema-parts.js';
+import { frozenFigures, label, rateEstimate, selection, visibility } from './schema-parts.js';
 
 // The report's pool-selection parts (issue 16): which samples an audit attacked, the common
 // cluster set, and the robustness table. Each appears only when the audit asks for it, so a spec
@@ -27,6 +27,7 @@ const robustnessResult = z.object({
   selection,
   label: label.describe("'oracle upper bound' when the pool selection reads gold, or the edit selection is oracle_worst under a reward that reads gold"),
   estimate: rateEstimate,
+  frozen: frozenFigures.optional(),
 });
 
 export const robustnessEntry = z.object({

@@ -7,6 +7,7 @@ import { defaultSweep, generatorKinds, metricKinds, selectionKinds } from './bui
 import { weightMass } from './weights.js';
 import type { EditInfo } from './check-edit.js';
 import { checkAuditOptions } from './audit-options.js';
+import { frozenPairs, rewardTerms, type FrozenField, type FrozenPair } from './frozen-fields.js';
 import { declKindNames, type AttackSymbol, type AuditWordCategory, type DeclSymbol } from './symbols.js';
 
 /** Resolves a declared name that must be of one kind; reports unknown names and wrong kinds. */
@@ -279,10 +280,60 @@ export function checkAudit(a: Analysis, audit: AuditDecl): void {
     else if (item.kind === 'expect-minimal') checkExpectMinimal(a, item, latticeDetectors);
     else if (item.kind === 'setting') checkSetting(a, item);
   }
+  checkFrozenReads(a, audit, [...rewards], attacks);
   for (const key of ['seed', 'bootstrap', 'sweep'] as const) {
     const settings = audit.items.filter((i): i is SettingItem => i.kind === 'setting' && i.key === key);
     for (const extra of settings.slice(1)) {
       report(a, issueCodes.repeatedAuditItem, 'error', extra.span, `this audit already sets ${key}`, { related: [{ span: settings[0]!.span, message: 'first set here' }] });
     }
   }
+}
+
+const listed = (words: readonly string[]): string => (words.length < 2 ? words.join('') : `${words.slice(0, -1).join(', ')} and ${words.at(-1)!}`);
+
+/** Why the pools cannot recompute the field: each pool's format (or none), in words. */
+function freezingPools(a: Analysis, field: FrozenField, key: string): string {
+  return listed(field.pools.map((name) => {
+    const decl = a.globals.get(name)?.decl;
+    const format = decl?.kind === 'pool' ? decl.source?.format?.text : undefined;
+    return format === undefined ? `pool ${name} (a pool file: nothing of its meta follows an edit)` : `pool ${name} (${format} does not render ${key})`;
+  }));
+}
+
+/**
+ * A term of an audited or compared reward that reads a frozen field an attack's edit can change:
+ * warned at the term, once per term and field, naming the attacks and the figures marked frozen.
+ */
+function checkFrozenReads(a: Analysis, audit: AuditDecl, rewards: readonly string[], attacks: ReadonlyMap<string, AttackSymbol>): void {
+  if (audit.name === undefined) return;
+  const pools = audit.items.flatMap((i) => (i.kind === 'audit-pools' ? i.pools.map((p) => p.text) : []));
+  const kinds = [...attacks.values()].flatMap((s) => (s.item.attackKind === undefined ? [] : [{ name: s.name, kind: s.item.attackKind.text }]));
+  const pairs = frozenPairs(a, { rewards, pools, attacks: kinds });
+  if (pairs.length === 0) return;
+  const seen = new Set<string>();
+  for (const reward of rewards) {
+    for (const { term } of rewardTerms(a, reward)) {
+      const reads = a.readSets.fieldsOf(term.body);
+      for (const field of new Set(pairs.flatMap((p) => p.fields.filter((f) => reads.has(f.decl))))) {
+        const id = `${term.span.start}\u0000${field.name}`;
+        if (seen.has(id)) continue;
+        seen.add(id);
+        const hit = pairs.filter((p) => p.fields.some((f) => f.decl === field.decl) && rewardTerms(a, p.reward).some((t) => t.term === term));
+        report(a, issueCodes.frozenField, 'warning', term.span, frozenMessage(a, audit.name.text, term.name.text, field, hit), {
+          data: { audit: audit.name.text, field: field.name, attacks: [...new Set(hit.map((p) => p.attack))], rewards: [...new Set(hit.map((p) => p.reward))] },
+        });
+      }
+    }
+  }
+}
+
+function frozenMessage(a: Analysis, audit: string, term: string, field: FrozenField, pairs: readonly FrozenPair[]): string {
+  const attacks = [...new Map(pairs.map((p) => [p.attack, p])).values()];
+  const edits = attacks.map((p) => `${p.attack} writes ${listed(p.writes.filter((w) => field.dependsOn.includes(w)))}`).join('; ');
+  const rewards = listed([...new Set(pairs.map((p) => p.reward))]);
+  const depends = field.declared ? `${field.name} depends on ${listed(field.dependsOn)}` : `${field.name} may depend on the whole trajectory (no 'depends on')`;
+  const key = `meta.${field.path.split('.')[1] ?? ''}`;
+  return `term '${term}' reads logged field '${field.name}' (${field.path}), which ${freezingPools(a, field, key)} cannot recompute after an edit: it keeps its logged value. ` +
+    `${depends}, and in audit ${audit} ${edits}: their figures under ${rewards} are marked frozen and not counted. ` +
+    `If ${field.name} cannot change under ${attacks.length === 1 ? 'this edit' : 'these edits'}, say so with 'depends on'; otherwise link a format that renders ${key}, or recompute it by a command`;
 }

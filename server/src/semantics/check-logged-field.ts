@@ -1,11 +1,24 @@
 import { issueCodes } from '../problems/issue-codes.js';
+import { isWritablePart, writableParts } from '../language/edit-vocabulary.js';
 import { isLoggedType, loggedTypes } from '../language/logged-fields.js';
-import type { FieldDecl } from '../syntax/ast.js';
+import type { TrajectoryPart } from '../language/types.js';
+import type { DependsClause, FieldDecl } from '../syntax/ast.js';
 import { cover } from '../syntax/cst-read.js';
-import { report, type Analysis } from './analysis.js';
+import { report, suggest, type Analysis } from './analysis.js';
 import type { DeclInfo } from './symbols.js';
 
-// `[oracle] field NAME "doc" : TYPE = meta.PATH`: its type and visibility, and the checks of its header.
+// `[oracle] field NAME "doc" : TYPE = meta.PATH [depends on PART, …]`: its type and visibility, the
+// parts its value depends on, and the checks of its header.
+
+/**
+ * The parts of a trajectory the field's logged value is computed from: those its `depends on`
+ * names (the ones an edit can write; a misspelt one is an error of the check), or, unsaid, every
+ * part an edit can write.
+ */
+export function fieldDependsOn(decl: FieldDecl): readonly TrajectoryPart[] {
+  if (decl.dependsOn === undefined) return writableParts;
+  return writableParts.filter((part) => decl.dependsOn!.parts.some((n) => n.text === part));
+}
 
 /** The field's type and visibility as its uses see them: oracle exactly when declared so. */
 export function loggedFieldInfo(decl: FieldDecl): DeclInfo {
@@ -28,5 +41,27 @@ export function checkLoggedField(a: Analysis, decl: FieldDecl): DeclInfo {
   if (root !== undefined && (root.text !== 'meta' || decl.path.length < 2)) {
     report(a, issueCodes.badField, 'error', cover(decl.path), `a logged field is read from the row's meta: write meta.NAME (a path such as meta.judge.score), not '${decl.path.map((n) => n.text).join('.')}'`);
   }
+  if (decl.dependsOn !== undefined) checkDependsOn(a, decl.dependsOn);
   return loggedFieldInfo(decl);
+}
+
+const partWords = writableParts.join(', ');
+
+function checkDependsOn(a: Analysis, clause: DependsClause): void {
+  if (clause.on !== undefined && clause.on.text !== 'on') {
+    report(a, issueCodes.badField, 'error', clause.on.span, `write 'depends on PART, …' (${partWords}), not 'depends ${clause.on.text}'`);
+    return;
+  }
+  const seen = new Set<string>();
+  for (const part of clause.parts) {
+    if (!isWritablePart(part.text)) {
+      const suggestion = suggest(a, part.text, () => writableParts);
+      report(a, issueCodes.badField, 'error', part.span,
+        `'${part.text}' is not a part of the trajectory an edit can write (${partWords})${suggestion ? `; did you mean '${suggestion}'?` : ''}`,
+        suggestion === undefined ? {} : { data: { suggestion } });
+    } else if (seen.has(part.text)) {
+      report(a, issueCodes.badField, 'warning', part.span, `'${part.text}' is already named in this 'depends on'`);
+    }
+    seen.add(part.text);
+  }
 }

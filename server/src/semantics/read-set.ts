@@ -1,38 +1,89 @@
 import { builtinFieldsByName, builtinFunctionsByName } from '../language/builtins.js';
 import type { TrajectoryPart } from '../language/types.js';
-import type { Decl, Expr } from '../syntax/ast.js';
+import type { Decl, Expr, FieldDecl } from '../syntax/ast.js';
+import { fieldDependsOn } from './check-logged-field.js';
 import type { DeclSymbol } from './symbols.js';
 
 // Which parts of a trajectory an expression reads, through the signals and detectors it names:
 // the checker's read sets. An edit that changes none of the parts a detector reads cannot change
-// that detector (semantics/check-edit.ts warns about attacks whose targets can never flip).
+// that detector (semantics/check-edit.ts warns about attacks whose targets can never flip). A
+// declared logged field reads `meta` and the parts its value depends on (`depends on`; unsaid:
+// every part an edit can write), so the engine re-evaluates it after an edit that writes one of
+// them. The declared logged fields an expression reads, through the same names, are kept beside
+// its parts (semantics/frozen-fields.ts).
+
+/** What an expression or a declaration reads: parts of the trajectory, and the declared logged fields among them. */
+interface Reads {
+  readonly parts: Set<TrajectoryPart>;
+  readonly fields: Set<FieldDecl>;
+}
+
+const noReads = (): Reads => ({ parts: new Set(), fields: new Set() });
 
 /** The read sets of declarations, worked out once per check; a declaration that uses itself reads nothing more. */
 export class ReadSets {
-  private readonly known = new Map<Decl, ReadonlySet<TrajectoryPart>>();
+  private readonly known = new Map<Decl, Reads>();
 
   constructor(private readonly globals: ReadonlyMap<string, DeclSymbol>) {}
 
   /** The parts `expr` reads; `bound` are the names of the variables in scope (a quantifier's reads are its collection's). */
   of(expr: Expr | undefined, bound: ReadonlySet<string> = new Set()): Set<TrajectoryPart> {
-    const parts = new Set<TrajectoryPart>();
-    this.walk(expr, bound, parts);
-    return parts;
+    const reads = noReads();
+    this.walk(expr, bound, reads);
+    return reads.parts;
   }
 
-  /** The parts a signal's or detector's body reads. */
+  /** The declared logged fields `expr` reads, directly or through the signals, detectors and rewards it names. */
+  fieldsOf(expr: Expr | undefined): ReadonlySet<FieldDecl> {
+    const reads = noReads();
+    this.walk(expr, new Set(), reads);
+    return reads.fields;
+  }
+
+  /** The parts a signal's, detector's or logged field's value reads. */
   ofDecl(decl: Decl): ReadonlySet<TrajectoryPart> {
+    return this.readsOf(decl).parts;
+  }
+
+  /** The declared logged fields a declaration reads: a reward through its terms and its base. */
+  fieldsOfDecl(decl: Decl): ReadonlySet<FieldDecl> {
+    return this.readsOf(decl).fields;
+  }
+
+  private readsOf(decl: Decl): Reads {
     const known = this.known.get(decl);
     if (known !== undefined) return known;
-    this.known.set(decl, new Set());
-    // A logged value may have been computed from any part an edit writes: an edit re-reads it (the
-    // rendered text of the edited rollout, or the logged value, then named frozen).
-    const parts = decl.kind === 'signal' || decl.kind === 'detector' ? this.of(decl.body) : new Set<TrajectoryPart>(decl.kind === 'logged' ? ['meta', 'steps', 'citations', 'answer', 'final_text'] : []);
-    this.known.set(decl, parts);
-    return parts;
+    this.known.set(decl, noReads());
+    const reads = noReads();
+    switch (decl.kind) {
+      case 'signal':
+      case 'detector':
+        this.walk(decl.body, new Set(), reads);
+        break;
+      case 'logged':
+        reads.parts.add('meta');
+        for (const part of fieldDependsOn(decl)) reads.parts.add(part);
+        reads.fields.add(decl);
+        break;
+      case 'reward': {
+        for (const term of decl.terms) this.walk(term.body, new Set(), reads);
+        const base = decl.base === undefined ? undefined : this.globals.get(decl.base.text)?.decl;
+        if (base !== undefined) this.add(reads, this.readsOf(base));
+        break;
+      }
+      default:
+        break;
+    }
+    this.known.set(decl, reads);
+    return reads;
   }
 
-  private walk(e: Expr | undefined, bound: ReadonlySet<string>, parts: Set<TrajectoryPart>): void {
+  private add(into: Reads, from: Reads): void {
+    for (const part of from.parts) into.parts.add(part);
+    for (const field of from.fields) into.fields.add(field);
+  }
+
+  private walk(e: Expr | undefined, bound: ReadonlySet<string>, reads: Reads): void {
     if (e === undefined) return;
     switch (e.kind) {
       case 'number':
@@ -43,34 +94,34 @@ export class ReadSets {
         if (bound.has(e.name.text)) return;
         const declared = this.globals.get(e.name.text);
         if (declared !== undefined) {
-          for (const part of this.ofDecl(declared.decl)) parts.add(part);
+          this.add(reads, this.readsOf(declared.decl));
           return;
         }
         const field = builtinFieldsByName.get(e.name.text);
-        if (field !== undefined) parts.add(field.reads);
+        if (field !== undefined) reads.parts.add(field.reads);
         return;
       }
       case 'member':
-        return this.walk(e.object, bound, parts);
+        return this.walk(e.object, bound, reads);
       case 'call': {
         const implicit = builtinFunctionsByName.get(e.callee.text)?.implicitReads;
-        if (implicit !== undefined) parts.add(implicit);
-        for (const arg of e.args) this.walk(arg, bound, parts);
+        if (implicit !== undefined) reads.parts.add(implicit);
+        for (const arg of e.args) this.walk(arg, bound, reads);
         return;
       }
       case 'unary':
-        return this.walk(e.operand, bound, parts);
+        return this.walk(e.operand, bound, reads);
       case 'binary':
-        this.walk(e.left, bound, parts);
-        return this.walk(e.right, bound, parts);
+        this.walk(e.left, bound, reads);
+        return this.walk(e.right, bound, reads);
       case 'if':
-        this.walk(e.condition, bound, parts);
-        this.walk(e.whenTrue, bound, parts);
-        return this.walk(e.whenFalse, bound, parts);
+        this.walk(e.condition, bound, reads);
+        this.walk(e.whenTrue, bound, reads);
+        return this.walk(e.whenFalse, bound, reads);
       case 'quantifier': {
-        this.walk(e.collection, bound, parts);
+        this.walk(e.collection, bound, reads);
         const inner = e.variable === undefined ? bound : new Set([...bound, e.variable.text]);
-        return this.walk(e.body, inner, parts);
+        return this.walk(e.body, inner, reads);
       }
     }
   }

@@ -139,6 +139,17 @@ export interface FieldDecl {
   readonly fieldType: Name | undefined;
   /** `meta`, `judge`, `score` in `meta.judge.score`. */
   readonly path: readonly Name[];
+  /** `depends on answer, citations`; undefined when unsaid (the value may depend on the whole trajectory). */
+  readonly dependsOn: DependsClause | undefined;
+  readonly span: Span;
+}
+
+/** `depends on PART, …` after a logged field's path. */
+export interface DependsClause {
+  readonly depends: Name;
+  /** The word after `depends` (the checker requires `on`). */
+  readonly on: Name | undefined;
+  readonly parts: readonly Name[];
   readonly span: Span;
 }
 

@@ -61,10 +61,19 @@ function fieldDecl(c: Children<C.FieldDeclCstNode>): A.FieldDecl {
   const modifier = nameOf(read(c.modifier));
   const fieldType = nameOf(read(c.fieldType));
   const path = readAll(c.path).map((t) => nameOf(t)!);
+  const dependsOn = one(c.dependsClause, dependsClause);
   return {
-    kind: 'logged', name, doc, modifier, fieldType, path,
-    span: cover(modifier, read(c.Field), name, doc, read(c.Colon), fieldType, read(c.Equals), path),
+    kind: 'logged', name, doc, modifier, fieldType, path, dependsOn,
+    span: cover(modifier, read(c.Field), name, doc, read(c.Colon), fieldType, read(c.Equals), path, dependsOn),
   };
+}
+
+function dependsClause(c: Children<C.DependsClauseCstNode>): A.DependsClause | undefined {
+  const depends = nameOf(read(c.depends));
+  if (depends === undefined) return undefined;
+  const on = nameOf(read(c.on));
+  const parts = readAll(c.part).map((t) => nameOf(t)!);
+  return { depends, on, parts, span: cover(depends, on, parts) };
 }
 
 function editDecl(c: Children<C.EditDeclCstNode>): A.EditDecl {

@@ -332,6 +332,19 @@ export type FieldDeclCstChildren = {
   Equals: IToken[];
   path: IToken[];
   Dot?: IToken[];
+  dependsClause?: DependsClauseCstNode[];
+};
+
+export interface DependsClauseCstNode extends CstNode {
+  name: "dependsClause";
+  children: DependsClauseCstChildren;
+}
+
+export type DependsClauseCstChildren = {
+  depends: IToken[];
+  on: IToken[];
+  part: IToken[];
+  Comma?: IToken[];
 };
 
 export interface SignalDeclCstNode extends CstNode {
@@ -656,6 +669,7 @@ export interface RewardCstVisitor<IN, OUT> extends ICstVisitor<IN, OUT> {
   importClause(children: ImportClauseCstChildren, param?: IN): OUT;
   importOption(children: ImportOptionCstChildren, param?: IN): OUT;
   fieldDecl(children: FieldDeclCstChildren, param?: IN): OUT;
+  dependsClause(children: DependsClauseCstChildren, param?: IN): OUT;
   signalDecl(children: SignalDeclCstChildren, param?: IN): OUT;
   detectorDecl(children: DetectorDeclCstChildren, param?: IN): OUT;
   rewardDecl(children: RewardDeclCstChildren, param?: IN): OUT;

@@ -84,6 +84,15 @@ export class RewardParser extends EditGrammar {
     this.CONSUME2(T.Identifier, { LABEL: 'fieldType' });
     this.CONSUME(T.Equals);
     this.AT_LEAST_ONE_SEP({ SEP: T.Dot, DEF: () => this.CONSUME3(T.Identifier, { LABEL: 'path' }) });
+    // `depends` is a word, not a reserved keyword: only here, right after the path, does it start the clause.
+    this.OPTION3({ GATE: () => this.LA(1).image === 'depends', DEF: () => this.SUBRULE(this.dependsClause) });
+  });
+
+  // `depends on answer, citations`: the parts of the trajectory a logged value is computed from.
+  private dependsClause = this.RULE('dependsClause', () => {
+    this.CONSUME(T.Identifier, { LABEL: 'depends' });
+    this.CONSUME2(T.Identifier, { LABEL: 'on' });
+    this.AT_LEAST_ONE_SEP({ SEP: T.Comma, DEF: () => this.CONSUME3(T.Identifier, { LABEL: 'part' }) });
   });
 
   private signalDecl = this.RULE('signalDecl', () => {
