@@ -105,6 +105,32 @@ function imported(report: Report): Report {
   return { ...report, audits: report.audits.map((a) => ({ ...a, pools: a.pools.map((p) => ({ ...p, import: { format: 'verl', counts, notes: ['question ids derived from the prompt text'] } })) })) };
 }
 
+/** One verl dump line in Hermes form: the two searches in one call (`query_list`), or in two calls. */
+function hermesLine(oneCall: boolean): string {
+  const call = (queries: string[]): string => `<tool_call>${JSON.stringify({ name: 'search', arguments: { query_list: queries } })}</tool_call>`;
+  const response = (result: string): string => `<tool_response>${JSON.stringify({ result })}</tool_response>`;
+  const ada = 'Doc 1 (Title: Ada Roe)\nAda Roe was born in Lune.';
+  const lune = 'Doc 1 (Title: Lune)\nLune is a town where Ada Roe was born.';
+  const output = oneCall ? `${call(['ada roe', 'lune'])}${response(`${ada}\n---\n${lune}`)}<answer>Lune</answer>` : `${call(['ada roe'])}${response(ada)}${call(['lune'])}${response(lune)}<answer>Lune</answer>`;
+  return JSON.stringify({ input: 'Question: Where was Ada Roe born?\n', output, gts: { target: ['Lune'] }, score: 1, step: 1 });
+}
+
+/** A reward that reads the response of a Hermes dump, under an edit that deletes one search. */
+const renderedAudit = `corpus c = "c.jsonl"
+pool dump = "dump-*.jsonl" from verl(dialect: hermes)
+field response "the response as verl logged it" : text = meta.transcript
+signal answered "the response holds a tool response" = contains(response, "<tool_response>")
+detector T "fewer than two searches" = search_calls < 2
+edit drop_search "delete one search" = delete each s in steps where s.type == "search"
+reward R { a 1 * answered }
+audit a {
+  reward R
+  corpus c
+  pools dump
+  attack drop_search targets T
+}
+`;
+
 const cases: Case[] = [
   {
     code: auditIssueCodes.expectFailed, title: 'an expectation that the figures break',
@@ -166,6 +192,11 @@ const cases: Case[] = [
     code: auditIssueCodes.unresolvedIds, title: 'a result object whose title no passage has',
     bad: variant('pool broken = "broken.jsonl"', 'pool broken = ⟦"broken.jsonl"⟧').replace('pools big', 'pools big, broken'), good: audit.replace('pools big', 'pools big, broken'),
     files: { 'broken.jsonl': jsonl([v2Row(100, 'Lune'), v2Row(101, 'Nobody')]) }, goodFiles: { 'broken.jsonl': jsonl([v2Row(100, 'Lune'), v2Row(101, 'LUNE')]) },
+  },
+  {
+    code: auditIssueCodes.unrenderedEdits, title: 'a search deleted from a call of two queries cannot be written back, under a reward that reads the response',
+    bad: renderedAudit.replace('  attack drop_search targets T', '  ⟦attack drop_search targets T⟧'), good: renderedAudit,
+    files: { 'dump-1.jsonl': jsonl([hermesLine(true)]) }, goodFiles: { 'dump-1.jsonl': jsonl([hermesLine(false)]) },
   },
   {
     code: auditIssueCodes.poolImported, title: 'a pool imported on load states its counts',
