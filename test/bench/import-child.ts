@@ -36,10 +36,10 @@ const peakMb = (): number => process.resourceUsage().maxRSS / 1024;
 
 /**
  * A loaded row in pool format v1: engine steps with ids, the final, gold and meta as loaded, but for
- * the raw response and its observation blocks, which v1 has no place for and the bench spec never reads.
+ * the prompt, the raw response and its observation blocks, which the bench spec never reads.
  */
 function v1Row(t: Trajectory): object {
-  const meta = Object.fromEntries(Object.entries(t.meta).filter(([key]) => key !== 'transcript' && key !== 'observations'));
+  const meta = Object.fromEntries(Object.entries(t.meta).filter(([key]) => key !== 'transcript' && key !== 'observations' && key !== 'prompt'));
   return { id: t.id, question_id: t.question_id, question: t.question, steps: t.steps, final: t.final, gold: t.gold, meta };
 }
 
