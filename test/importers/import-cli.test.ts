@@ -85,6 +85,22 @@ describe('herald import', () => {
     assert.match(runHerald(['--from', 'verl', '--option', 'dialect=webthinker', 'verl-research.jsonl', '--out', '-']).stderr, /unknown dialect 'webthinker'; expected one of search_r1, zerosearch, r1_searcher, research, hermes/u);
   });
 
+  it('--roundtrip: every record rendered back unedited and compared; exit 1 naming each record that is not, nothing written without --out', () => {
+    const torture = runHerald(['--from', 'verl', 'torture/verl-search-r1.jsonl', '--roundtrip']);
+    assert.equal(torture.code, 0, torture.stderr);
+    assert.ok(torture.stderr.split('\n').includes('herald import: round trip: 13 of 13 records re-render byte-identical (meta.transcript, meta.observations)'), torture.stderr);
+    assert.equal(torture.stdout, '');
+    const responses = runHerald(['--from', 'messages', 'messages-responses.jsonl', '--roundtrip']);
+    assert.equal(responses.code, 1, responses.stderr);
+    const lines = responses.stderr.split('\n');
+    assert.ok(lines.includes('herald import: round trip: 0 of 2 records re-render byte-identical (meta.messages)'), responses.stderr);
+    assert.ok(lines.includes('  messages-responses.jsonl:1: not rendered: the row does not keep its logged messages (meta.messages)'), responses.stderr);
+    // With --out, the pool is written as without --roundtrip.
+    const out = path.join(dir, 'roundtrip.jsonl');
+    assert.equal(runHerald(['--from', 'verl', 'torture/verl-search-r1.jsonl', '--roundtrip', '--out', out]).code, 0);
+    assert.equal(readFileSync(out, 'utf8').split('\n').filter((l) => l !== '').length, 13);
+  });
+
   it('reads its logs as every linked file is read: a folder, a log past the limits (unread), --max-input-mib raising them', () => {
     const out = path.join(dir, 'limited.jsonl');
     const folder = runHerald(['--from', 'verl', '--out', out, dir]);
