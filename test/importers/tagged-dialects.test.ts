@@ -11,6 +11,7 @@ import { linkedDocs, rankedDocs, webThinkerDocs } from '../../server/src/importe
 import { taggedRenderer } from '../../server/src/importers/tagged-render.js';
 import { readTranscript } from '../../server/src/importers/tagged-transcript.js';
 import type { Trajectory } from '../../server/src/pool/types.js';
+import { cpuTimed } from './run-importer.js';
 
 function dialect(name: string): Dialect {
   const d = dialectNamed(name);
@@ -156,5 +157,18 @@ describe('WebThinker transcripts', () => {
     const none: Trajectory = { ...row, meta: { ...row.meta, transcript: text.replace('\\boxed{ Po }', 'Po') }, final: null };
     const refused = taggedRenderer.render(none, { ...identityEdit(none), answer: 'Arno' });
     assert.equal(refused.ok, false);
+  });
+});
+
+describe('the new rules read each text once', () => {
+  it('9,000 MMSearch-R1 turns (one of the two turn ends never written: searched for once), and 200,000 lines of unclosed \\boxed{, each in under 2 s', async () => {
+    const observations = `${'<search><img></search><information>1. x</information>\nassistant\n'.repeat(9_000)}${'y'.repeat(1_000_000)}`;
+    const read = await cpuTimed(() => readTranscript(observations, dialect('mmsearch_r1')));
+    assert.equal(read.result.steps.length, 9_000);
+    assert.ok(read.ms < 2_000, `${read.ms} ms`);
+    const boxed = 'a \\boxed{ b\n'.repeat(200_000);
+    const answered = await cpuTimed(() => [webThinkerAnswer.at(boxed, []), webThinkerAnswer.at(`${boxed}\\boxed{x}`, [])]);
+    assert.deepEqual(answered.result, [undefined, { start: boxed.length + 7, end: boxed.length + 8 }]);
+    assert.ok(answered.ms < 2_000, `${answered.ms} ms`);
   });
 });

@@ -90,14 +90,21 @@ function markFinder(text: string, opens: readonly Opening[]): (from: number) => 
   };
 }
 
-/** Where the framework's turn after an observation ends: just past the first of `marks`, or the end of the text. */
-function turnEnd(text: string, from: number, marks: readonly string[]): number {
-  let end = text.length;
-  for (const mark of marks) {
-    const at = text.indexOf(mark, from);
-    if (at !== -1) end = Math.min(end, at + mark.length);
-  }
-  return end;
+/**
+ * Where the framework's turn after an observation ends: just past the first of `marks` at or after
+ * `from`, or the end of the text. As in markFinder, each mark's next position is kept until passed,
+ * so a mark the text lacks is searched for once, not once per observation.
+ */
+function turnEndFinder(text: string, marks: readonly string[]): (from: number) => number {
+  const next = marks.map(() => -2);
+  return (from) => {
+    let end = text.length;
+    for (const [i, mark] of marks.entries()) {
+      if (next[i] !== -1 && next[i]! < from) next[i] = text.indexOf(mark, from);
+      if (next[i] !== -1) end = Math.min(end, next[i]! + mark.length);
+    }
+    return end;
+  };
 }
 
 /** The inside of the last `\boxed{…}` (braces balanced), if any. */
@@ -167,6 +174,7 @@ export function readTranscript(text: string, dialect: Dialect): Transcript {
     return end;
   };
   const nextMark = markFinder(text, opens);
+  const turnEnd = dialect.observationTurnEnd === undefined ? undefined : turnEndFinder(text, dialect.observationTurnEnd);
   // Past the limit the record is skipped (tagged-import.ts): reading further would only cost time.
   for (let found = nextMark(pos); found !== undefined && tags <= maxTranscriptTags; found = nextMark(pos)) {
     tags++;
@@ -201,8 +209,8 @@ export function readTranscript(text: string, dialect: Dialect): Transcript {
       }
       case 'observation': {
         // The framework's own turn after it (its instructions again) is part of the observation's piece; nothing in it is read.
-        if (dialect.observationTurnEnd !== undefined && end < text.length) {
-          const turn = turnEnd(text, end, dialect.observationTurnEnd);
+        if (turnEnd !== undefined && end < text.length) {
+          const turn = turnEnd(end);
           framework.push({ start: end, end: turn });
           end = turn;
         }
