@@ -73,7 +73,7 @@ describe('herald import', () => {
       ['verl-research.jsonl', '--out', '-'],
       ['--from', 'verl', 'verl-research.jsonl'],
       ['--from', 'trl_csv', 'verl-research.jsonl', '--out', '-'],
-      ['--from', 'verl', '--option', 'dialect=webthinker', 'verl-research.jsonl', '--out', '-'],
+      ['--from', 'verl', '--option', 'dialect=deepresearcher', 'verl-research.jsonl', '--out', '-'],
       ['--from', 'verl', '--option', 'colour=red', 'verl-research.jsonl', '--out', '-'],
       ['--from', 'verl', '--option', 'dialect', 'verl-research.jsonl', '--out', '-'],
       ['--from', 'verl', 'missing.jsonl', '--out', '-'],
@@ -82,7 +82,7 @@ describe('herald import', () => {
       assert.equal(r.code, 2, `${args.join(' ')}: ${r.stderr}`);
       assert.equal(r.stdout, '');
     }
-    assert.match(runHerald(['--from', 'verl', '--option', 'dialect=webthinker', 'verl-research.jsonl', '--out', '-']).stderr, /unknown dialect 'webthinker'; expected one of search_r1, zerosearch, r1_searcher, research, hermes/u);
+    assert.match(runHerald(['--from', 'verl', '--option', 'dialect=deepresearcher', 'verl-research.jsonl', '--out', '-']).stderr, /unknown dialect 'deepresearcher'; expected one of search_r1, zerosearch, r1_searcher, research, hermes, autorefine, asearcher, mmsearch_r1, webthinker/u);
   });
 
   it('--roundtrip: every record rendered back unedited and compared; exit 1 naming each record that is not, nothing written without --out', () => {

@@ -40,6 +40,10 @@ const samples: readonly Sample[] = [
   { name: 'verl (search_r1)', format: 'verl', options: { dialect: 'search_r1' }, files: [fixture('verl-search-r1.jsonl')] },
   { name: 'verl (hermes)', format: 'verl', options: { dialect: 'hermes' }, files: [fixture('verl-hermes.jsonl')] },
   { name: 'verl (research)', format: 'verl', options: { dialect: 'research' }, files: [fixture('verl-research.jsonl')] },
+  { name: 'verl (autorefine)', format: 'verl', options: { dialect: 'autorefine' }, files: [fixture('torture/verl-autorefine.jsonl')] },
+  { name: 'verl (asearcher)', format: 'verl', options: { dialect: 'asearcher' }, files: [fixture('torture/verl-asearcher.jsonl')] },
+  { name: 'verl (mmsearch_r1)', format: 'verl', options: { dialect: 'mmsearch_r1', question_marker: '<|vision_end|>' }, files: [fixture('torture/verl-mmsearch-r1.jsonl')] },
+  { name: 'verl (webthinker)', format: 'verl', options: { dialect: 'webthinker' }, files: [fixture('torture/verl-webthinker.jsonl')] },
   { name: 'skyrl', format: 'skyrl', options: {}, files: [fixture('skyrl-global_step_40_evals-hotpotqa.jsonl')] },
   { name: 'r1_searcher', format: 'r1_searcher', options: {}, files: [fixture('r1-searcher-eval.jsonl')] },
   { name: 'rllm', format: 'rllm', options: {}, files: [{ path: 'episodes/train_step_12_epoch_0/episode_id7_0.json', text: JSON.stringify(rllmEpisode, null, 2) }] },
@@ -59,6 +63,8 @@ const pieces = [
   '<think>', '</think>', '<answer>', '</answer>', '<search>', '</search>', '<information>', '</information>', '<tool_call>', '</tool_call>',
   '<tool_response>', '</tool_response>', '[[[[[[[[[[', '{"a":{"a":{"a":{"a":{"a":', '<result>', '</result>', '<|begin_of_query|>', '<|end_of_documents|>', '\\boxed{', '}', '{', '[', ']', '"',
   ',', ':', '\n', '\\n', '1e999', '-1e999', 'NaN', 'null', '"tool_calls": [', '"results": ', 'Doc 1(Title: ', '[Document 1] (ID: ', '\u0000', '\uFEFF', 'Exact Answer: ',
+  '<refine>', '</refine>', '<documents>', '</documents>', '<access>', '</access>', '>>>> Page 2 >>>>', '<reason>', '<text_search>', '</text_search>', '\nassistant\n',
+  '<|begin_search_query|>', '<|end_search_query|>', '<|begin_click_result|>', '<|end_search_result|>', '***Web Page 1:***\n', 'ANSWER:',
 ];
 
 type TextMutation = { readonly kind: 'truncate' | 'delete' | 'insert' | 'repeat'; readonly at: number; readonly length: number; readonly piece: string; readonly times: number };

@@ -100,7 +100,7 @@ describe('verl dumps in the other dialects', () => {
 
   it('an unknown dialect or option is refused with the list', async () => {
     const importer = importerFor('verl');
-    assert.deepEqual(await importer?.run([], { dialect: 'webthinker' }), { ok: false, reason: 'option dialect: unknown dialect \'webthinker\'; expected one of search_r1, zerosearch, r1_searcher, research, hermes' });
+    assert.deepEqual(await importer?.run([], { dialect: 'deepresearcher' }), { ok: false, reason: 'option dialect: unknown dialect \'deepresearcher\'; expected one of search_r1, zerosearch, r1_searcher, research, hermes, autorefine, asearcher, mmsearch_r1, webthinker' });
     const other = await importer?.run([], { colour: 'red' });
     assert.equal(other?.ok, false);
   });

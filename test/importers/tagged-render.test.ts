@@ -20,6 +20,8 @@ interface Log {
   readonly format: string;
   readonly files: readonly string[];
   readonly dialect: string;
+  /** Importer options besides the dialect (a template's question marker). */
+  readonly options?: Readonly<Record<string, string>>;
 }
 
 const rollouts = path.join(repoRoot, 'samples/search-r1/rollout');
@@ -35,11 +37,15 @@ const logs: readonly Log[] = [
   { format: 'verl', files: [path.join(fixtures, 'torture/verl-research.jsonl')], dialect: 'research' },
   { format: 'skyrl', files: [path.join(fixtures, 'torture/skyrl-global_step_1_evals-hermes.jsonl')], dialect: 'hermes' },
   { format: 'r1_searcher', files: [path.join(fixtures, 'torture/r1-searcher-eval.jsonl')], dialect: 'r1_searcher' },
+  { format: 'verl', files: [path.join(fixtures, 'torture/verl-autorefine.jsonl')], dialect: 'autorefine' },
+  { format: 'verl', files: [path.join(fixtures, 'torture/verl-asearcher.jsonl')], dialect: 'asearcher' },
+  { format: 'verl', files: [path.join(fixtures, 'torture/verl-mmsearch-r1.jsonl')], dialect: 'mmsearch_r1', options: { question_marker: '<|vision_end|>' } },
+  { format: 'verl', files: [path.join(fixtures, 'torture/verl-webthinker.jsonl')], dialect: 'webthinker' },
 ];
 
 async function rowsOf(log: Log): Promise<Trajectory[]> {
   const importer = importerFor(log.format)!;
-  const outcome = await importer.run(log.files.map((f) => ({ path: path.relative(repoRoot, f), bytes: fs.readFileSync(f) })), log.format === 'r1_searcher' ? {} : { dialect: log.dialect });
+  const outcome = await importer.run(log.files.map((f) => ({ path: path.relative(repoRoot, f), bytes: fs.readFileSync(f) })), log.format === 'r1_searcher' ? {} : { dialect: log.dialect, ...log.options });
   assert.ok(outcome.ok, outcome.ok ? '' : outcome.reason);
   return outcome.result.rows.map((r) => ({ ...r.trajectory, format: log.format }));
 }

@@ -2,6 +2,7 @@
 // result objects `{rank, title?, text}`. No framework here prints a corpus id: the ids are resolved
 // against the corpus when the pool is loaded (pool/resolve-ids.ts). A result's rank is its position
 // in the block, from 1 (the numbers the frameworks print count the same way).
+import { isRecord } from './jsonl-records.js';
 
 export interface ResultJson {
   readonly rank: number;
@@ -82,4 +83,63 @@ export function paragraphDocs(block: string): ResultJson[] {
     const nl = p.indexOf('\n');
     return nl === -1 ? { rank: i + 1, text: p } : { rank: i + 1, title: unquoteTitle(p.slice(0, nl)), text: p.slice(nl + 1).trim() };
   });
+}
+
+const accessHeader = /(?:^|\n)\[Doc \d+\]\([^\n]*\):\n/g;
+
+/**
+ * ASearcher's search results (AReaL/ASearcher/train/search_agent.py): `[Doc 1](url):\ntext`, passages
+ * joined by a blank line, no titles (the url is not kept); `No search results are found.` holds none.
+ */
+export function linkedDocs(block: string): ResultJson[] {
+  return headedSpans(block, accessHeader).map(({ body, end }, i) => ({ rank: i + 1, text: block.slice(body, end).trim() }));
+}
+
+const rankedHeader = /(?:^|\n)\d+\. /g;
+
+/**
+ * MMSearch-R1's search results (mmsearch_r1/utils/tools/text_search.py, image_search.py): a header
+ * line, then `1. text` per result; an image result's `title: T` line is its title, the rest its text
+ * (the image itself is a vision token, gone from decoded text). An error message has no results.
+ */
+export function rankedDocs(block: string): ResultJson[] {
+  return headedSpans(block, rankedHeader).map(({ body, end }, i) => {
+    const lines = block.slice(body, end).trim().split('\n');
+    const titled = lines.findIndex((line) => line.startsWith('title: '));
+    if (titled === -1) return { rank: i + 1, text: lines.join('\n').trim() };
+    const title = lines[titled]!.slice('title: '.length).trim();
+    return { rank: i + 1, title, text: lines.filter((_l, k) => k !== titled).join('\n').trim() };
+  });
+}
+
+const webPageHeader = /(?:^|\n)\*\*\*Web Page \d+:\*\*\*\n/g;
+
+/** The framework's own answers to a search it did not run: no results (WebThinker, scripts/run_web_thinker.py). */
+const notSearched = ['You have already searched for this query.', 'You have reached the search limit.', 'You have reached the limit for clicking links.'];
+
+/**
+ * WebThinker's search result (scripts/run_web_thinker.py): in the main reasoning chain, the web
+ * explorer's summary of what it found (one result, its text); in the explorer's own chain, the
+ * search engine's pages, `***Web Page 1:***` then a JSON object with `title` and `snippet` (one
+ * result each). The framework's own messages (already searched, limit reached) hold none.
+ */
+export function webThinkerDocs(block: string): ResultJson[] {
+  const pages = headedSpans(block, webPageHeader);
+  if (pages.length > 0) {
+    return pages.map(({ body, end }, i) => {
+      const page = block.slice(body, end).trim();
+      let value: unknown;
+      try {
+        value = JSON.parse(page);
+      } catch {
+        return { rank: i + 1, text: page };
+      }
+      const record = isRecord(value) ? value : {};
+      const text = typeof record.snippet === 'string' ? record.snippet : page;
+      return typeof record.title === 'string' ? { rank: i + 1, title: record.title, text } : { rank: i + 1, text };
+    });
+  }
+  const text = block.trim();
+  if (text === '' || notSearched.some((m) => text.startsWith(m))) return [];
+  return [{ rank: 1, text }];
 }

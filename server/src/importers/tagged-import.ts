@@ -107,7 +107,7 @@ export function importTagged(files: readonly ImportFile[], container: TaggedCont
     }
   }
   const notes = [
-    `dialect ${container.dialect.name}: the answer is the last <answer> of the response${container.dialect.boxedAnswer ? ' (its last \\boxed{})' : ''}; the prompt is not read for the answer (meta.prompt keeps it, for a reward that reads prompt + response as qa_em does)`,
+    `dialect ${container.dialect.name}: the answer is ${container.dialect.answerAt?.describe ?? `the last <answer> of the response${container.dialect.boxedAnswer ? ' (its last \\boxed{})' : ''}`}; the prompt is not read for the answer (meta.prompt keeps it, for a reward that reads prompt + response as qa_em does)`,
     ...(derived === 0 ? [] : [`${plural(derived, 'question id')} derived from the question text (derivedQuestionId): the ${container.format} log carries none`]),
     ...(grouped === 0 ? [] : [`${plural(groups.count, 'group')} recovered from identical prompts within a step (meta.group, meta.sample)`]),
     ...(noGold === 0 ? [] : [`${plural(noGold, 'row')} without gold in the log: gold answers left empty ({"answers": [], "support_ids": []})`]),

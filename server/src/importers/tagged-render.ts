@@ -7,6 +7,7 @@
 import type { Trajectory } from '../pool/types.js';
 import type { EditedRow, FormatRenderer, RenderOutcome } from './render.js';
 import { tagBlocks } from './tag-blocks.js';
+import type { Span } from './tagged-answers.js';
 import { dialectNamed, type Dialect } from './tagged-dialects.js';
 import { readTranscript, type Transcript } from './tagged-transcript.js';
 
@@ -42,8 +43,12 @@ function joinPieces(text: string, read: Transcript, stepOrigin: readonly number[
   return out + text.slice(tailStart);
 }
 
-/** `text` with the inside of its last `<answer>` block (or of the last `\boxed{}` in it) replaced, keeping the whitespace around the old answer. */
-function withAnswer(text: string, dialect: Dialect, answer: string): string | undefined {
+/**
+ * `text` with the inside of its last `<answer>` block (or of the last `\boxed{}` in it; or the span of
+ * the dialect's own answer rule, `answerAt`) replaced, keeping the whitespace around the old answer.
+ */
+function withAnswer(text: string, dialect: Dialect, answer: string, answerSpan: Span | undefined): string | undefined {
+  if (dialect.answerAt !== undefined) return answerSpan === undefined ? undefined : replaced(text, answerSpan.start, answerSpan.end, answer);
   const block = tagBlocks(text, '<answer>', '</answer>').at(-1);
   if (block === undefined) return undefined;
   const insideStart = block.start + '<answer>'.length;
@@ -56,6 +61,11 @@ function withAnswer(text: string, dialect: Dialect, answer: string): string | un
     from = insideStart + boxed + '\\boxed{'.length;
     to = insideStart + close;
   }
+  return replaced(text, from, to, answer);
+}
+
+/** `text` with `from`…`to` replaced by `answer`, the whitespace at either end of the old text kept. */
+function replaced(text: string, from: number, to: number, answer: string): string {
   const old = text.slice(from, to);
   const lead = old.length - old.trimStart().length;
   const trail = old.length - old.trimEnd().length;
@@ -80,8 +90,8 @@ function render(row: Trajectory, edit: EditedRow): RenderOutcome {
   }
   let again = readTranscript(written, dialect);
   if (edit.answer !== (row.final?.answer ?? '') && (again.answer ?? '') !== edit.answer) {
-    const answered = withAnswer(written, dialect, edit.answer);
-    if (answered === undefined) return failed(`the edited answer has no <answer> block${dialect.boxedAnswer ? ' with a \\boxed{}' : ''} to be written in`);
+    const answered = withAnswer(written, dialect, edit.answer, again.answerSpan);
+    if (answered === undefined) return failed(dialect.answerAt === undefined ? `the edited answer has no <answer> block${dialect.boxedAnswer ? ' with a \\boxed{}' : ''} to be written in` : `the edited answer has no place in the response: it holds none (${dialect.answerAt.describe})`);
     written = answered;
     again = readTranscript(written, dialect);
     if ((again.answer ?? '') !== edit.answer) return failed('the edited answer does not read back as written (it holds an answer tag, or whitespace the reader trims)');

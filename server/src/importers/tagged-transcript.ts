@@ -7,8 +7,9 @@
 // the response, wherever it sits.
 import { maxTranscriptTags } from '../problems/limits.js';
 import { lastTagBlock } from './tag-blocks.js';
+import type { Span } from './tagged-answers.js';
 import type { Dialect } from './tagged-dialects.js';
-import type { PendingCall, StepJson } from './tagged-steps.js';
+import type { CallRead, PendingCall, StepJson } from './tagged-steps.js';
 
 export interface Transcript {
   readonly steps: readonly StepJson[];
@@ -29,6 +30,8 @@ export interface Transcript {
   readonly unexecuted: number;
   /** The text cut into the pieces the steps were read from, in order: what a renderer writes back (./tagged-render.ts). */
   readonly layout: Layout;
+  /** Where the answer's text is, for a dialect with its own answer rule (`answerAt`): what a renderer writes an edited answer into. */
+  readonly answerSpan?: Span;
 }
 
 /**
@@ -62,20 +65,45 @@ interface StepSpan {
 
 type Mark = 'think' | 'call' | 'observation' | 'answer' | 'invalid';
 
+/** One opening mark of the dialect: what it opens, the text that closes it, and how a call's inside is read. */
+interface Opening {
+  readonly mark: Mark;
+  readonly open: string;
+  readonly close: string;
+  readonly read?: (inside: string) => CallRead;
+}
+
 /**
  * The earliest of the dialect's opening marks at or after `from`. Each mark's next position is kept
  * until the reader passes it, so a mark the text never holds is searched for once, not once per tag.
  */
-function markFinder(text: string, opens: readonly (readonly [Mark, string])[]): (from: number) => { mark: Mark; at: number; open: string } | undefined {
+function markFinder(text: string, opens: readonly Opening[]): (from: number) => { opening: Opening; at: number } | undefined {
   const next = opens.map(() => -2);
   return (from) => {
-    let best: { mark: Mark; at: number; open: string } | undefined;
-    for (const [i, [mark, open]] of opens.entries()) {
-      if (next[i] !== -1 && next[i]! < from) next[i] = text.indexOf(open, from);
+    let best: { opening: Opening; at: number } | undefined;
+    for (const [i, opening] of opens.entries()) {
+      if (next[i] !== -1 && next[i]! < from) next[i] = text.indexOf(opening.open, from);
       const at = next[i]!;
-      if (at !== -1 && (best === undefined || at < best.at)) best = { mark, at, open };
+      if (at !== -1 && (best === undefined || at < best.at)) best = { opening, at };
     }
     return best;
+  };
+}
+
+/**
+ * Where the framework's turn after an observation ends: just past the first of `marks` at or after
+ * `from`, or the end of the text. As in markFinder, each mark's next position is kept until passed,
+ * so a mark the text lacks is searched for once, not once per observation.
+ */
+function turnEndFinder(text: string, marks: readonly string[]): (from: number) => number {
+  const next = marks.map(() => -2);
+  return (from) => {
+    let end = text.length;
+    for (const [i, mark] of marks.entries()) {
+      if (next[i] !== -1 && next[i]! < from) next[i] = text.indexOf(mark, from);
+      if (next[i] !== -1) end = Math.min(end, next[i]! + mark.length);
+    }
+    return end;
   };
 }
 
@@ -103,18 +131,17 @@ export function lastAnswer(text: string, boxed: boolean, framework: readonly Spa
   return boxed ? (lastBoxed(last) ?? null) : last.trim();
 }
 
-/** Where a piece of the text is: from `start` up to (not including) `end`. */
-interface Span {
-  readonly start: number;
-  readonly end: number;
-}
+/** The framework's invalid-action message runs to the end of its line. */
+const invalidClose = '\n';
 
 export function readTranscript(text: string, dialect: Dialect): Transcript {
-  const opens: (readonly [Mark, string])[] = [
-    ['think', dialect.think.open], ['call', dialect.call.open], ['observation', dialect.observation.open], ['answer', '<answer>'],
-    ...(dialect.invalidMarker === undefined ? [] : [['invalid', dialect.invalidMarker] as const]),
+  const opens: Opening[] = [
+    ...dialect.reasoning.map((tag): Opening => ({ mark: 'think', ...tag })),
+    ...dialect.calls.map((call): Opening => ({ mark: 'call', open: call.open, close: call.close, read: (inside) => call.read(inside) })),
+    ...dialect.observations.map((tag): Opening => ({ mark: 'observation', ...tag })),
+    { mark: 'answer', open: '<answer>', close: '</answer>' },
+    ...(dialect.invalidMarker === undefined ? [] : [{ mark: 'invalid', open: dialect.invalidMarker, close: invalidClose } as const]),
   ];
-  const closes: Record<Mark, string> = { think: dialect.think.close, call: dialect.call.close, observation: dialect.observation.close, answer: '</answer>', invalid: '\n' };
   const steps: StepJson[] = [];
   const spans: StepSpan[] = [];
   /** Each call waiting for its observation, with the indices of the steps it made. */
@@ -135,8 +162,8 @@ export function readTranscript(text: string, dialect: Dialect): Transcript {
   /** Steps of calls the framework answered with its invalid-action text: never executed, part of that invalid step. */
   const refused = new Set<number>();
   const invalid = (at: number): number => {
-    const lineEnd = text.indexOf(closes.invalid, at);
-    const end = lineEnd === -1 ? text.length : lineEnd + closes.invalid.length;
+    const lineEnd = text.indexOf(invalidClose, at);
+    const end = lineEnd === -1 ? text.length : lineEnd + invalidClose.length;
     // The framework answers a turn it found no action in with this text, not with an observation:
     // a call of that turn still waiting (`<search></search>`) was not executed.
     const from = waiting.length === 0 ? pos : spans[waiting[0]!.steps[0]!]!.block;
@@ -147,16 +174,18 @@ export function readTranscript(text: string, dialect: Dialect): Transcript {
     return end;
   };
   const nextMark = markFinder(text, opens);
+  const turnEnd = dialect.observationTurnEnd === undefined ? undefined : turnEndFinder(text, dialect.observationTurnEnd);
   // Past the limit the record is skipped (tagged-import.ts): reading further would only cost time.
   for (let found = nextMark(pos); found !== undefined && tags <= maxTranscriptTags; found = nextMark(pos)) {
     tags++;
-    const body = found.at + found.open.length;
-    const closeAt = text.indexOf(closes[found.mark], body);
+    const { opening } = found;
+    const body = found.at + opening.open.length;
+    const closeAt = text.indexOf(opening.close, body);
     // A block the model opened and never closed, followed by the framework's invalid-action text:
     // the framework saw no action, so the model's text up to that message is one `invalid` step, and
     // the message's example tags (`<search> and </search>`) close nothing.
     // An observation is the framework's own and always closed.
-    const modelBlock = found.mark !== 'invalid' && found.mark !== 'observation';
+    const modelBlock = opening.mark !== 'invalid' && opening.mark !== 'observation';
     const invalidAt = !modelBlock || dialect.invalidMarker === undefined ? -1 : text.indexOf(dialect.invalidMarker, body);
     if (invalidAt !== -1 && (closeAt === -1 || invalidAt < closeAt)) {
       pos = invalid(invalidAt);
@@ -164,13 +193,13 @@ export function readTranscript(text: string, dialect: Dialect): Transcript {
     }
     // An unclosed block (a truncated response) runs to the end of the text.
     const inside = text.slice(body, closeAt === -1 ? text.length : closeAt);
-    const end = closeAt === -1 ? text.length : closeAt + closes[found.mark].length;
-    switch (found.mark) {
+    let end = closeAt === -1 ? text.length : closeAt + opening.close.length;
+    switch (opening.mark) {
       case 'think':
         push({ type: 'reasoning', text: inside.trim() }, found.at, end, closeAt === -1);
         break;
       case 'call': {
-        const read = dialect.readCall(inside);
+        const read = opening.read!(inside);
         if ('invalid' in read) push({ type: 'invalid', text: read.invalid }, found.at, end, closeAt === -1);
         else {
           const made = read.pending.kind === 'search' ? read.pending.steps : [read.pending.step];
@@ -179,6 +208,12 @@ export function readTranscript(text: string, dialect: Dialect): Transcript {
         break;
       }
       case 'observation': {
+        // The framework's own turn after it (its instructions again) is part of the observation's piece; nothing in it is read.
+        if (turnEnd !== undefined && end < text.length) {
+          const turn = turnEnd(end);
+          framework.push({ start: end, end: turn });
+          end = turn;
+        }
         const call = waiting.shift();
         unanswered += call === undefined ? 1 : dialect.answer(inside, call.call);
         for (const i of call?.steps ?? []) spans[i]!.end = end;
@@ -199,9 +234,12 @@ export function readTranscript(text: string, dialect: Dialect): Transcript {
   // is no step; its text stays in the transcript, part of the piece that follows it or the tail.
   const unexecuted = new Set([...refused, ...waiting.flatMap((w) => w.steps)]);
   const kept = steps.flatMap((step, i) => (unexecuted.has(i) ? [] : [{ step, span: spans[i]! }]));
+  const answerSpan = dialect.answerAt?.at(text, framework);
+  const answer = dialect.answerAt === undefined ? lastAnswer(text, dialect.boxedAnswer, framework) : answerSpan === undefined ? null : text.slice(answerSpan.start, answerSpan.end).trim();
   return {
-    steps: kept.map((k) => k.step), answer: lastAnswer(text, dialect.boxedAnswer, framework), finalText: text.slice(lastObservationEnd).trim(),
+    steps: kept.map((k) => k.step), answer, finalText: text.slice(lastObservationEnd).trim(),
     unanswered, observations, tags, unexecuted: waiting.length, layout: layoutOf(kept.map((k) => k.span)),
+    ...(answerSpan === undefined ? {} : { answerSpan }),
   };
 }
 
