@@ -107,7 +107,7 @@ describe('completion', () => {
 
   test('after an import option\'s colon: the values the importer lists for it, with their docs', async () => {
     const dialects = await complete(`pool p = "p.jsonl" from verl(dialect: ${cursor}`);
-    assert.deepEqual(labels(dialects), ['hermes', 'r1_searcher', 'research', 'search_r1', 'zerosearch']);
+    assert.deepEqual(labels(dialects), ['asearcher', 'autorefine', 'hermes', 'mmsearch_r1', 'r1_searcher', 'research', 'search_r1', 'webthinker', 'zerosearch']);
     const hermes = item(dialects, 'hermes', CompletionItemKind.EnumMember);
     assert.equal(hermes.detail, 'verl dialect');
     assert.match(String((hermes.documentation as { value: string }).value), /<tool_call>/);
