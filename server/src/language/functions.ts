@@ -84,8 +84,18 @@ export function coverMatch(text: string, answers: string | readonly string[], no
  */
 export function countOf(text: string, part: string): number {
   if (part.length === 0) {
-    let codePoints = 0;
-    for (const _ of text) codePoints++;
+    // Code points: a surrogate pair is one character to Python.
+    let codePoints = text.length;
+    for (let i = 0; i < text.length - 1; i++) {
+      const code = text.charCodeAt(i);
+      if (code >= 0xd800 && code <= 0xdbff) {
+        const next = text.charCodeAt(i + 1);
+        if (next >= 0xdc00 && next <= 0xdfff) {
+          codePoints--;
+          i++;
+        }
+      }
+    }
     return codePoints + 1;
   }
   let count = 0;

@@ -100,8 +100,9 @@ export function compilePattern(source: string): PatternResult {
         return found;
       },
       count(text, what) {
+        const matches = successive(text, what);
         let found = 0;
-        for (const _ of successive(text, what)) found++;
+        while (matches.next().done !== true) found++;
         return found;
       },
     },
