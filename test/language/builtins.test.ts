@@ -1,7 +1,7 @@
 // The registry of built-ins: what the checker accepts, the compiler can run, and a call computes.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { builtinFields, builtinFunctions, builtinMembers, type BuiltinFunction } from '../../server/src/language/builtins.js';
+import { builtinFields, builtinFunctions, builtinMembers, type BuiltinFunction, type Literal } from '../../server/src/language/builtins.js';
 import { corpusEnv } from '../../server/src/language/eval-env.js';
 import type { Type } from '../../server/src/language/types.js';
 import { kinds, type TypedEval, type ValueType } from '../../server/src/language/values.js';
@@ -48,8 +48,8 @@ const view: TrajectoryView = {
 };
 const corpus = { file: 'corpus.jsonl', passages: new Map([['w:1', { id: 'w:1', title: 'Paris', text: 'The capital of France.' }]]) };
 
-/** The literals a call of `fn` writes: a valid pattern for each pattern parameter. */
-const literalsOf = (fn: BuiltinFunction): (string | undefined)[] => fn.parameters.map((p) => (p.pattern === true ? 'Paris' : undefined));
+/** The literals a call of `fn` writes where its parameters take one: a valid pattern of one group, group 1, 2 digits, a normalisation. */
+const literalsOf = (fn: BuiltinFunction): Literal[] => fn.parameters.map((p) => (p.literal === undefined ? undefined : { pattern: '(Paris)', group: 1, digits: 2, normalization: 'spaced' }[p.literal]));
 
 /** The value of `expr` on `view`, through the checker and the compiler, as a term computes it (booleans as 0/1). */
 function evaluate(expr: string, on: TrajectoryView = view): number {

@@ -153,7 +153,7 @@ describe('completion', () => {
     }
     assert.equal(item(items, 'c').kind, CompletionItemKind.Variable);
     assert.equal(item(items, 'c').detail, 'variable: id, visible');
-    assert.equal(item(items, 'token_f1').detail, 'token_f1(text: text, answers: texts | text) → number');
+    assert.equal(item(items, 'token_f1').detail, 'token_f1(text: text, answers: texts | text, normalization?: text) → number');
     assert.equal(item(items, 'L').kind, CompletionItemKind.Event);
     assert.equal(item(items, 'citations').kind, CompletionItemKind.Field);
     assert.equal(item(items, 'any', CompletionItemKind.Keyword).insertText, 'any ${1:c} in ${2:citations}: $0');

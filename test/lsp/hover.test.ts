@@ -122,7 +122,7 @@ audit a {
 
   test('a built-in function: signature and doc', async () => {
     const { text } = await hoverAt(positionIn(paperSpec, 'token_f1(', 3));
-    assert.ok(text.includes('token_f1(text: text, answers: texts | text) → number'), text);
+    assert.ok(text.includes('token_f1(text: text, answers: texts | text, normalization?: text) → number'), text);
     assert.ok(text.includes('best token-level F1'), text);
   });
 

@@ -3,7 +3,8 @@ import type { EvalEnv } from './eval-env.js';
 import { EvaluationError } from './eval-error.js';
 import * as fns from './functions.js';
 import { countedEvaluator } from './citation-tally.js';
-import { compilePattern } from './patterns.js';
+import { isNormalization, type Normalizer } from './normalizer.js';
+import { compilePattern, type Pattern } from './patterns.js';
 import * as steps from './steps.js';
 import type { TrajectoryPart, Type, Visibility } from './types.js';
 import { kinds, params, type Eval, type Kind, type Param, type TypedEval } from './values.js';
@@ -34,11 +35,18 @@ export interface BuiltinMember {
   compile(record: TypedEval): TypedEval | undefined;
 }
 
+/**
+ * What an argument written as a literal must hold, checked before any row is read
+ * (semantics/literal-arguments.ts): a valid RE2 pattern (language/patterns.ts), a capture group
+ * number of the call's pattern, the decimal places of `round`, a normalisation's name.
+ */
+export type LiteralRule = 'pattern' | 'group' | 'digits' | 'normalization';
+
 export interface BuiltinParameter {
   readonly name: string;
   readonly types: readonly Type[];
-  /** The argument must be a string literal holding a valid RE2 pattern (language/patterns.ts). */
-  readonly pattern?: true;
+  /** The argument must be a literal that obeys this rule; the compiler reads its value. */
+  readonly literal?: LiteralRule;
 }
 
 /** A function. It never reads gold on its own: a call is oracle exactly when one of its arguments is. */
@@ -54,10 +62,10 @@ export interface BuiltinFunction {
   /** The part of the trajectory the call reads besides its arguments (`calls`, `repeated_queries`: the steps). */
   readonly implicitReads?: TrajectoryPart;
   /**
-   * The call's evaluator from its arguments' (and, for a pattern parameter, the literal written
-   * there); undefined when they do not fit the signature.
+   * The call's evaluator from its arguments' (and, for a parameter with a literal rule, the literal
+   * written there: a string, or a number with its sign); undefined when they do not fit the signature.
    */
-  compile(args: readonly TypedEval[], literals?: readonly (string | undefined)[]): TypedEval | undefined;
+  compile(args: readonly TypedEval[], literals?: readonly Literal[]): TypedEval | undefined;
   /**
    * For a function whose value counts a test of each id of its first argument: the call's evaluator
    * that, on a view that swaps one citation, counts from the original's tests (language/citation-tally.ts)
@@ -122,18 +130,78 @@ function optional<A, R>(name: string, p: [Param<A>], result: Kind<R>, doc: strin
   };
 }
 
+/** A literal argument's value: a string literal's, or a number literal's with its sign (`-2`). */
+export type Literal = string | number | undefined;
+
+const patternParameter: BuiltinParameter = { name: 'pattern', types: ['text'], literal: 'pattern' };
+const groupParameter: BuiltinParameter = { name: 'group', types: ['number'], literal: 'group' };
+const normalizationParameter: BuiltinParameter = { name: 'normalization', types: ['text'], literal: 'normalization' };
+
+/** The pattern written at `at`, compiled once, when the call is; undefined for a bad one. */
+function patternAt(args: readonly TypedEval[], literals: readonly Literal[] | undefined, at: number): Pattern | undefined {
+  // The pattern's value is its literal, read when compiling; the argument only has to be a text.
+  const source = args[at]?.type === 'text' ? literals?.[at] : undefined;
+  const compiled = typeof source === 'string' ? compilePattern(source) : undefined;
+  return compiled?.ok === true ? compiled.pattern : undefined;
+}
+
+/** The literal at `at` when it is a whole number from 0 to `max`. */
+function wholeNumberAt(args: readonly TypedEval[], literals: readonly Literal[] | undefined, at: number, max: number): number | undefined {
+  const value = args[at]?.type === 'number' ? literals?.[at] : undefined;
+  return typeof value === 'number' && Number.isInteger(value) && value >= 0 && value <= max ? value : undefined;
+}
+
 /** `name(text, "pattern")`: the pattern is compiled once, when the call is; a bad one does not compile. */
-function patternTest(name: string, p: [Param<string>], doc: string): BuiltinFunction {
+function overPattern<R>(name: string, result: Kind<R>, doc: string, run: (pattern: Pattern, text: string) => R): BuiltinFunction {
   return {
-    name, parameters: [p[0], { name: 'pattern', types: ['text'], pattern: true }], required: 2, variadic: false, result: 'boolean', doc,
+    name, parameters: [params.text('text'), patternParameter], required: 2, variadic: false, result: result.type, doc,
     compile(args, literals) {
-      const text = args.length === 2 ? readArg(p[0], args[0]) : undefined;
-      // The pattern's value is its literal, read when compiling; the argument only has to be a text.
-      const source = args[1]?.type === 'text' ? literals?.[1] : undefined;
-      const compiled = source === undefined ? undefined : compilePattern(source);
-      if (text === undefined || compiled?.ok !== true) return undefined;
-      const pattern = compiled.pattern;
-      return kinds.boolean.wrap((view, env) => pattern.test(text(view, env)));
+      const text = args.length === 2 ? readArg(params.text('text'), args[0]) : undefined;
+      const pattern = patternAt(args, literals, 1);
+      if (text === undefined || pattern === undefined) return undefined;
+      return result.wrap((view, env) => run(pattern, text(view, env)));
+    },
+  };
+}
+
+/** `name(text, "pattern", group?)`: the group a literal whole number of the pattern's groups, 0 (the whole match) when left out. */
+function extraction<R>(name: string, result: Kind<R>, doc: string, run: (pattern: Pattern, text: string, group: number) => R): BuiltinFunction {
+  return {
+    name, parameters: [params.text('text'), patternParameter, groupParameter], required: 2, variadic: false, result: result.type, doc,
+    compile(args, literals) {
+      const text = args.length === 2 || args.length === 3 ? readArg(params.text('text'), args[0]) : undefined;
+      const pattern = patternAt(args, literals, 1);
+      const group = pattern === undefined ? undefined : args.length === 2 ? 0 : wholeNumberAt(args, literals, 2, pattern.groups);
+      if (text === undefined || pattern === undefined || group === undefined) return undefined;
+      return result.wrap((view, env) => run(pattern, text(view, env), group));
+    },
+  };
+}
+
+/** `name(text, answers, normalization?)`: an answer metric under a named normalisation, SQuAD's when left out. */
+function metric<B, R>(name: string, p: [Param<string>, Param<B>], result: Kind<R>, doc: string, evaluate: (a: string, b: B, normalizer: Normalizer) => R): BuiltinFunction {
+  return {
+    name, parameters: [...p, normalizationParameter], required: 2, variadic: false, result: result.type, doc,
+    compile(args, literals) {
+      const a = args.length === 2 || args.length === 3 ? readArg(p[0], args[0]) : undefined;
+      const b = readArg(p[1], args[1]);
+      const named = args.length === 2 ? 'squad' : args[2]?.type === 'text' ? literals?.[2] : undefined;
+      if (a === undefined || b === undefined || typeof named !== 'string' || !isNormalization(named)) return undefined;
+      return result.wrap((view, env) => evaluate(a(view, env), b(view, env), env.normalizerFor(named)));
+    },
+  };
+}
+
+/** `round(value, digits?)`: the digits a literal whole number (either sign), 0 when left out. */
+function rounding(name: string, doc: string): BuiltinFunction {
+  const value = params.numeric('value');
+  return {
+    name, parameters: [value, { name: 'digits', types: ['number'], literal: 'digits' }], required: 1, variadic: false, result: 'number', doc,
+    compile(args, literals) {
+      const x = args.length === 1 || args.length === 2 ? readArg(value, args[0]) : undefined;
+      const digits = args.length === 1 ? 0 : args[1]?.type === 'number' ? literals?.[1] : undefined;
+      if (x === undefined || typeof digits !== 'number' || !Number.isInteger(digits)) return undefined;
+      return kinds.number.wrap((view, env) => fns.pythonRound(x(view, env), digits));
     },
   };
 }
@@ -225,12 +293,18 @@ export function memberOf(owner: Type, name: string): BuiltinMember | undefined {
 const { text, ids, number, numeric, answers, collection } = params;
 
 export const builtinFunctions: readonly BuiltinFunction[] = [
-  binary('exact_match', [text('text'), answers('answers')], kinds.number,
-    '1 when the normalised text equals one of the normalised answers (SQuAD normalisation), else 0.',
-    (t, a, env) => fns.exactMatch(t, a, env.normalizer)),
-  binary('token_f1', [text('text'), answers('answers')], kinds.number,
-    'The best token-level F1 of the text against any of the answers (normalised tokens).',
-    (t, a, env) => fns.tokenF1(t, a, env.normalizer)),
+  metric('exact_match', [text('text'), answers('answers')], kinds.number,
+    '1 when the normalised text equals one of the normalised answers (a text set, or one text), else 0. Normalisation: `"squad"` (the default), `"spaced"` or `"squad_spaced"`.',
+    fns.exactMatch),
+  metric('token_f1', [text('text'), answers('answers')], kinds.number,
+    'The best token-level F1 of the text against any of the answers (a text set, or one text): SQuAD\'s, over the normalised words with repeats counted. Normalisation: `"squad"` (the default), `"spaced"` or `"squad_spaced"`.',
+    fns.tokenF1),
+  metric('token_set_f1', [text('text'), answers('answers')], kinds.number,
+    'The best F1 over the SETS of normalised words (repeats count once), against any of the answers; 0 when the text or the answer has no word. DeepResearcher\'s and ASearcher\'s: `token_set_f1(answer, gold.answers, "spaced")`.',
+    fns.tokenSetF1),
+  metric('cover_match', [text('text'), answers('answers')], kinds.number,
+    'Cover-EM: 1 when every normalised word of one of the answers is a word of the normalised text (any order, anything else around), else 0. ASearcher\'s and R1-Searcher\'s `cover_exact_match`.',
+    fns.coverMatch),
   {
     ...binary('grounding', [ids('ids'), answers('answers')], kinds.number,
       'The share of the cited passages whose text contains one of the answers (normalised); 0 without citations.',
@@ -274,11 +348,11 @@ export const builtinFunctions: readonly BuiltinFunction[] = [
   variadic('mean', numeric('value'), kinds.number, 'The mean of numbers or 0/1 indicators (a violation rate).', fns.mean),
   variadic('min', numeric('value'), kinds.number, 'The smallest of the values.', (values) => values.reduce((m, x) => Math.min(m, x), Infinity)),
   variadic('max', numeric('value'), kinds.number, 'The largest of the values.', (values) => values.reduce((m, x) => Math.max(m, x), -Infinity)),
-  binary('contains', [text('text'), text('part')], kinds.boolean,
-    '`part` is a substring of `text` once both are normalised (SQuAD normalisation; Search-R1\'s sub-EM with a gold answer as `part`): not whole words, so "no" is in "snow"; false when `part` has no words after normalisation.',
-    (t, part, env) => {
-      const wanted = env.normalizer.normalize(part);
-      return wanted.length > 0 && env.normalizer.normalize(t).includes(wanted);
+  metric('contains', [text('text'), text('part')], kinds.boolean,
+    '`part` is a substring of `text` once both are normalised (SQuAD normalisation unless named; Search-R1\'s sub-EM with a gold answer as `part`): not whole words, so "no" is in "snow"; false when `part` has no words after normalisation.',
+    (t, part, normalizer) => {
+      const wanted = normalizer.normalize(part);
+      return wanted.length > 0 && normalizer.normalize(t).includes(wanted);
     }),
   binary('starts_with', [text('text'), text('prefix')], kinds.boolean,
     'The text begins with `prefix`, exactly as written: not normalised (unlike `contains`), case and spaces count; true for the prefix `""`. Python\'s `text.startswith(prefix)`.',
@@ -286,8 +360,26 @@ export const builtinFunctions: readonly BuiltinFunction[] = [
   variadic('concat', text('text'), kinds.text,
     'The texts joined as written, with nothing between them: `concat(answer, " ", question)`. For edits that set a text field.',
     fns.concat),
-  patternTest('matches', [text('text')],
-    'The RE2 pattern (a string literal) matches somewhere in the text, as written (not normalised): `matches(final_text, "^<think>(?s:.*)</think>")`. Anchor with `^`/`$`; `(?i)` ignores case. Linear-time (re2js): no pattern can hang an analysis.'),
+  overPattern('matches', kinds.boolean,
+    'The RE2 pattern (a string literal) matches somewhere in the text, as written (not normalised): `matches(final_text, "^<think>(?s:.*)</think>")`. Anchor with `^`/`$`; `(?i)` ignores case. Linear-time (re2js): no pattern can hang an analysis.',
+    (pattern, t) => pattern.test(t)),
+  extraction('first_match', kinds.text,
+    'The first (leftmost) match of the RE2 pattern in the text, or its capture group `group` (0, the whole match, when left out): Python\'s `re.search(pattern, text).group(group)`. `""` when nothing matches (test with `matches`) or the group takes no part in the match. `first_match(response, "(?s)<answer>(.*?)</answer>", 1)`.',
+    (pattern, t, group) => pattern.first(t, group, 'first_match')),
+  extraction('last_match', kinds.text,
+    'The last of the successive non-overlapping matches of the RE2 pattern (Python\'s `re.finditer`), or its capture group `group`; `""` when nothing matches. Search-R1\'s answer: `last_match(concat(prompt, response), "(?s)<answer>(.*?)</answer>", 1)`.',
+    (pattern, t, group) => pattern.last(t, group, 'last_match')),
+  extraction('all_matches', kinds.texts,
+    'The successive non-overlapping matches of the RE2 pattern, in order with repeats, or each one\'s capture group `group` (0, the whole match, when left out; Python\'s `re.findall` gives group 1 when the pattern has one group: write it). None when nothing matches.',
+    (pattern, t, group) => pattern.all(t, group, 'all_matches')),
+  overPattern('count_matches', kinds.number,
+    'The number of successive non-overlapping matches of the RE2 pattern in the text: Python\'s `len(re.findall(pattern, text))`. `count_matches(concat(prompt, response), "(?s)<answer>.*?</answer>") >= 2`.',
+    (pattern, t) => pattern.count(t, 'count_matches')),
+  binary('count_of', [text('text'), text('part')], kinds.number,
+    'The number of non-overlapping occurrences of `part` in the text, as written (not normalised), searched left to right: Python\'s `text.count(part)` (`count_of("aaaa", "aa")` is 2; the empty part occurs once more than the text has characters). Tag balance: `count_of(response, "<think>") == count_of(response, "</think>")`.',
+    (t, part) => fns.countOf(t, part)),
+  rounding('round',
+    'The value rounded to `digits` decimal places (a literal whole number, negative for tens, hundreds…; 0 when left out) exactly as Python\'s `round(x, digits)` on a double: the exact binary value rounded, a tie to the even digit, so `round(2.675, 2)` is 2.67 and `round(0.125, 2)` is 0.12. R-Search: `round(token_f1(answer, gold.answers), 2)`.'),
 ];
 
 export const builtinFieldsByName = new Map(builtinFields.map((f) => [f.name, f]));

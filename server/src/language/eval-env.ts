@@ -1,7 +1,7 @@
 import { corpusOrder, type CorpusOrder } from '../pool/corpus-order.js';
 import type { Corpus, SearchStep } from '../pool/types.js';
 import { repeatedQueries } from './functions.js';
-import { cachingNormalizer, type Normalizer } from './normalizer.js';
+import { cachingNormalizer, type Normalization, type Normalizer } from './normalizer.js';
 
 /**
  * What expressions read besides the trajectory (the audited corpus), and the caches of one
@@ -14,6 +14,8 @@ export interface EvalEnv {
   corpusOrder(): CorpusOrder;
   /** SQuAD normalisation that remembers recent short texts. */
   readonly normalizer: Normalizer;
+  /** A named normalisation that remembers recent short texts (`normalizer` for `squad`). */
+  normalizerFor(name: Normalization): Normalizer;
   /** The passage's title and text, normalised for answer matching; undefined for ids outside the corpus. */
   normalizedPassage(id: string): string | undefined;
   /** `repeated_queries` of a trajectory's searches, counted once per searches array and threshold. */
@@ -23,6 +25,8 @@ export interface EvalEnv {
 /** The environment of analyses over `corpus`. */
 export function corpusEnv(corpus: Corpus): EvalEnv {
   const normalizer = cachingNormalizer();
+  // The other normalisations' caches, made when a metric first asks for one.
+  const others = new Map<Normalization, Normalizer>();
   // One entry per corpus passage at most: bounded by the corpus this environment holds anyway.
   const passages = new Map<string, string>();
   // Keyed weakly by the searches array: an edit that keeps the searches keeps the very same array,
@@ -32,6 +36,12 @@ export function corpusEnv(corpus: Corpus): EvalEnv {
     corpusIds: new Set(corpus.passages.keys()),
     corpusOrder: () => corpusOrder(corpus),
     normalizer,
+    normalizerFor(name) {
+      if (name === 'squad') return normalizer;
+      let made = others.get(name);
+      if (made === undefined) others.set(name, (made = cachingNormalizer(name)));
+      return made;
+    },
     normalizedPassage(id) {
       const known = passages.get(id);
       if (known !== undefined) return known;

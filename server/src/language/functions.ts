@@ -43,6 +43,110 @@ export function tokenF1(text: string, answers: string | readonly string[], norma
   return best;
 }
 
+/**
+ * F1 over the sets of words, as DeepResearcher and ASearcher compute it: repeats count once, and
+ * a text or an answer with no word scores 0 against it (never 1, unlike `tokenF1`).
+ */
+function setF1(prediction: ReadonlySet<string>, truth: ReadonlySet<string>): number {
+  if (prediction.size === 0 || truth.size === 0) return 0;
+  let common = 0;
+  for (const p of prediction) if (truth.has(p)) common++;
+  if (common === 0) return 0;
+  const precision = common / prediction.size;
+  const recall = common / truth.size;
+  return (2 * precision * recall) / (precision + recall);
+}
+
+export function tokenSetF1(text: string, answers: string | readonly string[], normalizer: Normalizer = plainNormalizer): number {
+  const prediction = new Set(normalizer.tokens(text));
+  let best = 0;
+  for (const answer of answersOf(answers)) best = Math.max(best, setF1(prediction, new Set(normalizer.tokens(answer))));
+  return best;
+}
+
+/**
+ * Cover-EM (ASearcher's and R1-Searcher's `cover_exact_match_score_1`): 1 when every word of some
+ * normalised answer is a word of the normalised text, in any order. Python splits the normalised
+ * texts on " ", so a text with no words is one empty word: an answer with no words covers exactly
+ * the texts with no words.
+ */
+export function coverMatch(text: string, answers: string | readonly string[], normalizer: Normalizer = plainNormalizer): number {
+  const words = new Set(normalizer.tokens(text));
+  return answersOf(answers).some((answer) => {
+    const wanted = normalizer.tokens(answer);
+    return wanted.length === 0 ? words.size === 0 : wanted.every((w) => words.has(w));
+  }) ? 1 : 0;
+}
+
+/**
+ * Python's `text.count(part)`: non-overlapping occurrences, searched left to right (`"aaaa"` holds
+ * `"aa"` twice). The empty part occurs once more than the text has characters (code points).
+ */
+export function countOf(text: string, part: string): number {
+  if (part.length === 0) {
+    // Code points: a surrogate pair is one character to Python.
+    let codePoints = text.length;
+    for (let i = 0; i < text.length - 1; i++) {
+      const code = text.charCodeAt(i);
+      if (code >= 0xd800 && code <= 0xdbff) {
+        const next = text.charCodeAt(i + 1);
+        if (next >= 0xdc00 && next <= 0xdfff) {
+          codePoints--;
+          i++;
+        }
+      }
+    }
+    return codePoints + 1;
+  }
+  let count = 0;
+  for (let at = text.indexOf(part); at >= 0; at = text.indexOf(part, at + part.length)) count++;
+  return count;
+}
+
+// Python's round(x, n) on a double: the exact binary value of x rounded to n decimal places, an
+// exact tie going to the even last digit, then read back as the nearest double (CPython's
+// float.__round__ through dtoa). So round(2.675, 2) is 2.67: the double 2.675 is 2.67499999…
+// Past ±308 … 323 places CPython returns 0 or x itself; so does this.
+const roundAllDigits = 323;
+const roundNoDigits = -308;
+
+/** The double `x` as `mantissa · 2^exponent` exactly (x finite and nonzero). */
+function binaryParts(x: number): { mantissa: bigint; exponent: number } {
+  const view = new DataView(new ArrayBuffer(8));
+  view.setFloat64(0, Math.abs(x));
+  const bits = view.getBigUint64(0);
+  const biased = Number((bits >> 52n) & 0x7ffn);
+  const fraction = bits & ((1n << 52n) - 1n);
+  return biased === 0
+    ? { mantissa: fraction, exponent: -1074 }
+    : { mantissa: fraction | (1n << 52n), exponent: biased - 1075 };
+}
+
+/** `numerator / denominator` rounded to a whole number, an exact half to the even one (both positive). */
+function divideHalfEven(numerator: bigint, denominator: bigint): bigint {
+  const quotient = numerator / denominator;
+  const twice = 2n * (numerator % denominator);
+  if (twice > denominator || (twice === denominator && quotient % 2n === 1n)) return quotient + 1n;
+  return quotient;
+}
+
+export function pythonRound(x: number, digits: number): number {
+  if (!Number.isFinite(x) || x === 0 || digits > roundAllDigits) return x;
+  if (digits < roundNoDigits) return x < 0 ? -0 : 0;
+  const { mantissa, exponent } = binaryParts(x);
+  // |x| · 10^digits = numerator / denominator, exactly.
+  let numerator = mantissa;
+  let denominator = 1n;
+  if (exponent >= 0) numerator <<= BigInt(exponent);
+  else denominator <<= BigInt(-exponent);
+  if (digits >= 0) numerator *= 10n ** BigInt(digits);
+  else denominator *= 10n ** BigInt(-digits);
+  const rounded = divideHalfEven(numerator, denominator);
+  // The decimal `rounded · 10^-digits`, read as the nearest double (as CPython's strtod does).
+  const magnitude = Number.parseFloat(`${rounded}e${-digits}`);
+  return x < 0 ? -magnitude : magnitude;
+}
+
 /** Whether `needle` occurs in `haystack` as whole words (both already normalised); never an empty needle. */
 export function containsWords(haystack: string, needle: string): boolean {
   if (needle.length === 0) return false;

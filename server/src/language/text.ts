@@ -15,14 +15,33 @@ const spaces = / {2,}/g;
 
 /** SQuAD's answer normalisation (its `normalize_answer`): lower case, ASCII punctuation deleted, articles dropped, whitespace folded. */
 export function normalizeAnswer(text: string): string {
-  const words = text.toLowerCase().replace(asciiPunctuation, '').replace(article, ' ');
-  // Folding the whitespace into single spaces and trimming the ends is split-filter-join's result.
+  return foldWhitespace(text.toLowerCase().replace(asciiPunctuation, '').replace(article, ' '));
+}
+
+// The two variants some projects use instead (docs/language.md, "Normalisations"): punctuation
+// becomes a space rather than vanishing, so "self-taught" is two words. R1-Searcher's also counts
+// the quotes ‘ ’ ´ as punctuation and keeps SQuAD's article rule; DeepResearcher's and ASearcher's
+// keep the articles. Python applies the article rule after the punctuation, on the lower-case text.
+const r1SearcherPunctuation = /[!"#$%&'()*+,\-./:;<=>?@[\\\]^_`{|}~\u2018\u2019\u00b4]/g;
+
+/** Python's `" ".join(text.split())`: whitespace runs folded into single spaces, the ends trimmed. */
+function foldWhitespace(text: string): string {
   // Most texts have no whitespace but plain spaces, whose runs fold several times faster than the
   // whole class's: a worker normalises every corpus passage an edit cites (docs/performance.md).
-  const folded = otherWhitespace.test(words) ? words.replace(pythonWhitespace, ' ') : words.replace(spaces, ' ');
+  const folded = otherWhitespace.test(text) ? text.replace(pythonWhitespace, ' ') : text.replace(spaces, ' ');
   const from = folded.startsWith(' ') ? 1 : 0;
   const to = folded.length > from && folded.endsWith(' ') ? folded.length - 1 : folded.length;
   return folded.slice(from, to);
+}
+
+/** `"spaced"`: lower case, each ASCII punctuation character a space, whitespace folded; articles kept (DeepResearcher, ASearcher's F1). */
+export function normalizeSpaced(text: string): string {
+  return foldWhitespace(text.toLowerCase().replace(asciiPunctuation, ' '));
+}
+
+/** `"squad_spaced"`: SQuAD's steps with punctuation (ASCII and ‘ ’ ´) turned into spaces, not deleted (R1-Searcher). */
+export function normalizeSquadSpaced(text: string): string {
+  return foldWhitespace(text.toLowerCase().replace(r1SearcherPunctuation, ' ').replace(article, ' '));
 }
 
 /** The normalised words of a text (SQuAD normalisation, split on spaces). */

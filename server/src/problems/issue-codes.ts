@@ -18,6 +18,7 @@ export const issueCodes = {
   // types and visibility
   typeMismatch: 'type-mismatch',
   badPattern: 'bad-pattern',
+  badArgument: 'bad-argument',
   badField: 'bad-field',
   wrongArity: 'wrong-arity',
   unknownMember: 'unknown-member',
@@ -99,7 +100,8 @@ export const issueCodeDocs: Record<IssueCode, string> = {
   'unused-declaration': 'A corpus, pool, signal or detector that nothing uses.',
   'type-mismatch': 'An expression of the wrong type for where it stands.',
   'bad-field': 'A declared logged field whose type is not number, boolean, text, texts or ids, or whose path is not under the row\'s `meta` (`field judge : number = meta.judge.score`).',
-  'bad-pattern': 'The pattern of `matches` is not a string literal, is not valid RE2 syntax, compiles to more than 1,000 instructions, or writes an escape such as `\\d` that a spec string reads as a plain `d` (write `\\\\d`).',
+  'bad-pattern': 'The pattern of `matches` (or of `first_match`, `last_match`, `all_matches`, `count_matches`) is not a string literal, is not valid RE2 syntax, compiles to more than 1,000 instructions, or writes an escape such as `\\d` that a spec string reads as a plain `d` (write `\\\\d`); or a capture group argument is not a whole-number literal or names a group the pattern does not have.',
+  'bad-argument': 'An argument that must be written as a literal is not one its function takes: the normalisation of an answer metric (`"squad"`, `"spaced"`, `"squad_spaced"`), or the digits of `round` (a whole number). A capture group number beyond the pattern\'s groups is `bad-pattern`.',
   'wrong-arity': 'A built-in function called with the wrong number of arguments.',
   'unknown-member': 'A field that the value does not have (`.query` on an id, ...).',
   'oracle-detector': 'A detector reads an oracle field (gold); detectors must be visible.',

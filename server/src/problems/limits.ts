@@ -50,7 +50,9 @@ export const maxCitationsPerRow = 256;
 export const maxPatternInstructions = 1_000;
 
 /**
- * Work of one `matches` call: the pattern's instructions times the text's characters. Past it the
+ * Work of one pattern call: the pattern's instructions times the characters its searches may read
+ * (`matches` and `first_match` search once; `last_match`, `all_matches` and `count_matches` search
+ * again after each match, and each search may read to the end of the text). Past it the
  * analysis stops with `audit-failed` naming the term and the row (the worst case at the bound is
  * about 10 s); a 25-instruction pattern reads texts of up to about 10 million characters.
  */

@@ -9,6 +9,7 @@ import { asNumber, kinds, type Eval, type Kind, type TypedEval } from '../langua
 import type { TrajectoryView } from '../language/view.js';
 import type { BinaryExpr, ConditionalExpr, DetectorDecl, FieldDecl, Expr, Quantifier, QuantifierExpr, RewardDecl, SignalDecl, Term } from '../syntax/ast.js';
 import type { SpecModel } from '../semantics/check.js';
+import { literalValue } from '../semantics/literal-arguments.js';
 
 /** A number-valued function of a trajectory; booleans count as 0/1. */
 export type Feature = (view: TrajectoryView, env: EvalEnv) => number;
@@ -143,7 +144,7 @@ export class RewardCompiler {
         return compiled;
       }
       case 'call': {
-        const literals = e.args.map((a) => (a.kind === 'string' ? a.value : undefined));
+        const literals = e.args.map(literalValue);
         const builtin = builtinFunctionsByName.get(e.callee.text);
         const args = e.args.map((a) => this.expr(a, scope));
         const compiled = builtin?.compile(args, literals);

@@ -5,7 +5,7 @@ import { maxDependencyNesting } from '../problems/limits.js';
 import { report, suggest, type Analysis } from './analysis.js';
 import { builtinFieldsByName, builtinFunctionsByName, memberOf, membersOf, type BuiltinFunction } from '../language/builtins.js';
 import { elementTypes, isNumeric, typeNames, type Type, type Visibility } from '../language/types.js';
-import { checkPatternArgument } from './check-pattern.js';
+import { checkLiteralArgument } from './literal-arguments.js';
 import { loggedFieldInfo } from './check-logged-field.js';
 import { declKindNames, type DeclInfo, type VariableSymbol } from './symbols.js';
 
@@ -330,7 +330,7 @@ export class Inference {
       const parameter = fn.parameters[Math.min(i, fn.parameters.length - 1)];
       if (parameter === undefined || i >= max) return;
       expectType(this.a, arg, parameter.types, argExprs[i]!.span, `argument ${i + 1} (${parameter.name}) of ${callee.text}`);
-      if (parameter.pattern === true) checkPatternArgument(this.a, argExprs[i]!, `argument ${i + 1} (${parameter.name}) of ${callee.text}`);
+      checkLiteralArgument(this.a, fn, argExprs, i, `argument ${i + 1} (${parameter.name}) of ${callee.text}`);
     });
   }
 
