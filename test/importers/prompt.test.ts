@@ -168,15 +168,15 @@ describe('qa_em on a response without an answer', () => {
   const unanswered = '<think> I should search. </think>\n<search> 2008 Summer Olympics host city </search>\n\n<information>Doc 1(Title: 2008 Summer Olympics) The games were held in Beijing.</information>\n\n<think> I ran out of turns. </think>';
   const answered = `${unanswered}\n<answer> Shanghai </answer>`;
 
-  // qa_em: the last <answer> of prompt + response, when there are two. The language has no function
-  // returning a match's text, so the template's example answer is written here, checked against the
-  // prompt: the spec docs/import.md ("The answer") shows, line for line.
+  // qa_em: the last <answer> of prompt + response, when there are two: the spec docs/import.md ("The
+  // answer") shows, line for line, and the two counts it rests on.
   const spec = `field response "the response as generated" : text = meta.transcript
-signal two_pairs "qa_em finds two <answer> pairs" = matches(concat(prompt, response), "(?s)<answer>.*?</answer>.*?<answer>.*?</answer>")
+signal two_pairs "qa_em finds two <answer> pairs" = count_matches(concat(prompt, response), "(?s)<answer>(.*?)</answer>") >= 2
 signal own_answer "the response writes an <answer> pair" = matches(response, "(?s)<answer>.*?</answer>")
-signal example_last "the prompt's last pair is the example" = matches(prompt, "<answer> Beijing </answer>(?:[^<]|<[^a])*$")
-signal qa_em "Search-R1's qa_em" = if not two_pairs then 0 else if own_answer then exact_match(answer, gold.answers)
-  else if example_last then exact_match("Beijing", gold.answers) else 0
+signal qa_em "Search-R1's qa_em" =
+  if count_matches(concat(prompt, response), "(?s)<answer>(.*?)</answer>") >= 2
+  then exact_match(last_match(concat(prompt, response), "(?s)<answer>(.*?)</answer>", 1), gold.answers)
+  else 0
 `;
 
   async function rollout(output: string, gold: string): Promise<TrajectoryView> {
