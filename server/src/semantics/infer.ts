@@ -340,7 +340,7 @@ export class Inference {
     }
     this.a.occurrences.push({ span: callee.span, symbol: { kind: 'function', fn }, isDeclaration: false });
     this.checkArguments(fn, argExprs, args, callee, span);
-    return combine(fn.result, args);
+    return combine(fn.resultOf?.(args.map((arg) => arg.type)) ?? fn.result, args);
   }
 
   private checkArguments(fn: BuiltinFunction, argExprs: readonly Expr[], args: readonly Inferred[], callee: Name, span: Span): void {
