@@ -138,7 +138,9 @@ function expressionWants(tokens: readonly IToken[], options: ExpressionOptions):
   if (is(last, T.Dot)) return [{ kind: 'members', object: objectBeforeDot(tokens), scope }];
   if (is(last, ...quantifiers)) return nothing;
   if (is(last, T.Identifier) && is(previous, ...quantifiers)) return [{ kind: 'keywords', words: ['in'] }];
-  if (last !== undefined && is(last, ...expressionEnds)) {
+  // `where` after a quantifier's collection (it put the variable in scope) opens the filter: an operand comes next.
+  const opensFilter = is(last, T.Identifier) && last?.image === 'where' && scopeAt(tokens).length > scopeAt(tokens.slice(0, -1)).length;
+  if (last !== undefined && is(last, ...expressionEnds) && !opensFilter) {
     const depth = parenDepth(tokens);
     const wants: Want[] = [];
     const awaited = awaitedConditionalWord(tokens);
