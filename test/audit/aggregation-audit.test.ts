@@ -8,6 +8,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
 import { auditSpec, newAuditCaches } from '../../server/src/audit/audit-spec.js';
+import { goldenAudit, goldenSpec } from '../helpers/golden-audit.js';
 
 const sampleDir = path.resolve(__dirname, '../../../samples/deep-research');
 const specFile = path.join(sampleDir, 'aggregations.reward');
@@ -54,5 +55,35 @@ describe('an audit of a reward written with aggregations', () => {
     // Deleting the opened documents saves their cost: the aggregated cost changes under the edit.
     const skip = audit.attacks.find((a) => a.name === 'skip_reading')!.results.find((r) => r.reward === 'costs_aggregated' && r.selection === 'oracle_worst')!;
     assert.ok((skip.estimate.asr ?? 0) > 0, JSON.stringify(skip.estimate));
+  });
+});
+
+describe('filtered quantifiers over the citations under a citation swap', () => {
+  // Laundering swaps one citation, and a quantifier over `citations` then counts from the original's
+  // tests (language/citation-tally.ts): with a `where` filter, what it counts must stay the filter's
+  // elements, so each filtered form gets the figures of the same test written without a filter.
+  const pairs: [string, string][] = [
+    ['any x in citations where x in corpus: x not in retrieved', 'any x in citations: x in corpus and x not in retrieved'],
+    ['all x in citations where x in corpus: x in retrieved', 'all x in citations: x not in corpus or x in retrieved'],
+    ['count x in citations where x in retrieved: true', 'count x in citations: x in retrieved'],
+  ];
+  const rewards = pairs.flatMap(([filtered, plain], i) => [
+    `reward F${i} { g 0.81375 * grounding(citations, gold.answers)  t -0.5 * (${filtered}) }`,
+    `reward P${i} { g 0.81375 * grounding(citations, gold.answers)  t -0.5 * (${plain}) }`,
+  ]);
+  const names = pairs.flatMap((_, i) => [`F${i}`, `P${i}`]);
+  const spec = goldenSpec
+    .replace('audit a {', `${rewards.join('\n')}\naudit a {`)
+    .replace('compare R_L, R_full', `compare R_L, R_full, ${names.join(', ')}`);
+
+  it('gives each filtered quantifier the figures of its plain form, under every attack', () => {
+    const audit = goldenAudit(spec);
+    for (const attack of audit.attacks) {
+      const of = (reward: string) => attack.results.filter((r) => r.reward === reward).map((r) => ({ selection: r.selection, estimate: r.estimate }));
+      pairs.forEach((_, i) => {
+        assert.ok(of(`P${i}`).length > 0, `${attack.name} P${i}`);
+        assert.deepEqual(of(`F${i}`), of(`P${i}`), `${attack.name}: ${pairs[i]![0]}`);
+      });
+    }
   });
 });
