@@ -169,19 +169,19 @@ export const vocabulary = [
   },
   {
     word: 'any',
-    doc: '`any x in COLL: BOOL` holds when the body holds for at least one element; the body reaches as far right as it can.',
+    doc: '`any x in COLL: BOOL` holds when the body holds for at least one element (`any x in COLL where F: BOOL`: one that passes the filter); the body reaches as far right as it can.',
     operand: { usage: 'any x in COLL: BOOL', snippet: 'any ${1:c} in ${2:citations}: $0' },
     quantifier: true,
   },
   {
     word: 'all',
-    doc: '`all x in COLL: BOOL` holds when the body holds for every element; the body reaches as far right as it can.',
+    doc: '`all x in COLL: BOOL` holds when the body holds for every element (`all x in COLL where F: BOOL`: every one that passes the filter); the body reaches as far right as it can.',
     operand: { usage: 'all x in COLL: BOOL', snippet: 'all ${1:c} in ${2:citations}: $0' },
     quantifier: true,
   },
   {
     word: 'count',
-    doc: '`count x in COLL: BOOL` is the number of elements for which the body holds; `count(COLL)` is the number of elements.',
+    doc: '`count x in COLL: BOOL` is the number of elements for which the body holds (`where F` after the collection: among those that pass F); `count(COLL)` is the number of elements.',
     operand: { usage: 'count x in COLL: BOOL', snippet: 'count ${1:s} in ${2:searches}: $0' },
     quantifier: true,
   },
@@ -205,7 +205,7 @@ export const vocabulary = [
     conditional: true,
   },
   { word: 'then', doc: '`then A` in `if BOOL then A else B`: the value where the condition holds.', conditional: true },
-  { word: 'else', doc: '`else B` in `if BOOL then A else B`: the value where the condition does not hold; it reaches as far right as it can.', conditional: true },
+  { word: 'else', doc: '`else B` in `if BOOL then A else B`: the value where the condition does not hold; it reaches as far right as it can. After `max`, `min` or `mean x in COLL: NUM` it is the value when no element is left.', conditional: true },
   {
     word: 'true',
     doc: 'The boolean constant true (1 as an indicator).',
