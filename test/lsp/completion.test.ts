@@ -159,6 +159,19 @@ describe('completion', () => {
     assert.equal(item(items, 'any', CompletionItemKind.Keyword).insertText, 'any ${1:c} in ${2:citations}: $0');
   });
 
+  test('inside an expression: the aggregations as snippets, their variable in scope in the where filter and the body', async () => {
+    const items = await complete(`${paperSpec}\nsignal S = ${cursor}`);
+    assert.equal(item(items, 'max', CompletionItemKind.Keyword).insertText, 'max ${1:a} in ${2:gold.answers}: ${3:token_f1(answer, a)} else ${4:0}');
+    assert.equal(item(items, 'sum', CompletionItemKind.Keyword).insertText, 'sum ${1:s} in ${2:steps}: $0');
+    assert.ok(item(items, 'max', CompletionItemKind.Function), 'max(…) stays a function');
+    const filter = await complete(`${paperSpec}\nsignal S = sum s in steps where ${cursor}`);
+    assert.equal(item(filter, 's').detail, 'variable: step, visible');
+    const body = await complete(`${paperSpec}\nsignal S = max a in gold.answers: ${cursor}`);
+    assert.equal(item(body, 'a').detail, 'variable: text, oracle');
+    const member = await complete(`${paperSpec}\nsignal S = sum s in steps where s.has_step_reward: s.${cursor}`);
+    assert.deepEqual(labels(member), stepMembers);
+  });
+
   test('inside an expression: every built-in function with its signature, every visible built-in field', async () => {
     const items = await complete(`${paperSpec}\ndetector D "d" = ${cursor}`);
     for (const fn of builtinFunctions) {

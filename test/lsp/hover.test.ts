@@ -222,6 +222,20 @@ audit a {
     assert.deepEqual(auditReward.hover.range, { start: { line, character: 2 }, end: { line, character: 8 } });
   });
 
+  test('an aggregation\'s word explains it, and its variable says what binds it', async () => {
+    const spec = 'signal S = max a in gold.answers: token_f1(answer, a) else 0\nreward R { s 1 * S }\n';
+    const other = folder.uri('aggregation.reward');
+    await client.open(other, spec);
+    const at = async (needle: string, offset: number) => {
+      const hover = await client.connection.sendRequest(HoverRequest.type, { textDocument: { uri: other }, position: positionIn(spec, needle, offset) });
+      return (hover?.contents as MarkupContent | undefined)?.value ?? '';
+    };
+    const word = await at('max a', 1);
+    assert.ok(word.startsWith('aggregation `max`'), word);
+    assert.ok(word.includes('else D'), word);
+    assert.ok((await at('a in gold', 0)).includes('an aggregation (`sum`, `max`, `min`, `mean`)'));
+  });
+
   test('comments, strings and punctuation have no hover', async () => {
     for (const position of [positionIn(paperSpec, '# Exact visible', 3), positionIn(paperSpec, '"pools/corpus.jsonl"', 4), positionIn(paperSpec, 'F = 1.0', 2)]) {
       assert.equal(await client.connection.sendRequest(HoverRequest.type, { textDocument: { uri }, position }), null);

@@ -29,6 +29,8 @@ describe('limits: nesting as written', () => {
     ['3,000 nots', signal(`${'not '.repeat(max)}⟦not⟧ ${'not '.repeat(2935)}true`)],
     ['3,000 unary minuses', signal(`${'-'.repeat(max)}⟦-⟧${'-'.repeat(2935)}1`)],
     ['1,000 nested quantifiers', signal(`${'any c in citations: '.repeat(max)}⟦any⟧ c in citations: ${'any c in citations: '.repeat(935)}true`)],
+    ['1,000 nested aggregations', signal(`${'sum c in citations: '.repeat(max)}⟦sum⟧ c in citations: ${'sum c in citations: '.repeat(935)}1`)],
+    ['1,000 nested filters', signal(`${'any c in citations where '.repeat(max)}⟦any⟧ c in citations where ${'any c in citations where '.repeat(935)}true${': true'.repeat(1000)}`)],
     ['a sum of 100,000 terms', signal(`${'1 + '.repeat(max)}1 ⟦+⟧ ${'1 + '.repeat(99_934)}1`)],
     ['100,000 member accesses', signal(`final${'.answer'.repeat(max)}⟦.⟧answer${'.answer'.repeat(99_934)}`)],
     ['a count call cut at its argument list', signal(`${'1 + '.repeat(max - 1)}- count⟦(⟧citations)`)],

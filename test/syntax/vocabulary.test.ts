@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
-import { declarationWords, keywordDefs, keywords, quantifierWords } from '../../server/src/problems/vocabulary.js';
+import { aggregateWords, declarationWords, keywordDefs, keywords, quantifierWords } from '../../server/src/problems/vocabulary.js';
 import { Identifier, keywordTokens, rewardLexer } from '../../server/src/syntax/tokens.js';
 
 const sorted = (words: Iterable<string>): string[] => [...new Set(words)].sort();
@@ -54,11 +54,12 @@ describe('the TextMate grammar lists the vocabulary\'s words', () => {
     for (const list of lists) assert.deepEqual(list, sorted(declarationWords));
   });
 
-  it('colours the audit items, the attack clauses, the quantifiers and the word operators', () => {
+  it('colours the audit items, the attack clauses, the quantifiers, the aggregations and the word operators', () => {
     const words = (match: string | undefined): string[] => alternation(/\((?:\?:)?([a-z|]+)\)/.exec(match ?? '')![1]!);
     assert.deepEqual(words(repository['audit-keyword']?.match), inAuditBlock);
     assert.deepEqual(words(repository['reserved-audit-keyword']?.match), inAuditBlock.filter((w) => !declarationWords.some((d) => d === w)));
     assert.deepEqual(words(repository['quantifier']?.patterns?.[1]?.match), sorted(quantifierWords));
+    assert.deepEqual(words(repository['quantifier']?.patterns?.[2]?.match), sorted(aggregateWords));
     assert.deepEqual(words(repository['word-operator']?.match), sorted(keywordDefs.filter((k) => k.operator === true).map((k) => k.word)));
     assert.deepEqual(words(repository['boolean']?.match), sorted(keywordDefs.filter((k) => k.constant === true).map((k) => k.word)));
   });

@@ -52,7 +52,9 @@ export function attachedSigns(spec: Spec, text: string): Set<number> {
         return;
       case 'quantifier':
         visit(e.collection);
+        visit(e.filter);
         visit(e.body);
+        visit(e.fallback);
         return;
       case 'if':
         visit(e.condition);

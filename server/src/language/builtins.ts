@@ -6,7 +6,7 @@ import { countedEvaluator } from './citation-tally.js';
 import { isNormalization, type Normalizer } from './normalizer.js';
 import { compilePattern, type Pattern } from './patterns.js';
 import * as steps from './steps.js';
-import type { TrajectoryPart, Type, Visibility } from './types.js';
+import { elementTypes, type TrajectoryPart, type Type, type Visibility } from './types.js';
 import { kinds, params, type Eval, type Kind, type Param, type TypedEval } from './values.js';
 import type { TrajectoryView } from './view.js';
 
@@ -58,6 +58,8 @@ export interface BuiltinFunction {
   /** The last parameter repeats (mean, min, max); at least one argument. */
   readonly variadic: boolean;
   readonly result: Type;
+  /** The result's type from the arguments' where it varies with them (`first(C)` is an element of C); `result` otherwise. */
+  readonly resultOf?: (args: readonly Type[]) => Type;
   readonly doc: string;
   /** The part of the trajectory the call reads besides its arguments (`calls`, `repeated_queries`: the steps). */
   readonly implicitReads?: TrajectoryPart;
@@ -218,6 +220,44 @@ function variadic<A, R>(name: string, p: Param<A>, result: Kind<R>, doc: string,
   };
 }
 
+/** The element at one end of an ordered collection (a set in its order), or undefined when it is empty. */
+function endOf<T>(items: Iterable<T>, end: 'first' | 'last'): T | undefined {
+  if (Array.isArray(items)) return end === 'first' ? items[0] : items[items.length - 1];
+  let found: T | undefined;
+  for (const x of items) {
+    found = x;
+    if (end === 'first') break;
+  }
+  return found;
+}
+
+/** `first(C)`, `last(C)`: an element of C, typed as C's elements; an empty C gives the empty one (`""`, the step that is none). */
+function endElement(name: 'first' | 'last', doc: string): BuiltinFunction {
+  return {
+    name, parameters: [{ name: 'collection', types: ['ids', 'texts', 'steps'] }], required: 1, variadic: false, result: 'error', doc,
+    resultOf: ([collection]) => (collection === undefined ? 'error' : elementTypes[collection] ?? 'error'),
+    compile(args) {
+      const arg = args.length === 1 ? args[0] : undefined;
+      switch (arg?.type) {
+        case 'ids': {
+          const run = arg.run;
+          return kinds.id.wrap((view, env) => endOf(run(view, env), name) ?? '');
+        }
+        case 'texts': {
+          const run = arg.run;
+          return kinds.text.wrap((view, env) => endOf(run(view, env), name) ?? '');
+        }
+        case 'steps': {
+          const run = arg.run;
+          return kinds.step.wrap((view, env) => endOf(run(view, env), name) ?? steps.noStep);
+        }
+        default:
+          return undefined;
+      }
+    },
+  };
+}
+
 /** A function that reads the logged steps besides its arguments. */
 function readingSteps(f: BuiltinFunction): BuiltinFunction {
   return { ...f, implicitReads: 'steps' };
@@ -260,7 +300,7 @@ export const builtinFields: readonly BuiltinField[] = [
 export const builtinMembers: readonly BuiltinMember[] = [
   member(kinds.gold, 'answers', kinds.texts, 'The gold answers (oracle).', (g) => g.answers),
   member(kinds.gold, 'support', kinds.ids, 'The gold support passage ids (oracle).', (g) => g.support_ids),
-  member(kinds.step, 'type', kinds.text, 'The step\'s type: `"search"`, `"tool"`, `"reasoning"` or `"invalid"`.', (s) => s.type),
+  member(kinds.step, 'type', kinds.text, 'The step\'s type: `"search"`, `"tool"`, `"reasoning"` or `"invalid"`; `""` for the step `first` and `last` give when there is none.', steps.typeOf),
   member(kinds.step, 'tool', kinds.text, 'The tool a tool call called (`"visit"`); `"search"` for a search step; `""` for reasoning and invalid steps.', steps.toolOf),
   member(kinds.step, 'args', kinds.args, 'The arguments of a tool call: `s.args.url` is one, as text. Other steps have none.', steps.argsOf),
   member(kinds.step, 'query', kinds.text, 'A search step\'s query; `""` for other steps.', steps.queryOf),
@@ -360,6 +400,8 @@ export const builtinFunctions: readonly BuiltinFunction[] = [
   variadic('concat', text('text'), kinds.text,
     'The texts joined as written, with nothing between them: `concat(answer, " ", question)`. For edits that set a text field.',
     fns.concat),
+  endElement('first', 'The first element of an id set, text set or steps, in its order: `first(gold.answers)`. An empty collection gives `""` (an id or a text) or a step that reads as nothing (`s.type == ""`).'),
+  endElement('last', 'The last element of an id set, text set or steps, in its order: `last(steps)`. An empty collection gives `""` (an id or a text) or a step that reads as nothing (`s.type == ""`).'),
   overPattern('matches', kinds.boolean,
     'The RE2 pattern (a string literal) matches somewhere in the text, as written (not normalised): `matches(final_text, "^<think>(?s:.*)</think>")`. Anchor with `^`/`$`; `(?i)` ignores case. Linear-time (re2js): no pattern can hang an analysis.',
     (pattern, t) => pattern.test(t)),
@@ -388,5 +430,5 @@ export const builtinFunctionsByName = new Map(builtinFunctions.map((f) => [f.nam
 /** `token_f1(text: text, answers: texts | text) → number`: the signature completion and hover show. */
 export function functionSignature(f: BuiltinFunction): string {
   const shown = f.parameters.map((p, i) => `${p.name}${i >= f.required ? '?' : ''}: ${p.types.join(' | ')}`);
-  return `${f.name}(${shown.join(', ')}${f.variadic ? ', …' : ''}) → ${f.result}`;
+  return `${f.name}(${shown.join(', ')}${f.variadic ? ', …' : ''}) → ${f.resultOf === undefined ? f.result : 'its element'}`;
 }

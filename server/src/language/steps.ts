@@ -8,6 +8,18 @@ import type { ToolArgs } from './values.js';
 
 const noArgs: ToolArgs = Object.freeze({});
 
+/**
+ * The step `first(steps)` and `last(steps)` give when there is none: it reads as nothing (`s.type`
+ * and `s.tool` are `""`, no results, `s.step_reward` 0, `s.has_step_reward` and `s.retrieval`
+ * false), like every member of a step without the part.
+ */
+export const noStep: TraceStep = Object.freeze({ type: 'invalid', text: '' });
+
+/** `s.type`: `""` for the step that is none (`noStep`). */
+export function typeOf(step: TraceStep): string {
+  return step === noStep ? '' : step.type;
+}
+
 /** The name `calls` counts: a tool call's tool, `"search"` for a search step, `""` for reasoning and invalid steps. */
 export function toolOf(step: TraceStep): string {
   return step.type === 'tool' ? step.tool : step.type === 'search' ? 'search' : '';

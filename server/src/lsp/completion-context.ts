@@ -74,7 +74,14 @@ function startsDeclaration(before: readonly IToken[], i: number, word: IToken | 
   return previous === undefined || is(previous, ...expressionEnds, T.RBrace);
 }
 
-/** Quantifier variables whose body the end of `tokens` is in: after their `:`, until their group closes. */
+/** `any x in`, `sum x in`: a quantifier or an aggregation (whose word is a name) binds `x`. */
+function startsQuantifier(tokens: readonly IToken[], i: number): boolean {
+  const [a, b, c] = [tokens[i], tokens[i + 1], tokens[i + 2]];
+  if (a === undefined || b === undefined || c === undefined) return false;
+  return (is(a, ...quantifiers) && is(b, T.Identifier) && is(c, T.In)) || T.startsAggregate(a, b, c);
+}
+
+/** Quantifier variables whose filter or body the end of `tokens` is in: after their `where` or `:`, until their group closes. */
 function scopeAt(tokens: readonly IToken[]): ScopedVariable[] {
   const pending: { name: IToken; collectionStart: number; depth: number }[] = [];
   const active: (ScopedVariable & { depth: number })[] = [];
@@ -85,9 +92,10 @@ function scopeAt(tokens: readonly IToken[]): ScopedVariable[] {
       if (is(t, T.RParen)) depth--;
       // A body ends where its parenthesis closes or its function argument ends.
       for (let k = active.length - 1; k >= 0; k--) if (active[k]!.depth > depth || (is(t, T.Comma) && active[k]!.depth === depth)) active.splice(k, 1);
-    } else if (is(t, ...quantifiers) && is(tokens[i + 1], T.Identifier) && is(tokens[i + 2], T.In)) {
+    } else if (startsQuantifier(tokens, i)) {
       pending.push({ name: tokens[i + 1]!, collectionStart: i + 3, depth });
-    } else if (is(t, T.Colon)) {
+    } else if (is(t, T.Colon) || (is(t, T.Identifier) && t.image === 'where')) {
+      // The variable is in scope in the `where` filter too, and stays so in the body.
       let index = pending.length - 1;
       while (index >= 0 && pending[index]!.depth !== depth) index--;
       if (index >= 0) {
@@ -130,7 +138,9 @@ function expressionWants(tokens: readonly IToken[], options: ExpressionOptions):
   if (is(last, T.Dot)) return [{ kind: 'members', object: objectBeforeDot(tokens), scope }];
   if (is(last, ...quantifiers)) return nothing;
   if (is(last, T.Identifier) && is(previous, ...quantifiers)) return [{ kind: 'keywords', words: ['in'] }];
-  if (last !== undefined && is(last, ...expressionEnds)) {
+  // `where` after a quantifier's collection (it put the variable in scope) opens the filter: an operand comes next.
+  const opensFilter = is(last, T.Identifier) && last?.image === 'where' && scopeAt(tokens).length > scopeAt(tokens.slice(0, -1)).length;
+  if (last !== undefined && is(last, ...expressionEnds) && !opensFilter) {
     const depth = parenDepth(tokens);
     const wants: Want[] = [];
     const awaited = awaitedConditionalWord(tokens);

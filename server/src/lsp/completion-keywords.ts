@@ -1,4 +1,4 @@
-import { keywordDefs, type KeywordForm } from '../problems/vocabulary.js';
+import { aggregateDocs, aggregateWords, keywordDefs, type KeywordForm } from '../problems/vocabulary.js';
 
 // The keyword completions, as the vocabulary (problems/vocabulary.ts) declares them.
 
@@ -28,3 +28,8 @@ export const auditItemSnippets: readonly KeywordSnippet[] = keywordDefs.flatMap(
 
 /** Keywords that start an operand: quantifiers, negation and the boolean constants. */
 export const operandKeywordSnippets: readonly KeywordSnippet[] = keywordDefs.flatMap((k) => (k.operand === undefined ? [] : [snippetOf(k.word, k.operand)]));
+
+/** The aggregations (`sum s in steps: …`): names, not keywords, offered where an operand starts, each with its doc. */
+export const aggregateSnippets: readonly (KeywordSnippet & { readonly doc: string })[] = aggregateWords.map((word) => ({
+  ...snippetOf(word, aggregateDocs[word]), doc: aggregateDocs[word].doc,
+}));

@@ -8,7 +8,7 @@ import { optionDocs } from '../semantics/check-blocks.js';
 import { auditOptionDocs, poolSelectionDocs } from '../semantics/audit-options.js';
 import type { AuditDecl, Decl } from '../syntax/ast.js';
 import { Corpus, Identifier } from '../syntax/tokens.js';
-import { auditItemSnippets, declarationSnippets, editDoc, editSnippet, operandKeywordSnippets, type KeywordSnippet } from './completion-keywords.js';
+import { aggregateSnippets, auditItemSnippets, declarationSnippets, editDoc, editSnippet, operandKeywordSnippets, type KeywordSnippet } from './completion-keywords.js';
 import { completionWants, type ScopedVariable, type Want } from './completion-context.js';
 import { importItems } from './import-clause.js';
 import { codeBlock, declDetail, declDoc, exprOf, functionDoc, memberVisibility, sourceText, typeAndVisibility } from './describe.js';
@@ -192,6 +192,7 @@ function addExpression(b: ItemBuilder, analysis: DocumentAnalysis, want: Extract
   }
   for (const fn of builtinFunctions) b.add(fn.name, CompletionItemKind.Function, rank.function, functionSignature(fn), functionDoc(fn), `${fn.name}($1)`);
   for (const snippet of operandKeywordSnippets) b.keyword(snippet, keywordDocs[snippet.keyword]);
+  for (const snippet of aggregateSnippets) b.keyword(snippet, snippet.doc);
 }
 
 function addWant(b: ItemBuilder, analysis: DocumentAnalysis, want: Want): void {

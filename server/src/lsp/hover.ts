@@ -1,7 +1,9 @@
 import { fieldDependsOn } from '../semantics/check-logged-field.js';
 import { MarkupKind, type Hover } from 'vscode-languageserver/node';
 import { functionSignature } from '../language/builtins.js';
-import { keywordTokens } from '../syntax/tokens.js';
+import type { IToken } from 'chevrotain';
+import { aggregateDocs, aggregateWords } from '../problems/vocabulary.js';
+import { keywordTokens, startsAggregate } from '../syntax/tokens.js';
 import type { DeclSymbol, SymbolInfo } from '../semantics/symbols.js';
 import {
   attackHeadline, auditWordCategoryNames, codeBlock, declDoc, declHeadline, exprOf, fieldHeadline, functionDoc, generatorText, memberHeadline,
@@ -31,7 +33,7 @@ function describeSymbol(analysis: DocumentAnalysis, symbol: SymbolInfo): string[
       return lines;
     }
     case 'variable':
-      return [variableHeadline(symbol), 'Bound by a quantifier (`any`, `all` or `count`) to each element of its collection.'];
+      return [variableHeadline(symbol), 'Bound by a quantifier (`any`, `all`, `count`) or an aggregation (`sum`, `max`, `min`, `mean`) to each element of its collection, in its `where` filter and its body.'];
     case 'field':
       return [fieldHeadline(symbol.field), symbol.field.doc];
     case 'member':
@@ -105,6 +107,16 @@ function describeDeclaration(analysis: DocumentAnalysis, symbol: DeclSymbol): st
   return lines;
 }
 
+/** The doc of an aggregation's word (`sum` in `sum s in steps: …`), which is a name, not a keyword. */
+function aggregationDoc(analysis: DocumentAnalysis, token: IToken): string | undefined {
+  const tokens = analysis.analyzed.parsed.tokens;
+  const i = tokens.indexOf(token);
+  const [next, after] = [tokens[i + 1], tokens[i + 2]];
+  if (next === undefined || after === undefined || !startsAggregate(token, next, after)) return undefined;
+  const word = aggregateWords.find((w) => w === token.image);
+  return word === undefined ? undefined : aggregateDocs[word].doc;
+}
+
 function insideAudit(analysis: DocumentAnalysis, offset: number): boolean {
   return analysis.analyzed.parsed.spec.decls.some((d) => d.kind === 'audit' && d.span.start < offset && offset < d.span.end);
 }
@@ -148,11 +160,13 @@ export function hover(
     span = imported.span;
   } else {
     const token = tokenAt(analysis, offset);
-    if (token === undefined || !keywordTypes.has(token.tokenType)) return null;
+    if (token === undefined) return null;
     const word = token.image;
-    const doc = (insideAudit(analysis, token.startOffset) ? auditKeywordDocs[word] : undefined) ?? keywordDocs[word];
+    const aggregation = aggregationDoc(analysis, token);
+    if (aggregation === undefined && !keywordTypes.has(token.tokenType)) return null;
+    const doc = aggregation ?? (insideAudit(analysis, token.startOffset) ? auditKeywordDocs[word] : undefined) ?? keywordDocs[word];
     if (doc === undefined) return null;
-    lines = [`keyword \`${word}\``, doc];
+    lines = [`${aggregation === undefined ? 'keyword' : 'aggregation'} \`${word}\``, doc];
     span = tokenSpan(token);
   }
   if (span === undefined) return null;

@@ -169,19 +169,19 @@ export const vocabulary = [
   },
   {
     word: 'any',
-    doc: '`any x in COLL: BOOL` holds when the body holds for at least one element; the body reaches as far right as it can.',
+    doc: '`any x in COLL: BOOL` holds when the body holds for at least one element (`any x in COLL where F: BOOL`: one that passes the filter); the body reaches as far right as it can.',
     operand: { usage: 'any x in COLL: BOOL', snippet: 'any ${1:c} in ${2:citations}: $0' },
     quantifier: true,
   },
   {
     word: 'all',
-    doc: '`all x in COLL: BOOL` holds when the body holds for every element; the body reaches as far right as it can.',
+    doc: '`all x in COLL: BOOL` holds when the body holds for every element (`all x in COLL where F: BOOL`: every one that passes the filter); the body reaches as far right as it can.',
     operand: { usage: 'all x in COLL: BOOL', snippet: 'all ${1:c} in ${2:citations}: $0' },
     quantifier: true,
   },
   {
     word: 'count',
-    doc: '`count x in COLL: BOOL` is the number of elements for which the body holds; `count(COLL)` is the number of elements.',
+    doc: '`count x in COLL: BOOL` is the number of elements for which the body holds (`where F` after the collection: among those that pass F); `count(COLL)` is the number of elements.',
     operand: { usage: 'count x in COLL: BOOL', snippet: 'count ${1:s} in ${2:searches}: $0' },
     quantifier: true,
   },
@@ -205,7 +205,7 @@ export const vocabulary = [
     conditional: true,
   },
   { word: 'then', doc: '`then A` in `if BOOL then A else B`: the value where the condition holds.', conditional: true },
-  { word: 'else', doc: '`else B` in `if BOOL then A else B`: the value where the condition does not hold; it reaches as far right as it can.', conditional: true },
+  { word: 'else', doc: '`else B` in `if BOOL then A else B`: the value where the condition does not hold; it reaches as far right as it can. After `max`, `min` or `mean x in COLL: NUM` it is the value when no element is left.', conditional: true },
   {
     word: 'true',
     doc: 'The boolean constant true (1 as an indicator).',
@@ -237,6 +237,39 @@ export const quantifierWords = vocabulary.filter((k) => 'quantifier' in k).map((
 export type SettingWord = (typeof settingWords)[number];
 /** A quantifier's keyword: `any`, `all`, `count`. */
 export type QuantifierWord = (typeof quantifierWords)[number];
+
+/**
+ * The aggregations (`sum s in steps: s.step_reward`): like the quantifiers, but names rather than
+ * reserved words, read as an aggregation only where one stands (the word, a variable and `in`), so
+ * `max(a, b)`, `normalize mean` and a signal named `sum` keep their meaning. `max`, `min` and
+ * `mean` of no element have no value: they end with `else D`, the value then. `where` (any
+ * quantifier's filter) is a positional name too, as in edits.
+ */
+export const aggregateWords = ['sum', 'max', 'min', 'mean'] as const;
+export type AggregateWord = (typeof aggregateWords)[number];
+
+/** The aggregations that have no value over no element, and so take `else D`. */
+export const defaultedAggregates: readonly AggregateWord[] = ['max', 'min', 'mean'];
+
+/** Hover and completion text of each aggregation (docs/language.md, "Aggregations"). */
+export const aggregateDocs: Record<AggregateWord, { readonly doc: string; readonly usage: string; readonly snippet: string }> = {
+  sum: {
+    doc: '`sum x in COLL: NUM` adds the body over the elements, in order (0 over none); `where BOOL` after the collection keeps only the elements for which it holds.',
+    usage: 'sum x in COLL: NUM', snippet: 'sum ${1:s} in ${2:steps}: $0',
+  },
+  max: {
+    doc: '`max x in COLL: NUM else D` is the largest value of the body over the elements; D when there is none (an empty collection, or none passes `where`).',
+    usage: 'max x in COLL: NUM else D', snippet: 'max ${1:a} in ${2:gold.answers}: ${3:token_f1(answer, a)} else ${4:0}',
+  },
+  min: {
+    doc: '`min x in COLL: NUM else D` is the smallest value of the body over the elements; D when there is none (an empty collection, or none passes `where`).',
+    usage: 'min x in COLL: NUM else D', snippet: 'min ${1:s} in ${2:steps}: ${3:s.step_reward} else ${4:0}',
+  },
+  mean: {
+    doc: '`mean x in COLL: NUM else D` is the mean of the body over the elements (their sum, in order, over their number); D when there is none.',
+    usage: 'mean x in COLL: NUM else D', snippet: 'mean ${1:s} in ${2:steps}: ${3:s.step_reward} else ${4:0}',
+  },
+};
 
 /** `a, b or c`, for messages that list words. */
 export function wordList(words: readonly string[]): string {

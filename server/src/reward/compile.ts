@@ -7,7 +7,8 @@ import { isLoggedType, loggedFieldEvaluator } from '../language/logged-fields.js
 import type { TrajectoryPart, Visibility } from '../language/types.js';
 import { asNumber, kinds, type Eval, type Kind, type TypedEval } from '../language/values.js';
 import type { TrajectoryView } from '../language/view.js';
-import type { BinaryExpr, ConditionalExpr, DetectorDecl, FieldDecl, Expr, Quantifier, QuantifierExpr, RewardDecl, SignalDecl, Term } from '../syntax/ast.js';
+import type { BinaryExpr, ConditionalExpr, DetectorDecl, FieldDecl, Expr, QuantifierExpr, RewardDecl, SignalDecl, Term } from '../syntax/ast.js';
+import type { AggregateWord, QuantifierWord } from '../problems/vocabulary.js';
 import type { SpecModel } from '../semantics/check.js';
 import { literalValue } from '../semantics/literal-arguments.js';
 
@@ -211,14 +212,18 @@ export class RewardCompiler {
     const bind = (element: TypedEval): Scope => new Map(scope).set(variable.text, element);
     switch (collection.type) {
       case 'ids': {
-        const { evaluator, test } = this.quantify(e.quantifier, collection.run, (read) => bind({ type: 'id', run: read }), body);
-        if (!this.countsCitations(collection, scope, [body], variable.text)) return evaluator;
-        return countedQuantifier(e.quantifier, evaluator, (v, env) => (id) => test(v, env, id));
+        if (isAggregate(e.quantifier)) return this.aggregate(e, collection.run, (read) => bind({ type: 'id', run: read }), scope);
+        const { evaluator, test } = this.quantify(e, collection.run, (read) => bind({ type: 'id', run: read }));
+        const others = e.filter === undefined ? [body] : [body, e.filter];
+        if (!this.countsCitations(collection, scope, others, variable.text)) return evaluator;
+        return countedQuantifier(testingQuantifier(e.quantifier), evaluator, (v, env) => (id) => test(v, env, id));
       }
       case 'texts':
-        return this.quantify(e.quantifier, collection.run, (read) => bind({ type: 'text', run: read }), body).evaluator;
+        if (isAggregate(e.quantifier)) return this.aggregate(e, collection.run, (read) => bind({ type: 'text', run: read }), scope);
+        return this.quantify(e, collection.run, (read) => bind({ type: 'text', run: read })).evaluator;
       case 'steps':
-        return this.quantify(e.quantifier, collection.run, (read) => bind({ type: 'step', run: read }), body).evaluator;
+        if (isAggregate(e.quantifier)) return this.aggregate(e, collection.run, (read) => bind({ type: 'step', run: read }), scope);
+        return this.quantify(e, collection.run, (read) => bind({ type: 'step', run: read })).evaluator;
       default:
         throw new UncompilableSpec(`'${e.quantifier}' over ${collection.type}`);
     }
@@ -239,17 +244,67 @@ export class RewardCompiler {
     });
   }
 
-  /** `bind` puts the reader of the element being tested in scope, tagged with the element type. */
-  private quantify<T>(quantifier: Quantifier, collection: Eval<Iterable<T>>, bind: (read: Eval<T>) => Scope, bodyExpr: Expr): { evaluator: TypedEval; test: (v: TrajectoryView, env: EvalEnv, x: T) => boolean } {
+  /**
+   * `any`, `all`, `count`: `bind` puts the reader of the element being tested in scope, tagged
+   * with the element type. With a `where` filter, `test` is the body for the elements that pass
+   * it and, for `all`, true for the rest (`all x in C where F: B` is `all x in C: not F or B`), so
+   * the counted forms below count the same elements.
+   */
+  private quantify<T>(e: QuantifierExpr, collection: Eval<Iterable<T>>, bind: (read: Eval<T>) => Scope): { evaluator: TypedEval; test: (v: TrajectoryView, env: EvalEnv, x: T) => boolean } {
+    const quantifier = testingQuantifier(e.quantifier);
     // The element being tested. One cell per quantifier is enough: a body never re-enters its own
     // quantifier (the checker rejects declarations that depend on themselves).
     let current: T | undefined;
-    const body = expect(kinds.boolean.read(this.expr(bodyExpr, bind(() => current!))), `the body of '${quantifier}'`);
-    const test = (v: TrajectoryView, env: EvalEnv, x: T): boolean => {
-      current = x;
-      return body(v, env);
-    };
+    const inner = bind(() => current!);
+    const body = expect(kinds.boolean.read(this.expr(e.body!, inner)), `the body of '${quantifier}'`);
+    const keep = e.filter === undefined ? undefined : expect(kinds.boolean.read(this.expr(e.filter, inner)), `the filter of '${quantifier}'`);
+    const test = keep === undefined
+      ? (v: TrajectoryView, env: EvalEnv, x: T): boolean => {
+        current = x;
+        return body(v, env);
+      }
+      : (v: TrajectoryView, env: EvalEnv, x: T): boolean => {
+        current = x;
+        if (!keep(v, env)) return quantifier === 'all';
+        return body(v, env);
+      };
     return { evaluator: quantified(quantifier, collection, test), test };
+  }
+
+  /** `sum`, `max`, `min`, `mean` of the body over the elements that pass the filter; the fallback when none does. */
+  private aggregate<T>(e: QuantifierExpr, collection: Eval<Iterable<T>>, bind: (read: Eval<T>) => Scope, scope: Scope): TypedEval {
+    const word = e.quantifier;
+    let current: T | undefined;
+    const inner = bind(() => current!);
+    const body = expect(asNumber(this.expr(e.body!, inner)), `the body of '${word}'`);
+    const keep = e.filter === undefined ? undefined : expect(kinds.boolean.read(this.expr(e.filter, inner)), `the filter of '${word}'`);
+    const fallback = e.fallback === undefined ? undefined : expect(asNumber(this.expr(e.fallback, scope)), `the 'else' value of '${word}'`);
+    // Each element's value, or undefined for one the filter leaves out.
+    const each = (v: TrajectoryView, env: EvalEnv, x: T): number | undefined => {
+      current = x;
+      return keep === undefined || keep(v, env) ? body(v, env) : undefined;
+    };
+    if (word === 'sum') {
+      return kinds.number.wrap((v, env) => {
+        // Added in order, as Python's sum() adds a list.
+        let total = 0;
+        for (const x of collection(v, env)) total += each(v, env, x) ?? 0;
+        return total;
+      });
+    }
+    if (fallback === undefined) throw new UncompilableSpec(`'${word}' has no 'else' value`);
+    return kinds.number.wrap((v, env) => {
+      let n = 0;
+      let acc = 0;
+      for (const x of collection(v, env)) {
+        const value = each(v, env, x);
+        if (value === undefined) continue;
+        acc = n === 0 ? value : word === 'max' ? Math.max(acc, value) : word === 'min' ? Math.min(acc, value) : acc + value;
+        n++;
+      }
+      if (n === 0) return fallback(v, env);
+      return word === 'mean' ? acc / n : acc;
+    });
   }
 
   private binary(e: BinaryExpr, scope: Scope): TypedEval {
@@ -281,8 +336,17 @@ export class RewardCompiler {
   }
 }
 
+function isAggregate(word: QuantifierWord | AggregateWord): word is AggregateWord {
+  return word === 'sum' || word === 'max' || word === 'min' || word === 'mean';
+}
+
+function testingQuantifier(word: QuantifierWord | AggregateWord): QuantifierWord {
+  if (isAggregate(word)) throw new UncompilableSpec(`'${word}' is an aggregation`);
+  return word;
+}
+
 /** A quantifier's evaluator, testing the elements in order and stopping once its value is known. */
-function quantified<T>(quantifier: Quantifier, collection: Eval<Iterable<T>>, test: (v: TrajectoryView, env: EvalEnv, x: T) => boolean): TypedEval {
+function quantified<T>(quantifier: QuantifierWord, collection: Eval<Iterable<T>>, test: (v: TrajectoryView, env: EvalEnv, x: T) => boolean): TypedEval {
   switch (quantifier) {
     case 'any':
       return { type: 'boolean', run: (v, env) => {
@@ -304,7 +368,7 @@ function quantified<T>(quantifier: Quantifier, collection: Eval<Iterable<T>>, te
 }
 
 /** A quantifier over `citations` that counts from the original's tests on a view that swaps one citation; `full` otherwise. */
-function countedQuantifier(quantifier: Quantifier, full: TypedEval, test: CitationTest): TypedEval {
+function countedQuantifier(quantifier: QuantifierWord, full: TypedEval, test: CitationTest): TypedEval {
   const counted = quantifier === 'count'
     ? countedEvaluator(kinds.number, full, test, (passing) => passing)
     : countedEvaluator(kinds.boolean, full, test, (passing, v) => (quantifier === 'any' ? passing > 0 : passing === v.citations.length));

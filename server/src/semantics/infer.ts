@@ -212,26 +212,50 @@ export class Inference {
         return this.binary(e, scope);
       case 'if':
         return this.conditional(e, scope);
-      case 'quantifier': {
-        if (e.collection === undefined) return unknown;
-        const collection = this.expr(e.collection, scope);
-        const element = elementTypes[collection.type];
-        if (element === undefined && collection.type !== 'error') {
-          report(this.a, issueCodes.typeMismatch, 'error', e.collection.span, `'${e.quantifier}' ranges over an id set, text set or steps, not ${typeNames[collection.type]}`);
-        }
-        const inner = new Map(scope);
-        if (e.variable !== undefined) {
-          const variable: VariableSymbol = {
-            kind: 'variable', name: e.variable.text, nameSpan: e.variable.span, type: element ?? 'error', visibility: collection.visibility,
-          };
-          inner.set(e.variable.text, variable);
-          this.a.occurrences.push({ span: e.variable.span, symbol: variable, isDeclaration: true });
-        }
-        const body = e.body === undefined ? unknown : this.expr(e.body, inner);
-        if (e.body !== undefined) expectType(this.a, body, ['boolean'], e.body.span, `the body of '${e.quantifier}'`);
-        return combine(e.quantifier === 'count' ? 'number' : 'boolean', [collection, body]);
-      }
+      case 'quantifier':
+        return this.quantifier(e, scope);
     }
+  }
+
+  /**
+   * `any`/`all`/`count` test a boolean body; `sum`/`max`/`min`/`mean` aggregate a numeric one
+   * (booleans as 0/1). A `where` filter is a boolean read with the variable bound; the `else` of
+   * `max`/`min`/`mean` is read outside it (no element is bound when it is used) and is required.
+   */
+  private quantifier(e: Extract<Expr, { kind: 'quantifier' }>, scope: Scope): Inferred {
+    if (e.collection === undefined) return unknown;
+    const collection = this.expr(e.collection, scope);
+    const element = elementTypes[collection.type];
+    if (element === undefined && collection.type !== 'error') {
+      report(this.a, issueCodes.typeMismatch, 'error', e.collection.span, `'${e.quantifier}' ranges over an id set, text set or steps, not ${typeNames[collection.type]}`);
+    }
+    const inner = new Map(scope);
+    if (e.variable !== undefined) {
+      const variable: VariableSymbol = {
+        kind: 'variable', name: e.variable.text, nameSpan: e.variable.span, type: element ?? 'error', visibility: collection.visibility,
+      };
+      inner.set(e.variable.text, variable);
+      this.a.occurrences.push({ span: e.variable.span, symbol: variable, isDeclaration: true });
+    }
+    const filter = e.filter === undefined ? undefined : this.expr(e.filter, inner);
+    if (e.filter !== undefined && filter !== undefined) expectType(this.a, filter, ['boolean'], e.filter.span, `the 'where' filter of '${e.quantifier}'`);
+    const body = e.body === undefined ? unknown : this.expr(e.body, inner);
+    const parts = [collection, body, ...(filter === undefined ? [] : [filter])];
+    const testing = e.quantifier === 'any' || e.quantifier === 'all' || e.quantifier === 'count';
+    if (testing) {
+      if (e.body !== undefined) expectType(this.a, body, ['boolean'], e.body.span, `the body of '${e.quantifier}'`);
+      return combine(e.quantifier === 'count' ? 'number' : 'boolean', parts);
+    }
+    if (e.body !== undefined) expectNumeric(this.a, body, e.body.span, `the body of '${e.quantifier}'`);
+    if (e.fallback !== undefined) {
+      const fallback = this.expr(e.fallback, scope);
+      expectNumeric(this.a, fallback, e.fallback.span, `the 'else' value of '${e.quantifier}'`);
+      parts.push(fallback);
+    } else if (e.quantifier !== 'sum' && e.body !== undefined) {
+      report(this.a, issueCodes.parseError, 'error', { start: e.span.start, end: e.span.start + e.quantifier.length },
+        `'${e.quantifier}' of no element has no value: end it with 'else D', the value when the collection is empty or no element passes 'where' (e.g. '${e.quantifier} x in C: … else 0')`);
+    }
+    return combine('number', parts);
   }
 
   /** Both branches have one type (a number and a boolean mix as numbers); visible only when all three parts are. */
@@ -316,7 +340,7 @@ export class Inference {
     }
     this.a.occurrences.push({ span: callee.span, symbol: { kind: 'function', fn }, isDeclaration: false });
     this.checkArguments(fn, argExprs, args, callee, span);
-    return combine(fn.result, args);
+    return combine(fn.resultOf?.(args.map((arg) => arg.type)) ?? fn.result, args);
   }
 
   private checkArguments(fn: BuiltinFunction, argExprs: readonly Expr[], args: readonly Inferred[], callee: Name, span: Span): void {

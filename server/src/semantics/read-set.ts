@@ -26,7 +26,7 @@ export class ReadSets {
 
   constructor(private readonly globals: ReadonlyMap<string, DeclSymbol>) {}
 
-  /** The parts `expr` reads; `bound` are the names of the variables in scope (a quantifier's reads are its collection's). */
+  /** The parts `expr` reads; `bound` are the names of the variables in scope (a quantifier's reads are its collection's, its filter's, its body's and its fallback's). */
   of(expr: Expr | undefined, bound: ReadonlySet<string> = new Set()): Set<TrajectoryPart> {
     const reads = noReads();
     this.walk(expr, bound, reads);
@@ -119,9 +119,13 @@ export class ReadSets {
         this.walk(e.whenTrue, bound, reads);
         return this.walk(e.whenFalse, bound, reads);
       case 'quantifier': {
+        // The collection's reads, the filter's and the body's (the variable is no part), and the
+        // fallback's: `max a in gold.answers: … else 0` reads what the body and the collection read.
         this.walk(e.collection, bound, reads);
         const inner = e.variable === undefined ? bound : new Set([...bound, e.variable.text]);
-        return this.walk(e.body, inner, reads);
+        this.walk(e.filter, inner, reads);
+        this.walk(e.body, inner, reads);
+        return this.walk(e.fallback, bound, reads);
       }
     }
   }

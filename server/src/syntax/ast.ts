@@ -3,7 +3,7 @@
 // (problems/line-index.ts). Parts a recovering parser could not read are left undefined.
 
 import type { Span } from '../problems/span.js';
-import type { QuantifierWord, SettingWord } from '../problems/vocabulary.js';
+import type { AggregateWord, QuantifierWord, SettingWord } from '../problems/vocabulary.js';
 
 export interface Name {
   readonly text: string;
@@ -72,14 +72,22 @@ export interface BinaryExpr {
   readonly span: Span;
 }
 
-/** The quantifier keywords (problems/vocabulary.ts). */
-export type Quantifier = QuantifierWord;
+/** The quantifier keywords and the aggregation names (problems/vocabulary.ts). */
+export type Quantifier = QuantifierWord | AggregateWord;
+/**
+ * `any x in COLL where FILTER: BODY`, `sum x in COLL: BODY`, `max x in COLL: BODY else FALLBACK`:
+ * the body (and the filter) are read once per element with the variable bound to it.
+ */
 export interface QuantifierExpr {
   readonly kind: 'quantifier';
   readonly quantifier: Quantifier;
   readonly variable: Name | undefined;
   readonly collection: Expr | undefined;
+  /** `where FILTER`: only the elements for which it holds count. */
+  readonly filter?: Expr | undefined;
   readonly body: Expr | undefined;
+  /** `else FALLBACK` of `max`, `min` and `mean`: the value when no element is left. */
+  readonly fallback?: Expr | undefined;
   readonly span: Span;
 }
 

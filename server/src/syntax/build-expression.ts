@@ -1,6 +1,6 @@
 import type { IToken } from 'chevrotain';
 import type { Span } from '../problems/span.js';
-import { quantifierWords } from '../problems/vocabulary.js';
+import { aggregateWords, quantifierWords } from '../problems/vocabulary.js';
 import type * as A from './ast.js';
 import type * as C from './cst-types.js';
 import { cover, each, nameOf, numberOf, one, pick, read, readAll, stringOf, tokenSpan, type Children } from './cst-read.js';
@@ -95,7 +95,7 @@ function primary(c: Children<C.PrimaryCstNode>): A.Expr | undefined {
   if (boolean !== undefined) return { kind: 'bool', value: boolean.value, span: tokenSpan(boolean.token) };
   const corpus = nameOf(read(c.Corpus));
   if (corpus !== undefined) return { kind: 'name', name: corpus, span: corpus.span };
-  return one(c.quantifier, quantifier) ?? one(c.conditional, conditional) ?? one(c.countCall, countCall) ?? one(c.callOrName, callOrName) ?? one(c.parenthesized, parenthesized);
+  return one(c.quantifier, quantifier) ?? one(c.conditional, conditional) ?? one(c.countCall, countCall) ?? one(c.aggregate, aggregate) ?? one(c.callOrName, callOrName) ?? one(c.parenthesized, parenthesized);
 }
 
 function quantifier(c: Children<C.QuantifierCstNode>): A.QuantifierExpr | undefined {
@@ -104,10 +104,28 @@ function quantifier(c: Children<C.QuantifierCstNode>): A.QuantifierExpr | undefi
   if (token === undefined || word === undefined) return undefined;
   const variable = nameOf(read(c.Identifier));
   const collection = one(c.postfixExpression, postfixExpression);
+  const where = c.filter?.[0]?.children;
+  const filter = where === undefined ? undefined : one(where.expression, expression);
   const body = one(c.expression, expression);
   return {
-    kind: 'quantifier', quantifier: word, variable, collection, body,
-    span: cover(token, variable, read(c.In), collection, read(c.Colon), body),
+    kind: 'quantifier', quantifier: word, variable, collection, filter, body,
+    span: cover(token, variable, read(c.In), collection, read(where?.where), filter, read(c.Colon), body),
+  };
+}
+
+function aggregate(c: Children<C.AggregateCstNode>): A.QuantifierExpr | undefined {
+  const token = read(c.aggregator);
+  const word = aggregateWords.find((w) => w === token?.image);
+  if (token === undefined || word === undefined) return undefined;
+  const variable = nameOf(read(c.variable));
+  const collection = one(c.postfixExpression, postfixExpression);
+  const where = c.filter?.[0]?.children;
+  const filter = where === undefined ? undefined : one(where.expression, expression);
+  const body = one(c.body, expression);
+  const fallback = one(c.fallback, expression);
+  return {
+    kind: 'quantifier', quantifier: word, variable, collection, filter, body, fallback,
+    span: cover(token, variable, read(c.In), collection, read(where?.where), filter, read(c.Colon), body, read(c.Else), fallback),
   };
 }
 

@@ -102,6 +102,7 @@ export type PrimaryCstChildren = {
   quantifier?: QuantifierCstNode[];
   conditional?: ConditionalCstNode[];
   countCall?: CountCallCstNode[];
+  aggregate?: AggregateCstNode[];
   callOrName?: CallOrNameCstNode[];
   parenthesized?: ParenthesizedCstNode[];
 };
@@ -116,8 +117,36 @@ export type QuantifierCstChildren = {
   Identifier: IToken[];
   In: IToken[];
   postfixExpression: PostfixExpressionCstNode[];
+  filter: FilterCstNode[];
   Colon: IToken[];
   expression: ExpressionCstNode[];
+};
+
+export interface AggregateCstNode extends CstNode {
+  name: "aggregate";
+  children: AggregateCstChildren;
+}
+
+export type AggregateCstChildren = {
+  aggregator: IToken[];
+  variable: IToken[];
+  In: IToken[];
+  postfixExpression: PostfixExpressionCstNode[];
+  filter: FilterCstNode[];
+  Colon: IToken[];
+  body: ExpressionCstNode[];
+  Else?: IToken[];
+  fallback?: ExpressionCstNode[];
+};
+
+export interface FilterCstNode extends CstNode {
+  name: "filter";
+  children: FilterCstChildren;
+}
+
+export type FilterCstChildren = {
+  where?: IToken[];
+  expression?: ExpressionCstNode[];
 };
 
 export interface ConditionalCstNode extends CstNode {
@@ -653,6 +682,8 @@ export interface RewardCstVisitor<IN, OUT> extends ICstVisitor<IN, OUT> {
   postfixExpression(children: PostfixExpressionCstChildren, param?: IN): OUT;
   primary(children: PrimaryCstChildren, param?: IN): OUT;
   quantifier(children: QuantifierCstChildren, param?: IN): OUT;
+  aggregate(children: AggregateCstChildren, param?: IN): OUT;
+  filter(children: FilterCstChildren, param?: IN): OUT;
   conditional(children: ConditionalCstChildren, param?: IN): OUT;
   countCall(children: CountCallCstChildren, param?: IN): OUT;
   callOrName(children: CallOrNameCstChildren, param?: IN): OUT;

@@ -1,5 +1,9 @@
 import { CstParser } from 'chevrotain';
+import { defaultedAggregates } from '../problems/vocabulary.js';
 import * as T from './tokens.js';
+import { startsAggregate } from './tokens.js';
+
+const defaulted = new Set<string>(defaultedAggregates);
 
 /**
  * The expression half of the grammar (operands, operators, calls, quantifiers, conditionals, and
@@ -94,6 +98,8 @@ export class ExpressionGrammar extends CstParser {
       { ALT: () => this.SUBRULE(this.quantifier) },
       { ALT: () => this.SUBRULE(this.conditional) },
       { ALT: () => this.SUBRULE(this.countCall) },
+      // Before `callOrName`: `sum s in steps` is an aggregation, `sum` alone or `sum(…)` a name or a call.
+      { GATE: () => startsAggregate(this.LA(1), this.LA(2), this.LA(3)), ALT: () => this.SUBRULE(this.aggregate) },
       { ALT: () => this.SUBRULE(this.callOrName) },
       { ALT: () => this.SUBRULE(this.parenthesized) },
     ]);
@@ -105,8 +111,39 @@ export class ExpressionGrammar extends CstParser {
     this.CONSUME(T.Identifier);
     this.CONSUME(T.In);
     this.SUBRULE(this.postfixExpression);
+    this.SUBRULE(this.filter);
     this.CONSUME(T.Colon);
     this.SUBRULE(this.expression);
+  });
+
+  // `sum s in steps where s.type == "search": s.step_reward`; `max`, `min` and `mean` end with
+  // `else D`, taken only after them (so `if c then sum x in C: e else 0` keeps its `else`).
+  protected aggregate = this.RULE('aggregate', () => {
+    const word = this.CONSUME(T.Identifier, { LABEL: 'aggregator' });
+    this.CONSUME2(T.Identifier, { LABEL: 'variable' });
+    this.CONSUME(T.In);
+    this.SUBRULE(this.postfixExpression);
+    this.SUBRULE(this.filter);
+    this.CONSUME(T.Colon);
+    this.SUBRULE(this.expression, { LABEL: 'body' });
+    this.OPTION({
+      GATE: () => defaulted.has(word.image),
+      DEF: () => {
+        this.CONSUME(T.Else);
+        this.SUBRULE2(this.expression, { LABEL: 'fallback' });
+      },
+    });
+  });
+
+  // `where BOOL` after a quantifier's collection: a name read by position, as in edits.
+  protected filter = this.RULE('filter', () => {
+    this.OPTION({
+      GATE: () => this.LA(1).tokenType === T.Identifier && this.LA(1).image === 'where',
+      DEF: () => {
+        this.CONSUME(T.Identifier, { LABEL: 'where' });
+        this.SUBRULE(this.expression);
+      },
+    });
   });
 
   // `if c then a else b`: like a quantifier's body, the else branch reaches as far right as it can.

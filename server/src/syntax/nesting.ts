@@ -4,13 +4,14 @@ import { maxExpressionNesting } from '../problems/limits.js';
 import type { Problem } from '../problems/problem.js';
 import type { Span } from '../problems/span.js';
 import * as T from './tokens.js';
+import { startsAggregate } from './tokens.js';
 
 // The nesting limit, applied to the tokens before the parser sees them: the parser recurses once
 // per parenthesis, unary minus and quantifier, and every later walk once per level of the tree, so
 // a spec nested deeper than a stack holds must be cut short before any of them runs.
 //
 // The depth at a token is the number of open parentheses (and argument lists) around it plus, in
-// each of them, the operators, `not`s, unary minuses, `.`s, quantifiers and `if`s read since it opened (or
+// each of them, the operators, `not`s, unary minuses, `.`s, quantifiers, aggregations and `if`s read since it opened (or
 // since its last comma). That bounds both the parser's recursion and the depth of the tree built
 // (a tree is never deeper than it has operators), whatever the precedence.
 
@@ -84,7 +85,7 @@ export function limitNesting(tokens: readonly IToken[], textLength: number): Lim
       counted = 0;
       derived = type === T.Equals && rewardHeader;
       rewardHeader = type === T.Reward;
-    } else if (frames.length === 1 && previous !== undefined && operandEnds.has(previous.tokenType) && primaries.has(type)) {
+    } else if (frames.length === 1 && previous !== undefined && operandEnds.has(previous.tokenType) && primaries.has(type) && !continuesOperand(tokens, i, previous)) {
       // Two operands in a row at the top level: the next reward term (`a 1 * x  b -2 * y`) has begun.
       frames[0] = 0;
       counted = 0;
@@ -121,13 +122,33 @@ export function limitNesting(tokens: readonly IToken[], textLength: number): Lim
 
 const quantifiers = new Set<TokenType>(T.quantifierTokens);
 
+/** Whether token `i` starts an aggregation (`sum s in …`): a name that opens a level like a quantifier. */
+function isAggregateWord(tokens: readonly IToken[], i: number): boolean {
+  const [a, b, c] = [tokens[i], tokens[i + 1], tokens[i + 2]];
+  return a !== undefined && b !== undefined && c !== undefined && startsAggregate(a, b, c);
+}
+
+/**
+ * Whether name `i` after an operand continues the expression rather than starting the next reward
+ * term: a quantifier's `where`, and the variable after an aggregation's word (`sum s`).
+ */
+function continuesOperand(tokens: readonly IToken[], i: number, previous: IToken | undefined): boolean {
+  const t = tokens[i]!;
+  if (t.tokenType !== T.Identifier) return false;
+  if (t.image === 'where') return true;
+  return previous !== undefined && tokens[i + 1]?.tokenType === T.In && startsAggregate(previous, t, tokens[i + 1]!);
+}
+
 /** Whether token `i` is an operator: the `in` of a quantifier's head and the `count` of `count(…)` belong to what they start. */
 function opensLevel(tokens: readonly IToken[], i: number, kept: readonly IToken[]): boolean {
   const type = tokens[i]!.tokenType;
+  if (type === T.Identifier) return isAggregateWord(tokens, i);
   if (!operators.has(type)) return false;
   if (type === T.In) {
     const [quantifier, variable] = kept.slice(-2);
-    return !(quantifier !== undefined && quantifiers.has(quantifier.tokenType) && variable?.tokenType === T.Identifier);
+    const head = quantifier !== undefined && variable !== undefined
+      && (quantifiers.has(quantifier.tokenType) || startsAggregate(quantifier, variable, tokens[i]!));
+    return !(head && variable.tokenType === T.Identifier);
   }
   return !(type === T.Count && tokens[i + 1]?.tokenType === T.LParen);
 }
@@ -166,7 +187,7 @@ function endOfOperand(tokens: readonly IToken[], from: number, topLevel: boolean
       return j;
     } else if (balance === 0 && topLevel && j > from) {
       const previous = tokens[j - 1]!.tokenType;
-      if (operandEnds.has(previous) && primaries.has(type)) return j;
+      if (operandEnds.has(previous) && primaries.has(type) && !continuesOperand(tokens, j, tokens[j - 1])) return j;
       if (derived && (type === T.Plus || type === T.Minus)) return j;
     }
   }

@@ -39,6 +39,7 @@ const ruleDescriptions: Partial<Record<RuleName, string>> = {
   unary: 'an expression',
   primary: 'an expression',
   quantifier: wordList(quantifierWords),
+  aggregate: "an aggregation: sum, max, min or mean, a variable, 'in' and a collection",
   signedNumber: 'a number',
   nameList: 'a name',
   latticeEntry: 'a detector and its penalty (L = 1.2)',

@@ -1,5 +1,5 @@
-import { createToken, Lexer, type TokenType } from 'chevrotain';
-import { keywordDefs, quantifierWords, settingWords, type Keyword, type KeywordDef } from '../problems/vocabulary.js';
+import { createToken, Lexer, type IToken, type TokenType } from 'chevrotain';
+import { aggregateWords, keywordDefs, quantifierWords, settingWords, type Keyword, type KeywordDef } from '../problems/vocabulary.js';
 
 // Keywords are matched as identifiers first and then recategorised (longer_alt), so `corpus_ids`
 // stays one identifier while `corpus` is the keyword.
@@ -129,3 +129,10 @@ export const allTokens: TokenType[] = [
 ];
 
 export const rewardLexer = new Lexer(allTokens, { ensureOptimizations: true, positionTracking: 'full' });
+
+const aggregates = new Set<string>(aggregateWords);
+
+/** `sum s in …`: an aggregation's name stands before a variable and `in` (the names are not reserved words). */
+export function startsAggregate(a: IToken, b: IToken, c: IToken): boolean {
+  return a.tokenType === Identifier && aggregates.has(a.image) && b.tokenType === Identifier && c.tokenType === In;
+}
