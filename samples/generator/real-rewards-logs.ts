@@ -25,13 +25,15 @@ interface Rollout {
 // ---- text helpers shared by the scorers (Python semantics where the sources use Python) ----
 
 const punctuation = new Set('!"#$%&\'()*+,-./:;<=>?@[\\]^_`{|}~');
-// Python's str.split() / str.strip() whitespace.
-const pyWhitespace = /[\t\n\v\f\r \x1c-\x1f\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+/gu;
+// Python's str.split() / str.strip() whitespace (str.isspace), \x1c-\x1f included.
+const pySpace = '\\t\\n\\v\\f\\r \\x1c-\\x1f\\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000';
+const pyWhitespace = new RegExp(`[${pySpace}]+`, 'gu');
+const pyEnds = new RegExp(`^[${pySpace}]+|[${pySpace}]+$`, 'gu');
 function pySplit(text: string): string[] {
   return text.split(pyWhitespace).filter((w) => w !== '');
 }
 function pyStrip(text: string): string {
-  return text.replace(/^[\t\n\v\f\r \x1c-\x1f\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+|[\t\n\v\f\r \x1c-\x1f\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+$/gu, '');
+  return text.replace(pyEnds, '');
 }
 function dropArticles(text: string): string {
   return text.replace(/(?<![\p{L}\p{N}_])(a|an|the)(?![\p{L}\p{N}_])/gu, ' ');
