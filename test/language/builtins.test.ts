@@ -263,8 +263,11 @@ describe('matches(text, "pattern")', () => {
     assert.deepEqual(lookahead.found, [['bad-pattern', lookahead.spans[0]]]);
     const escaped = problems('signal S = matches(answer, "\\\\\\"⟦[⟧")\nreward R { x 1 * S }\n');
     assert.deepEqual(escaped.found, [['bad-pattern', escaped.spans[0]]], 'offsets through escapes');
+    // A backslash the string loses is the string's error, wherever the string stands (syntax/parse.ts).
     const lost = problems('signal S = matches(answer, "a⟦\\d⟧+")\nreward R { x 1 * S }\n');
-    assert.deepEqual(lost.found, [['bad-pattern', lost.spans[0]]]);
+    assert.deepEqual(lost.found, [['bad-escape', lost.spans[0]]]);
+    const counted = problems('signal S = count_of(answer, "⟦\\n⟧")\nreward R { x 1 * S }\n');
+    assert.deepEqual(counted.found, [['bad-escape', counted.spans[0]]], 'a plain string argument too: "\\n" would count the letter n');
     const notLiteral = problems('signal S = matches(answer, ⟦question⟧)\nreward R { x 1 * S }\n');
     assert.deepEqual(notLiteral.found, [['bad-pattern', notLiteral.spans[0]]]);
     const large = problems('signal S = matches(answer, ⟦"[ab]{999}c"⟧)\nreward R { x 1 * S }\n');

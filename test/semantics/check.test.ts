@@ -87,6 +87,11 @@ interface Case {
 const cases: Case[] = [
   { code: issueCodes.lexError, title: 'a character no token starts with', bad: variant('cost -0.1 * rate', 'cost -0.1 * rate ⟦$⟧') },
   { code: issueCodes.unterminatedString, title: 'a string without its closing quote', bad: variant('"a rate" = mean(has_final, search_calls > 0)', '⟦"a rate = mean(has_final, search_calls > 0)⟧') },
+  {
+    code: issueCodes.badEscape, title: 'a backslash a spec string loses, in a description as in a pattern',
+    bad: variant('"a rate" = mean(has_final, search_calls > 0)', '"a rate per line⟦\\n⟧" = mean(has_final, search_calls > 0)'),
+    good: variant('"a rate" = mean(has_final, search_calls > 0)', '"a rate per line\\\\n" = mean(has_final, search_calls > 0)'),
+  },
   { code: issueCodes.nonFiniteNumber, title: 'a weight too large for a double', bad: variant('cost -0.1 * rate', 'cost -⟦1e309⟧ * rate') },
   { code: issueCodes.nonFiniteNumber, title: 'a lattice penalty too large for a double', bad: variant('lattice L = 1.2', 'lattice L = ⟦2e308⟧') },
   { code: issueCodes.nonFiniteWeight, title: 'two finite weights that sum past a double', bad: variant('reward R_L = R0 - 1.2 * L', 'reward ⟦R_L⟧ = R0 - 1e308 * L - 1e308 * F') },

@@ -6,6 +6,7 @@ export const issueCodes = {
   // syntax
   lexError: 'lex-error',
   unterminatedString: 'unterminated-string',
+  badEscape: 'bad-escape',
   nonFiniteNumber: 'non-finite-number',
   parseError: 'parse-error',
   // names
@@ -90,6 +91,7 @@ export type IssueCode = (typeof issueCodes)[keyof typeof issueCodes] | (typeof a
 export const issueCodeDocs: Record<IssueCode, string> = {
   'lex-error': 'A character that no token of the language starts with.',
   'unterminated-string': 'A string literal without its closing quote on the same line.',
+  'bad-escape': 'A backslash in a string literal before a character other than `\\` or `"`: a spec string has no other escape, so `"\\n"` would silently be the letter `n` (write `\\\\n` for a backslash and `n`, which a pattern reads as RE2\'s `\\n`).',
   'parse-error': 'The text does not follow the grammar at this point.',
   'non-finite-number': 'A number literal too large for a double (1e309): it would be Infinity, and the margins it enters NaN.',
   'non-finite-weight': "A reward's weights, or a lattice penalty scaled by the sweep, add up to more than a double holds (1e308 twice): the figures would be Infinity or NaN.",

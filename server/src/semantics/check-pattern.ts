@@ -19,29 +19,12 @@ function valueSpans(literal: StringLit): Span[] {
   return spans;
 }
 
-/** The first escape other than `\\` and `\"`: it would lose its backslash before RE2 reads it (`\d` is `d`). */
-function lostEscape(raw: string): number {
-  for (let i = 0; i < raw.length; i++) {
-    if (raw[i] !== '\\') continue;
-    if (raw[i + 1] !== '\\' && raw[i + 1] !== '"') return i;
-    i++;
-  }
-  return -1;
-}
-
 export function checkPatternArgument(a: Analysis, arg: Expr, what: string): void {
   if (arg.kind !== 'string') {
     report(a, issueCodes.badPattern, 'error', arg.span, `${what} must be a string literal (it is compiled and checked before any row is read)`);
     return;
   }
-  const escape = lostEscape(arg.raw);
-  if (escape >= 0) {
-    const start = arg.span.start + 1 + escape;
-    const written = arg.raw.slice(escape, escape + 2);
-    report(a, issueCodes.badPattern, 'error', { start, end: start + written.length },
-      `in a spec string \`${written}\` is just \`${written.slice(1)}\`: write \`\\${written}\` for RE2's \`${written}\``);
-    return;
-  }
+  // A backslash the string itself loses (`"\d"`) is a `bad-escape` error of the parse (syntax/parse.ts).
   const compiled = compilePattern(arg.value);
   if (compiled.ok) return;
   const spans = valueSpans(arg);

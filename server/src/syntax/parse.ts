@@ -110,6 +110,20 @@ function refusal(text: string): ParseResult | undefined {
   }
 }
 
+/**
+ * Where the first escape other than `\\` and `\"` of a string token starts, or −1. A spec string
+ * has only those two: any other backslash would silently vanish (`"\n"` is `n`), which changes what
+ * a pattern, a `count_of` or a `concat` reads without a word.
+ */
+function lostEscape(image: string): number {
+  for (let i = 1; i < image.length; i++) {
+    if (image[i] !== '\\') continue;
+    if (image[i + 1] !== '\\' && image[i + 1] !== '"') return i;
+    i++;
+  }
+  return -1;
+}
+
 /** Lexes and parses a spec. Pure: never throws, always returns an AST (possibly partial). */
 export function parse(text: string): ParseResult {
   const refusedSpec = refusal(text);
@@ -129,6 +143,18 @@ export function parse(text: string): ParseResult {
         message: `${t.image} is too large for a double: it would be Infinity, and every margin it enters would be NaN`,
         span: { start: t.startOffset, end: (t.endOffset ?? t.startOffset) + 1 },
       });
+    }
+    if (t.tokenType === StringLiteral || t.tokenType === UnterminatedString) {
+      const escape = lostEscape(t.image);
+      if (escape >= 0) {
+        const written = t.image.slice(escape, escape + 2);
+        problems.push({
+          code: issueCodes.badEscape,
+          severity: 'error',
+          message: `in a spec string \`${written}\` is just \`${written.slice(1)}\` (only \`\\\\\` and \`\\"\` are escapes): write \`\\${written}\` for a backslash and ${written.slice(1)}, which a pattern reads as RE2's \`${written}\``,
+          span: { start: t.startOffset + escape, end: t.startOffset + escape + written.length },
+        });
+      }
     }
     if (t.tokenType !== UnterminatedString) return t;
     problems.push({
