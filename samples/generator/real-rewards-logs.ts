@@ -1,6 +1,7 @@
 /**
  * Writes sample logs for the real rewards of samples/real-rewards/: verl-style rollout dumps
- * (`logs/NAME/STEP.jsonl`, one `{input, output, gts, score, step}` per rollout) rendered from the
+ * (`logs/NAME/STEP.jsonl`, one `{input, output, gts, score, step}` per rollout; SkyRL's eval dumps
+ * `logs/skyrl_search/global_step_N_evals/DATA_SOURCE.jsonl` for SkyRL) rendered from the
  * synthetic HotpotQA-style pool in each framework's tags, with the `score` each framework's reward
  * gives the rollout. The scorers below are written from the facts in samples/real-rewards/SOURCES.md
  * (what each source computes), independently of the product and of the specs, so a spec that
@@ -244,6 +245,54 @@ function r1Stage2(text: string, golds: readonly string[]): number {
   return score;
 }
 
+/** DeepResearcher's tag balance: per tag, equal counts, and each opening (searched after the last closing) has a closing after it. */
+function deepResearcherBalanced(text: string): boolean {
+  for (const tag of ['tool_call', 'think', 'answer']) {
+    const open = `<${tag}>`;
+    const close = `</${tag}>`;
+    if (countOf(text, open) !== countOf(text, close)) return false;
+    let last = -1;
+    for (;;) {
+      const start = text.indexOf(open, last + 1);
+      if (start === -1) break;
+      const end = text.indexOf(close, start);
+      if (end === -1) return false;
+      last = end;
+    }
+  }
+  return true;
+}
+/** DeepResearcher's preprocess_text: each ASCII punctuation character a space, whitespace runs one space, stripped. */
+function deepResearcherText(text: string): string {
+  return [...text].map((ch) => (punctuation.has(ch) ? ' ' : ch)).join('').replace(/\s+/gu, ' ').trim();
+}
+/** DeepResearcher compute_score (val_type f1): −1 for unbalanced tags or no answer, else the best word-set F1 over the split gold. */
+function deepResearcher(response: string, golds: readonly string[]): number {
+  const text = response.toLowerCase();
+  if (!deepResearcherBalanced(text)) return -1;
+  const found = /<answer>([\s\S]*?)<\/answer>/u.exec(text);
+  if (found === null) return -1;
+  const answer = new Set(pySplit(deepResearcherText(pyStrip(found[1] ?? ''))));
+  let best = 0;
+  for (const gold of golds.join('<|answer_split|>').toLowerCase().split('<|answer_split|>')) {
+    const words = new Set(pySplit(deepResearcherText(gold)));
+    if (words.size === 0 || answer.size === 0) continue;
+    const common = [...answer].filter((w) => words.has(w)).length;
+    const p = common / answer.size;
+    const r = common / words.size;
+    if (p + r > 0) best = Math.max(best, (2 * p * r) / (p + r));
+  }
+  return best;
+}
+
+/** SkyRL SearchEnv at the end of an episode: EM of the last <answer> match of the joined history, 0 without one. */
+function skyrlSearch(history: string, golds: readonly string[]): number {
+  const answers = blocks(history, 'answer');
+  if (answers.length === 0) return 0;
+  const answer = squad(pyStrip(answers[answers.length - 1] ?? ''));
+  return golds.some((g) => squad(g) === answer) ? 1 : 0;
+}
+
 // ---- rendering pool rows as each framework's rollouts ----
 
 const searchR1Template =
@@ -335,8 +384,59 @@ function r1Response(row: PoolRow, corpus: Passages): string {
   return `${out}<|eot_id|>`;
 }
 
+const deepResearcherTemplate =
+  'Answer the question. Think inside <think> and </think>; call the search tool inside <tool_call> and </tool_call> as {"name": "search", "arguments": {"query_list": [...]}}, ' +
+  'its results come back inside <tool_response> and </tool_response>. Put the final answer inside <answer> and </answer>.';
+
+/** A DeepResearcher rollout: Hermes tool calls in Qwen turns, results as verl's search tool returns them. */
+function deepResearcherResponse(row: PoolRow, corpus: Passages): string {
+  const rng = createRng(['real-rewards', 'deepresearcher', row.id]);
+  const v = variationOf(rng, row);
+  let out = '';
+  row.steps.forEach((step, index) => {
+    if (index !== v.skipThinkAt) out += `<think> ${index === 0 ? 'I need to find out' : 'I still need'} what the question asks about. </think>\n`;
+    if (step.type === 'search') {
+      const docs = step.results.map((id, k) => `Doc ${k + 1}(Title: ${passage(corpus, id).title}) ${passage(corpus, id).text}`).join('\n');
+      out += `<tool_call>\n${JSON.stringify({ name: 'search', arguments: { query_list: [step.query] } })}\n</tool_call><|im_end|>\n`;
+      out += `<|im_start|>user\n<tool_response>\n${JSON.stringify({ result: docs })}\n</tool_response><|im_end|>\n<|im_start|>assistant\n`;
+    } else {
+      out += `${step.text}\n`;
+    }
+  });
+  // A stray opening tag breaks check_tags_balance (−1); upper-case tags are read lower-cased.
+  if (rng.chance(0.05)) out += '<think> ';
+  if (row.final === null || v.dropAnswer) return `${out}<|im_end|>`;
+  if (v.skipThinkAt !== row.steps.length) out += '<think> I have what I need. </think>\n';
+  out += rng.chance(0.1) ? `<ANSWER> ${row.final.answer} </ANSWER>` : `<answer> ${row.final.answer} </answer>`;
+  if (v.trailing) out += ' <answer> a second answer </answer>';
+  return `${out}<|im_end|>`;
+}
+
+/** A SkyRL search-env episode: the assistant turns and the observations joined, the prompt left out. */
+function skyrlHistory(row: PoolRow, corpus: Passages): string {
+  const rng = createRng(['real-rewards', 'skyrl', row.id]);
+  const v = variationOf(rng, row);
+  let out = '';
+  row.steps.forEach((step, index) => {
+    if (index !== v.skipThinkAt) out += `<think> ${index === 0 ? 'I need to find out' : 'I still need'} what the question asks about. </think>\n`;
+    if (step.type === 'search') {
+      const docs = step.results.map((id, k) => `Doc ${k + 1}(Title: ${passage(corpus, id).title}) ${passage(corpus, id).text}`).join('\n');
+      out += `<search> ${step.query} </search>\n<information>${docs}</information>\n`;
+    } else {
+      out += `${step.text}\n`;
+    }
+  });
+  if (row.final === null || v.dropAnswer) return out;
+  out += `<think> I have what I need. </think>\n<answer> ${row.final.answer} </answer>`;
+  // The last <answer> of the history counts: a turn that answers again replaces the first.
+  if (v.trailing) out += ' <answer> not sure </answer>';
+  return out;
+}
+
 interface Log {
   readonly name: string;
+  /** verl's rollout dump (`STEP.jsonl`, the default) or SkyRL's eval dump (`global_step_N_evals/DATA_SOURCE.jsonl`). */
+  readonly format?: 'skyrl';
   readonly render: (row: PoolRow) => { input: string; output: string; target: readonly string[] };
   readonly score: (input: string, output: string, target: readonly string[]) => number;
 }
@@ -356,6 +456,17 @@ export function realRewardLogs(corpus: Passages): Log[] {
     { name: 'research', render: tagged('research', reSearchTemplate), score: (i, o, t) => reSearch(i + o, t) },
     { name: 'r1_searcher_stage1', render: r1, score: (i, o, t) => r1Stage1(i + o, t) },
     { name: 'r1_searcher_stage2', render: r1, score: (i, o, t) => r1Stage2(i + o, t) },
+    {
+      name: 'deepresearcher',
+      render: (row) => ({ input: qwenPrompt(deepResearcherTemplate, row.question), output: deepResearcherResponse(row, corpus), target: [row.gold.answers.join('<|answer_split|>')] }),
+      score: (_i, o, t) => deepResearcher(o, t),
+    },
+    {
+      name: 'skyrl_search',
+      format: 'skyrl',
+      render: (row) => ({ input: qwenPrompt(searchR1Template, row.question), output: skyrlHistory(row, corpus), target: row.gold.answers }),
+      score: (_i, o, t) => skyrlSearch(o, t),
+    },
   ];
 }
 
@@ -378,18 +489,31 @@ function main(): void {
     fs.rmSync(dir, { recursive: true, force: true });
     fs.mkdirSync(dir, { recursive: true });
     const stepOf = new Map<string, number>();
-    const bySteps = new Map<number, string[]>();
+    const indexOf = new Map<string, number>();
+    const byFile = new Map<string, string[]>();
     const scores = new Map<number, number>();
     for (const row of rows) {
       if (!stepOf.has(row.question_id)) stepOf.set(row.question_id, Math.floor(stepOf.size / 6) + 1);
+      if (!indexOf.has(row.question_id)) indexOf.set(row.question_id, indexOf.size);
       const step = stepOf.get(row.question_id) ?? 0;
       const { input, output, target } = log.render(row);
       const score = log.score(input, output, target);
-      const record: Rollout = { input, output, gts: { target }, score, step };
-      bySteps.set(step, [...(bySteps.get(step) ?? []), JSON.stringify(record)]);
+      const line =
+        log.format === 'skyrl'
+          ? JSON.stringify({
+              input_prompt: input, output_response: output, score, stop_reason: 'stop', env_class: 'search',
+              env_extras: { reward_spec: { method: 'rule', ground_truth: { target } }, extra_info: { index: indexOf.get(row.question_id) ?? 0 } },
+              data_source: 'searchR1_hotpotqa',
+            })
+          : JSON.stringify({ input, output, gts: { target }, score, step } satisfies Rollout);
+      const file = log.format === 'skyrl' ? path.join(`global_step_${step}_evals`, 'searchR1_hotpotqa.jsonl') : `${step}.jsonl`;
+      byFile.set(file, [...(byFile.get(file) ?? []), line]);
       scores.set(score, (scores.get(score) ?? 0) + 1);
     }
-    for (const [step, lines] of bySteps) fs.writeFileSync(path.join(dir, `${step}.jsonl`), `${lines.join('\n')}\n`);
+    for (const [file, lines] of byFile) {
+      fs.mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
+      fs.writeFileSync(path.join(dir, file), `${lines.join('\n')}\n`);
+    }
     console.log(`${dir}: ${rows.length} rollouts, scores ${[...scores].sort((a, b) => a[0] - b[0]).map(([s, n]) => `${s}×${n}`).join(' ')}`);
   }
 }

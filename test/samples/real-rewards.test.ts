@@ -18,8 +18,8 @@ import { analyze } from '../../server/src/semantics/analyze.js';
 const dir = path.resolve(__dirname, '../../../samples/real-rewards');
 const specs = fs.readdirSync(dir).filter((name) => name.endsWith('.reward')).sort();
 
-// The specs with a sample log: the log's folder, the verl dialect it is read with, the reward.
-const logged: readonly { spec: string; dialect: string; reward: string }[] = [
+// The specs with a sample log: the log's folder, the importer and dialect it is read with, the reward.
+const logged: readonly { spec: string; from?: 'skyrl'; dialect: string; reward: string }[] = [
   { spec: 'search_r1_qa_em', dialect: 'search_r1', reward: 'search_r1_qa_em' },
   { spec: 'search_r1_qa_em_format', dialect: 'search_r1', reward: 'search_r1_qa_em_format' },
   { spec: 'zerosearch', dialect: 'zerosearch', reward: 'zerosearch' },
@@ -27,12 +27,16 @@ const logged: readonly { spec: string; dialect: string; reward: string }[] = [
   { spec: 'research', dialect: 'research', reward: 'research' },
   { spec: 'r1_searcher_stage1', dialect: 'r1_searcher', reward: 'r1_searcher_stage1' },
   { spec: 'r1_searcher_stage2', dialect: 'r1_searcher', reward: 'r1_searcher_stage2' },
+  { spec: 'deepresearcher', dialect: 'hermes', reward: 'deepresearcher' },
+  { spec: 'skyrl_search', from: 'skyrl', dialect: 'search_r1', reward: 'skyrl_search' },
 ];
 
-async function rollouts(name: string, dialect: string): Promise<Trajectory[]> {
+async function rollouts(name: string, from: string, dialect: string): Promise<Trajectory[]> {
   const logDir = path.join(dir, 'logs', name);
-  const files = fs.readdirSync(logDir).sort().map((file) => ({ path: `logs/${name}/${file}`, bytes: fs.readFileSync(path.join(logDir, file)) }));
-  const outcome = await importerFor('verl')!.run(files, { dialect });
+  // SkyRL's dumps sit one folder down (global_step_N_evals/DATA_SOURCE.jsonl), verl's in the folder.
+  const names = fs.readdirSync(logDir, { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith('.jsonl')).sort();
+  const files = names.map((file) => ({ path: `logs/${name}/${file}`, bytes: fs.readFileSync(path.join(logDir, file)) }));
+  const outcome = await importerFor(from)!.run(files, { dialect });
   assert.ok(outcome.ok);
   const rows = outcome.result.rows.map(({ row, at }) => {
     const parsed = parsePoolRow(row, { pool: 'rollouts', file: at.file, line: at.line });
@@ -53,12 +57,12 @@ describe('samples/real-rewards', () => {
     }
   });
 
-  for (const { spec, dialect, reward } of logged) {
+  for (const { spec, from = 'verl', dialect, reward } of logged) {
     it(`${spec}: the spec's reward is the score the framework logged, on every rollout`, async () => {
       const specFile = path.join(dir, `${spec}.reward`);
       const { model } = analyze(fs.readFileSync(specFile, 'utf8'), { specFile });
       const compiled = new RewardCompiler(model).reward(reward);
-      const rows = await rollouts(spec, dialect);
+      const rows = await rollouts(spec, from, dialect);
       assert.equal(rows.length, 240);
       const env = corpusEnv((await loadCorpus(path.resolve(dir, '../pools/corpus.jsonl'))).corpus);
       const values = new Set<number>();
