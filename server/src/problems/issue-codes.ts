@@ -93,7 +93,7 @@ export const issueCodeDocs: Record<IssueCode, string> = {
   'non-finite-number': 'A number literal too large for a double (1e309): it would be Infinity, and the margins it enters NaN.',
   'non-finite-weight': "A reward's weights, or a lattice penalty scaled by the sweep, add up to more than a double holds (1e308 twice): the figures would be Infinity or NaN.",
   'unknown-name': 'A name that is neither declared in the spec nor built in.',
-  'duplicate-name': 'Two declarations (or two attacks of one audit) share a name.',
+  'duplicate-name': 'Two declarations (or two attacks of one audit) share a name, or a declaration takes the name of a built-in field, function or edit (`signal answer = 1`), which it would hide.',
   'kind-mismatch': 'A declared name of the wrong kind here (a pool where a reward is expected, ...).',
   'recursive-definition': 'A signal, detector or reward that depends on itself.',
   'unused-declaration': 'A corpus, pool, signal or detector that nothing uses.',
