@@ -147,6 +147,13 @@ const cases: Case[] = [
     good: variant('reward R0 { answer 1 * exact_match(answer, gold.answers) }', 'field logged_step "a value the trainer logged" : number = meta.step depends on answer\nreward R0 { answer 1 * exact_match(answer, gold.answers)  logged 0.1 * logged_step }'),
   },
   {
+    // Issue 35: a field read by another analysis only (R_judged is audited by none) skips no row of this audit.
+    code: auditIssueCodes.fieldNotLogged, title: 'an audited reward reads a logged field that no row of its pool logs',
+    bad: variant('reward R0 { answer 1 * exact_match(answer, gold.answers) }', 'field judge "an LLM judge" : number = meta.judge\nreward R0 { answer 1 * exact_match(answer, gold.answers)  judged 0.1 * judge }')
+      .replace('pool big = "big.jsonl"', 'pool big = ⟦"big.jsonl"⟧'),
+    good: variant('reward R0 { answer 1 * exact_match(answer, gold.answers) }', 'field judge "an LLM judge" : number = meta.judge\nreward R0 { answer 1 * exact_match(answer, gold.answers) }\nreward R_judged = R0 + 0.1 * judge'),
+  },
+  {
     code: auditIssueCodes.penaltyCancellation, title: "R_full's 0.8 support penalty, switched off by the edit, outweighs L's 0.5",
     bad: variant('reward R_full = R_L - 0.3 * support_miss', 'reward R_full = R_L ⟦- 0.8 * support_miss⟧'), good: audit,
   },

@@ -81,6 +81,8 @@ export const auditIssueCodes = {
   // issue 34
   frozenFigures: 'frozen-figures',
   unrenderedEdits: 'unrendered-edits',
+  // issue 35
+  fieldNotLogged: 'field-not-logged',
 } as const;
 
 export type IssueCode = (typeof issueCodes)[keyof typeof issueCodes] | (typeof auditIssueCodes)[keyof typeof auditIssueCodes];
@@ -151,5 +153,6 @@ export const issueCodeDocs: Record<IssueCode, string> = {
   // issue 15
   'unresolved-ids': "Results or citation markers of a pool named no corpus id and matched no single passage (by url, exact text or normalised title; a marker by its url or rank): unresolved results are left out of their step's ids, and a row with an unresolved citation is skipped (docs/pools.md, \"Resolving ids\").",
   'pool-imported': 'A pool that links a foreign log (`from FORMAT(...)`) was imported on load: how many records were read, imported and skipped, and what the importer derived (question ids, groups).',
+  'field-not-logged': "Rows of a linked pool or log lack a declared logged field that an analysis (audit, training block, comparison) reads there, through its rewards, detectors or attacks, or log it with another type: that analysis skips those rows (they are `bad-rows` too), and no other analysis does. One warning per analysis and field, on the pool's link.",
   'unrendered-edits': "Edits of an attack that the pool's log format cannot write back (a call of several queries split, a step after a block the response was cut in, an answer with no `<answer>` block to go in): a reward term reads the rendered text, so those edits are not counted in any figure (docs/import.md, Rendering).",
 };

@@ -41,6 +41,11 @@ export const rowIssue = z.object({
   reason: z.string(),
 });
 
+export const missingFields = z.array(z.object({
+  field: z.string().describe('the declared logged field'),
+  path: z.string().describe('where it is read: `meta.judge.score`'),
+  rows: z.number().int().describe('rows that lack it or log another type: each is skipped (also in `skipped` and `issues`)'),
+})).describe('present when the analysis reads a logged field that some rows of the file lack: each analysis requires only the fields it reads');
 
 const count = z.number().int();
 
