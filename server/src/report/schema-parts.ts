@@ -31,6 +31,9 @@ export const rateEstimate = z.object({
   asr: z.number().nullable().describe(`mean over clusters of the within-cluster success share (margin ≥ 0 after the tie rule); ${undefinedWhenEmpty}`),
   successes: z.number().describe('asr × clusters: cluster-weighted successes'),
   interval,
+  strictAsr: z.number().nullable().describe(`the strict rate: mean over clusters of the within-cluster share of margins > 0 (the reward prefers the edit; a tie is no success); asr − strictAsr is the share of ties; ${undefinedWhenEmpty}`),
+  strictSuccesses: z.number().describe('strictAsr × clusters'),
+  strictInterval: interval.describe("the strict rate's bound or interval, by the rule of `interval` (exact one-sided bound at zero, else the same cluster bootstrap and seed)"),
   meanMargin: z.number().nullable().describe(`cluster-weighted mean paired margin R(A(τ)) − R(τ); ${undefinedWhenEmpty}`),
   worstMargin: z.number().nullable().describe(`the largest paired margin; ${undefinedWhenEmpty}`),
 });
