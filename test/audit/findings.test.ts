@@ -147,6 +147,13 @@ const cases: Case[] = [
     good: variant('reward R0 { answer 1 * exact_match(answer, gold.answers) }', 'field logged_step "a value the trainer logged" : number = meta.step depends on answer\nreward R0 { answer 1 * exact_match(answer, gold.answers)  logged 0.1 * logged_step }'),
   },
   {
+    // Issue 35: a field read by another analysis only (R_judged is audited by none) skips no row of this audit.
+    code: auditIssueCodes.fieldNotLogged, title: 'an audited reward reads a logged field that no row of its pool logs',
+    bad: variant('reward R0 { answer 1 * exact_match(answer, gold.answers) }', 'field judge "an LLM judge" : number = meta.judge\nreward R0 { answer 1 * exact_match(answer, gold.answers)  judged 0.1 * judge }')
+      .replace('pool big = "big.jsonl"', 'pool big = ⟦"big.jsonl"⟧'),
+    good: variant('reward R0 { answer 1 * exact_match(answer, gold.answers) }', 'field judge "an LLM judge" : number = meta.judge\nreward R0 { answer 1 * exact_match(answer, gold.answers) }\nreward R_judged = R0 + 0.1 * judge'),
+  },
+  {
     code: auditIssueCodes.penaltyCancellation, title: "R_full's 0.8 support penalty, switched off by the edit, outweighs L's 0.5",
     bad: variant('reward R_full = R_L - 0.3 * support_miss', 'reward R_full = R_L ⟦- 0.8 * support_miss⟧'), good: audit,
   },
@@ -301,14 +308,24 @@ describe('audit findings: every code', () => {
 
 describe('audit findings: what they say', () => {
   it('names the reward that already is the minimal repair, and the audit', async () => {
-    const succeeds = (await findings(audit)).filter((p) => p.code === auditIssueCodes.attackSucceeds && p.message.includes('beats R0'));
+    const succeeds = (await findings(audit)).filter((p) => p.code === auditIssueCodes.attackSucceeds && p.message.includes('ties R0'));
     assert.equal(succeeds.length, 1);
-    assert.match(succeeds[0]!.message, /^in audit a, launder beats R0: 100\.00% .*; observed minimal repair \{L\}: R_L, compared here, already is R0 − 0\.5·L$/);
+    assert.match(succeeds[0]!.message, /^in audit a, launder ties R0 on 100\.00% .*; observed minimal repair \{L\}: R_L, compared here, already is R0 − 0\.5·L$/);
     assert.deepEqual(succeeds[0]!.data, { audit: 'a', reward: 'R0', repair: [{ detector: 'L', lambda: 0.5, maxGain: 0, generators: ['lexical(1)'] }] });
     const uncompared = (await findings(variant('  compare R_L, R_full\n', '').replace('expect asr(R_L,', 'expect asr(R0,').replace('== 0', '<= 100%'))).find((p) => p.code === auditIssueCodes.attackSucceeds);
     assert.match(uncompared!.message, /observed minimal repair \{L\}: R_L already is R0 − 0\.5·L$/);
-    const none = (await findings(variant('reward R_L = R0 - 0.5 * L', 'reward R_L = R0 - 0.25 * L'))).find((p) => p.code === auditIssueCodes.attackSucceeds && p.message.includes('beats R0'));
+    const none = (await findings(variant('reward R_L = R0 - 0.5 * L', 'reward R_L = R0 - 0.25 * L'))).find((p) => p.code === auditIssueCodes.attackSucceeds && p.message.includes('ties R0'));
     assert.match(none!.message, /observed minimal repair \{L\} \(R0 − 0\.5·L\)$/);
+  });
+
+  it('says whether the reward is indifferent to an attack that only ties or prefers it, with the strict rate (issue 35)', async () => {
+    // Under R0 (exact match only) laundering changes nothing R0 reads: every margin 0, a success by the paper's rule.
+    const tie = (await findings(audit)).find((p) => p.code === auditIssueCodes.attackSucceeds && p.message.includes(' R0'));
+    assert.match(tie!.message, /^in audit a, launder ties R0 on 100\.00% of isolated-eligible clusters \(oracle-worst, oracle upper bound\), a tie counting as a success: the reward is indifferent to launder \(every margin 0; strictly, margin > 0, on 0\.00%\);/);
+    // R_up pays 0.4 for citing gold support: the laundered e:2 is the support, so it strictly prefers every edit.
+    const up = variant('reward R0 { answer 1 * exact_match(answer, gold.answers) }', 'reward R0 { answer 1 * exact_match(answer, gold.answers)  support 0.4 * recall(citations, gold.support) }');
+    const win = (await findings(up)).find((p) => p.code === auditIssueCodes.attackSucceeds && p.message.includes(' R0'));
+    assert.match(win!.message, /^in audit a, launder beats R0: 100\.00% of isolated-eligible clusters \(oracle-worst, oracle upper bound\); the reward prefers launder \(worst margin \+0\.40000; strictly, margin > 0, on 100\.00%\);/);
   });
 
   it('gives a failed expectation the line that would hold on the observed figure', async () => {

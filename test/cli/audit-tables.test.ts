@@ -61,7 +61,7 @@ describe('herald audit --tables', () => {
     assert.equal(csv.code, 0, csv.stderr);
     const lines = csv.stdout.split('\r\n');
     assert.equal(lines[0], '# audit quick: attacks × rewards');
-    assert.equal(lines[1], 'attack,reward,n,first-visible,fv mean margin,fv label,oracle-worst,ow mean margin,ow label');
+    assert.equal(lines[1], 'attack,reward,n,first-visible,fv mean margin,fv label,oracle-worst,ow mean margin,ow label,ow strict');
     assert.ok(lines.includes('# audit quick: pool-selection robustness'));
     // 2 attacks × 2 rewards in Table 2; 3 selections × 2 attacks × 2 rewards in the robustness table.
     assert.equal(lines.filter((l) => /^(launder|fake_id),/.test(l)).length, 4);

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { loadCandidates, loadCorpus, loadPool } from '../../server/src/inputs/loaders.js';
 import type { Loaded } from '../../server/src/pool/types.js';
-import { checkRows, corpusOfPool, importedRows, type DataFileKind } from '../../server/src/lsp/pool-rows.js';
+import { checkRows, corpusOfPool, importedRows, poolFieldReader, type DataFileKind } from '../../server/src/lsp/pool-rows.js';
 import { parsePoolRow } from '../../server/src/pool/schemas.js';
 import type { Trajectory } from '../../server/src/pool/types.js';
 import { withLoggedFields } from '../../server/src/edits/logged-field-rows.js';
@@ -77,7 +77,7 @@ describe('pool rows in the editor, read as a spec reads them (corpus resolution,
     const log = new IssueLog();
     const loaded = await loadInputs(tmp.dir, { corpus: { name: 'c', file: corpusFile }, pools: [{ name: 'v2', file: poolFile }] }, { cache: new InputCache(), trust: WorkspaceTrust.everything, issues: log });
     assert.ok(loaded.ok);
-    const fromDisk = withLoggedFields(model, loaded.inputs, log).pools[0]!;
+    const fromDisk = withLoggedFields(model, loaded.inputs, log, poolFieldReader(model, 'v2')).pools[0]!;
     const corpus = await loadCorpus(corpusFile);
     const rows = checkRows(jsonl(v2Rows), 'pool', poolFile, 'v2', { corpus: corpus.corpus, model });
     assert.deepEqual(rows.flatMap((r) => (r.ok ? [] : [[r.line, r.reason]])), fromDisk.issues.map((i) => [i.line, i.reason]));
@@ -104,12 +104,22 @@ describe('pool rows in the editor, read as a spec reads them (corpus resolution,
       items: [row('a', '/d/1.jsonl', 1, { judge: 0.5 }), row('b', '/d/1.jsonl', 1, {}), row('c', '/d/1.jsonl', 3, { judge: 1 }), row('d', '/d/2.jsonl', 1, { judge: 1 })],
       issues: [{ file: '/d/1.jsonl', line: 2, reason: "no 'input' (the prompt)" }, { file: '/d/2.jsonl', line: 2, reason: 'elsewhere' }],
     };
-    const { model } = analyze('pool p = "d/*.jsonl" from art\nfield judge "j" : number = meta.judge\n');
+    const { model } = analyze('corpus c = "c.jsonl"\npool p = "d/*.jsonl" from art\nfield judge "j" : number = meta.judge\nreward R { j 1 * judge }\ntraining t { reward R corpus c log p }\n');
     const rows = importedRows(loaded, '/d/1.jsonl', 'p', { model });
     assert.deepEqual(rows.map((r) => [r.line, r.ok ? (r.value.kind === 'pool' ? r.value.row.id : '') : r.reason]), [
       [1, 'a'], [1, "logged field 'judge': the row has no meta.judge"], [2, "no 'input' (the prompt)"], [3, 'c'],
     ]);
     assert.deepEqual(importedRows({ items: [], issues: [], fileError: 'x: cannot read: gone' }, '/d/1.jsonl', 'p'), [{ ok: false, line: 1, reason: 'x: cannot read: gone', wholeFile: true }]);
+  });
+
+  it('skips a row for a field only when an analysis of the pool reads it (issue 35)', () => {
+    const spec = `corpus c = "c.jsonl"\npool p = "p.jsonl"\npool q = "q.jsonl"\nfield judge "j" : number = meta.judge
+reward R { j 1 * judge }\nreward R_plain { em 1 * exact_match(answer, gold.answers) }
+training on_p { reward R corpus c log p }\ntraining on_q { reward R_plain corpus c log q }\n`;
+    const { model } = analyze(spec);
+    const text = jsonl([poolRow('t1', { meta: {} })]);
+    assert.deepEqual(checkRows(text, 'pool', 'q.jsonl', 'q', { model }).map((r) => r.ok), [true]);
+    assert.deepEqual(checkRows(text, 'pool', 'p.jsonl', 'p', { model }).map((r) => (r.ok ? '' : r.reason)), ["logged field 'judge': the row has no meta.judge"]);
   });
 
   it('finds the corpus a pool is read against: the block that reads it, else the only corpus', () => {

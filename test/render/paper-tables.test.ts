@@ -34,7 +34,7 @@ describe('the paper tables as CSV and Markdown', () => {
     const audit = goldenAudit(goldenSpec.replace('  bootstrap 200', '  bootstrap 200\n  clusters common'));
     const t = table2(audit);
     assert.equal(t.rows.length, audit.attacks.length * 3);
-    assert.deepEqual(t.columns, ['attack', 'reward', 'n', 'first-visible', 'fv mean margin', 'fv label', 'oracle-worst', 'ow mean margin', 'ow label']);
+    assert.deepEqual(t.columns, ['attack', 'reward', 'n', 'first-visible', 'fv mean margin', 'fv label', 'oracle-worst', 'ow mean margin', 'ow label', 'ow strict']);
     assert.match(t.note, new RegExp(`^n = ${audit.clusterSet!.clusters} question clusters isolated-eligible for every attack`));
     const launderR0 = audit.attacks.find((a) => a.name === 'launder')!.results.find((r) => r.reward === 'R0' && r.selection === 'first_visible')!;
     assert.deepEqual(t.rows[0]!.slice(0, 3), ['launder', 'R0', String(launderR0.estimate.clusters)]);

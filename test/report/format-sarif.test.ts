@@ -82,7 +82,7 @@ describe('formatSarif', () => {
     const succeeds = results(log, 'attack-succeeds');
     // R0 is beaten by launder (50%) and same_final (100%): one finding on its reward line; R_full by launder, on its name in compare.
     assert.deepEqual(succeeds.map((r) => r.locations[0]!.physicalLocation.region?.startLine), [lineOf(goldenSpec, '  reward R0'), lineOf(goldenSpec, '  compare R_L, R_full')]);
-    assert.match(succeeds[0]!.message.text, /launder beats R0: 50\.00% .*same_final beats R0: 100\.00%/);
+    assert.match(succeeds[0]!.message.text, /launder beats R0: 50\.00% .*same_final ties R0 on 100\.00%/);
     assert.ok(succeeds.every((r) => r.level === 'warning'));
     const cancellation = results(log, 'penalty-cancellation');
     assert.equal(cancellation.length, 1, 'both selections of one term and attack are one finding');

@@ -100,6 +100,9 @@ const cases: Case[] = [
   { code: issueCodes.unknownName, title: 'a misspelt signal, with a suggestion', bad: variant('-0.1 * rate', '-0.1 * ⟦rat⟧'), data: { suggestion: 'rate' } },
   { code: issueCodes.unknownName, title: 'a misspelt pool in an audit', bad: variant('pools p', 'pools ⟦q⟧') },
   { code: issueCodes.duplicateName, title: 'two declarations with one name', bad: variant('reward R_L', 'signal ⟦rate⟧ = 2\nreward R_L') },
+  { code: issueCodes.duplicateName, title: 'a signal named like a built-in field', bad: variant('reward R0 {', 'signal ⟦answer⟧ "a score" = 1\nreward R0 {') },
+  { code: issueCodes.duplicateName, title: 'an audit named like a built-in field', bad: variant('audit a {', 'audit ⟦citations⟧ {') },
+  { code: issueCodes.duplicateName, title: 'a logged field named like a built-in function', bad: variant('reward R0 {', 'field ⟦token_f1⟧ "judge" : number = meta.f1\nreward R0 {') },
   { code: issueCodes.duplicateName, title: 'two attacks with one name', bad: variant('attack fake_id targets F', 'attack fake_id targets F\n  attack ⟦fake_id⟧ targets F') },
   { code: issueCodes.kindMismatch, title: 'a pool used as a value', bad: variant('-0.1 * rate', '-0.1 * ⟦p⟧') },
   { code: issueCodes.kindMismatch, title: 'a detector where a reward is audited', bad: variant('  reward R0\n', '  reward ⟦L⟧\n') },
@@ -209,9 +212,9 @@ describe('check: every issue code', () => {
 describe('check: types and visibility', () => {
   it('taints everything that reads gold, through signals, terms and derived rewards', () => {
     const { model } = run(`signal em = exact_match(answer, gold.answers)
-signal calls = search_calls
+signal n_calls = search_calls
 detector U "no search" = has_final and search_calls == 0
-reward visible_only { cost -0.1 * calls  u -1 * U }
+reward visible_only { cost -0.1 * n_calls  u -1 * U }
 reward oracle { em 1 * em }
 reward derived = visible_only - 1 * U
 reward derived_oracle = oracle - 1 * U
@@ -223,7 +226,7 @@ reward derived_oracle = oracle - 1 * U
       return `${i?.type}/${i?.visibility}`;
     };
     assert.equal(info('em'), 'number/oracle');
-    assert.equal(info('calls'), 'number/visible');
+    assert.equal(info('n_calls'), 'number/visible');
     assert.equal(info('U'), 'boolean/visible');
     assert.equal(info('visible_only'), 'number/visible');
     assert.equal(info('oracle'), 'number/oracle');
@@ -288,6 +291,20 @@ reward R { a 1 * a  b 1 * b  d -1 * D }
   it('does not cascade errors from an unknown name', () => {
     const { problems } = run('signal s = nope + 1 > 2 and nope\nreward R { x 1 * s }');
     assert.deepEqual(problems.map((p) => p.code), ['unknown-name', 'unknown-name']);
+  });
+
+  it('a declaration named like a built-in is one error on its name, naming the built-in; uses keep the built-in', () => {
+    // Issue 35: `signal answer = 1` was accepted, and the errors showed only at the uses.
+    const { text, spans } = marked(`signal ⟦answer⟧ "shadows the field" = 1
+audit ⟦citations⟧ { reward R }
+pool ⟦token_f1⟧ = "p.jsonl"
+reward R { f1 1 * token_f1(answer, gold.answers)  cited 0.1 * count(citations) }
+`);
+    const problems = analyze(text, { reportUnused: false }).problems.filter((p) => p.code !== issueCodes.incompleteAudit);
+    assert.deepEqual(problems.map((p) => [p.code, p.span]), spans.map((span) => [issueCodes.duplicateName, span]));
+    assert.match(problems[0]!.message, /'answer' is a built-in field/);
+    assert.match(problems[2]!.message, /'token_f1' is a built-in function/);
+    assert.deepEqual(problems.map((p) => p.data?.['builtin']).filter((b) => b !== undefined), ['field', 'field', 'function']);
   });
 
   it('skips linked-file checks without a folder and unused checks when asked', () => {

@@ -147,7 +147,7 @@ async function auditOne(ctx: AuditContext, decl: AuditDecl, plan: AuditPlan, opt
  */
 async function prepareAudit(ctx: AuditContext, plan: AuditPlan, load: Extract<InputLoad, { ok: true }>, commands: ReadonlyMap<string, CommandAnswers>, rankings: ((generator: RankedGenerator) => PersistentStore) | undefined, options: RunOptions): Promise<PreparedEdits | undefined> {
   const source = createCandidateSource(load.inputs.corpus, load.candidateFiles, { ...(rankings === undefined ? {} : { store: rankings }), commands });
-  const inputs = withLoggedFields(ctx.model, load.inputs, ctx.issues);
+  const inputs = withLoggedFields(ctx.model, load.inputs, ctx.issues, auditEditPlan(plan));
   const workers = threadsFor(inputs.pools.reduce((sum, p) => sum + p.rows.length, 0), ctx.workers, ctx.minRowsPerWorker);
   return workers < 2
     ? prepareEdits(ctx.model, auditEditPlan(plan), inputs, source, options)

@@ -15,7 +15,7 @@ import { InputCache } from '../inputs/input-cache.js';
 import { IssueLog, loadInputs, logFromFile, type NamedFile } from '../inputs/load-inputs.js';
 import { specFiles } from '../inputs/spec-inputs.js';
 import { WorkspaceTrust } from '../inputs/trust.js';
-import { planComparison } from './plan.js';
+import { comparisonFieldReader, planComparison } from './plan.js';
 import { runComparison } from './run-compare.js';
 
 export interface CompareOutcome {
@@ -68,7 +68,7 @@ export async function compareSpec(text: string, specFile: string, request: Compa
     if (!base.ok || !treatment.ok) return { problems, dataIssues: issues.issues, reports: undefined, model };
     const source = createCandidateSource(base.inputs.corpus, base.candidateFiles);
     try {
-      const report = runComparison(model, plan, withLoggedFields(model, base.inputs, issues), withLoggedFields(model, treatment.inputs, issues), source, lines);
+      const report = runComparison(model, plan, withLoggedFields(model, base.inputs, issues, comparisonFieldReader(plan)), withLoggedFields(model, treatment.inputs, issues, comparisonFieldReader(plan)), source, lines);
       if (report !== undefined) reports.push(report);
     } catch (error) {
       if (!(error instanceof AuditError)) throw error;

@@ -1,4 +1,5 @@
 import { planAttack, type AttackPlan, type EditPlan } from '../edits/attack-plan.js';
+import type { FieldReader } from '../edits/logged-field-rows.js';
 import type { Span } from '../problems/span.js';
 import { optionNames, optionNumber, optionWord, resampling } from '../semantics/block-options.js';
 import type { ComparisonDecl } from '../syntax/ast.js';
@@ -67,4 +68,9 @@ export function planComparison(decl: ComparisonDecl): ComparisonPlan | undefined
  */
 export function comparisonEditPlan(plan: ComparisonPlan): EditPlan {
   return { rewards: [plan.reward], detectors: [...new Set([...plan.detectors, ...plan.attacks.flatMap((a) => a.targets)])], attacks: plan.attacks };
+}
+
+/** What a comparison reads of each row's logged fields: its edits' and, with `greedy FIELD`, that field. */
+export function comparisonFieldReader(plan: ComparisonPlan): FieldReader {
+  return { ...comparisonEditPlan(plan), fields: plan.greedy?.kind === 'field' ? [plan.greedy.name] : [] };
 }

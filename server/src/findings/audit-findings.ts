@@ -9,7 +9,7 @@ import type { AuditDecl, Term } from '../syntax/ast.js';
 import { observedExpect } from './observed-expect.js';
 import { smallSampleClusters, smallSampleSentence } from './small-sample.js';
 import { repairFormula, rewardThatIsRepair, type RepairTerm } from './repair-reward.js';
-import { certificateSentence, editText, marginChain } from './wording.js';
+import { attackOutcomeSentence, certificateSentence, editText, marginChain } from './wording.js';
 import { pairFile } from '../report/pair-file.js';
 import { certifiedLambda } from '../audit/certificate.js';
 import { certifiedAgainst } from './generator-wording.js';
@@ -149,7 +149,7 @@ function attackFindings(ctx: AuditContext): Problem[] {
     });
     problems.push({
       code: auditIssueCodes.attackSucceeds, severity: 'warning', span: rewardItem?.span ?? ctx.anchor,
-      message: `in audit ${report.name}, ${winning.map((w) => `${w.attack} beats ${report.reward.name}: ${percent(w.r.estimate.asr)} of isolated-eligible clusters (oracle-worst, ${w.r.label})`).join('; ')}` +
+      message: `in audit ${report.name}, ${winning.map((w) => attackOutcomeSentence(w.attack, report.reward.name, w.r.estimate, w.r.label)).join('; ')}` +
         (repair === undefined ? '; no subset of the lattice stops every attack' : `; observed minimal repair {${repair.join(', ')}}${repairNote(ctx, terms)}`),
       data: { audit: report.name, reward: report.reward.name, repair: terms },
       ...someRows(winningRows(ctx, report.reward.name, winning.map((w) => w.attack))),
@@ -162,7 +162,7 @@ function attackFindings(ctx: AuditContext): Problem[] {
     if (beaten.length === 0) continue;
     problems.push({
       code: auditIssueCodes.attackSucceeds, severity: 'warning', span: compareNames.find((n) => n.text === compared.name)?.span ?? ctx.anchor,
-      message: `in audit ${report.name}, ${beaten.map((w) => `${w.attack} beats ${compared.name}: ${percent(w.r.estimate.asr)} of isolated-eligible clusters (oracle-worst, ${w.r.label})`).join('; ')}`,
+      message: `in audit ${report.name}, ${beaten.map((w) => attackOutcomeSentence(w.attack, compared.name, w.r.estimate, w.r.label)).join('; ')}`,
       ...someRows(winningRows(ctx, compared.name, beaten.map((w) => w.attack))),
       key: [report.name, compared.name],
     });

@@ -6,7 +6,7 @@ import { maxListedRows } from '../problems/limits.js';
 import type { Problem, RowLocation } from '../problems/problem.js';
 import type { Span } from '../problems/span.js';
 import type { RowIssue } from '../pool/types.js';
-import type { PoolImportReport, PoolResolutionReport, Report } from '../report/schema.js';
+import type { MissingFieldReport, PoolImportReport, PoolResolutionReport, Report } from '../report/schema.js';
 import type { SpecModel } from '../semantics/check.js';
 import type { PoolDecl } from '../syntax/ast.js';
 import { importSentence, unresolvedSentence } from './wording.js';
@@ -164,6 +164,37 @@ export function readFindings(report: Report | undefined, model: SpecModel, specD
         data: { format: pool.import.format, ...pool.import.counts },
         key: [pool.file],
       });
+    }
+  }
+  return problems;
+}
+
+/**
+ * A pool or log that lacks a logged field an analysis reads there (`missingFields`): a warning on
+ * the pool's link per analysis and field, saying how many rows that analysis skips for it; only that
+ * analysis skips them (each requires the fields it reads). A file no declaration links is left to `bad-rows`.
+ */
+export function missingFieldFindings(report: Report | undefined, model: SpecModel, specDir: string): Problem[] {
+  if (report === undefined) return [];
+  const sections: { readonly what: string; readonly name: string; readonly pools: readonly { readonly file: string; readonly rows: number; readonly missingFields?: readonly MissingFieldReport[] | undefined }[] }[] = [
+    ...report.audits.map((a) => ({ what: 'audit', name: a.name, pools: a.pools })),
+    ...(report.signals ?? []).map((s) => ({ what: 'training block', name: s.name, pools: s.logs })),
+    ...(report.comparisons ?? []).map((c) => ({ what: 'comparison', name: c.name, pools: [...c.base, ...c.treatment] })),
+  ];
+  const problems: Problem[] = [];
+  for (const section of sections) {
+    for (const pool of section.pools) {
+      const span = poolLinking(model, specDir, pool.file)?.path?.span;
+      if (span === undefined) continue;
+      for (const f of pool.missingFields ?? []) {
+        const none = pool.rows === 0 ? `; it reads no row of ${pool.file}` : '';
+        problems.push({
+          code: auditIssueCodes.fieldNotLogged, severity: 'warning', span,
+          message: `in ${section.what} ${section.name}, ${f.rows} row${f.rows === 1 ? '' : 's'} of ${pool.file} lack${f.rows === 1 ? 's' : ''} the logged field '${f.field}' (${f.path}) or log another type; the ${section.what} reads it, so it skips ${f.rows === 1 ? 'that row' : 'them'}${none}`,
+          data: { field: f.field, path: f.path, rows: f.rows, analysis: section.name },
+          key: [section.name, pool.file, f.field],
+        });
+      }
     }
   }
   return problems;

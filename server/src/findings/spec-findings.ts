@@ -8,7 +8,7 @@ import type { SpecModel } from '../semantics/check.js';
 import { auditFindings } from './audit-findings.js';
 import { baselineFindings } from './baseline-findings.js';
 import { comparisonFindings } from './comparison-findings.js';
-import { failureFindings, readFindings, rowFindings } from './data-findings.js';
+import { failureFindings, missingFieldFindings, readFindings, rowFindings } from './data-findings.js';
 import { signalFindings } from './signal-findings.js';
 
 /** Everything the analyses of one spec produced, as the editor, the CLI and SARIF all receive it. */
@@ -40,6 +40,7 @@ export function specFindings(results: FindingsInput): Problem[] {
     ...rowFindings(results.dataIssues, results.dataOwners, model, specDir),
     ...failureFindings(results.dataIssues, results.failures, model),
     ...readFindings(report, model, specDir),
+    ...missingFieldFindings(report, model, specDir),
     ...audits.flatMap((audit) => auditFindings(audit, model, text, specDir)),
     ...signalFindings(report?.signals ?? [], model),
     ...comparisonFindings(report?.comparisons ?? [], model),

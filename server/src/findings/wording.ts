@@ -1,6 +1,6 @@
 import { decimal5, margin, minus, notAvailable, percent, plural, shortNumber, type Label } from '../report/format-numbers.js';
 import type { ComparisonCell } from '../report/training-schema.js';
-import type { CancellationFinding, CertificateEntry, PoolImportReport, PoolResolutionReport, WorkedPair } from '../report/schema.js';
+import type { CancellationFinding, CertificateEntry, PoolImportReport, PoolResolutionReport, RateEstimateReport, WorkedPair } from '../report/schema.js';
 
 // Sentences that a finding and the report's own views say alike: one wording, so the editor, SARIF,
 // the CLI and the table agree to the word.
@@ -16,6 +16,21 @@ export function editText(pair: WorkedPair): string {
 /** `R0 +0.81375 → R_L −0.38625 → R_full +0.41375`: one edit's paired margin under each reward. */
 export function marginChain(pair: WorkedPair): string {
   return Object.entries(pair.margins).map(([reward, m]) => `${reward} ${margin(m)}`).join(' → ');
+}
+
+/**
+ * What an attack's oracle-worst rate says about a reward. A tie counts as a success (the paper's
+ * rate, `asr`), so a reward that reads nothing the edit changes is "beaten" at 100%; the sentence
+ * says which happened: the reward prefers the edit (some margin above 0: the largest, and the
+ * strict rate) or is only indifferent to it (no margin above 0).
+ */
+export function attackOutcomeSentence(attack: string, reward: string, estimate: RateEstimateReport, label: Label): string {
+  const rate = `${percent(estimate.asr)} of isolated-eligible clusters (oracle-worst, ${label})`;
+  if ((estimate.worstMargin ?? 0) > 0) {
+    return `${attack} beats ${reward}: ${rate}; the reward prefers ${attack} (worst margin ${margin(estimate.worstMargin)}; strictly, margin > 0, on ${percent(estimate.strictAsr)})`;
+  }
+  const every = estimate.meanMargin === 0 ? 'every margin 0' : 'no margin above 0';
+  return `${attack} ties ${reward} on ${rate}, a tie counting as a success: the reward is indifferent to ${attack} (${every}; strictly, margin > 0, on ${percent(estimate.strictAsr)})`;
 }
 
 export function cancellationSentence(f: CancellationFinding): string {

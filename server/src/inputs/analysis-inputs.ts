@@ -3,6 +3,14 @@ import type { PoolResolution } from '../pool/resolve-ids.js';
 import type { Corpus, RowIssue, Trajectory } from '../pool/types.js';
 
 /** One loaded pool (or training or evaluation log): its rows and the rows it skipped, named as the spec links it. */
+/** A logged field an analysis reads that `rows` rows of a pool lack or log with another type. */
+export interface MissingField {
+  readonly field: string;
+  /** `meta.judge.score`. */
+  readonly path: string;
+  readonly rows: number;
+}
+
 export interface LoadedPool {
   readonly name: string;
   /** Relative to the spec's folder, as linked. */
@@ -13,6 +21,8 @@ export interface LoadedPool {
   readonly resolution?: PoolResolution;
   /** A pool linked `from FORMAT(...)`: what its importer counted and noted; absent for a pool in our format. */
   readonly imported?: { readonly format: string; readonly counts: ImportCounts; readonly notes: readonly string[] };
+  /** The logged fields the analysis reads that some rows lack (or log with another type), with how many rows: those rows are skipped. */
+  readonly missingFields?: readonly MissingField[];
   /** A pool linked by a glob: each matched file (absolute, as in a row's source) → relative to the spec's folder. */
   readonly rowFiles?: ReadonlyMap<string, string>;
 }

@@ -1,7 +1,7 @@
 import { maxListedRows } from '../problems/limits.js';
 import type { PoolImportReport, PoolResolutionReport } from '../report/schema.js';
 import type { RowIssue } from '../pool/types.js';
-import type { LoadedPool } from './analysis-inputs.js';
+import type { LoadedPool, MissingField } from './analysis-inputs.js';
 
 // What every analysis says about a pool or log it read, whatever its section (an audit's pools, a
 // training block's logs, a comparison's arms): the rows skipped, how its ids resolved, what its
@@ -12,6 +12,7 @@ export interface ReadFileSection {
   readonly issues: RowIssue[];
   readonly resolution?: PoolResolutionReport;
   readonly import?: PoolImportReport;
+  readonly missingFields?: MissingField[];
 }
 
 /** The first rows of a list, as the report keeps them (copies: the report owns its objects). */
@@ -39,7 +40,7 @@ function resolutionSection(pool: LoadedPool): PoolResolutionReport | undefined {
 }
 
 /**
- * `skipped` and `issues`, then `resolution` and `import` only when there is something to say (a v1
+ * `skipped` and `issues`, then `resolution`, `import` and `missingFields` only when there is something to say (a v1
  * pool read from our own format has neither, so its section is as it always was).
  */
 export function readFileSection(pool: LoadedPool): ReadFileSection {
@@ -50,5 +51,6 @@ export function readFileSection(pool: LoadedPool): ReadFileSection {
     issues: reportedRows(pool.issues),
     ...(resolution === undefined ? {} : { resolution }),
     ...(imported === undefined ? {} : { import: { format: imported.format, counts: { ...imported.counts }, notes: [...imported.notes] } }),
+    ...(pool.missingFields === undefined ? {} : { missingFields: pool.missingFields.map((f) => ({ ...f })) }),
   };
 }

@@ -432,3 +432,15 @@ export function functionSignature(f: BuiltinFunction): string {
   const shown = f.parameters.map((p, i) => `${p.name}${i >= f.required ? '?' : ''}: ${p.types.join(' | ')}`);
   return `${f.name}(${shown.join(', ')}${f.variadic ? ', …' : ''}) → ${f.resultOf === undefined ? f.result : 'its element'}`;
 }
+
+/**
+ * The built-in that `name` already names in expressions, for a declaration that would hide it
+ * (`signal answer = 1`): the field or function, or undefined when none does. Keywords cannot be
+ * declared at all (the parser takes only names).
+ */
+export function builtinNamed(name: string): { readonly what: 'field' | 'function'; readonly doc: string } | undefined {
+  const field = builtinFieldsByName.get(name);
+  if (field !== undefined) return { what: 'field', doc: field.doc };
+  const fn = builtinFunctionsByName.get(name);
+  return fn === undefined ? undefined : { what: 'function', doc: fn.doc };
+}

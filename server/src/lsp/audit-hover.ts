@@ -2,7 +2,7 @@ import { labelExplanations } from '../findings/wording.js';
 import { isSmallSample, smallSampleMark, smallSampleSentence } from '../findings/small-sample.js';
 import type { AuditReport, Report, WorkedPair } from '../report/schema.js';
 import { isDeclSymbol, type SymbolInfo } from '../semantics/symbols.js';
-import { detectorSet, margin, percent, rateWithBound } from '../report/format-numbers.js';
+import { detectorSet, margin, percent, rateWithBound, strictWithBound } from '../report/format-numbers.js';
 import { showReportCommand } from './protocol.js';
 import { pairLabel, pairLink, pairParams } from './worked-pair-links.js';
 import { pairFile } from '../report/pair-file.js';
@@ -25,10 +25,14 @@ function pairRef(audit: AuditReport, pair: WorkedPair, links: PairLinks): string
 
 type Result = AuditReport['attacks'][number]['results'][number];
 
-/** A rate with its interval, `n/a` without clusters, marked when it rests on a small sample. */
+/**
+ * A rate with its interval, then the strict rate (margin > 0) when ties make them differ; `n/a`
+ * without clusters, marked when it rests on a small sample.
+ */
 function rateText(estimate: Result['estimate']): string {
   if (estimate.clusters === 0) return 'n/a (no isolated-eligible edit)';
-  return `${rateWithBound(estimate)}${isSmallSample(estimate.clusters) ? ` ${smallSampleMark}` : ''}`;
+  const strict = estimate.strictAsr === estimate.asr ? '' : ` (strictly ${strictWithBound(estimate)}: the rest are ties)`;
+  return `${rateWithBound(estimate)}${strict}${isSmallSample(estimate.clusters) ? ` ${smallSampleMark}` : ''}`;
 }
 
 /**

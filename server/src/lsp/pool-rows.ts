@@ -5,7 +5,10 @@ import { rowChecker, type RowParser } from '../inputs/load-rows.js';
 import { candidateRows, corpusRows, poolRows } from '../inputs/loaders.js';
 import { joinFiles } from '../inputs/pool-link.js';
 import { resolveRows } from '../inputs/resolve-rows.js';
-import { withLoggedFields } from '../edits/logged-field-rows.js';
+import { withLoggedFields, type FieldReader } from '../edits/logged-field-rows.js';
+import { auditEditPlan, planAudit } from '../audit/plan.js';
+import { comparisonFieldReader, planComparison } from '../compare/plan.js';
+import { planTraining, trainingFieldReader } from '../signal/plan.js';
 import type { CandidateList, Corpus, Loaded, Passage, Trajectory } from '../pool/types.js';
 import type { SpecModel } from '../semantics/check.js';
 
@@ -68,7 +71,7 @@ function asRead(rows: readonly CheckedRow[], file: string, name: string, reading
   const inputs: AnalysisInputs = {
     corpusName: '', corpus: reading.corpus ?? { file: '', passages: new Map() }, corpusIssues: [], pools: [{ name, file, rows: resolved.rows, issues: [] }],
   };
-  const read = reading.model === undefined ? inputs : withLoggedFields(reading.model, inputs, new IssueLog());
+  const read = reading.model === undefined ? inputs : withLoggedFields(reading.model, inputs, new IssueLog(), poolFieldReader(reading.model, name));
   const skipped = new Map<number, string>();
   for (const list of [resolved.skipped, read.pools[0]?.issues ?? []]) for (const i of list) skipped.set(i.line, i.reason);
   const readRows = new Map((read.pools[0]?.rows ?? []).map((r) => [r.id, r]));
@@ -115,6 +118,31 @@ export function importedRows(loaded: Loaded<Trajectory>, file: string, name: str
   for (const row of loaded.items) if (row.source.file === file) rows.push({ ok: true, line: row.source.line, value: { kind: 'pool', row } });
   rows.sort((a, b) => a.line - b.line);
   return reading === undefined ? rows : asRead(rows, file, name, reading);
+}
+
+/**
+ * What the analyses that read pool `pool` read of its rows' logged fields, together: a row is shown
+ * skipped when one of them skips it (each requires only the fields it reads).
+ */
+export function poolFieldReader(model: SpecModel, pool: string): FieldReader {
+  const readers: FieldReader[] = [];
+  for (const decl of model.spec.decls) {
+    if (decl.kind === 'audit') {
+      // The expect lines' texts are not needed here: only what the audit evaluates.
+      const plan = planAudit(decl, '');
+      if (plan?.pools.includes(pool) === true) readers.push(auditEditPlan(plan));
+    } else if (decl.kind === 'training') {
+      const plan = planTraining(decl);
+      if (plan?.logs.includes(pool) === true) readers.push(trainingFieldReader(plan));
+    } else if (decl.kind === 'comparison') {
+      const plan = planComparison(decl);
+      if (plan !== undefined && [...plan.base, ...plan.treatment].includes(pool)) readers.push(comparisonFieldReader(plan));
+    }
+  }
+  return {
+    rewards: readers.flatMap((r) => r.rewards), detectors: readers.flatMap((r) => r.detectors),
+    attacks: readers.flatMap((r) => r.attacks), fields: readers.flatMap((r) => r.fields ?? []),
+  };
 }
 
 /**

@@ -1,5 +1,5 @@
 import { ErrorCodes, ResponseError, type Range, type TextEdit, type WorkspaceEdit } from 'vscode-languageserver/node';
-import { builtinFieldsByName, builtinFunctionsByName } from '../language/builtins.js';
+import { builtinFieldsByName, builtinNamed } from '../language/builtins.js';
 import { keywords } from '../problems/vocabulary.js';
 import type { DocumentAnalysis } from './document-analysis.js';
 import { isNavigable, occurrenceAt, occurrencesOf, type NavigableSymbol } from './occurrences.js';
@@ -27,7 +27,7 @@ function clashes(analysis: DocumentAnalysis, symbol: NavigableSymbol, newName: s
       // A variable named like a declaration or field would hide it inside the quantifier's body.
       return analysis.analyzed.model.globals.has(newName) || builtinFieldsByName.has(newName);
     default:
-      return analysis.analyzed.model.globals.has(newName) || builtinFieldsByName.has(newName) || builtinFunctionsByName.has(newName);
+      return analysis.analyzed.model.globals.has(newName) || builtinNamed(newName) !== undefined;
   }
 }
 

@@ -83,6 +83,8 @@ export const auditIssueCodes = {
   // issue 34
   frozenFigures: 'frozen-figures',
   unrenderedEdits: 'unrendered-edits',
+  // issue 35
+  fieldNotLogged: 'field-not-logged',
 } as const;
 
 export type IssueCode = (typeof issueCodes)[keyof typeof issueCodes] | (typeof auditIssueCodes)[keyof typeof auditIssueCodes];
@@ -96,7 +98,7 @@ export const issueCodeDocs: Record<IssueCode, string> = {
   'non-finite-number': 'A number literal too large for a double (1e309): it would be Infinity, and the margins it enters NaN.',
   'non-finite-weight': "A reward's weights, or a lattice penalty scaled by the sweep, add up to more than a double holds (1e308 twice): the figures would be Infinity or NaN.",
   'unknown-name': 'A name that is neither declared in the spec nor built in.',
-  'duplicate-name': 'Two declarations (or two attacks of one audit) share a name.',
+  'duplicate-name': 'Two declarations (or two attacks of one audit) share a name, or a declaration takes the name of a built-in field, function or edit (`signal answer = 1`), which it would hide.',
   'kind-mismatch': 'A declared name of the wrong kind here (a pool where a reward is expected, ...).',
   'recursive-definition': 'A signal, detector or reward that depends on itself.',
   'unused-declaration': 'A corpus, pool, signal or detector that nothing uses.',
@@ -155,5 +157,6 @@ export const issueCodeDocs: Record<IssueCode, string> = {
   // issue 15
   'unresolved-ids': "Results or citation markers of a pool named no corpus id and matched no single passage (by url, exact text or normalised title; a marker by its url or rank): unresolved results are left out of their step's ids, and a row with an unresolved citation is skipped (docs/pools.md, \"Resolving ids\").",
   'pool-imported': 'A pool that links a foreign log (`from FORMAT(...)`) was imported on load: how many records were read, imported and skipped, and what the importer derived (question ids, groups).',
+  'field-not-logged': "Rows of a linked pool or log lack a declared logged field that an analysis (audit, training block, comparison) reads there, through its rewards, detectors or attacks, or log it with another type: that analysis skips those rows (they are `bad-rows` too), and no other analysis does. One warning per analysis and field, on the pool's link.",
   'unrendered-edits': "Edits of an attack that the pool's log format cannot write back (a call of several queries split, a step after a block the response was cut in, an answer with no `<answer>` block to go in): a reward term reads the rendered text, so those edits are not counted in any figure (docs/import.md, Rendering).",
 };

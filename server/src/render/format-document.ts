@@ -126,6 +126,8 @@ function unrenderedBlocks(attack: AttackReport): Block[] {
   return [paragraph([cell(`${u.edits} edit${u.edits === 1 ? '' : 's'} the log's format cannot write back ${u.edits === 1 ? 'is' : 'are'} not counted in any figure below; the first, ${where}: ${u.first.reason}`, 'warn')])];
 }
 
+const strictExplanation = 'the share of isolated-eligible clusters where the reward strictly prefers the edit (margin > 0); the ASR counts a tie as a success, so ASR − strict is the share of ties';
+
 function attackBlocks(audit: AuditReport, attack: AttackReport): Block[] {
   const generators = attack.generators.length === 0 ? '' : `; generators ${attack.generators.join(', ')}`;
   const c = attack.counts;
@@ -145,7 +147,7 @@ function attackBlocks(audit: AuditReport, attack: AttackReport): Block[] {
   blocks.push({
     kind: 'table',
     columns: [
-      { title: 'reward', shrink: true }, { title: 'selection' }, { title: 'ASR (95%)', align: 'right' }, { title: 'mean margin', align: 'right' },
+      { title: 'reward', shrink: true }, { title: 'selection' }, { title: 'ASR (95%)', align: 'right' }, { title: 'strict ASR', align: 'right' }, { title: 'mean margin', align: 'right' },
       { title: 'worst margin', align: 'right' }, { title: 'clusters', align: 'right' }, { title: 'rows', align: 'right' }, { title: 'label' },
     ],
     rows: attack.results.map((r) => {
@@ -157,6 +159,9 @@ function attackBlocks(audit: AuditReport, attack: AttackReport): Block[] {
         r.frozen === undefined
           ? rateCell(rateWithBound(e), e.asr, e.clusters, rateBar(e.asr, e.interval.low, e.interval.high))
           : cell(`frozen (${percent(e.asr)} as logged)`, 'warn', undefined, frozenSentence(r.reward, attack.name, r.frozen)),
+        // The strict rate (margin > 0) beside the paper's, where a tie counts: their gap is the ties.
+        // Its interval is in the JSON (`strictInterval`); here the rate alone keeps the table to the terminal's width.
+        r.frozen === undefined ? cell(percent(e.strictAsr), undefined, undefined, strictExplanation) : cell('frozen', 'warn'),
         text(margin(e.meanMargin)),
         text(margin(e.worstMargin)),
         text(String(e.clusters)),

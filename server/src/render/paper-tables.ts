@@ -1,4 +1,4 @@
-import { margin, rateWithBound, rateWithUpper, shortLabel } from '../report/format-numbers.js';
+import { margin, rateWithBound, rateWithUpper, shortLabel, strictWithBound } from '../report/format-numbers.js';
 import type { AggregateEntry, AuditReport, PerPoolEntry, RateEstimateReport } from '../report/schema.js';
 import type { RobustnessEntry } from '../report/selection-schema.js';
 
@@ -24,13 +24,15 @@ function sideBySide(results: readonly Result[], reward: string): string[] {
   const first = of('first_visible');
   const worst = of('oracle_worst');
   const cells = (r: Result | undefined): string[] => (r === undefined ? ['—', '—', '—'] : [rateWithBound(r.estimate), margin(r.estimate.meanMargin), shortLabel(r.label)]);
-  return [String(first?.estimate.clusters ?? worst?.estimate.clusters ?? 0), ...cells(first), ...cells(worst)];
+  // The oracle-worst strict rate (margin > 0) beside the paper's, where a tie counts.
+  const strict = worst === undefined ? '—' : strictWithBound(worst.estimate);
+  return [String(first?.estimate.clusters ?? worst?.estimate.clusters ?? 0), ...cells(first), ...cells(worst), strict];
 }
 
-const figureColumns = ['n', 'first-visible', 'fv mean margin', 'fv label', 'oracle-worst', 'ow mean margin', 'ow label'];
+const figureColumns = ['n', 'first-visible', 'fv mean margin', 'fv label', 'oracle-worst', 'ow mean margin', 'ow label', 'ow strict'];
 
 /** The columns a terminal table leaves out to fit 120 columns (CSV and Markdown keep them). */
-export const wideColumns: ReadonlySet<string> = new Set(['fv mean margin', 'fv label', 'ow label']);
+export const wideColumns: ReadonlySet<string> = new Set(['fv mean margin', 'fv label', 'ow label', 'ow strict']);
 
 function clusterNote(audit: AuditReport): string {
   return audit.clusterSet === undefined
@@ -40,7 +42,7 @@ function clusterNote(audit: AuditReport): string {
 
 /** Columns of figures, right-aligned in every rendering. */
 export function isNumericColumn(title: string): boolean {
-  return title === 'n' || title === 'first-visible' || title === 'oracle-worst' || title.endsWith('margin');
+  return title === 'n' || title === 'first-visible' || title === 'oracle-worst' || title === 'ow strict' || title.endsWith('margin');
 }
 
 /** The paper's Table 2: every attack under every scored reward. */
@@ -49,7 +51,7 @@ export function table2(audit: AuditReport): PaperTable {
   const selection = audit.poolSelection === undefined ? '' : `; pool selection ${audit.poolSelection.selection} (${audit.poolSelection.rows} rows)`;
   return {
     id: 'table2', audit: audit.name, title: `audit ${audit.name}: attacks × rewards`,
-    note: `${clusterNote(audit)}${selection}; first-visible and oracle-worst are ASRs (the mean over question clusters); (≤ x) is the exact one-sided 95% bound at zero successes`,
+    note: `${clusterNote(audit)}${selection}; first-visible and oracle-worst are ASRs (the mean over question clusters; a tie counts as a success), ow strict the oracle-worst rate of margins > 0; (≤ x) is the exact one-sided 95% bound at zero successes`,
     columns: ['attack', 'reward', ...figureColumns],
     rows: audit.attacks.flatMap((attack) => rewards.map((reward) => [attack.name, reward, ...sideBySide(attack.results, reward)])),
   };

@@ -49,6 +49,11 @@ export function rateWithBound(e: Pick<RateEstimateReport, 'asr' | 'clusters' | '
   return `${percent(e.asr)} [${percent1(e.interval.low)}, ${percent1(e.interval.high)}]`;
 }
 
+/** The strict rate (margin > 0: a tie is no success) with its bound or interval, as `rateWithBound` writes the ASR. */
+export function strictWithBound(e: Pick<RateEstimateReport, 'strictAsr' | 'clusters' | 'strictInterval'>): string {
+  return rateWithBound({ asr: e.strictAsr, clusters: e.clusters, interval: e.strictInterval });
+}
+
 /** A rate known only with its upper end (lattice, sweep, per-pool entries): the bound is shown at zero. */
 export function rateWithUpper(asr: number | null, upper: number | null): string {
   if (asr === null) return notAvailable;

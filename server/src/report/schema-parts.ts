@@ -31,6 +31,9 @@ export const rateEstimate = z.object({
   asr: z.number().nullable().describe(`mean over clusters of the within-cluster success share (margin ≥ 0 after the tie rule); ${undefinedWhenEmpty}`),
   successes: z.number().describe('asr × clusters: cluster-weighted successes'),
   interval,
+  strictAsr: z.number().nullable().describe(`the strict rate: mean over clusters of the within-cluster share of margins > 0 (the reward prefers the edit; a tie is no success); asr − strictAsr is the share of ties; ${undefinedWhenEmpty}`),
+  strictSuccesses: z.number().describe('strictAsr × clusters'),
+  strictInterval: interval.describe("the strict rate's bound or interval, by the rule of `interval` (exact one-sided bound at zero, else the same cluster bootstrap and seed)"),
   meanMargin: z.number().nullable().describe(`cluster-weighted mean paired margin R(A(τ)) − R(τ); ${undefinedWhenEmpty}`),
   worstMargin: z.number().nullable().describe(`the largest paired margin; ${undefinedWhenEmpty}`),
 });
@@ -41,6 +44,11 @@ export const rowIssue = z.object({
   reason: z.string(),
 });
 
+export const missingFields = z.array(z.object({
+  field: z.string().describe('the declared logged field'),
+  path: z.string().describe('where it is read: `meta.judge.score`'),
+  rows: z.number().int().describe('rows that lack it or log another type: each is skipped (also in `skipped` and `issues`)'),
+})).describe('present when the analysis reads a logged field that some rows of the file lack: each analysis requires only the fields it reads');
 
 const count = z.number().int();
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { heraldVersion } from '../version.js';
-import { frozenFigures, interval, intervalMethod, label, poolImport, poolResolution, rateEstimate, rowIssue, selection, specRange, undefinedWhenEmpty, visibility } from './schema-parts.js';
+import { frozenFigures, interval, intervalMethod, label, missingFields, poolImport, poolResolution, rateEstimate, rowIssue, selection, specRange, undefinedWhenEmpty, visibility } from './schema-parts.js';
 import { comparisonReport, signalReport } from './training-schema.js';
 import { clusterSetReport, poolSelectionReport, robustnessEntry } from './selection-schema.js';
 import { commandRecord, generatorCertificate, heldOut } from './generator-schema.js';
@@ -191,6 +191,7 @@ const poolReport = z.object({
   issues: z.array(rowIssue).describe(`the first ${maxListedRows} bad rows`),
   resolution: poolResolution.optional(),
   import: poolImport.optional(),
+  missingFields: missingFields.optional(),
 });
 
 const expectation = z.object({
@@ -270,3 +271,4 @@ export type Expectation = z.infer<typeof expectation>;
 export type PoolReport = z.infer<typeof poolReport>;
 export type PoolResolutionReport = z.infer<typeof poolResolution>;
 export type PoolImportReport = z.infer<typeof poolImport>;
+export type MissingFieldReport = z.infer<typeof missingFields>[number];

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { cellPower, cellRuns, comparisonMatching, comparisonRuns } from './compare-schema.js';
-import { poolImport, poolResolution, rowIssue, specRange, undefinedWhenEmpty, visibility } from './schema-parts.js';
+import { missingFields, poolImport, poolResolution, rowIssue, specRange, undefinedWhenEmpty, visibility } from './schema-parts.js';
 
 // The training-signal (`herald signal`) and paired-comparison (`herald compare`) sections of the
 // report; docs/report.md describes them.
@@ -13,6 +13,7 @@ export const logReport = z.object({
   issues: z.array(rowIssue),
   resolution: poolResolution.optional(),
   import: poolImport.optional(),
+  missingFields: missingFields.optional(),
 });
 
 const groupExample = z.object({

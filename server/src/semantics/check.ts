@@ -1,4 +1,5 @@
 import type { FileStatus } from '../inputs/file-probe.js';
+import { builtinNamed } from '../language/builtins.js';
 import { checkImportClause } from './check-import.js';
 import { checkLoggedField } from './check-logged-field.js';
 import { specInputs } from '../inputs/spec-inputs.js';
@@ -14,7 +15,7 @@ import type { ReadSets } from './read-set.js';
 import { checkComparison, checkTraining } from './check-blocks.js';
 import { Inference } from './infer.js';
 import { weightMass } from './weights.js';
-import { isDeclSymbol, type DeclInfo, type DeclSymbol, type Occurrence } from './symbols.js';
+import { declKindNames, isDeclSymbol, type DeclInfo, type DeclSymbol, type Occurrence } from './symbols.js';
 
 export interface CheckOptions {
   /** The spec's path: linked paths are relative to its folder; without it (an unsaved spec) links are not checked. */
@@ -45,8 +46,14 @@ function collectDeclarations(a: Analysis): void {
     if (decl.name === undefined) continue;
     const symbol: DeclSymbol = { kind: decl.kind, name: decl.name.text, decl, nameSpan: decl.name.span };
     a.occurrences.push({ span: decl.name.span, symbol, isDeclaration: true });
+    const builtin = builtinNamed(decl.name.text);
     const previous = a.globals.get(decl.name.text);
-    if (previous === undefined) {
+    if (builtin !== undefined) {
+      // Left out of the names, so every use still means the built-in and the one error is here.
+      report(a, issueCodes.duplicateName, 'error', decl.name.span,
+        `'${decl.name.text}' is a built-in ${builtin.what} (docs/language.md): ${declKindNames[decl.kind]} of that name would hide it from every expression; give it another name`,
+        { data: { builtin: builtin.what } });
+    } else if (previous === undefined) {
       a.globals.set(decl.name.text, symbol);
     } else {
       report(a, issueCodes.duplicateName, 'error', decl.name.span, `'${decl.name.text}' is already declared`, {

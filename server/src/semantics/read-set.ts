@@ -45,7 +45,7 @@ export class ReadSets {
     return this.readsOf(decl).parts;
   }
 
-  /** The declared logged fields a declaration reads: a reward through its terms and its base. */
+  /** The declared logged fields a declaration reads: a reward through its terms and its base, an edit through its expressions. */
   fieldsOfDecl(decl: Decl): ReadonlySet<FieldDecl> {
     return this.readsOf(decl).fields;
   }
@@ -64,6 +64,19 @@ export class ReadSets {
         reads.parts.add('meta');
         for (const part of fieldDependsOn(decl)) reads.parts.add(part);
         reads.fields.add(decl);
+        break;
+      case 'edit':
+        // What its guard, values and binders read (a guard may test a logged field); a bound name is no field.
+        this.walk(decl.guard, new Set(), reads);
+        for (const op of decl.ops) {
+          this.walk(op.value, new Set(), reads);
+          const binder = op.binder;
+          this.walk(binder?.collection, new Set(), reads);
+          this.walk(binder?.condition, new Set(binder?.variable === undefined ? [] : [binder.variable.text]), reads);
+          const source = op.source?.kind === 'source-each' ? op.source : undefined;
+          this.walk(source?.collection, new Set(), reads);
+          this.walk(source?.condition, new Set(source === undefined ? [] : [source.variable.text]), reads);
+        }
         break;
       case 'reward': {
         for (const term of decl.terms) this.walk(term.body, new Set(), reads);

@@ -1,4 +1,5 @@
 import { optionNames, optionNumber } from '../semantics/block-options.js';
+import type { FieldReader } from '../edits/logged-field-rows.js';
 import type { TrainingDecl } from '../syntax/ast.js';
 import type { Span } from '../problems/span.js';
 import type { Normalization } from './group-advantages.js';
@@ -27,4 +28,9 @@ export function planTraining(decl: TrainingDecl): TrainingPlan | undefined {
     name: decl.name.text, span: decl.name.span, reward, corpus, logs: optionNames(decl.items, 'log'), normalization,
     minGroups: optionNumber(decl.items, 'min_groups') ?? defaultMinGroups,
   };
+}
+
+/** What a training block reads of each row's logged fields: its reward's (its detector terms among them). */
+export function trainingFieldReader(plan: TrainingPlan): FieldReader {
+  return { rewards: [plan.reward], detectors: [], attacks: [] };
 }

@@ -9,7 +9,7 @@ import { probeFileUnder } from '../inputs/file-probe.js';
 import type { TrainingDecl } from '../syntax/ast.js';
 import { LineIndex } from '../problems/line-index.js';
 import type { Problem } from '../problems/problem.js';
-import { planTraining, type TrainingPlan } from './plan.js';
+import { planTraining, trainingFieldReader, type TrainingPlan } from './plan.js';
 import { runSignal } from './run-signal.js';
 import { InputCache } from '../inputs/input-cache.js';
 import { IssueLog, loadInputs, logFromFile } from '../inputs/load-inputs.js';
@@ -84,7 +84,7 @@ export async function signalSpec(text: string, specFile: string, request: Signal
     const loaded = await loadInputs(specDir, { corpus: named(plan.corpus), pools: logs }, { cache, trust, issues });
     if (!loaded.ok) return { problems, dataIssues: issues.issues, reports: undefined, model };
     try {
-      reports.push(runSignal(model, { ...plan, logs: logs.map((l) => l.name) }, withLoggedFields(model, loaded.inputs, issues), lines));
+      reports.push(runSignal(model, { ...plan, logs: logs.map((l) => l.name) }, withLoggedFields(model, loaded.inputs, issues, trainingFieldReader(plan)), lines));
     } catch (error) {
       if (!(error instanceof AuditError)) throw error;
       return { problems, dataIssues: issues.issues, reports: undefined, runError: `training block '${plan.name}' could not run: ${error.message}`, model };

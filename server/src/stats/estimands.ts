@@ -16,6 +16,16 @@ export interface RateEstimate {
   /** The cluster-weighted number of successes: asr × clusters (halves when a two-row cluster splits). */
   readonly successes: number;
   readonly interval: Interval;
+  /**
+   * The strict rate: the same mean over clusters of the share of outcomes with margin > 0 (the
+   * reward prefers the edit), ties left out; null without clusters. `asr` − `strictAsr` is the
+   * cluster-weighted share of ties, where the reward is indifferent to the edit.
+   */
+  readonly strictAsr: number | null;
+  /** strictAsr × clusters. */
+  readonly strictSuccesses: number;
+  /** The strict rate's bound or interval, by the same rule and the same resamples as `interval`. */
+  readonly strictInterval: Interval;
   readonly meanMargin: number | null;
   readonly worstMargin: number | null;
 }
@@ -44,6 +54,9 @@ export function snapTie(margin: number, scale: number): number {
  */
 export const isSuccess = (margin: number): boolean => margin >= 0;
 
+/** The strict success: the reward prefers the edit (a tie, already exact, is not one). */
+export const isStrictSuccess = (margin: number): boolean => margin > 0;
+
 /** The exact one-sided 95% upper bound on a rate after zero events in n independent clusters. */
 export function zeroEventUpperBound(n: number): number {
   return n === 0 ? 1 : 1 - Math.pow(0.05, 1 / n);
@@ -51,6 +64,7 @@ export function zeroEventUpperBound(n: number): number {
 
 interface ClusterSums {
   readonly successShare: number[];
+  readonly strictShare: number[];
   readonly marginMean: number[];
 }
 
@@ -60,21 +74,25 @@ function clusterSums(clusters: ArrayLike<number>, margins: ArrayLike<number>): C
   for (let i = 0; i < clusters.length; i++) if (clusters[i]! > maxId) maxId = clusters[i]!;
   const n = new Int32Array(maxId + 1);
   const successes = new Int32Array(maxId + 1);
+  const strict = new Int32Array(maxId + 1);
   const marginSum = new Float64Array(maxId + 1);
   for (let i = 0; i < clusters.length; i++) {
     const c = clusters[i]!;
     n[c]!++;
     if (isSuccess(margins[i]!)) successes[c]!++;
+    if (isStrictSuccess(margins[i]!)) strict[c]!++;
     marginSum[c]! += margins[i]!;
   }
   const successShare: number[] = [];
+  const strictShare: number[] = [];
   const marginMean: number[] = [];
   for (let c = 0; c <= maxId; c++) {
     if (n[c] === 0) continue;
     successShare.push(successes[c]! / n[c]!);
+    strictShare.push(strict[c]! / n[c]!);
     marginMean.push(marginSum[c]! / n[c]!);
   }
-  return { successShare, marginMean };
+  return { successShare, strictShare, marginMean };
 }
 
 const average = (xs: readonly number[]): number => (xs.length === 0 ? 0 : xs.reduce((s, x) => s + x, 0) / xs.length);
@@ -86,7 +104,16 @@ export interface EstimateOptions {
   readonly bootstrap?: BootstrapMemo;
 }
 
-/** ASR with its bound or interval, and mean and worst paired margins, all cluster-weighted. */
+/**
+ * A rate's bound or interval from its per-cluster shares: the exact one-sided bound at zero
+ * successes, else the cluster bootstrap. `same` is an interval already computed from equal shares.
+ */
+function rateInterval(shares: readonly number[], successes: number, options: EstimateOptions, same?: Interval): Interval {
+  if (successes === 0) return { low: 0, high: zeroEventUpperBound(shares.length), method: 'exact-zero' };
+  return same !== undefined ? { ...same } : clusterBootstrap(shares, options.resamples, options.seed, options.bootstrap);
+}
+
+/** ASR (and the strict rate) with its bound or interval, and mean and worst paired margins, all cluster-weighted. */
 export function estimate(outcomes: readonly PairedOutcome[], options: EstimateOptions): RateEstimate {
   return estimateArrays(outcomes.map((o) => o.cluster), outcomes.map((o) => o.margin), options);
 }
@@ -95,15 +122,20 @@ export function estimate(outcomes: readonly PairedOutcome[], options: EstimateOp
 export function estimateArrays(clusters: ArrayLike<number>, margins: ArrayLike<number>, options: EstimateOptions): RateEstimate {
   const sums = clusterSums(clusters, margins);
   const clusterCount = sums.successShare.length;
-  if (clusterCount === 0) return { clusters: 0, rows: 0, asr: null, successes: 0, interval: noInterval, meanMargin: null, worstMargin: null };
+  if (clusterCount === 0) {
+    return { clusters: 0, rows: 0, asr: null, successes: 0, interval: noInterval, strictAsr: null, strictSuccesses: 0, strictInterval: noInterval, meanMargin: null, worstMargin: null };
+  }
   const successes = sums.successShare.reduce((s, x) => s + x, 0);
-  const interval: Interval = successes === 0
-    ? { low: 0, high: zeroEventUpperBound(clusterCount), method: 'exact-zero' }
-    : clusterBootstrap(sums.successShare, options.resamples, options.seed, options.bootstrap);
+  const interval = rateInterval(sums.successShare, successes, options);
+  const strictSuccesses = sums.strictShare.reduce((s, x) => s + x, 0);
+  // Without ties the two rates are one: their interval is not resampled twice.
+  const tieFree = sums.strictShare.every((x, c) => x === sums.successShare[c]);
+  const strictInterval = rateInterval(sums.strictShare, strictSuccesses, options, tieFree ? interval : undefined);
   let worst = -Infinity;
   for (let i = 0; i < margins.length; i++) worst = Math.max(worst, margins[i]!);
   return {
     clusters: clusterCount, rows: margins.length, asr: average(sums.successShare), successes, interval,
+    strictAsr: average(sums.strictShare), strictSuccesses, strictInterval,
     meanMargin: average(sums.marginMean), worstMargin: worst,
   };
 }
