@@ -19,7 +19,7 @@ const dir = path.resolve(__dirname, '../../../samples/real-rewards');
 const specs = fs.readdirSync(dir).filter((name) => name.endsWith('.reward')).sort();
 
 // The specs with a sample log: the log's folder, the importer and dialect it is read with, the reward.
-const logged: readonly { spec: string; from?: 'skyrl'; dialect: string; reward: string }[] = [
+const logged: readonly { spec: string; from?: string; dialect?: string; reward: string; score?: readonly string[] }[] = [
   { spec: 'search_r1_qa_em', dialect: 'search_r1', reward: 'search_r1_qa_em' },
   { spec: 'search_r1_qa_em_format', dialect: 'search_r1', reward: 'search_r1_qa_em_format' },
   { spec: 'zerosearch', dialect: 'zerosearch', reward: 'zerosearch' },
@@ -29,14 +29,19 @@ const logged: readonly { spec: string; from?: 'skyrl'; dialect: string; reward: 
   { spec: 'r1_searcher_stage2', dialect: 'r1_searcher', reward: 'r1_searcher_stage2' },
   { spec: 'deepresearcher', dialect: 'hermes', reward: 'deepresearcher' },
   { spec: 'skyrl_search', from: 'skyrl', dialect: 'search_r1', reward: 'skyrl_search' },
+  // Chat-format logs (samples/generator/real-rewards-logs-b.ts): the logged score's path in meta.
+  { spec: 'browsecomp_plus', from: 'browsecomp_plus', reward: 'browsecomp_plus', score: ['judge', 'score'] },
+  { spec: 'rllm_search', from: 'rllm', reward: 'rllm_search', score: ['reward'] },
+  { spec: 'art_e', from: 'art', reward: 'art_e', score: ['reward'] },
 ];
 
-async function rollouts(name: string, from: string, dialect: string): Promise<Trajectory[]> {
+async function rollouts(name: string, from: string, dialect: string | undefined): Promise<Trajectory[]> {
   const logDir = path.join(dir, 'logs', name);
-  // SkyRL's dumps sit one folder down (global_step_N_evals/DATA_SOURCE.jsonl), verl's in the folder.
-  const names = fs.readdirSync(logDir, { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith('.jsonl')).sort();
+  // SkyRL's dumps sit one folder down (global_step_N_evals/DATA_SOURCE.jsonl), verl's in the folder;
+  // rllm's episodes and BrowseComp-Plus's runs are one JSON document per file.
+  const names = fs.readdirSync(logDir, { recursive: true, encoding: 'utf8' }).filter((file) => /\.jsonl?$/u.test(file)).sort();
   const files = names.map((file) => ({ path: `logs/${name}/${file}`, bytes: fs.readFileSync(path.join(logDir, file)) }));
-  const outcome = await importerFor(from)!.run(files, { dialect });
+  const outcome = await importerFor(from)!.run(files, dialect === undefined ? {} : { dialect });
   assert.ok(outcome.ok);
   const rows = outcome.result.rows.map(({ row, at }) => {
     const parsed = parsePoolRow(row, { pool: 'rollouts', file: at.file, line: at.line });
@@ -57,7 +62,7 @@ describe('samples/real-rewards', () => {
     }
   });
 
-  for (const { spec, from = 'verl', dialect, reward } of logged) {
+  for (const { spec, from = 'verl', dialect, reward, score: scorePath = ['score'] } of logged) {
     it(`${spec}: the spec's reward is the score the framework logged, on every rollout`, async () => {
       const specFile = path.join(dir, `${spec}.reward`);
       const { model } = analyze(fs.readFileSync(specFile, 'utf8'), { specFile });
@@ -69,7 +74,7 @@ describe('samples/real-rewards', () => {
       for (const row of rows) {
         const view = viewOf(row);
         const written = compiled.terms.reduce((sum, term) => sum + term.weight * term.feature(view, env), 0);
-        const score = row.meta['score'];
+        const score = scorePath.reduce<unknown>((at, key) => (at !== null && typeof at === 'object' ? (at as Record<string, unknown>)[key] : undefined), row.meta);
         assert.equal(typeof score, 'number');
         assert.ok(Math.abs(written - (score as number)) < 1e-12, `${row.source.file}:${row.source.line} (${row.id}): spec ${written}, logged ${String(score)}`);
         values.add(score as number);
