@@ -215,6 +215,12 @@ comparison m {
     assert.equal(reward?.name?.text, 'oracle');
   });
 
+  it('reads a key of the row\'s meta spelled like a keyword (rllm and ART log meta.reward)', () => {
+    const spec = parseClean('field logged "the logged reward" : number = meta.reward\nfield s : number = meta.audit.pool.score\nreward R { x 1 * logged }');
+    const paths = spec.decls.flatMap((d) => (d.kind === 'logged' ? [d.path.map((n) => n.text)] : []));
+    assert.deepEqual(paths, [['meta', 'reward'], ['meta', 'audit', 'pool', 'score']]);
+  });
+
   it('parses the sample spec without problems', () => {
     const text = readFileSync('samples/paper.reward', 'utf8');
     const spec = parseClean(text);

@@ -83,7 +83,8 @@ export class RewardParser extends EditGrammar {
     this.CONSUME(T.Colon);
     this.CONSUME2(T.Identifier, { LABEL: 'fieldType' });
     this.CONSUME(T.Equals);
-    this.AT_LEAST_ONE_SEP({ SEP: T.Dot, DEF: () => this.CONSUME3(T.Identifier, { LABEL: 'path' }) });
+    // A key of the row's meta is the log's, not the spec's: it may be spelled like a keyword (`meta.reward`).
+    this.AT_LEAST_ONE_SEP({ SEP: T.Dot, DEF: () => this.CONSUME3(T.Word, { LABEL: 'path' }) });
     // `depends` is a word, not a reserved keyword: only here, right after the path, does it start the clause.
     this.OPTION3({ GATE: () => this.LA(1).image === 'depends', DEF: () => this.SUBRULE(this.dependsClause) });
   });

@@ -3,10 +3,12 @@ import { aggregateWords, keywordDefs, quantifierWords, settingWords, type Keywor
 
 // Keywords are matched as identifiers first and then recategorised (longer_alt), so `corpus_ids`
 // stays one identifier while `corpus` is the keyword.
-export const Identifier = createToken({ name: 'Identifier', label: 'a name', pattern: /[A-Za-z_][A-Za-z0-9_]*/ });
+/** Any word, a keyword or not: where the grammar takes a key that is no name of the spec's (`meta.reward`). */
+export const Word = createToken({ name: 'Word', label: 'a name', pattern: Lexer.NA });
+export const Identifier = createToken({ name: 'Identifier', label: 'a name', pattern: /[A-Za-z_][A-Za-z0-9_]*/, categories: [Word] });
 
 function keywordToken(k: KeywordDef): TokenType {
-  return createToken({ name: k.word[0]!.toUpperCase() + k.word.slice(1), label: `'${k.word}'`, pattern: new RegExp(k.word), longer_alt: Identifier });
+  return createToken({ name: k.word[0]!.toUpperCase() + k.word.slice(1), label: `'${k.word}'`, pattern: new RegExp(k.word), longer_alt: Identifier, categories: [Word] });
 }
 
 const tokenOfWord = new Map<string, TokenType>(keywordDefs.map((k) => [k.word, keywordToken(k)]));
@@ -120,6 +122,8 @@ export const Comment = createToken({ name: 'Comment', pattern: /#[^\r\n]*/, grou
 export const WhiteSpace = createToken({ name: 'WhiteSpace', pattern: /[ \t\r\n\f\uFEFF]+/, group: Lexer.SKIPPED });
 
 export const allTokens: TokenType[] = [
+  // A category the lexer never produces (Lexer.NA): listed so the parser knows it.
+  Word,
   WhiteSpace, Comment,
   // Longer keywords first: before `pools`, `pool` would match and give way to the longer identifier (longer_alt).
   ...[...keywordTokens].sort((a, b) => String(b.PATTERN).length - String(a.PATTERN).length),
