@@ -29,6 +29,9 @@ const logged: readonly { spec: string; from?: 'skyrl'; dialect: string; reward: 
   { spec: 'r1_searcher_stage2', dialect: 'r1_searcher', reward: 'r1_searcher_stage2' },
   { spec: 'deepresearcher', dialect: 'hermes', reward: 'deepresearcher' },
   { spec: 'skyrl_search', from: 'skyrl', dialect: 'search_r1', reward: 'skyrl_search' },
+  { spec: 'verl_search_r1_like_qa_em', dialect: 'hermes', reward: 'verl_search_r1_like' },
+  { spec: 'webthinker', dialect: 'webthinker', reward: 'webthinker' },
+  { spec: 'r_search', dialect: 'search_r1', reward: 'r_search' },
 ];
 
 async function rollouts(name: string, from: string, dialect: string): Promise<Trajectory[]> {
