@@ -157,7 +157,10 @@ function verlResponse(row: PoolRow, corpus: Passages): string {
   for (const step of row.steps) {
     out += `<think> I need to look up what the question asks about. </think>\n`;
     if (step.type !== 'search') {
-      out += `${step.text}\n`;
+      // The pool's malformed call (`<tool_call>{"name": "search"}`, no arguments) is closed and
+      // answered with the tool's error, as a multi-turn rollout answers every call it ran.
+      const open = countOf(step.text, '<tool_call>') > countOf(step.text, '</tool_call>');
+      out += open ? `${step.text}\n</tool_call>user\n<tool_response>\n${JSON.stringify({ result: 'Error: no query_list given' })}\n</tool_response>\nassistant\n` : `${step.text}\n`;
       continue;
     }
     const docs = step.results.map((id, k) => `Doc ${k + 1} (Title: ${passage(corpus, id).title})\n${passage(corpus, id).text}`).join('\n\n');
