@@ -29,6 +29,9 @@ const logged: readonly { spec: string; from?: string; dialect?: string; reward: 
   { spec: 'r1_searcher_stage2', dialect: 'r1_searcher', reward: 'r1_searcher_stage2' },
   { spec: 'deepresearcher', dialect: 'hermes', reward: 'deepresearcher' },
   { spec: 'skyrl_search', from: 'skyrl', dialect: 'search_r1', reward: 'skyrl_search' },
+  { spec: 'verl_search_r1_like_qa_em', dialect: 'hermes', reward: 'verl_search_r1_like' },
+  { spec: 'webthinker', dialect: 'webthinker', reward: 'webthinker' },
+  { spec: 'r_search', dialect: 'search_r1', reward: 'r_search' },
   // Chat-format logs (samples/generator/real-rewards-logs-b.ts): the logged score's path in meta.
   { spec: 'browsecomp_plus', from: 'browsecomp_plus', reward: 'browsecomp_plus', score: ['judge', 'score'] },
   { spec: 'rllm_search', from: 'rllm', reward: 'rllm_search', score: ['reward'] },
