@@ -78,7 +78,10 @@ const renderingKeys = new Set(['messages', 'items', 'completion', 'chat_rules'])
 export function readFields(row: PoolRowJson | undefined): PoolRowJson | undefined {
   if (row === undefined) return undefined;
   const meta = row.meta as Record<string, unknown>;
-  const { turns: _turns, ...rest } = row;
-  const steps = Array.isArray(row.steps) ? (row.steps as Record<string, unknown>[]).map(({ turn: _turn, ...step }) => step) : row.steps;
+  const rest: Record<string, unknown> = { ...row };
+  delete rest.turns;
+  const steps = Array.isArray(row.steps)
+    ? (row.steps as Record<string, unknown>[]).map((step) => Object.fromEntries(Object.entries(step).filter(([k]) => k !== 'turn')))
+    : row.steps;
   return { ...rest, steps, meta: Object.fromEntries(Object.entries(meta).filter(([k]) => !renderingKeys.has(k))) };
 }
