@@ -39,8 +39,10 @@ interface Tally {
   refused: Map<string, number>;
 }
 
+// An edit keeps each step's logged turn; the rendered conversation numbers its messages afresh
+// (a repeated call is a message of its own), so turns are compared only on the identity render.
 function withoutCallIds(steps: unknown): unknown {
-  return (steps as Record<string, unknown>[]).map((s) => (s.type === 'tool' ? { ...s, call_id: undefined } : s));
+  return (steps as Record<string, unknown>[]).map((s) => ({ ...s, turn: undefined, ...(s.type === 'tool' ? { call_id: undefined } : {}) }));
 }
 
 /** The edits tried on a row: each step deleted, each step repeated, and the answer set (when the row has one). */
@@ -240,10 +242,12 @@ describe('messages importer', () => {
     const file = { path: path.join(fixtures, 'messages-responses.jsonl'), bytes: fs.readFileSync(path.join(fixtures, 'messages-responses.jsonl')) };
     const result = await runImporter('messages', [file], { answer: 'answer_tag' });
     const [r1, r2] = result.rows.map((r) => r.row);
-    assert.deepEqual(r1?.steps, [{ type: 'reasoning', text: 'Search for him.' }, { type: 'search', query: 'Grailaind Nekaikras', results: [{ id: 'w:1', rank: 1 }] }]);
+    // The reasoning and the call are one assistant turn (0), the answer message the next (1).
+    assert.deepEqual(r1?.steps, [{ type: 'reasoning', text: 'Search for him.', turn: 0 }, { type: 'search', query: 'Grailaind Nekaikras', results: [{ id: 'w:1', rank: 1 }], turn: 0 }]);
+    assert.deepEqual(r1?.turns, ['', '<answer>Rukal</answer>']);
     assert.deepEqual(r1?.final, { answer: 'Rukal', citations: [], text: '<answer>Rukal</answer>' });
     assert.deepEqual(r1?.gold, { answers: ['Rukal'], support_ids: [] });
-    assert.deepEqual(r2?.steps, [{ type: 'search', query: 'Grailaind', results: [] }]);
+    assert.deepEqual(r2?.steps, [{ type: 'search', query: 'Grailaind', results: [], turn: 0 }]);
     assert.ok(result.notes.some((n) => n.startsWith('2 conversations are Responses-API items: read, not rendered')));
   });
 });

@@ -115,7 +115,7 @@ describe('importers: limits per record', () => {
     // Inside a string, deep JSON is text: a tool output that deep is no result list (its reader recursed per level)…
     const deepText = `${'{"results":'.repeat(100_000)}[]${'}'.repeat(100_000)}`;
     const bcp = await runImporter('browsecomp_plus', [fileOf('run_1.json', { query_id: '1', result: [{ type: 'tool_call', tool_name: 'lookup', arguments: '{}', output: deepText }, { type: 'output_text', output: 'Exact Answer: a' }] })]);
-    assert.deepEqual(bcp.rows[0]?.row.steps, [{ type: 'tool', tool: 'lookup', args: {}, call_id: 'call_0', output: deepText }]);
+    assert.deepEqual(bcp.rows[0]?.row.steps, [{ type: 'tool', tool: 'lookup', args: {}, call_id: 'call_0', output: deepText, turn: 0 }]);
     // …and a Hermes call whose arguments nest that deep is a row the registry refuses, naming the field.
     const hermes = verlRecord(`<tool_call>{"name": "visit", "arguments": ${nested(100)}}</tool_call><tool_response>x</tool_response>`);
     assert.deepEqual(reasons(await runImporter('verl', [fileOf('d/2.jsonl', hermes)], { dialect: 'hermes' })), [`d/2.jsonl:1: steps[0].args nests deeper than ${maxImportNesting} levels, the limit per record (maxImportNesting)`]);

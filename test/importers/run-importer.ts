@@ -70,9 +70,18 @@ export function resolved(rows: readonly PoolRowJson[]): { rows: readonly Traject
 /** The meta keys a chat-message row keeps to be rendered back (the logged conversation, the rules it was read with). */
 const renderingKeys = new Set(['messages', 'items', 'completion', 'chat_rules']);
 
-/** A row as the importer read it, without what it keeps to be rendered back (compared by the round-trip tests instead). */
+/**
+ * A row as the importer read it, without what it keeps to be rendered back (compared by the
+ * round-trip tests instead) and without its turns (each step's `turn`, the row's `turns`: compared
+ * by test/importers/turns.test.ts instead).
+ */
 export function readFields(row: PoolRowJson | undefined): PoolRowJson | undefined {
   if (row === undefined) return undefined;
   const meta = row.meta as Record<string, unknown>;
-  return { ...row, meta: Object.fromEntries(Object.entries(meta).filter(([k]) => !renderingKeys.has(k))) };
+  const rest: Record<string, unknown> = { ...row };
+  delete rest.turns;
+  const steps = Array.isArray(row.steps)
+    ? (row.steps as Record<string, unknown>[]).map((step) => Object.fromEntries(Object.entries(step).filter(([k]) => k !== 'turn')))
+    : row.steps;
+  return { ...rest, steps, meta: Object.fromEntries(Object.entries(meta).filter(([k]) => !renderingKeys.has(k))) };
 }

@@ -36,6 +36,17 @@ describe('Search-R1 transcripts', () => {
     assert.equal(t.unanswered, 0);
   });
 
+  it('cuts the response into the model\'s turns at the framework\'s blocks (observations, the invalid-action message); each step is in the turn its block starts in', () => {
+    assert.deepEqual(t.turns, [
+      '<think>Who directed it?</think>\n<search> Stone Kingdom director </search>',
+      'I will just guess.',
+      '<search> second query </search>',
+      '<answer> Lupo </answer> then <answer> Toburn </answer>',
+    ]);
+    // reasoning and the first search: turn 0; the invalid step: turn 1 (before the message); the second search: turn 2.
+    assert.deepEqual(t.stepTurns, [0, 0, 1, 2]);
+  });
+
   it('takes the LAST <answer> of the response (qa_em), and the text after the last observation as the final text', () => {
     assert.equal(t.answer, 'Toburn');
     assert.equal(t.finalText, '<answer> Lupo </answer> then <answer> Toburn </answer>');

@@ -26,10 +26,12 @@ const sample: Record<ValueType, TypedEval> = {
   texts: kinds.texts.wrap(() => ['Eiffel Tower']),
   step: kinds.step.wrap(() => step),
   steps: kinds.steps.wrap(() => [step]),
+  turn: kinds.turn.wrap(() => ({ index: 0, text: '<search>x</search>', steps: [step] })),
+  turns: kinds.turns.wrap(() => [{ index: 0, text: '<search>x</search>', steps: [step] }]),
   args: kinds.args.wrap(() => ({ url: 'https://example.org' })),
   gold: kinds.gold.wrap(() => ({ answers: ['Eiffel Tower'], support_ids: ['w:1'] })),
 };
-const valueTypes: readonly ValueType[] = ['number', 'boolean', 'id', 'ids', 'text', 'texts', 'step', 'steps', 'args', 'gold'];
+const valueTypes: readonly ValueType[] = ['number', 'boolean', 'id', 'ids', 'text', 'texts', 'step', 'steps', 'turn', 'turns', 'args', 'gold'];
 const accepting = (types: readonly Type[]): TypedEval => sample[valueTypes.find((t) => types.includes(t))!];
 
 const view: TrajectoryView = {

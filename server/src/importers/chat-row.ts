@@ -20,10 +20,12 @@ export function poolRow(parts: RowParts): PoolRowJson {
     id: parts.id,
     question_id: parts.questionId ?? derivedQuestionId(parts.question),
     question: parts.question,
-    steps: parts.trajectory.steps,
+    // Each step with the turn it was read from, and the text of every turn (docs/pools.md, "Turns").
+    steps: parts.trajectory.steps.map((step, i) => ({ ...step, turn: parts.trajectory.stepTurns[i] ?? 0 })),
     final: parts.trajectory.final,
     gold: parts.gold ?? { answers: [], support_ids: [] },
     meta: parts.meta,
+    turns: parts.trajectory.turns,
   };
 }
 

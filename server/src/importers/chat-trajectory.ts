@@ -59,6 +59,10 @@ export interface ChatTrajectory {
   readonly steps: readonly StepJson[];
   /** Where each step was read from, index for index. */
   readonly pieces: readonly StepPiece[];
+  /** The content of each assistant message, in order: the row's `turns` (the k-th is turn k). */
+  readonly turns: readonly string[];
+  /** The turn each step was read from (the index of its assistant message among the assistant messages), index for index. */
+  readonly stepTurns: readonly number[];
   readonly final: FinalJson | null;
   /** The message the final answer was read from (the last assistant message, without calls), when there is a final answer. */
   readonly finalMessage?: number;
@@ -194,8 +198,12 @@ export function chatTrajectory(messages: readonly ChatMessage[], rules: ChatRule
   let unread = 0;
   const outputFor = outputFinder(messages);
   const lastAssistant = messages.reduce((last, m, i) => (m.role === 'assistant' ? i : last), -1);
+  const turns: string[] = [];
+  const turnOf = new Map<number, number>();
   for (const [i, message] of messages.entries()) {
     if (message.role !== 'assistant') continue;
+    turnOf.set(i, turns.length);
+    turns.push(message.content);
     for (const [k, text] of (message.reasoning ?? []).entries()) if (text.trim() !== '') push({ type: 'reasoning', text }, { kind: 'reasoning', message: i, index: k });
     const { thoughts, rest } = splitThink(message.content);
     for (const [k, text] of thoughts.entries()) if (text !== '') push({ type: 'reasoning', text }, { kind: 'think', message: i, index: k });
@@ -228,5 +236,6 @@ export function chatTrajectory(messages: readonly ChatMessage[], rules: ChatRule
     }
   }
   if (final === null && status !== undefined) final = { answer: null, status };
-  return { steps, pieces, final, ...(finalMessage === undefined ? {} : { finalMessage }), unexecuted, unreadSearchOutputs: unread };
+  const stepTurns = pieces.map((p) => turnOf.get(p.message) ?? 0);
+  return { steps, pieces, turns, stepTurns, final, ...(finalMessage === undefined ? {} : { finalMessage }), unexecuted, unreadSearchOutputs: unread };
 }

@@ -97,10 +97,12 @@ export function importTagged(files: readonly ImportFile[], container: TaggedCont
         id: group === undefined ? container.soloId(fields, record.at, questionId, nth) : `${group.group}#${group.sample}`,
         question_id: questionId,
         question: fields.question,
-        steps: transcript.steps,
+        // Each step with the turn it was read from, and the text of every turn (docs/pools.md, "Turns").
+        steps: transcript.steps.map((step, i) => ({ ...step, turn: transcript.stepTurns[i] ?? 0 })),
         final,
         gold: { answers: gold.answers ?? [], support_ids: [] },
         meta: { ...(group === undefined ? {} : { group: group.group, sample: group.sample }), dialect: container.dialect.name, ...fields.meta, transcript: fields.response, observations: transcript.observations },
+        turns: transcript.turns,
       };
       imported++;
       emit({ row, at: record.at });

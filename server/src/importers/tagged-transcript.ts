@@ -32,6 +32,10 @@ export interface Transcript {
   readonly layout: Layout;
   /** Where the answer's text is, for a dialect with its own answer rule (`answerAt`): what a renderer writes an edited answer into. */
   readonly answerSpan?: Span;
+  /** The model's text of each turn (trimmed): the text between the framework's blocks (observations, invalid-action messages); the row's `turns`. */
+  readonly turns: readonly string[];
+  /** The turn each step was read from (the framework blocks that end at or before its block's start), index for index with `steps`. */
+  readonly stepTurns: readonly number[];
 }
 
 /**
@@ -152,6 +156,8 @@ export function readTranscript(text: string, dialect: Dialect): Transcript {
     return steps.length - 1;
   };
   const observations: string[] = [];
+  /** The framework's blocks in order (observations with its turn after them, invalid-action messages): what ends a model turn. */
+  const answered: Span[] = [];
   let unanswered = 0;
   let pos = 0;
   let lastObservationEnd = 0;
@@ -170,6 +176,7 @@ export function readTranscript(text: string, dialect: Dialect): Transcript {
     for (const call of waiting.splice(0)) for (const i of call.steps) refused.add(i);
     push({ type: 'invalid', text: text.slice(from, at).trim() }, from, end);
     framework.push({ start: at, end });
+    answered.push({ start: at, end });
     lastObservationEnd = end;
     return end;
   };
@@ -218,6 +225,7 @@ export function readTranscript(text: string, dialect: Dialect): Transcript {
         unanswered += call === undefined ? 1 : dialect.answer(inside, call.call);
         for (const i of call?.steps ?? []) spans[i]!.end = end;
         observations.push(inside);
+        answered.push({ start: found.at, end });
         lastObservationEnd = end;
         break;
       }
@@ -240,7 +248,31 @@ export function readTranscript(text: string, dialect: Dialect): Transcript {
     steps: kept.map((k) => k.step), answer, finalText: text.slice(lastObservationEnd).trim(),
     unanswered, observations, tags, unexecuted: waiting.length, layout: layoutOf(kept.map((k) => k.span)),
     ...(answerSpan === undefined ? {} : { answerSpan }),
+    ...turnsOf(text, answered, kept.map((k) => k.span.block)),
   };
+}
+
+/** The model's turns: the text before, between and after the framework's blocks; a step is in the turn its block starts in. */
+function turnsOf(text: string, answered: readonly Span[], blocks: readonly number[]): Pick<Transcript, 'turns' | 'stepTurns'> {
+  const turns: string[] = [];
+  let from = 0;
+  for (const span of answered) {
+    turns.push(text.slice(from, span.start).trim());
+    from = span.end;
+  }
+  turns.push(text.slice(from).trim());
+  const stepTurns = blocks.map((block) => {
+    // The number of framework blocks that end at or before the block (binary search: blocks may come out of order when entangled).
+    let lo = 0;
+    let hi = answered.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (answered[mid]!.end <= block) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  });
+  return { turns, stepTurns };
 }
 
 /** The pieces of the kept steps' spans: the steps of one block share a piece, which runs from the previous piece's end. */

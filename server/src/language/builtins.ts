@@ -8,6 +8,7 @@ import { compilePattern, type Pattern } from './patterns.js';
 import * as steps from './steps.js';
 import { elementTypes, type TrajectoryPart, type Type, type Visibility } from './types.js';
 import { kinds, params, type Eval, type Kind, type Param, type TypedEval } from './values.js';
+import { noTurn, turnsOf } from './turns.js';
 import type { TrajectoryView } from './view.js';
 
 // The one registry of built-in fields, record fields and functions. Each entry holds everything
@@ -234,7 +235,7 @@ function endOf<T>(items: Iterable<T>, end: 'first' | 'last'): T | undefined {
 /** `first(C)`, `last(C)`: an element of C, typed as C's elements; an empty C gives the empty one (`""`, the step that is none). */
 function endElement(name: 'first' | 'last', doc: string): BuiltinFunction {
   return {
-    name, parameters: [{ name: 'collection', types: ['ids', 'texts', 'steps'] }], required: 1, variadic: false, result: 'error', doc,
+    name, parameters: [{ name: 'collection', types: ['ids', 'texts', 'steps', 'turns'] }], required: 1, variadic: false, result: 'error', doc,
     resultOf: ([collection]) => (collection === undefined ? 'error' : elementTypes[collection] ?? 'error'),
     compile(args) {
       const arg = args.length === 1 ? args[0] : undefined;
@@ -250,6 +251,10 @@ function endElement(name: 'first' | 'last', doc: string): BuiltinFunction {
         case 'steps': {
           const run = arg.run;
           return kinds.step.wrap((view, env) => endOf(run(view, env), name) ?? steps.noStep);
+        }
+        case 'turns': {
+          const run = arg.run;
+          return kinds.turn.wrap((view, env) => endOf(run(view, env), name) ?? noTurn);
         }
         default:
           return undefined;
@@ -288,6 +293,9 @@ export const builtinFields: readonly BuiltinField[] = [
   field('steps', 'steps', kinds.steps, 'visible',
     'Every logged step in order: searches, tool calls, reasoning and invalid actions. Each has `.type`, `.tool`, `.args.NAME`, `.query`, `.results`, `.titles`, `.urls`, `.text`, `.step_reward`, `.has_step_reward`.',
     (v) => v.steps),
+  field('turns', 'steps', kinds.turns, 'visible',
+    'The model\'s turns (assistant messages) in order, each with `.index` (number), `.text` (its text as logged) and `.steps` (the steps read from it). Recomputed from the steps: an edit that deletes a step takes it out of its turn. None for a row that logs no turns.',
+    (v) => turnsOf(v.steps, v.turnTexts ?? [])),
   field('reasoning', 'steps', kinds.texts, 'visible', 'The texts of the reasoning (think) steps, in order.', (v) => steps.reasoningTexts(v.steps)),
   field('final_status', 'final_status', kinds.text, 'visible', 'Why the trajectory stopped, as logged in `final.status` (`stop`, `length`…); `""` when the log has none.', (v) => v.finalStatus),
   field('corpus', 'corpus', kinds.ids, 'visible', "The ids of the audit's corpus: P.", (_v, env) => env.corpusIds),
@@ -310,6 +318,9 @@ export const builtinMembers: readonly BuiltinMember[] = [
   member(kinds.step, 'text', kinds.text, 'A reasoning step\'s text, an invalid action\'s text, or a tool call\'s output; `""` for a search step and a call without output.', steps.textOf),
   member(kinds.step, 'retrieval', kinds.boolean, 'The step retrieved something: a search, or a tool call that logged results (resolved to corpus ids or not). What `same_final` deletes.', steps.isRetrieval),
   member(kinds.step, 'step_reward', kinds.number, 'The step\'s reward as logged; 0 when the step logs none or `null` (see `has_step_reward`).', steps.rewardOf),
+  member(kinds.turn, 'index', kinds.number, 'The turn\'s 0-based index in the trajectory, as logged (-1 for the turn `first` and `last` give when there is none).', (t) => t.index),
+  member(kinds.turn, 'text', kinds.text, 'The model\'s text of the turn, as logged (the assistant message\'s content; for a tagged transcript, the text between two observations, trimmed). `""` when the row logs none for it.', (t) => t.text),
+  member(kinds.turn, 'steps', kinds.steps, 'The steps read from the turn, in order (after an edit: those of its steps the edit kept, and their copies).', (t) => t.steps),
   member(kinds.step, 'has_step_reward', kinds.boolean, 'The step logs a reward (a number, not `null`).', (s) => s.reward !== undefined),
 ];
 
@@ -330,7 +341,7 @@ export function memberOf(owner: Type, name: string): BuiltinMember | undefined {
   return owner === 'args' ? argumentMember(name) : membersOf(owner).find((m) => m.name === name);
 }
 
-const { text, ids, number, numeric, answers, collection } = params;
+const { text, texts, ids, number, numeric, answers, collection } = params;
 
 export const builtinFunctions: readonly BuiltinFunction[] = [
   metric('exact_match', [text('text'), answers('answers')], kinds.number,
@@ -400,6 +411,9 @@ export const builtinFunctions: readonly BuiltinFunction[] = [
   variadic('concat', text('text'), kinds.text,
     'The texts joined as written, with nothing between them: `concat(answer, " ", question)`. For edits that set a text field.',
     fns.concat),
+  binary('join', [texts('texts'), text('separator')], kinds.text,
+    'The texts in order with `separator` between them (Python\'s `separator.join(texts)`); `""` for no text. AutoRefine\'s refinements: `join(all_matches(response, "(?s)<refine>(.*?)</refine>", 1), " ")`.',
+    (parts, separator) => parts.join(separator)),
   endElement('first', 'The first element of an id set, text set or steps, in its order: `first(gold.answers)`. An empty collection gives `""` (an id or a text) or a step that reads as nothing (`s.type == ""`).'),
   endElement('last', 'The last element of an id set, text set or steps, in its order: `last(steps)`. An empty collection gives `""` (an id or a text) or a step that reads as nothing (`s.type == ""`).'),
   overPattern('matches', kinds.boolean,

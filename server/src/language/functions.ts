@@ -1,13 +1,14 @@
 import type { SearchStep, TraceStep } from '../pool/types.js';
 import { EvaluationError } from './eval-error.js';
 import { plainNormalizer, type Normalizer } from './normalizer.js';
+import type { Turn } from './turns.js';
 import type { Ids } from './values.js';
 
 // The implementations behind the built-in functions (builtins.ts declares their signatures and docs
 // and wires them), pure and reusable by the analyses' own metrics. Functions that normalise text
 // take the normaliser to use: an evaluation passes its caching one.
 
-export type Collection = Ids | readonly TraceStep[];
+export type Collection = Ids | readonly TraceStep[] | readonly Turn[];
 
 function answersOf(value: string | readonly string[]): readonly string[] {
   return typeof value === 'string' ? [value] : value;

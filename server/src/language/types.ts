@@ -1,5 +1,5 @@
 /** The types of .reward expressions. `error` marks an expression already reported, to stop cascades. */
-export type Type = 'number' | 'boolean' | 'id' | 'ids' | 'text' | 'texts' | 'step' | 'steps' | 'args' | 'gold' | 'error';
+export type Type = 'number' | 'boolean' | 'id' | 'ids' | 'text' | 'texts' | 'step' | 'steps' | 'turn' | 'turns' | 'args' | 'gold' | 'error';
 
 /** Oracle values read gold labels; everything derived from them is oracle too. */
 export type Visibility = 'visible' | 'oracle';
@@ -9,7 +9,7 @@ export interface Typed {
   readonly visibility: Visibility;
 }
 
-export const elementTypes: Partial<Record<Type, Type>> = { ids: 'id', texts: 'text', steps: 'step' };
+export const elementTypes: Partial<Record<Type, Type>> = { ids: 'id', texts: 'text', steps: 'step', turns: 'turn' };
 
 export const typeNames: Record<Type, string> = {
   number: 'number',
@@ -20,6 +20,8 @@ export const typeNames: Record<Type, string> = {
   texts: 'text set',
   step: 'step',
   steps: 'steps',
+  turn: 'turn',
+  turns: 'turns',
   args: 'tool arguments',
   gold: 'gold record',
   error: 'unknown',

@@ -1,5 +1,6 @@
 import type { Gold, TraceStep } from '../pool/types.js';
 import type { EvalEnv } from './eval-env.js';
+import type { Turn } from './turns.js';
 import type { Type } from './types.js';
 import type { TrajectoryView } from './view.js';
 
@@ -21,6 +22,9 @@ export interface ValueOf {
   /** Any logged step (a search, a tool call, reasoning, an invalid action). */
   step: TraceStep;
   steps: readonly TraceStep[];
+  /** One model turn: its index, text and steps (language/turns.ts). */
+  turn: Turn;
+  turns: readonly Turn[];
   /** A tool call's arguments as logged (JSON): `s.args.NAME` reads one (language/steps.ts). */
   args: ToolArgs;
   gold: Gold;
@@ -52,6 +56,8 @@ export const kinds: { readonly [K in ValueType]: Kind<ValueOf[K]> } = {
   texts: { type: 'texts', wrap: (run) => ({ type: 'texts', run }), read: (e) => (e.type === 'texts' ? e.run : undefined) },
   step: { type: 'step', wrap: (run) => ({ type: 'step', run }), read: (e) => (e.type === 'step' ? e.run : undefined) },
   steps: { type: 'steps', wrap: (run) => ({ type: 'steps', run }), read: (e) => (e.type === 'steps' ? e.run : undefined) },
+  turn: { type: 'turn', wrap: (run) => ({ type: 'turn', run }), read: (e) => (e.type === 'turn' ? e.run : undefined) },
+  turns: { type: 'turns', wrap: (run) => ({ type: 'turns', run }), read: (e) => (e.type === 'turns' ? e.run : undefined) },
   args: { type: 'args', wrap: (run) => ({ type: 'args', run }), read: (e) => (e.type === 'args' ? e.run : undefined) },
   gold: { type: 'gold', wrap: (run) => ({ type: 'gold', run }), read: (e) => (e.type === 'gold' ? e.run : undefined) },
 };
@@ -87,7 +93,9 @@ export const params = {
     name, types: ['texts', 'text'], read: (e) => kinds.texts.read(e) ?? kinds.text.read(e),
   }),
   /** Any collection a quantifier ranges over. */
-  collection: (name: string): Param<Ids | readonly TraceStep[]> => ({
-    name, types: ['ids', 'texts', 'steps'], read: (e) => kinds.ids.read(e) ?? kinds.texts.read(e) ?? kinds.steps.read(e),
+  collection: (name: string): Param<Ids | readonly TraceStep[] | readonly Turn[]> => ({
+    name, types: ['ids', 'texts', 'steps', 'turns'], read: (e) => kinds.ids.read(e) ?? kinds.texts.read(e) ?? kinds.steps.read(e) ?? kinds.turns.read(e),
   }),
+  /** A text set. */
+  texts: (name: string): Param<readonly string[]> => ({ name, types: ['texts'], read: kinds.texts.read }),
 };

@@ -19,6 +19,8 @@ export interface TrajectoryView {
   readonly invalidActions: number;
   /** `final.status` as logged; `""` when the log has none. */
   readonly finalStatus: string;
+  /** The model's text of each turn, by turn index, as the row logs it (`turns`); none for a row that logs none. No edit writes it: `turns` regroups the (edited) steps under it. */
+  readonly turnTexts?: readonly string[] | undefined;
   readonly gold: Gold;
   /** What the framework logged with the row: declared logged fields read it (language/logged-fields.ts). */
   readonly meta: TrajectoryMeta;
@@ -64,6 +66,7 @@ export function viewOf(trajectory: Trajectory): TrajectoryView {
     ...(trajectory.citationRefs === undefined ? {} : { citationRefs: trajectory.citationRefs }),
     ...stepFields(traceOf(trajectory)),
     finalStatus: trajectory.finalStatus ?? '',
+    turnTexts: trajectory.turnTexts ?? [],
     gold: trajectory.gold,
     meta: trajectory.meta,
     // Every view has the key, so an edited view keeps the shape of its original's.

@@ -22,6 +22,7 @@ type V1RowStep = Extract<RowStep, { type: 'search' | 'invalid' }>;
 
 function isV1Step(step: RowStep): step is V1RowStep {
   if (step.reward !== undefined && step.reward !== null) return false;
+  if (step.turn !== undefined) return false;
   if (step.type === 'invalid') return true;
   return step.type === 'search' && step.results.every((r) => typeof r === 'string');
 }
@@ -63,8 +64,9 @@ type Built<T> = { -readonly [K in keyof T]: T[K] };
 // The steps below are built key by key, never by conditional spreads: an imported pool has hundreds
 // of thousands of steps and hits, and V8 builds (and later copies) spread objects several times slower.
 
-function withReward<T extends { reward?: number }>(built: T, reward: number | null | undefined): T {
+function withReward<T extends { reward?: number; turn?: number }>(built: T, reward: number | null | undefined, turn?: number): T {
   if (reward !== undefined && reward !== null) built.reward = reward;
+  if (turn !== undefined) built.turn = turn;
   return built;
 }
 
@@ -75,7 +77,7 @@ function traceStep(step: RowStep, index: number): RowResult<TraceStep> {
       if (!listed.ok) return listed;
       const built: Built<TraceSearchStep> = { type: 'search', query: step.query, results: listed.value.ids };
       if (listed.value.hits !== undefined) built.hits = listed.value.hits;
-      return { ok: true, value: withReward(built, step.reward) };
+      return { ok: true, value: withReward(built, step.reward, step.turn) };
     }
     case 'tool': {
       const listed = hitsOf(step.results ?? [], `steps[${index}].results`);
@@ -84,12 +86,12 @@ function traceStep(step: RowStep, index: number): RowResult<TraceStep> {
       if (listed.value.hits !== undefined) built.hits = listed.value.hits;
       if (step.call_id !== undefined && step.call_id !== null) built.call_id = step.call_id;
       if (step.output !== undefined && step.output !== null) built.output = step.output;
-      return { ok: true, value: withReward(built, step.reward) };
+      return { ok: true, value: withReward(built, step.reward, step.turn) };
     }
     case 'reasoning':
-      return { ok: true, value: withReward<Built<ReasoningStep>>({ type: 'reasoning', text: step.text }, step.reward) };
+      return { ok: true, value: withReward<Built<ReasoningStep>>({ type: 'reasoning', text: step.text }, step.reward, step.turn) };
     case 'invalid':
-      return { ok: true, value: withReward<Built<TraceInvalidStep>>({ type: 'invalid', text: step.text }, step.reward) };
+      return { ok: true, value: withReward<Built<TraceInvalidStep>>({ type: 'invalid', text: step.text }, step.reward, step.turn) };
   }
 }
 

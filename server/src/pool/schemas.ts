@@ -11,6 +11,8 @@ const stringList = z.array(z.string());
 
 // A per-step reward as logged; null (what JSON writers emit for "none") means not given.
 const stepReward = z.number().nullish();
+// The 0-based index of the model's turn (assistant message) the step was read from.
+const stepTurn = z.number().int().nonnegative().optional();
 
 /** A result the log gives as an object: at least its rank; the id is resolved from the rest when absent. */
 const resultObject = z.looseObject({
@@ -22,8 +24,8 @@ const resultObject = z.looseObject({
 });
 const results = z.array(z.union([z.string(), resultObject]));
 
-const searchStep = z.object({ type: z.literal('search'), query: z.string(), results, reward: stepReward });
-const invalidStep = z.object({ type: z.literal('invalid'), text: z.string(), reward: stepReward });
+const searchStep = z.object({ type: z.literal('search'), query: z.string(), results, reward: stepReward, turn: stepTurn });
+const invalidStep = z.object({ type: z.literal('invalid'), text: z.string(), reward: stepReward, turn: stepTurn });
 const toolStep = z.object({
   type: z.literal('tool'),
   tool: z.string().min(1),
@@ -32,8 +34,9 @@ const toolStep = z.object({
   results: results.optional(),
   output: z.string().nullish(),
   reward: stepReward,
+  turn: stepTurn,
 });
-const reasoningStep = z.object({ type: z.literal('reasoning'), text: z.string(), reward: stepReward });
+const reasoningStep = z.object({ type: z.literal('reasoning'), text: z.string(), reward: stepReward, turn: stepTurn });
 
 /**
  * A step of an unknown type rejects the whole row. Dropping it silently would change what the
@@ -79,6 +82,8 @@ export const poolRowSchema = z.looseObject({
   final: final.nullable(),
   gold,
   meta: meta.nullish(),
+  // The model's text of each turn, by turn index (docs/pools.md, "Turns").
+  turns: stringList.optional(),
 });
 
 export type PoolRowInput = z.infer<typeof poolRowSchema>;
@@ -145,6 +150,7 @@ export function parsePoolRow(value: unknown, source: RowSource): RowResult<Traje
       question_id: row.question_id,
       question: row.question,
       ...logged.value,
+      ...(row.turns === undefined ? {} : { turnTexts: row.turns }),
       gold: { answers: row.gold.answers, support_ids: row.gold.support_ids },
       meta: toMeta(row.meta),
       source,

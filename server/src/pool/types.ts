@@ -36,6 +36,8 @@ export interface ResultHit {
 interface StepExtras {
   /** A per-step reward as logged. */
   readonly reward?: number;
+  /** The 0-based index of the model's turn the step was read from (docs/pools.md, "Turns"). */
+  readonly turn?: number;
   /** The results as logged (objects kept), in order; absent when every result was a bare id. */
   readonly hits?: readonly ResultHit[];
 }
@@ -58,9 +60,10 @@ export interface ReasoningStep {
   readonly type: 'reasoning';
   readonly text: string;
   readonly reward?: number;
+  readonly turn?: number;
 }
 
-export type TraceInvalidStep = InvalidStep & { readonly reward?: number };
+export type TraceInvalidStep = InvalidStep & { readonly reward?: number; readonly turn?: number };
 
 /** A logged step of any kind, in order: what `steps` in a spec will read. */
 export type TraceStep = TraceSearchStep | TraceInvalidStep | ToolStep | ReasoningStep;
@@ -121,6 +124,8 @@ export interface Trajectory {
   readonly citationRefs?: readonly CitationRef[];
   /** `final.status` as logged: why the trajectory stopped (`stop`, `length`, `max_turns`…). */
   readonly finalStatus?: string;
+  /** Format v2 only: the model's text of each turn, by turn index (the row's `turns`). */
+  readonly turnTexts?: readonly string[];
   /**
    * The format a pool linked `from FORMAT(...)` read the row through: its renderer writes an edited
    * row back (importers/render.ts). Absent for a row read from a pool file.

@@ -224,6 +224,9 @@ export class RewardCompiler {
       case 'steps':
         if (isAggregate(e.quantifier)) return this.aggregate(e, collection.run, (read) => bind({ type: 'step', run: read }), scope);
         return this.quantify(e, collection.run, (read) => bind({ type: 'step', run: read })).evaluator;
+      case 'turns':
+        if (isAggregate(e.quantifier)) return this.aggregate(e, collection.run, (read) => bind({ type: 'turn', run: read }), scope);
+        return this.quantify(e, collection.run, (read) => bind({ type: 'turn', run: read })).evaluator;
       default:
         throw new UncompilableSpec(`'${e.quantifier}' over ${collection.type}`);
     }

@@ -392,7 +392,7 @@ export class Inference {
       case 'in':
       case 'not in': {
         const element = elementTypes[right.type];
-        if (right.type !== 'error' && (right.type === 'steps' || element === undefined)) {
+        if (right.type !== 'error' && (right.type === 'steps' || right.type === 'turns' || element === undefined)) {
           report(this.a, issueCodes.typeMismatch, 'error', rightSpan, `'${e.op}' needs an id set or text set on its right, not ${typeNames[right.type]}`);
         } else if (element !== undefined && left.type !== 'error' && left.type !== element) {
           report(this.a, issueCodes.typeMismatch, 'error', e.left.span, `${typeNames[left.type]} cannot be a member of ${typeNames[right.type]}`);
