@@ -11,20 +11,12 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { docidOf, runFileOf } from './browsecomp-run.js';
 import type { PoolRow } from './pool-row.js';
-import { type CorpusPassage, verlDumpRecords } from './search-r1-dump.js';
-
-function readJsonl<T>(file: string): T[] {
-  return fs.readFileSync(file, 'utf8').split('\n').filter((line) => line.trim() !== '').map((line) => JSON.parse(line) as T);
-}
-
-function option(name: string, fallback: string): string {
-  const at = process.argv.indexOf(name);
-  return at === -1 ? fallback : (process.argv[at + 1] ?? fallback);
-}
+import { verlDumpRecords } from './search-r1-dump.js';
+import { corpusOf, option, readJsonl } from './log-inputs.js';
 
 const poolsDir = option('--pools', 'samples/pools');
 const outDir = option('--out', 'samples');
-const corpus = new Map(readJsonl<{ id: string } & CorpusPassage>(path.join(poolsDir, 'corpus.jsonl')).map((p) => [p.id, { title: p.title, text: p.text }]));
+const corpus = corpusOf(poolsDir);
 
 // 50 questions × 8 rollouts of the HotpotQA-style pool, 4 questions per training step.
 const hotpot = readJsonl<PoolRow>(path.join(poolsDir, 'hotpot.jsonl')).slice(0, 400);
@@ -40,7 +32,8 @@ console.log(`${rolloutDir}: ${records.length} rollouts in ${bySteps.size} step f
 
 // 200 questions of one model's pool, one run each, as a deep-research agent's BrowseComp-Plus runs.
 const deepDir = path.join(outDir, 'deep-research');
-fs.rmSync(deepDir, { recursive: true, force: true });
+// Only what this writes is replaced: the folder also holds the hand-written specs that read it.
+fs.rmSync(path.join(deepDir, 'runs'), { recursive: true, force: true });
 fs.mkdirSync(path.join(deepDir, 'runs'), { recursive: true });
 const modelRows = readJsonl<PoolRow>(path.join(poolsDir, 'model-qwen3-8b.jsonl')).slice(0, 200);
 const judges: string[] = [];

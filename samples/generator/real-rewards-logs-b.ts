@@ -19,6 +19,7 @@ import { docidOf, runFileOf } from './browsecomp-run.js';
 import type { PoolRow } from './pool-row.js';
 import { createRng } from './prng.js';
 import type { CorpusPassage } from './search-r1-dump.js';
+import { corpusOf, option, readJsonl } from './log-inputs.js';
 
 type Passages = ReadonlyMap<string, CorpusPassage>;
 
@@ -307,18 +308,11 @@ function writeArt(rows: readonly PoolRow[], corpus: Passages, dir: string): stri
 
 // ---- main ----
 
-function readJsonl<T>(file: string): T[] {
-  return fs.readFileSync(file, 'utf8').split('\n').filter((line) => line.trim() !== '').map((line) => JSON.parse(line) as T);
-}
-function option(name: string, fallback: string): string {
-  const at = process.argv.indexOf(name);
-  return at === -1 ? fallback : (process.argv[at + 1] ?? fallback);
-}
 
 function main(): void {
   const poolsDir = option('--pools', 'samples/pools');
   const outDir = option('--out', 'samples/real-rewards/logs');
-  const corpus = new Map(readJsonl<{ id: string } & CorpusPassage>(path.join(poolsDir, 'corpus.jsonl')).map((p) => [p.id, { title: p.title, text: p.text }]));
+  const corpus = corpusOf(poolsDir);
   // 30 questions × 8 rollouts of the HotpotQA-style pool; BrowseComp-Plus runs one run per query, so
   // 240 queries of one model's pool.
   const hotpot = readJsonl<PoolRow>(path.join(poolsDir, 'hotpot.jsonl')).slice(0, 240);

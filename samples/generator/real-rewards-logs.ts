@@ -14,6 +14,7 @@ import * as path from 'node:path';
 import type { PoolRow } from './pool-row.js';
 import { createRng, type Rng } from './prng.js';
 import type { CorpusPassage } from './search-r1-dump.js';
+import { corpusOf, option, readJsonl } from './log-inputs.js';
 
 interface Rollout {
   readonly input: string;
@@ -470,18 +471,11 @@ export function realRewardLogs(corpus: Passages): Log[] {
   ];
 }
 
-function readJsonl<T>(file: string): T[] {
-  return fs.readFileSync(file, 'utf8').split('\n').filter((line) => line.trim() !== '').map((line) => JSON.parse(line) as T);
-}
-function option(name: string, fallback: string): string {
-  const at = process.argv.indexOf(name);
-  return at === -1 ? fallback : (process.argv[at + 1] ?? fallback);
-}
 
 function main(): void {
   const poolsDir = option('--pools', 'samples/pools');
   const outDir = option('--out', 'samples/real-rewards/logs');
-  const corpus = new Map(readJsonl<{ id: string } & CorpusPassage>(path.join(poolsDir, 'corpus.jsonl')).map((p) => [p.id, { title: p.title, text: p.text }]));
+  const corpus = corpusOf(poolsDir);
   // 30 questions × 8 rollouts of the HotpotQA-style pool (240 rollouts), 6 questions per step.
   const rows = readJsonl<PoolRow>(path.join(poolsDir, 'hotpot.jsonl')).slice(0, 240);
   for (const log of realRewardLogs(corpus)) {
