@@ -15,32 +15,10 @@ import type { PoolRow } from './pool-row.js';
 import { createRng } from './prng.js';
 import type { CorpusPassage } from './search-r1-dump.js';
 import { corpusOf, option, readJsonl } from './log-inputs.js';
+import { blocks, countOf, pySplit, pyStrip, squad } from './python-text.js';
 
 // ---- text helpers (Python semantics where the sources use Python) ----
 
-const punctuation = new Set('!"#$%&\'()*+,-./:;<=>?@[\\]^_`{|}~');
-const pySpace = '\\t\\n\\v\\f\\r \\x1c-\\x1f\\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000';
-const pyWhitespace = new RegExp(`[${pySpace}]+`, 'gu');
-const pyEnds = new RegExp(`^[${pySpace}]+|[${pySpace}]+$`, 'gu');
-function pySplit(text: string): string[] {
-  return text.split(pyWhitespace).filter((w) => w !== '');
-}
-function pyStrip(text: string): string {
-  return text.replace(pyEnds, '');
-}
-/** SQuAD's normalize_answer. */
-function squad(text: string): string {
-  const bare = [...text.toLowerCase()].filter((ch) => !punctuation.has(ch)).join('');
-  return pySplit(bare.replace(/(?<![\p{L}\p{N}_])(a|an|the)(?![\p{L}\p{N}_])/gu, ' ')).join(' ');
-}
-/** Python's str.count: non-overlapping occurrences of a literal. */
-function countOf(text: string, part: string): number {
-  return text.split(part).length - 1;
-}
-/** Every non-greedy `<tag>…</tag>` inside, in order (re.findall with DOTALL). */
-function blocks(text: string, tag: string): string[] {
-  return [...text.matchAll(new RegExp(`<${tag}>([\\s\\S]*?)</${tag}>`, 'gu'))].map((m) => m[1] ?? '');
-}
 /** Shared tokens of two token lists, repeats counted. */
 function common(prediction: readonly string[], gold: readonly string[]): number {
   const counts = new Map<string, number>();

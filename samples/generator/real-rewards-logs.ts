@@ -13,8 +13,9 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { PoolRow } from './pool-row.js';
 import { createRng, type Rng } from './prng.js';
-import type { CorpusPassage } from './search-r1-dump.js';
+import { validFormat, type CorpusPassage } from './search-r1-dump.js';
 import { corpusOf, option, readJsonl } from './log-inputs.js';
+import { blocks, countOf, dropArticles, punctuation, pySplit, pyStrip, squad } from './python-text.js';
 
 interface Rollout {
   readonly input: string;
@@ -24,26 +25,8 @@ interface Rollout {
   readonly step: number;
 }
 
-// ---- text helpers shared by the scorers (Python semantics where the sources use Python) ----
+// ---- text helpers of the scorers (Python's own in ./python-text.ts) ----
 
-const punctuation = new Set('!"#$%&\'()*+,-./:;<=>?@[\\]^_`{|}~');
-// Python's str.split() / str.strip() whitespace (str.isspace), \x1c-\x1f included.
-const pySpace = '\\t\\n\\v\\f\\r \\x1c-\\x1f\\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000';
-const pyWhitespace = new RegExp(`[${pySpace}]+`, 'gu');
-const pyEnds = new RegExp(`^[${pySpace}]+|[${pySpace}]+$`, 'gu');
-function pySplit(text: string): string[] {
-  return text.split(pyWhitespace).filter((w) => w !== '');
-}
-function pyStrip(text: string): string {
-  return text.replace(pyEnds, '');
-}
-function dropArticles(text: string): string {
-  return text.replace(/(?<![\p{L}\p{N}_])(a|an|the)(?![\p{L}\p{N}_])/gu, ' ');
-}
-/** SQuAD's normalize_answer. */
-function squad(text: string): string {
-  return pySplit(dropArticles([...text.toLowerCase()].filter((ch) => !punctuation.has(ch)).join(''))).join(' ');
-}
 /** R1-Searcher's normalize_answer: "_" to space, lower, punctuation and ‘ ’ ´ ` to spaces, articles, whitespace. */
 function r1Normalize(text: string): string {
   const extra = new Set(['‘', '’', '´', '`']);
@@ -52,14 +35,6 @@ function r1Normalize(text: string): string {
 }
 function boolMapping(text: string): string {
   return text === 'True' ? 'yes' : text === 'False' ? 'no' : text;
-}
-/** Python's len(re.findall) of a literal's non-overlapping occurrences: str.count. */
-function countOf(text: string, part: string): number {
-  return text.split(part).length - 1;
-}
-/** Every non-greedy `<tag>…</tag>` inside, in order (re.findall with DOTALL). */
-function blocks(text: string, tag: string): string[] {
-  return [...text.matchAll(new RegExp(`<${tag}>([\\s\\S]*?)</${tag}>`, 'gu'))].map((m) => m[1] ?? '');
 }
 /** Token F1 of two normalised texts, repeats counted, null when no token is shared. */
 function f1Tokens(prediction: string[], gold: string[]): number | null {
@@ -100,41 +75,10 @@ function searchR1QaEm(text: string, golds: readonly string[]): number {
   return golds.some((g) => squad(g) === answer) ? 1 : 0;
 }
 
-/** Search-R1's is_valid_sequence: a state machine over the eight tags after the assistant marker. */
-function searchR1ValidSequence(text: string): boolean {
-  const marker = /<\|im_start\|>assistant\s*/u.exec(text);
-  if (marker === null) return false;
-  const content = text.slice(marker.index + marker[0].length);
-  for (const tag of ['think', 'search', 'information', 'answer']) {
-    if (countOf(content, `<${tag}>`) !== countOf(content, `</${tag}>`)) return false;
-  }
-  const next: Record<string, Record<string, string>> = {
-    start: { '<think>': 'in_think' },
-    information: { '<think>': 'in_think' },
-    in_think: { '</think>': 'after_think' },
-    after_think: { '<search>': 'in_search', '<answer>': 'in_answer' },
-    in_search: { '</search>': 'after_search' },
-    after_search: { '<information>': 'in_information' },
-    in_information: { '</information>': 'information' },
-    in_answer: { '</answer>': 'end' },
-  };
-  let state = 'start';
-  for (const part of content.split(/(<\/?(?:think|search|information|answer)>)/u)) {
-    if (pyStrip(part) === '') continue;
-    if (/^<\/?(?:think|search|information|answer)>$/u.test(part)) {
-      const to = next[state]?.[part];
-      if (to === undefined) return false;
-      state = to;
-    } else if (!state.startsWith('in_')) {
-      return false;
-    }
-  }
-  return state === 'end';
-}
 
 /** Search-R1 qa_em_format with the v0.3 weights (structure 0.2, final 0.1, retrieval 0). */
 function searchR1QaEmFormat(text: string, golds: readonly string[]): number {
-  const valid = searchR1ValidSequence(text);
+  const valid = validFormat(text);
   const answers = blocks(text, 'answer');
   if (answers.length < 2) return valid ? 0.2 : 0;
   const answer = squad(pyStrip(answers[answers.length - 1] ?? ''));

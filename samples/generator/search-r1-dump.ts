@@ -10,6 +10,7 @@
  */
 import type { PoolRow } from './pool-row.js';
 import { createRng } from './prng.js';
+import { pyStrip } from './python-text.js';
 
 export interface CorpusPassage {
   readonly title: string;
@@ -112,7 +113,7 @@ function lastAnswer(text: string): string | null {
 const tags = ['think', 'search', 'information', 'answer'] as const;
 
 /** The format state machine: after the assistant marker, think, then (search, information, think)*, then answer, and only whitespace between tags. */
-function validFormat(text: string): boolean {
+export function validFormat(text: string): boolean {
   const marker = /<\|im_start\|>assistant\s*/u.exec(text);
   if (marker === null) return false;
   const content = text.slice(marker.index + marker[0].length);
@@ -131,7 +132,7 @@ function validFormat(text: string): boolean {
   };
   let state = 'start';
   for (const part of content.split(/(<\/?(?:think|search|information|answer)>)/u)) {
-    if (part.trim() === '') continue;
+    if (pyStrip(part) === '') continue;
     if (/^<\/?(?:think|search|information|answer)>$/u.test(part)) {
       const to = next[state]?.[part];
       if (to === undefined) return false;
