@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
+import { auditSpec, newAuditCaches } from '../../server/src/audit/audit-spec.js';
 import { importerFor } from '../../server/src/importers/registry.js';
 import { loadCorpus } from '../../server/src/inputs/loaders.js';
 import { corpusEnv } from '../../server/src/language/eval-env.js';
@@ -64,6 +65,26 @@ describe('samples/real-rewards', () => {
       assert.deepEqual(problems.filter((p) => p.severity === 'error'), [], name);
     }
   });
+
+  // Every spec with an audit block: the audit runs on its sample log and every `expect` line holds, so
+  // a change that moves an attack's figure past what the spec states fails here.
+  const audited = specs.filter((name) => /^audit /mu.test(fs.readFileSync(path.join(dir, name), 'utf8')));
+  it('the audited specs are the ones with a sample log', () => {
+    assert.deepEqual(audited.map((name) => name.replace(/\.reward$/u, '')), logged.map((entry) => entry.spec).sort());
+  });
+  for (const name of audited) {
+    it(`${name}: the audit runs and every expect line holds`, async () => {
+      const specFile = path.join(dir, name);
+      const outcome = await auditSpec(fs.readFileSync(specFile, 'utf8'), specFile, { cache: newAuditCaches(), candidateCache: false });
+      const audits = outcome.report?.audits ?? [];
+      assert.ok(audits.length > 0, name);
+      for (const audit of audits) {
+        assert.ok(audit.attacks.length > 0, `${name}: ${audit.name} scores no attack`);
+        const failed = audit.expectations.filter((e) => !e.passed).map((e) => `${e.text}: ${e.actual}`);
+        assert.deepEqual(failed, [], `${name}: ${audit.name}`);
+      }
+    });
+  }
 
   for (const { spec, from = 'verl', dialect, reward, score: scorePath = ['score'] } of logged) {
     it(`${spec}: the spec's reward is the score the framework logged, on every rollout`, async () => {
