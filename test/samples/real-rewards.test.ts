@@ -20,7 +20,7 @@ const dir = path.resolve(__dirname, '../../../samples/real-rewards');
 const specs = fs.readdirSync(dir).filter((name) => name.endsWith('.reward')).sort();
 
 // The specs with a sample log: the log's folder, the importer and dialect it is read with, the reward.
-const logged: readonly { spec: string; from?: string; dialect?: string; reward: string; score?: readonly string[] }[] = [
+const logged: readonly { spec: string; from?: string; dialect?: string; options?: Record<string, string>; reward: string; score?: readonly string[] }[] = [
   { spec: 'search_r1_qa_em', dialect: 'search_r1', reward: 'search_r1_qa_em' },
   { spec: 'search_r1_qa_em_format', dialect: 'search_r1', reward: 'search_r1_qa_em_format' },
   { spec: 'zerosearch', dialect: 'zerosearch', reward: 'zerosearch' },
@@ -33,19 +33,22 @@ const logged: readonly { spec: string; from?: string; dialect?: string; reward: 
   { spec: 'verl_search_r1_like_qa_em', dialect: 'hermes', reward: 'verl_search_r1_like' },
   { spec: 'webthinker', dialect: 'webthinker', reward: 'webthinker' },
   { spec: 'r_search', dialect: 'search_r1', reward: 'r_search' },
+  // Multi-turn logs (samples/generator/real-rewards-logs-c.ts): the specs read the turns.
+  { spec: 'asearcher', dialect: 'asearcher', reward: 'asearcher' },
+  { spec: 'mmsearch_r1', dialect: 'mmsearch_r1', options: { question_marker: '<|vision_end|>' }, reward: 'mmsearch_r1' },
   // Chat-format logs (samples/generator/real-rewards-logs-b.ts): the logged score's path in meta.
   { spec: 'browsecomp_plus', from: 'browsecomp_plus', reward: 'browsecomp_plus', score: ['judge', 'score'] },
   { spec: 'rllm_search', from: 'rllm', reward: 'rllm_search', score: ['reward'] },
   { spec: 'art_e', from: 'art', reward: 'art_e', score: ['reward'] },
 ];
 
-async function rollouts(name: string, from: string, dialect: string | undefined): Promise<Trajectory[]> {
+async function rollouts(name: string, from: string, dialect: string | undefined, options: Record<string, string> = {}): Promise<Trajectory[]> {
   const logDir = path.join(dir, 'logs', name);
   // SkyRL's dumps sit one folder down (global_step_N_evals/DATA_SOURCE.jsonl), verl's in the folder;
   // rllm's episodes and BrowseComp-Plus's runs are one JSON document per file.
   const names = fs.readdirSync(logDir, { recursive: true, encoding: 'utf8' }).filter((file) => /\.jsonl?$/u.test(file)).sort();
   const files = names.map((file) => ({ path: `logs/${name}/${file}`, bytes: fs.readFileSync(path.join(logDir, file)) }));
-  const outcome = await importerFor(from)!.run(files, dialect === undefined ? {} : { dialect });
+  const outcome = await importerFor(from)!.run(files, dialect === undefined ? options : { ...options, dialect });
   assert.ok(outcome.ok);
   const rows = outcome.result.rows.map(({ row, at }) => {
     const parsed = parsePoolRow(row, { pool: 'rollouts', file: at.file, line: at.line });
@@ -86,12 +89,12 @@ describe('samples/real-rewards', () => {
     });
   }
 
-  for (const { spec, from = 'verl', dialect, reward, score: scorePath = ['score'] } of logged) {
+  for (const { spec, from = 'verl', dialect, options, reward, score: scorePath = ['score'] } of logged) {
     it(`${spec}: the spec's reward is the score the framework logged, on every rollout`, async () => {
       const specFile = path.join(dir, `${spec}.reward`);
       const { model } = analyze(fs.readFileSync(specFile, 'utf8'), { specFile });
       const compiled = new RewardCompiler(model).reward(reward);
-      const rows = await rollouts(spec, from, dialect);
+      const rows = await rollouts(spec, from, dialect, options);
       assert.equal(rows.length, 240);
       const env = corpusEnv((await loadCorpus(path.resolve(dir, '../pools/corpus.jsonl'))).corpus);
       const values = new Set<number>();
