@@ -20,7 +20,7 @@ const dir = path.resolve(__dirname, '../../../samples/real-rewards');
 const specs = fs.readdirSync(dir).filter((name) => name.endsWith('.reward')).sort();
 
 // The specs with a sample log: the log's folder, the importer and dialect it is read with, the reward.
-const logged: readonly { spec: string; from?: string; dialect?: string; options?: Record<string, string>; reward: string; score?: readonly string[] }[] = [
+const logged: readonly { spec: string; from?: string; dialect?: string; reward: string; options?: Readonly<Record<string, string>>; score?: readonly string[] | readonly (readonly string[])[] }[] = [
   { spec: 'search_r1_qa_em', dialect: 'search_r1', reward: 'search_r1_qa_em' },
   { spec: 'search_r1_qa_em_format', dialect: 'search_r1', reward: 'search_r1_qa_em_format' },
   { spec: 'zerosearch', dialect: 'zerosearch', reward: 'zerosearch' },
@@ -40,13 +40,15 @@ const logged: readonly { spec: string; from?: string; dialect?: string; options?
   { spec: 'browsecomp_plus', from: 'browsecomp_plus', reward: 'browsecomp_plus', score: ['judge', 'score'] },
   { spec: 'rllm_search', from: 'rllm', reward: 'rllm_search', score: ['reward'] },
   { spec: 'art_e', from: 'art', reward: 'art_e', score: ['reward'] },
+  // TRL logs one column per reward function and no total (real-rewards-logs-d.ts): their sum.
+  { spec: 'trl_grpo_agent', from: 'trl', options: { answer: 'whole' }, reward: 'trl_grpo_agent', score: [['rewards', 'correctness_reward'], ['rewards', 'structure_reward'], ['rewards', 'query_reward']] },
 ];
 
-async function rollouts(name: string, from: string, dialect: string | undefined, options: Record<string, string> = {}): Promise<Trajectory[]> {
+async function rollouts(name: string, from: string, dialect: string | undefined, options: Readonly<Record<string, string>> = {}): Promise<Trajectory[]> {
   const logDir = path.join(dir, 'logs', name);
   // SkyRL's dumps sit one folder down (global_step_N_evals/DATA_SOURCE.jsonl), verl's in the folder;
   // rllm's episodes and BrowseComp-Plus's runs are one JSON document per file.
-  const names = fs.readdirSync(logDir, { recursive: true, encoding: 'utf8' }).filter((file) => /\.jsonl?$/u.test(file)).sort();
+  const names = fs.readdirSync(logDir, { recursive: true, encoding: 'utf8' }).filter((file) => /\.(jsonl?|parquet)$/u.test(file)).sort();
   const files = names.map((file) => ({ path: `logs/${name}/${file}`, bytes: fs.readFileSync(path.join(logDir, file)) }));
   const outcome = await importerFor(from)!.run(files, dialect === undefined ? options : { ...options, dialect });
   assert.ok(outcome.ok);
@@ -101,7 +103,11 @@ describe('samples/real-rewards', () => {
       for (const row of rows) {
         const view = viewOf(row);
         const written = compiled.terms.reduce((sum, term) => sum + term.weight * term.feature(view, env), 0);
-        const score = scorePath.reduce<unknown>((at, key) => (at !== null && typeof at === 'object' ? (at as Record<string, unknown>)[key] : undefined), row.meta);
+        // One path, or several whose values are summed (a log with one column per reward function).
+        const paths = typeof scorePath[0] === 'string' ? [scorePath as readonly string[]] : (scorePath as readonly (readonly string[])[]);
+        const at = (keys: readonly string[]): unknown => keys.reduce<unknown>((value, key) => (value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined), row.meta);
+        const parts = paths.map(at);
+        const score = parts.every((p) => typeof p === 'number') ? (parts as number[]).reduce((s, p) => s + p, 0) : undefined;
         assert.equal(typeof score, 'number');
         assert.ok(Math.abs(written - (score as number)) < 1e-12, `${row.source.file}:${row.source.line} (${row.id}): spec ${written}, logged ${String(score)}`);
         values.add(score as number);

@@ -1,5 +1,5 @@
 import { issueCodes } from '../problems/issue-codes.js';
-import { isWritablePart, writableParts } from '../language/edit-vocabulary.js';
+import { writableParts } from '../language/edit-vocabulary.js';
 import { isLoggedType, loggedTypes } from '../language/logged-fields.js';
 import type { TrajectoryPart } from '../language/types.js';
 import type { DependsClause, FieldDecl } from '../syntax/ast.js';
@@ -17,8 +17,14 @@ import type { DeclInfo } from './symbols.js';
  */
 export function fieldDependsOn(decl: FieldDecl): readonly TrajectoryPart[] {
   if (decl.dependsOn === undefined) return writableParts;
-  return writableParts.filter((part) => decl.dependsOn!.parts.some((n) => n.text === part));
+  return dependableParts.filter((part) => decl.dependsOn!.parts.some((n) => n.text === part));
 }
+
+/**
+ * What a `depends on` may name: the parts an edit can write, and the question, which no edit writes
+ * (a per-question label, such as augmented gold answers, depends on it alone and is never frozen).
+ */
+const dependableParts: readonly TrajectoryPart[] = [...writableParts, 'question'];
 
 /** The field's type and visibility as its uses see them: oracle exactly when declared so. */
 export function loggedFieldInfo(decl: FieldDecl): DeclInfo {
@@ -45,7 +51,7 @@ export function checkLoggedField(a: Analysis, decl: FieldDecl): DeclInfo {
   return loggedFieldInfo(decl);
 }
 
-const partWords = writableParts.join(', ');
+const partWords = dependableParts.join(', ');
 
 function checkDependsOn(a: Analysis, clause: DependsClause): void {
   if (clause.on !== undefined && clause.on.text !== 'on') {
@@ -54,10 +60,10 @@ function checkDependsOn(a: Analysis, clause: DependsClause): void {
   }
   const seen = new Set<string>();
   for (const part of clause.parts) {
-    if (!isWritablePart(part.text)) {
-      const suggestion = suggest(a, part.text, () => writableParts);
+    if (!(dependableParts as readonly string[]).includes(part.text)) {
+      const suggestion = suggest(a, part.text, () => dependableParts);
       report(a, issueCodes.badField, 'error', part.span,
-        `'${part.text}' is not a part of the trajectory an edit can write (${partWords})${suggestion ? `; did you mean '${suggestion}'?` : ''}`,
+        `'${part.text}' is not a part a logged value can depend on (${partWords})${suggestion ? `; did you mean '${suggestion}'?` : ''}`,
         suggestion === undefined ? {} : { data: { suggestion } });
     } else if (seen.has(part.text)) {
       report(a, issueCodes.badField, 'warning', part.span, `'${part.text}' is already named in this 'depends on'`);
