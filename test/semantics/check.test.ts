@@ -118,7 +118,7 @@ const cases: Case[] = [
   { code: issueCodes.badField, title: 'a logged field of an unknown type', bad: variant('reward R0 {', 'field judge "score" : ⟦float⟧ = meta.judge.score\nsignal j = judge\nreward R0 {\n  j 1 * j'), good: variant('reward R0 {', 'field judge "score" : number = meta.judge.score\nsignal j = judge\nreward R0 {\n  j 1 * j') },
   { code: issueCodes.badField, title: 'a logged field read from outside meta', bad: variant('reward R0 {', 'field judge "score" : number = ⟦judge.score⟧\nsignal j = judge\nreward R0 {\n  j 1 * j') },
   { code: issueCodes.badField, title: "a misspelt part in a field's depends on", bad: variant('reward R0 {', 'field judge "score" : number = meta.judge.score depends on ⟦answr⟧\nsignal j = judge\nreward R0 {\n  j 1 * j'), data: { suggestion: 'answer' } },
-  { code: issueCodes.badField, title: "a part no edit writes in a field's depends on", bad: variant('reward R0 {', 'field judge "score" : number = meta.judge.score depends on answer, ⟦question⟧\nsignal j = judge\nreward R0 {\n  j 1 * j') },
+  { code: issueCodes.badField, title: "a part no logged value can depend on in a field's depends on", bad: variant('reward R0 {', 'field judge "score" : number = meta.judge.score depends on answer, ⟦gold⟧\nsignal j = judge\nreward R0 {\n  j 1 * j') },
   { code: issueCodes.badField, title: "'depends' without 'on'", bad: variant('reward R0 {', 'field judge "score" : number = meta.judge.score depends ⟦of⟧ answer\nsignal j = judge\nreward R0 {\n  j 1 * j') },
   {
     code: issueCodes.frozenField, title: 'a term that reads a logged field no pool re-renders, under attacks that write what it depends on',

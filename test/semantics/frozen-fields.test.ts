@@ -116,6 +116,15 @@ describe('frozen fields', () => {
     const onCitations = analyze(spec(' depends on answer, citations')).model;
     assert.deepEqual(frozenPairs(onCitations, { rewards: ['R0'], pools: ['p'], attacks }).map((p) => [p.attack, p.writes]), [['fake_id', ['citations']]]);
   });
+
+  it('depends on question: a label of the question (augmented gold), which no edit writes, is never frozen', () => {
+    const attacks = [{ name: 'same_final', kind: 'same_final' }, { name: 'fake_id', kind: 'fake_id' }];
+    const { model, problems } = analyze(spec(' depends on question'));
+    assert.deepEqual(problems.filter((p) => p.code === 'bad-field'), []);
+    assert.deepEqual(frozenPairs(model, { rewards: ['R0'], pools: ['p'], attacks }), []);
+    const misspelt = analyze(spec(' depends on questoin')).problems.filter((p) => p.code === 'bad-field');
+    assert.match(misspelt[0]?.message ?? '', /'questoin' is not a part a logged value can depend on \(answer, final_text, citations, steps, question\); did you mean 'question'\?/);
+  });
 });
 
 describe('frozen-field: the checker warning', () => {
