@@ -124,7 +124,7 @@ const cases: Case[] = [
     code: issueCodes.frozenField, title: 'a term that reads a logged field no pool re-renders, under attacks that write what it depends on',
     bad: variant('reward R0 {', 'field judge "score" : number = meta.judge.score\nreward R0 {\n  ⟦verdict 1 * judge⟧'),
     good: variant('reward R0 {', 'field judge "score" : number = meta.judge.score depends on answer\nreward R0 {\n  verdict 1 * judge'),
-    data: { audit: 'a', field: 'judge', attacks: ['launder', 'fake_id'], rewards: ['R0', 'R_L'] },
+    data: { audit: 'a', field: 'judge', fields: ['judge'], attacks: ['launder', 'fake_id'], rewards: ['R0', 'R_L'] },
   },
   { code: issueCodes.oracleDetector, title: 'a detector that reads an oracle logged field', bad: variant('detector F "cites fakes" = any c in citations: c not in corpus', 'oracle field judge "saw gold" : number = meta.judge\ndetector F "cites fakes" = ⟦judge⟧ > 0.5') },
   { code: issueCodes.wrongArity, title: 'a function given one argument too many', bad: variant('exact_match(answer, gold.answers)', 'exact_match(answer, gold.answers, "squad", ⟦answer⟧)') },

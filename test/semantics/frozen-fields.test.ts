@@ -130,6 +130,15 @@ describe('frozen fields', () => {
 describe('frozen-field: the checker warning', () => {
   const frozenWarnings = (text: string) => analyze(text).problems.filter((p) => p.code === issueCodes.frozenField);
 
+  it('is one warning for a term that reads several frozen fields, naming the first and listing the others', () => {
+    const text = spec().replace('signal verdict "the judge, as a signal" = judge', 'field rubric "a logged metric" : number = meta.metrics.rubric\nfield turns_logged "a logged count" : number = meta.metrics.turns\nsignal verdict "the judge and two metrics" = judge + rubric + turns_logged');
+    const warnings = frozenWarnings(text);
+    assert.equal(warnings.length, 1);
+    assert.equal(text.slice(warnings[0]!.span.start, warnings[0]!.span.end), 'correct 1 * verdict');
+    assert.deepEqual(warnings[0]!.data?.['fields'], ['judge', 'rubric', 'turns_logged']);
+    assert.match(warnings[0]!.message, /\. The term also reads 2 more logged fields frozen under these attacks: rubric \(meta\.metrics\.rubric\), turns_logged \(meta\.metrics\.turns\)$/);
+  });
+
   it('is at the term that reads the field (through a signal), once per term, naming field, pool, attacks, writes and what to do', () => {
     const text = spec();
     const [warning, ...rest] = frozenWarnings(text);
@@ -142,14 +151,14 @@ describe('frozen-field: the checker warning', () => {
       "judge may depend on the whole trajectory (no 'depends on'), and in audit a same_final writes steps; fake_id writes citations and final_text: " +
       'their figures under R0 and R_F are marked frozen and not counted. ' +
       "If judge cannot change under these edits, say so with 'depends on'; otherwise link a format that renders meta.judge, or recompute it by a command");
-    assert.deepEqual(warning.data, { audit: 'a', field: 'judge', attacks: ['same_final', 'fake_id'], rewards: ['R0', 'R_F'] });
+    assert.deepEqual(warning.data, { audit: 'a', field: 'judge', fields: ['judge'], attacks: ['same_final', 'fake_id'], rewards: ['R0', 'R_F'] });
   });
 
   it('names only the attacks that write what the field depends on', () => {
     const [warning] = frozenWarnings(spec(' depends on citations'));
     assert.ok(warning);
     assert.match(warning.message, /judge depends on citations, and in audit a fake_id writes citations: their figures under R0 and R_F/);
-    assert.deepEqual(warning.data, { audit: 'a', field: 'judge', attacks: ['fake_id'], rewards: ['R0', 'R_F'] });
+    assert.deepEqual(warning.data, { audit: 'a', field: 'judge', fields: ['judge'], attacks: ['fake_id'], rewards: ['R0', 'R_F'] });
   });
 
   it('says nothing when no attack writes what the field depends on, or no audited reward reads it', () => {

@@ -302,7 +302,8 @@ function freezingPools(a: Analysis, field: FrozenField, key: string): string {
 
 /**
  * A term of an audited or compared reward that reads a frozen field an attack's edit can change:
- * warned at the term, once per term and field, naming the attacks and the figures marked frozen.
+ * warned at the term, once per term, naming the first such field, the attacks and the figures marked
+ * frozen, and listing the term's other frozen fields (a rubric of a dozen logged metrics is one warning).
  */
 function checkFrozenReads(a: Analysis, audit: AuditDecl, rewards: readonly string[], attacks: ReadonlyMap<string, AttackSymbol>): void {
   if (audit.name === undefined) return;
@@ -310,19 +311,21 @@ function checkFrozenReads(a: Analysis, audit: AuditDecl, rewards: readonly strin
   const kinds = [...attacks.values()].flatMap((s) => (s.item.attackKind === undefined ? [] : [{ name: s.name, kind: s.item.attackKind.text }]));
   const pairs = frozenPairs(a, { rewards, pools, attacks: kinds });
   if (pairs.length === 0) return;
-  const seen = new Set<string>();
+  const seen = new Set<number>();
   for (const reward of rewards) {
     for (const { term } of rewardTerms(a, reward)) {
+      if (seen.has(term.span.start)) continue;
       const reads = a.readSets.fieldsOf(term.body);
-      for (const field of new Set(pairs.flatMap((p) => p.fields.filter((f) => reads.has(f.decl))))) {
-        const id = `${term.span.start}\u0000${field.name}`;
-        if (seen.has(id)) continue;
-        seen.add(id);
-        const hit = pairs.filter((p) => p.fields.some((f) => f.decl === field.decl) && rewardTerms(a, p.reward).some((t) => t.term === term));
-        report(a, issueCodes.frozenField, 'warning', term.span, frozenMessage(a, audit.name.text, term.name.text, field, hit), {
-          data: { audit: audit.name.text, field: field.name, attacks: [...new Set(hit.map((p) => p.attack))], rewards: [...new Set(hit.map((p) => p.reward))] },
-        });
-      }
+      const fields = [...new Map(pairs.flatMap((p) => p.fields.filter((f) => reads.has(f.decl))).map((f) => [f.decl, f])).values()];
+      if (fields.length === 0) continue;
+      seen.add(term.span.start);
+      const hitBy = (field: FrozenField): FrozenPair[] => pairs.filter((p) => p.fields.some((f) => f.decl === field.decl) && rewardTerms(a, p.reward).some((t) => t.term === term));
+      const [first, ...others] = fields;
+      const hit = fields.flatMap(hitBy);
+      const more = others.length === 0 ? '' : `. The term also reads ${others.length} more logged field${others.length === 1 ? '' : 's'} frozen under these attacks: ${others.map((f) => `${f.name} (${f.path})`).join(', ')}`;
+      report(a, issueCodes.frozenField, 'warning', term.span, `${frozenMessage(a, audit.name.text, term.name.text, first!, hitBy(first!))}${more}`, {
+        data: { audit: audit.name.text, field: first!.name, fields: fields.map((f) => f.name), attacks: [...new Set(hit.map((p) => p.attack))], rewards: [...new Set(hit.map((p) => p.reward))] },
+      });
     }
   }
 }
