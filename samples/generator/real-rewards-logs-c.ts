@@ -9,13 +9,13 @@
  *   node out/samples/generator/real-rewards-logs-c.js [--pools samples/pools] [--out samples/real-rewards/logs]
  * Deterministic: the same pool gives byte-identical files.
  */
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { PoolRow } from './pool-row.js';
 import { createRng } from './prng.js';
 import type { CorpusPassage } from './search-r1-dump.js';
-import { corpusOf, option, readJsonl } from './log-inputs.js';
+import { corpusOf, option } from './log-inputs.js';
 import { blocks, countOf, punctuation, pySplit, pyStrip, squad } from './python-text.js';
+import { stepLogRows, writeStepLog } from './step-logs.js';
 
 type Passages = ReadonlyMap<string, CorpusPassage>;
 function passage(corpus: Passages, id: string): CorpusPassage {
@@ -205,25 +205,12 @@ function main(): void {
   const poolsDir = option('--pools', 'samples/pools');
   const outDir = option('--out', 'samples/real-rewards/logs');
   const corpus = corpusOf(poolsDir);
-  // 30 questions × 8 rollouts of the HotpotQA-style pool (240 rollouts), 6 questions per step.
-  const rows = readJsonl<PoolRow>(path.join(poolsDir, 'hotpot.jsonl')).slice(0, 240);
+  const rows = stepLogRows(poolsDir);
   for (const log of realRewardLogsC(corpus)) {
-    const dir = path.join(outDir, log.name);
-    fs.rmSync(dir, { recursive: true, force: true });
-    fs.mkdirSync(dir, { recursive: true });
-    const stepOf = new Map<string, number>();
-    const byFile = new Map<string, string[]>();
-    const scores = new Map<number, number>();
-    for (const row of rows) {
-      if (!stepOf.has(row.question_id)) stepOf.set(row.question_id, Math.floor(stepOf.size / 6) + 1);
-      const step = stepOf.get(row.question_id) ?? 0;
+    writeStepLog(path.join(outDir, log.name), rows, (row, step) => {
       const { input, output, target, score, extra = {} } = log.render(row);
-      const file = `${step}.jsonl`;
-      byFile.set(file, [...(byFile.get(file) ?? []), JSON.stringify({ input, output, gts: { target }, score, step, ...extra })]);
-      scores.set(score, (scores.get(score) ?? 0) + 1);
-    }
-    for (const [file, lines] of byFile) fs.writeFileSync(path.join(dir, file), `${lines.join('\n')}\n`);
-    console.log(`${dir}: ${rows.length} rollouts, scores ${[...scores].sort((a, b) => a[0] - b[0]).map(([s, n]) => `${s}×${n}`).join(' ')}`);
+      return { file: `${step}.jsonl`, line: JSON.stringify({ input, output, gts: { target }, score, step, ...extra }), score };
+    });
   }
 }
 

@@ -9,13 +9,13 @@
  *   node out/samples/generator/real-rewards-logs.js [--pools samples/pools] [--out samples/real-rewards/logs]
  * Deterministic: the same pool gives byte-identical files.
  */
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { PoolRow } from './pool-row.js';
 import { createRng, type Rng } from './prng.js';
 import { validFormat, type CorpusPassage } from './search-r1-dump.js';
-import { corpusOf, option, readJsonl } from './log-inputs.js';
+import { corpusOf, option } from './log-inputs.js';
 import { blocks, countOf, dropArticles, punctuation, pySplit, pyStrip, squad } from './python-text.js';
+import { stepLogRows, writeStepLog } from './step-logs.js';
 
 interface Rollout {
   readonly input: string;
@@ -420,39 +420,19 @@ function main(): void {
   const poolsDir = option('--pools', 'samples/pools');
   const outDir = option('--out', 'samples/real-rewards/logs');
   const corpus = corpusOf(poolsDir);
-  // 30 questions × 8 rollouts of the HotpotQA-style pool (240 rollouts), 6 questions per step.
-  const rows = readJsonl<PoolRow>(path.join(poolsDir, 'hotpot.jsonl')).slice(0, 240);
+  const rows = stepLogRows(poolsDir);
   for (const log of realRewardLogs(corpus)) {
-    const dir = path.join(outDir, log.name);
-    fs.rmSync(dir, { recursive: true, force: true });
-    fs.mkdirSync(dir, { recursive: true });
-    const stepOf = new Map<string, number>();
-    const indexOf = new Map<string, number>();
-    const byFile = new Map<string, string[]>();
-    const scores = new Map<number, number>();
-    for (const row of rows) {
-      if (!stepOf.has(row.question_id)) stepOf.set(row.question_id, Math.floor(stepOf.size / 6) + 1);
-      if (!indexOf.has(row.question_id)) indexOf.set(row.question_id, indexOf.size);
-      const step = stepOf.get(row.question_id) ?? 0;
+    writeStepLog(path.join(outDir, log.name), rows, (row, step, question) => {
       const { input, output, target } = log.render(row);
       const score = log.score(input, output, target);
-      const line =
-        log.format === 'skyrl'
-          ? JSON.stringify({
-              input_prompt: input, output_response: output, score, stop_reason: 'stop', env_class: 'search',
-              env_extras: { reward_spec: { method: 'rule', ground_truth: { target } }, extra_info: { index: indexOf.get(row.question_id) ?? 0 } },
-              data_source: 'searchR1_hotpotqa',
-            })
-          : JSON.stringify({ input, output, gts: { target }, score, step } satisfies Rollout);
-      const file = log.format === 'skyrl' ? path.join(`global_step_${step}_evals`, 'searchR1_hotpotqa.jsonl') : `${step}.jsonl`;
-      byFile.set(file, [...(byFile.get(file) ?? []), line]);
-      scores.set(score, (scores.get(score) ?? 0) + 1);
-    }
-    for (const [file, lines] of byFile) {
-      fs.mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
-      fs.writeFileSync(path.join(dir, file), `${lines.join('\n')}\n`);
-    }
-    console.log(`${dir}: ${rows.length} rollouts, scores ${[...scores].sort((a, b) => a[0] - b[0]).map(([s, n]) => `${s}×${n}`).join(' ')}`);
+      if (log.format !== 'skyrl') return { file: `${step}.jsonl`, line: JSON.stringify({ input, output, gts: { target }, score, step } satisfies Rollout), score };
+      const line = JSON.stringify({
+        input_prompt: input, output_response: output, score, stop_reason: 'stop', env_class: 'search',
+        env_extras: { reward_spec: { method: 'rule', ground_truth: { target } }, extra_info: { index: question } },
+        data_source: 'searchR1_hotpotqa',
+      });
+      return { file: path.join(`global_step_${step}_evals`, 'searchR1_hotpotqa.jsonl'), line, score };
+    });
   }
 }
 
