@@ -38,3 +38,18 @@ export function countOf(text: string, part: string): number {
 export function blocks(text: string, tag: string): string[] {
   return [...text.matchAll(new RegExp(`<${tag}>([\\s\\S]*?)</${tag}>`, 'gu'))].map((m) => m[1] ?? '');
 }
+
+/** `sum((Counter(prediction) & Counter(gold)).values())`: the tokens the two lists share, repeats counted. */
+export function sharedTokens(prediction: readonly string[], gold: readonly string[]): number {
+  const counts = new Map<string, number>();
+  for (const w of gold) counts.set(w, (counts.get(w) ?? 0) + 1);
+  let same = 0;
+  for (const w of prediction) {
+    const left = counts.get(w) ?? 0;
+    if (left > 0) {
+      same++;
+      counts.set(w, left - 1);
+    }
+  }
+  return same;
+}

@@ -14,30 +14,16 @@ import type { PoolRow } from './pool-row.js';
 import { createRng } from './prng.js';
 import type { CorpusPassage } from './search-r1-dump.js';
 import { corpusOf, option } from './log-inputs.js';
-import { blocks, countOf, pySplit, pyStrip, squad } from './python-text.js';
+import { blocks, countOf, pySplit, pyStrip, sharedTokens, squad } from './python-text.js';
 import { stepLogRows, writeStepLog } from './step-logs.js';
 
 // ---- text helpers (Python semantics where the sources use Python) ----
 
-/** Shared tokens of two token lists, repeats counted. */
-function common(prediction: readonly string[], gold: readonly string[]): number {
-  const counts = new Map<string, number>();
-  for (const w of gold) counts.set(w, (counts.get(w) ?? 0) + 1);
-  let same = 0;
-  for (const w of prediction) {
-    const left = counts.get(w) ?? 0;
-    if (left > 0) {
-      same++;
-      counts.set(w, left - 1);
-    }
-  }
-  return same;
-}
 /** Token F1 of two normalised texts, repeats counted, 0 when no token is shared. */
 function f1(prediction: string, gold: string): number {
   const p = pySplit(prediction);
   const g = pySplit(gold);
-  const same = common(p, g);
+  const same = sharedTokens(p, g);
   if (same === 0) return 0;
   const precision = same / p.length;
   const recall = same / g.length;
@@ -79,7 +65,7 @@ function webThinkerAcc(output: string, golds: readonly string[]): number {
   let acc = 0;
   for (const gold of golds) {
     const g = squad(gold);
-    if (common(pySplit(answer), pySplit(g)) === 0) continue;
+    if (sharedTokens(pySplit(answer), pySplit(g)) === 0) continue;
     if (answer.includes(g)) acc = 1;
   }
   return acc;

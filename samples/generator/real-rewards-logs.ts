@@ -14,7 +14,7 @@ import type { PoolRow } from './pool-row.js';
 import { createRng, type Rng } from './prng.js';
 import { validFormat, type CorpusPassage } from './search-r1-dump.js';
 import { corpusOf, option } from './log-inputs.js';
-import { blocks, countOf, dropArticles, punctuation, pySplit, pyStrip, squad } from './python-text.js';
+import { blocks, countOf, dropArticles, punctuation, pySplit, pyStrip, sharedTokens, squad } from './python-text.js';
 import { stepLogRows, writeStepLog } from './step-logs.js';
 
 interface Rollout {
@@ -38,16 +38,7 @@ function boolMapping(text: string): string {
 }
 /** Token F1 of two normalised texts, repeats counted, null when no token is shared. */
 function f1Tokens(prediction: string[], gold: string[]): number | null {
-  const counts = new Map<string, number>();
-  for (const w of gold) counts.set(w, (counts.get(w) ?? 0) + 1);
-  let same = 0;
-  for (const w of prediction) {
-    const left = counts.get(w) ?? 0;
-    if (left > 0) {
-      same++;
-      counts.set(w, left - 1);
-    }
-  }
+  const same = sharedTokens(prediction, gold);
   if (same === 0) return null;
   const p = same / prediction.length;
   const r = same / gold.length;
@@ -257,6 +248,11 @@ const r1Template =
 const invalidMessage = '\nMy previous action is invalid. If I want to search, I should put the query between <search> and </search>. If I want to give the final answer, I should put the answer between <answer> and </answer>. Let me try again.\n';
 
 type Passages = ReadonlyMap<string, CorpusPassage>;
+/** Search-R1's `_passages2string`: `Doc k(Title: T) text`, one passage a line. */
+function titledDocs(passages: readonly CorpusPassage[]): string {
+  return passages.map((p, k) => `Doc ${k + 1}(Title: ${p.title}) ${p.text}`).join('\n');
+}
+
 function passage(corpus: Passages, id: string): CorpusPassage {
   const found = corpus.get(id);
   if (found === undefined) throw new Error(`result ${id} is not in the corpus`);
@@ -281,7 +277,7 @@ function observation(dialect: Dialect, ids: readonly string[], corpus: Passages)
   const docs = ids.map((id) => passage(corpus, id));
   if (dialect === 'zerosearch') return `\n\n<information>${docs.map((p, k) => `Doc ${k + 1}: ${p.text}`).join('\n')}</information>\n\n`;
   if (dialect === 'research') return ` <result>\n${docs.map((p) => `${p.title}\n${p.text}`).join('\n\n')}\n</result>\n`;
-  const text = docs.map((p, k) => `Doc ${k + 1}(Title: ${p.title}) ${p.text}`).join('\n');
+  const text = titledDocs(docs);
   return dialect === 'autorefine' ? `\n\n<documents>${text}</documents>\n\n` : `\n\n<information>${text}</information>\n\n`;
 }
 
@@ -341,7 +337,7 @@ function deepResearcherResponse(row: PoolRow, corpus: Passages): string {
   row.steps.forEach((step, index) => {
     if (index !== v.skipThinkAt) out += `<think> ${index === 0 ? 'I need to find out' : 'I still need'} what the question asks about. </think>\n`;
     if (step.type === 'search') {
-      const docs = step.results.map((id, k) => `Doc ${k + 1}(Title: ${passage(corpus, id).title}) ${passage(corpus, id).text}`).join('\n');
+      const docs = titledDocs(step.results.map((id) => passage(corpus, id)));
       out += `<tool_call>\n${JSON.stringify({ name: 'search', arguments: { query_list: [step.query] } })}\n</tool_call><|im_end|>\n`;
       out += `<|im_start|>user\n<tool_response>\n${JSON.stringify({ result: docs })}\n</tool_response><|im_end|>\n<|im_start|>assistant\n`;
     } else {
@@ -365,7 +361,7 @@ function skyrlHistory(row: PoolRow, corpus: Passages): string {
   row.steps.forEach((step, index) => {
     if (index !== v.skipThinkAt) out += `<think> ${index === 0 ? 'I need to find out' : 'I still need'} what the question asks about. </think>\n`;
     if (step.type === 'search') {
-      const docs = step.results.map((id, k) => `Doc ${k + 1}(Title: ${passage(corpus, id).title}) ${passage(corpus, id).text}`).join('\n');
+      const docs = titledDocs(step.results.map((id) => passage(corpus, id)));
       out += `<search> ${step.query} </search>\n<information>${docs}</information>\n`;
     } else {
       out += `${step.text}\n`;
