@@ -1,7 +1,7 @@
 // Bundles the extension client, the language server and the command line with esbuild.
 // Everything the extension needs at run time ends up in dist/, so the .vsix ships no node_modules.
 import * as esbuild from 'esbuild';
-import { chmod, readFile, writeFile } from 'node:fs/promises';
+import { chmod, copyFile, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 
 const production = process.argv.includes('--production');
 
@@ -51,3 +51,13 @@ await Promise.all([
 ]);
 await chmod('dist/server.js', 0o755);
 await chmod('dist/herald.js', 0o755);
+
+// The Python adapters a reward command runs (`python3 -m herald_adapters.verl …`): herald puts
+// dist/adapters on the command's PYTHONPATH, so they sit next to herald.js. Only the sources: no
+// __pycache__ from a local test run, and a file deleted from the package leaves dist/ with it.
+const adapters = 'dist/adapters/herald_adapters';
+await rm(adapters, { recursive: true, force: true });
+await mkdir(adapters, { recursive: true });
+for (const name of (await readdir('adapters/python/herald_adapters')).filter((n) => n.endsWith('.py'))) {
+  await copyFile(`adapters/python/herald_adapters/${name}`, `${adapters}/${name}`);
+}

@@ -54,6 +54,7 @@ describe('the packaged extension', () => {
     const files = execFileSync(vsce, ['ls', '--no-dependencies', '--readme-path', readmePath], { cwd: repoRoot, encoding: 'utf8' }).split('\n').filter((l) => l !== '').sort();
     assert.deepEqual(files, [
       'CHANGELOG.md', 'LICENSE', 'README.extension.md',
+      ...['__init__', '__main__', 'callable', 'protocol', 'trl', 'verl'].map((m) => `dist/adapters/herald_adapters/${m}.py`),
       'dist/analysis-worker.js', 'dist/client.js', 'dist/command-guard.js', 'dist/engine.js', 'dist/herald.js', 'dist/prepare-worker.js', 'dist/report-view.js', 'dist/server.js',
       'docs/diagnostics.md', 'docs/language.md', 'images/icon.png', 'language-configuration.json', 'package.json', 'syntaxes/reward.tmLanguage.json',
       'walkthrough/lattice.svg', 'walkthrough/new-spec.md', 'walkthrough/open-report.md', 'walkthrough/open-sample.md', 'walkthrough/read-finding.md',
