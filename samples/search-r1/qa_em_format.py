@@ -99,6 +99,7 @@ def compute_score_em(solution_str, ground_truth, structure_format_score=STRUCTUR
     return format_credit if valid else final_format_score
 
 
-def compute_score(data_source, solution_str, ground_truth, extra_info=None):
-    """verl's custom reward signature; solution_str is prompt + response (--solution prompt+response)."""
-    return compute_score_em(solution_str, ground_truth)
+def compute_score(data_source, solution_str, ground_truth, extra_info=None, **weights):
+    """verl's custom reward signature; solution_str is prompt + response (--solution prompt+response).
+    A run's weights come as keyword arguments (verl's reward_kwargs; herald's --reward-kwargs)."""
+    return compute_score_em(solution_str, ground_truth, **weights)

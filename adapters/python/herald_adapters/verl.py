@@ -1,16 +1,18 @@
 """Run a verl custom reward function over herald's requests, called as verl's reward managers call it.
 
     python3 -m herald_adapters.verl FILE[:FUNCTION] [--solution response|prompt+response]
-                                    [--batched] [--batch-size N]
+                                    [--reward-kwargs JSON] [--batched] [--batch-size N]
 
 One call per request, `FUNCTION(data_source=, solution_str=, ground_truth=, extra_info=)` (the
 naive reward manager's call; FUNCTION defaults to verl's `compute_score`), or with --batched the
 batch reward manager's call, `FUNCTION(data_sources=[…], solution_strs=[…], ground_truths=[…],
 extra_infos=[…])` returning one score per item. A score may be a number or a dict holding "score",
 as verl accepts both. --solution prompt+response hands over the logged prompt and the response
-joined, which is what Search-R1's fork decodes and scores.
+joined, which is what Search-R1's fork decodes and scores. --reward-kwargs passes further keyword
+arguments to every call, as verl's `custom_reward_function.reward_kwargs` does (a run's weights).
 """
 import argparse
+import json
 
 from . import protocol
 
@@ -49,23 +51,23 @@ def score_of(result):
     return result
 
 
-def one_by_one(solution):
+def one_by_one(solution, extra):
     def score(functions, requests):
         item = prepared(requests[0], solution)
         if isinstance(item, protocol.AnswerError):
             return [item]
-        return [score_of(functions[0](**item))]
+        return [score_of(functions[0](**item, **extra))]
     return score
 
 
-def batched(solution):
+def batched(solution, extra):
     def score(functions, requests):
         items = [prepared(r, solution) for r in requests]
         good = [i for i in items if not isinstance(i, protocol.AnswerError)]
         if not good:
             return items
         results = functions[0](data_sources=[i["data_source"] for i in good], solution_strs=[i["solution_str"] for i in good],
-                               ground_truths=[i["ground_truth"] for i in good], extra_infos=[i["extra_info"] for i in good])
+                               ground_truths=[i["ground_truth"] for i in good], extra_infos=[i["extra_info"] for i in good], **extra)
         results = list(results)
         if len(results) != len(good):
             raise protocol.AnswerError("the reward returned %d scores for a batch of %d" % (len(results), len(good)))
@@ -86,15 +88,23 @@ def main(argv=None):
     parser.add_argument("target", metavar="FILE[:FUNCTION]", help="the reward file (relative to the working folder) and its function, compute_score by default")
     parser.add_argument("--solution", choices=["response", "prompt+response"], default="response",
                         help="solution_str: the response (verl) or the logged prompt joined with it (Search-R1)")
+    parser.add_argument("--reward-kwargs", default="{}", metavar="JSON",
+                        help="a JSON object of further keyword arguments for every call (verl's custom_reward_function.reward_kwargs)")
     parser.add_argument("--batched", action="store_true", help="call the function on lists, as verl's batch reward manager does")
     parser.add_argument("--batch-size", type=int, default=64, metavar="N", help="requests per call with --batched (default 64)")
     args = parser.parse_args(argv)
     if args.batch_size < 1:
         parser.error("--batch-size must be at least 1")
+    try:
+        extra = json.loads(args.reward_kwargs)
+    except ValueError as exc:
+        parser.error("--reward-kwargs is not JSON: %s" % exc)
+    if not isinstance(extra, dict):
+        parser.error("--reward-kwargs must be a JSON object of keyword arguments")
     if args.batched:
-        protocol.main(args.target, batched(args.solution), args.batch_size, default="compute_score")
+        protocol.main(args.target, batched(args.solution, extra), args.batch_size, default="compute_score")
     else:
-        protocol.main(args.target, one_by_one(args.solution), 1, default="compute_score")
+        protocol.main(args.target, one_by_one(args.solution, extra), 1, default="compute_score")
 
 
 if __name__ == "__main__":

@@ -21,6 +21,7 @@ import { analyze } from '../semantics/analyze.js';
 import type { SpecModel } from '../semantics/check.js';
 import type { AuditDecl } from '../syntax/ast.js';
 import { auditEditPlan, planAudit, type AuditPlan } from './plan.js';
+import { commandTermSpecs, runCommandTerms } from '../edits/command-terms.js';
 import { CommandError, commandsOf, runCommandGenerators } from './command-candidates.js';
 import { PreparedAudits, structuralFingerprint } from './prepared-audits.js';
 import { scoreAudit } from './run-audit.js';
@@ -48,14 +49,16 @@ export interface AuditFailure {
 }
 
 /** A program named by a spec runs only with consent (a trusted workspace; `--allow-commands`): else the audit stops on it. */
-function commandWithoutConsent(plan: AuditPlan, trust: WorkspaceTrust): AuditFailure | undefined {
-  const command = commandsOf(plan.attacks)[0];
+function commandWithoutConsent(model: SpecModel, plan: AuditPlan, trust: WorkspaceTrust): AuditFailure | undefined {
   const consent = trust.commands;
-  if (command === undefined || consent.allowed) return undefined;
-  return {
-    audit: plan.name, command,
-    reason: `candidates command ${JSON.stringify(command)} was not run: a spec's programs run only with consent; ${consent.howToAllow}`,
-  };
+  if (consent.allowed) return undefined;
+  const command = commandsOf(plan.attacks)[0];
+  if (command !== undefined) {
+    return { audit: plan.name, command, reason: `candidates command ${JSON.stringify(command)} was not run: a spec's programs run only with consent; ${consent.howToAllow}` };
+  }
+  const term = commandTermSpecs(model, auditEditPlan(plan))[0];
+  if (term === undefined) return undefined;
+  return { audit: plan.name, command: term.command, reason: `'${term.name}' command ${JSON.stringify(term.command)} was not run: a spec's programs run only with consent; ${consent.howToAllow}` };
 }
 
 /** What an audit keeps between runs: loaded files and prepared audits. The editor's worker keeps one. */
@@ -147,13 +150,22 @@ async function auditOne(ctx: AuditContext, decl: AuditDecl, plan: AuditPlan, opt
  */
 async function prepareAudit(ctx: AuditContext, plan: AuditPlan, load: Extract<InputLoad, { ok: true }>, commands: ReadonlyMap<string, CommandAnswers>, rankings: ((generator: RankedGenerator) => PersistentStore) | undefined, options: RunOptions): Promise<PreparedEdits | undefined> {
   const source = createCandidateSource(load.inputs.corpus, load.candidateFiles, { ...(rankings === undefined ? {} : { store: rankings }), commands });
-  const inputs = withLoggedFields(ctx.model, load.inputs, ctx.issues, auditEditPlan(plan));
+  const editPlan = auditEditPlan(plan);
+  const inputs = withLoggedFields(ctx.model, load.inputs, ctx.issues, editPlan);
+  const progress = options.onProgress ?? (() => undefined);
+  const terms = await runCommandTerms(ctx.model, editPlan, inputs, source, {
+    cwd: ctx.specDir, timeoutSeconds: plan.commandTimeout, cacheDir: ctx.candidateCache(), isCancelled: options.isCancelled, onProgress: (m) => progress(`audit ${plan.name}: ${m}`),
+  }, options);
+  if (terms.kind === 'cancelled') return undefined;
+  if (terms.kind === 'failed') throw new CommandError(terms.error, terms.command);
+  const withTerms: RunOptions = terms.terms === undefined ? options : { ...options, commandTerms: terms.terms };
   const workers = threadsFor(inputs.pools.reduce((sum, p) => sum + p.rows.length, 0), ctx.workers, ctx.minRowsPerWorker);
-  return workers < 2
-    ? prepareEdits(ctx.model, auditEditPlan(plan), inputs, source, options)
-    : prepareInParallel(ctx.model, auditEditPlan(plan), inputs, source, {
-      ...options, workers, candidateFiles: load.candidateFiles, commands, minRows: ctx.minRowsPerWorker, rankings,
+  const prepared = workers < 2
+    ? prepareEdits(ctx.model, editPlan, inputs, source, withTerms)
+    : await prepareInParallel(ctx.model, editPlan, inputs, source, {
+      ...withTerms, workers, candidateFiles: load.candidateFiles, commands, minRows: ctx.minRowsPerWorker, rankings,
     });
+  return prepared === undefined ? undefined : { ...prepared, commandTerms: terms.records };
 }
 
 /** The ranking cache's folder, made when first asked for; one warning and no cache when it cannot be. */
@@ -189,7 +201,7 @@ export async function auditSpec(text: string, specFile: string, options: AuditSp
   for (const decl of decls) {
     const plan = planAudit(decl, text);
     if (plan === undefined) continue;
-    const refused = commandWithoutConsent(plan, trust);
+    const refused = commandWithoutConsent(model, plan, trust);
     if (refused !== undefined) return { problems, dataIssues: issues.issues, dataOwners: issues.owners, report: undefined, model, failures: [refused] };
     let report: Awaited<ReturnType<typeof auditOne>>;
     try {

@@ -1,5 +1,6 @@
 import { planAttack, type AttackPlan, type EditPlan, type Selection } from '../edits/attack-plan.js';
 import { defaultSweep } from '../semantics/builtins.js';
+import { defaultConformanceTolerance } from '../semantics/check-conformance.js';
 import { resampling } from '../semantics/block-options.js';
 import { numberOption, poolSelectionOf, type PoolSelection } from '../semantics/audit-options.js';
 import { defaultCommandTimeoutSeconds } from '../inputs/command-runner.js';
@@ -26,6 +27,15 @@ export type ExpectPlan =
     }
   | { readonly kind: 'minimal'; readonly detectors: readonly string[]; readonly text: string; readonly span: Span };
 
+/** `conforms A to B within TOL`: A must reproduce B on every original row. */
+export interface ConformancePlan {
+  readonly subject: string;
+  readonly reference: string;
+  readonly tolerance: number;
+  readonly text: string;
+  readonly span: Span;
+}
+
 export interface AuditPlan {
   readonly name: string;
   readonly span: Span;
@@ -36,6 +46,7 @@ export interface AuditPlan {
   readonly attacks: readonly AttackPlan[];
   readonly lattice: readonly LatticeDetector[];
   readonly expects: readonly ExpectPlan[];
+  readonly conformance: readonly ConformancePlan[];
   readonly seed: number;
   readonly bootstrap: number;
   readonly sweep: readonly number[];
@@ -66,6 +77,7 @@ export function planAudit(audit: AuditDecl, text: string): AuditPlan | undefined
   const attacks: AttackPlan[] = [];
   const lattice: LatticeDetector[] = [];
   const expects: ExpectPlan[] = [];
+  const conformance: ConformancePlan[] = [];
   let sweep = defaultSweep;
   for (const item of audit.items) {
     switch (item.kind) {
@@ -107,6 +119,13 @@ export function planAudit(audit: AuditDecl, text: string): AuditPlan | undefined
       case 'setting':
         if (item.key === 'sweep') sweep = item.values.map((v) => v.value);
         break;
+      case 'conforms':
+        if (item.subject === undefined || item.reference === undefined) return undefined;
+        conformance.push({
+          subject: item.subject.text, reference: item.reference.text, tolerance: item.tolerance?.value ?? defaultConformanceTolerance,
+          text: text.slice(item.span.start, item.span.end), span: item.span,
+        });
+        break;
     }
   }
   if (reward === undefined || corpus === undefined || audit.name === undefined) return undefined;
@@ -114,7 +133,7 @@ export function planAudit(audit: AuditDecl, text: string): AuditPlan | undefined
   const selections = (key: string): PoolSelection[] =>
     audit.options.filter((o) => o.key.text === key).flatMap((o) => o.values.flatMap((v) => poolSelectionOf(v) ?? []));
   return {
-    name: audit.name.text, span: audit.name.span, reward, compare, corpus, pools, attacks, lattice, expects, seed, bootstrap, sweep,
+    name: audit.name.text, span: audit.name.span, reward, compare, corpus, pools, attacks, lattice, expects, conformance, seed, bootstrap, sweep,
     select: selections('select')[0] ?? { rule: 'all' }, robustness: selections('robustness'),
     commonClusters: audit.options.some((o) => o.key.text === 'clusters' && o.values.some((v) => v.kind === 'name' && v.name.text === 'common')),
     commandTimeout: numberOption(audit, 'timeout') ?? defaultCommandTimeoutSeconds,
@@ -125,5 +144,6 @@ export function planAudit(audit: AuditDecl, text: string): AuditPlan | undefined
 
 /** The audit's edit plan: its rewards scored, its lattice detectors kept isolated. */
 export function auditEditPlan(plan: AuditPlan): EditPlan {
-  return { rewards: [plan.reward, ...plan.compare], detectors: plan.lattice.map((l) => l.name), attacks: plan.attacks };
+  const values = [...new Set(plan.conformance.flatMap((c) => [c.subject, c.reference]))];
+  return { rewards: [plan.reward, ...plan.compare], detectors: plan.lattice.map((l) => l.name), attacks: plan.attacks, ...(values.length === 0 ? {} : { values }) };
 }

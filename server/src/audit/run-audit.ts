@@ -18,6 +18,7 @@ import { certify } from './certificate.js';
 import { certifyByGenerator } from './generator-certificate.js';
 import { heldOutCertification } from './held-out.js';
 import { evaluateExpectation } from './expectations.js';
+import { conformanceReports, notConformingOf } from './conformance.js';
 import { evaluateLattice, type LatticePenalty } from './lattice.js';
 import { attackMarginHistogram, repairScorers } from './margin-histogram.js';
 import { auditEditPlan, type AuditPlan } from './plan.js';
@@ -87,8 +88,15 @@ function scorePrepared(model: SpecModel, plan: AuditPlan, every: PreparedEdits, 
   const lattice = leftOut.length === 0 ? evaluated : { ...evaluated, frozen: leftOut };
   if (isCancelled()) return undefined;
   progress('scoring attacks');
-  const attacks = attackReports(scoring, lattice);
+  const scoredAttacks = attackReports(scoring, lattice);
   const side = sideStatistics(scoring);
+  const conformance = conformanceReports(plan.conformance, prepared, [scoring.audited, ...scoring.compared], lines);
+  // A figure of a reward that does not reproduce what it should is said to be so wherever it is shown.
+  const marked = <T extends { reward: string }>(entry: T): T => {
+    const failing = notConformingOf(conformance, entry.reward);
+    return failing.length === 0 ? entry : { ...entry, notConforming: failing };
+  };
+  const attacks = scoredAttacks.map((a) => ({ ...a, results: a.results.map(marked) }));
   const expectations = plan.expects.map((expect) => ({
     text: expect.text,
     range: lines.range(expect.span),
@@ -103,7 +111,7 @@ function scorePrepared(model: SpecModel, plan: AuditPlan, every: PreparedEdits, 
     ...(scoped.selected === undefined ? {} : { poolSelection: selectedRowsReport(plan.select, scoped.selected, scoring.scorers) }),
     ...(scoped.commonClusters === undefined ? {} : { clusterSet: { rule: 'common' as const, clusters: scoped.commonClusters } }),
     attacks,
-    ...(plan.robustness.length === 0 ? {} : { robustness: robustnessTable(every, plan.robustness, plan.commonClusters, scoring.scorers, scoring.estimates).map((entry) => ({ ...entry, results: entry.results.map((r) => withFrozen(frozen, r)) })) }),
+    ...(plan.robustness.length === 0 ? {} : { robustness: robustnessTable(every, plan.robustness, plan.commonClusters, scoring.scorers, scoring.estimates).map((entry) => ({ ...entry, results: entry.results.map((r) => marked(withFrozen(frozen, r))) })) }),
     lattice,
     cancellation: side.cancellation,
     certificate: side.certificate,
@@ -112,9 +120,11 @@ function scorePrepared(model: SpecModel, plan: AuditPlan, every: PreparedEdits, 
     sweep: side.sweep,
     retention: side.retention,
     utility: side.utility,
-    perPool: side.perPool.map((entry) => withFrozen(frozen, entry)),
-    aggregate: side.aggregate.map((entry) => withFrozen(frozen, entry)),
+    perPool: side.perPool.map((entry) => marked(withFrozen(frozen, entry))),
+    aggregate: side.aggregate.map((entry) => marked(withFrozen(frozen, entry))),
     expectations,
+    ...(conformance.length === 0 ? {} : { conformance }),
+    ...(prepared.commandTerms === undefined || prepared.commandTerms.length === 0 ? {} : { commandTerms: [...prepared.commandTerms] }),
     settings: { seed: plan.seed, bootstrap: plan.bootstrap, sweep: [...plan.sweep], tieTolerance, contract: { ...retentionContract } },
   };
 }

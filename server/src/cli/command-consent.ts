@@ -15,7 +15,7 @@ export const allowCommandsVariable = 'HERALD_ALLOW_COMMANDS';
 /** `--allow-commands`, for every command that runs a spec's audits. */
 export const allowCommandsOption = {
   type: 'boolean', default: false,
-  help: `run the programs the spec names (candidates command "…"); without it, or ${allowCommandsVariable}=1, a spec that names one stops with exit 2 listing them, and nothing runs`,
+  help: `run the programs the spec names (candidates command "…", a field or reward = command "…"); without it, or ${allowCommandsVariable}=1, a spec that names one stops with exit 2 listing them, and nothing runs`,
 } as const satisfies OptionSpec;
 
 const howToAllow = `run herald again with --allow-commands (or ${allowCommandsVariable}=1 in the environment, for CI) once you have read what it runs`;
@@ -39,7 +39,7 @@ export function refuseCommands(command: string, specFile: string, text: string, 
   io.err(escapeControls(`herald ${command}: the spec would run ${count}${places}, and herald runs a spec's programs only when asked, so nothing was run:`));
   for (const c of commands) {
     const { line, character } = lines.position(c.link.span.start);
-    io.err(escapeControls(`${specFile}:${line + 1}:${character + 1}: audit ${c.audit}: candidates command ${JSON.stringify(c.command)}`));
+    io.err(escapeControls(`${specFile}:${line + 1}:${character + 1}: ${c.owner} ${JSON.stringify(c.command)}`));
   }
   io.err(`herald ${command}: ${howToAllow}`);
   return usageExit;

@@ -31,6 +31,11 @@ export interface EditPlan {
   readonly rewards: readonly string[];
   readonly detectors: readonly string[];
   readonly attacks: readonly AttackPlan[];
+  /**
+   * Rewards, signals, detectors and fields evaluated on the originals only, each as the feature
+   * `value:NAME` (an audit's `conforms` lines: audit/conformance.ts). They weigh in no reward.
+   */
+  readonly values?: readonly string[];
 }
 
 /** Reads a checked `attack` item; undefined when the parser could not read its name or kind. */

@@ -14,24 +14,41 @@ export interface FeatureTable {
   readonly features: readonly Feature[];
   /** What each feature reads of a trajectory: an edit that writes none of it leaves the feature's value as it was. */
   readonly reads: readonly ReadonlySet<TrajectoryPart>[];
+  /** The command terms each feature reads (edits/command-terms.ts): what a collecting pass records. */
+  readonly commands: readonly (readonly string[])[];
   readonly index: ReadonlyMap<string, number>;
 }
 
-export function buildFeatureTable(rewards: readonly CompiledReward[], detectors: readonly CompiledDetector[]): FeatureTable {
+interface FeatureEntry {
+  readonly key: string;
+  readonly feature: Feature;
+  readonly reads: ReadonlySet<TrajectoryPart>;
+  readonly commands: readonly string[];
+}
+
+/** A value an analysis reads of each original only (a `conforms` line's two sides). */
+export type OriginalValue = Omit<FeatureEntry, 'reads'>;
+
+export function buildFeatureTable(rewards: readonly CompiledReward[], detectors: readonly CompiledDetector[], originalsOnly: readonly OriginalValue[] = []): FeatureTable {
   const keys: string[] = [];
   const features: Feature[] = [];
   const reads: ReadonlySet<TrajectoryPart>[] = [];
+  const commands: (readonly string[])[] = [];
   const index = new Map<string, number>();
-  const add = (entry: { readonly key: string; readonly feature: Feature; readonly reads: ReadonlySet<TrajectoryPart> }): void => {
+  const add = (entry: FeatureEntry): void => {
     if (index.has(entry.key)) return;
     index.set(entry.key, keys.length);
     keys.push(entry.key);
     features.push(entry.feature);
     reads.push(entry.reads);
+    commands.push(entry.commands);
   };
   for (const detector of detectors) add(detector);
   for (const reward of rewards) for (const term of reward.terms) add(term);
-  return { keys, features, reads, index };
+  // Evaluated on originals only (no part is read that an edit could change): after every other
+  // feature, so a key they share keeps the read set of its use in a reward or detector.
+  for (const value of originalsOnly) add({ ...value, reads: new Set() });
+  return { keys, features, reads, commands, index };
 }
 
 /** A reward as the audit scores it: a weight per feature. */

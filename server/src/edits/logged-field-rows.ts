@@ -23,6 +23,8 @@ export interface FieldReader {
   readonly detectors: readonly string[];
   readonly attacks: readonly { readonly kind: string; readonly targets: readonly string[] }[];
   readonly fields?: readonly string[];
+  /** Names read of the originals only (an audit's `conforms` lines). */
+  readonly values?: readonly string[];
 }
 
 /** The declared logged fields `reader` reads, in declaration order: through its rewards, detectors, attack targets and the spec's edits it applies. */
@@ -32,7 +34,7 @@ export function fieldsReadBy(model: SpecModel, reader: FieldReader): FieldDecl[]
     const decl = model.globals.get(name)?.decl;
     if (decl !== undefined) for (const f of model.readSets.fieldsOfDecl(decl)) read.add(f);
   };
-  for (const name of [...reader.rewards, ...reader.detectors, ...reader.attacks.flatMap((a) => a.targets), ...(reader.fields ?? [])]) through(name);
+  for (const name of [...reader.rewards, ...reader.detectors, ...reader.attacks.flatMap((a) => a.targets), ...(reader.fields ?? []), ...(reader.values ?? [])]) through(name);
   for (const attack of reader.attacks) {
     // A built-in edit is declared in the prelude, which has no logged fields.
     const edit = model.edits.get(attack.kind);
@@ -44,7 +46,8 @@ export function fieldsReadBy(model: SpecModel, reader: FieldReader): FieldDecl[]
 function declaredFields(fields: readonly FieldDecl[]): Declared[] {
   return fields.flatMap((d) => {
     const type = d.fieldType?.text;
-    if (d.name === undefined || type === undefined || !isLoggedType(type)) return [];
+    // A field computed by a command is no value of the row's meta.
+    if (d.name === undefined || d.command !== undefined || type === undefined || !isLoggedType(type)) return [];
     return [{ name: d.name.text, path: d.path.slice(1).map((n) => n.text), type }];
   });
 }

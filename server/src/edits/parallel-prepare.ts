@@ -17,6 +17,7 @@ import { ReadSets } from '../semantics/read-set.js';
 import type { EditPlan } from './attack-plan.js';
 import { AuditError } from './audit-error.js';
 import type { CommandAnswers } from './candidate-source.js';
+import { AnsweredTerms, type CommandTermSpec, type TermAnswers } from './term-requests.js';
 import { visibleQueryText } from './generators/generator.js';
 import { rankingBuffers, RankingsPacker, unpackRankings, type RankingsOnWire } from './rankings-on-wire.js';
 import { assemblePrepared, compileSetup, consecutiveRanges, maxRowsPerRange, rangePreparer, setupRows, type CandidateSource, type PreparedEdits, type PreparedPart, type RunOptions } from './prepare.js';
@@ -33,6 +34,8 @@ export interface PartInit {
   readonly corpus: Corpus;
   readonly candidateFiles: ReadonlyMap<string, Loaded<CandidateList>>;
   readonly commands: ReadonlyMap<string, CommandAnswers>;
+  /** The answers of the plan's command terms (edits/command-terms.ts), when it reads any: a worker evaluates with them. */
+  readonly commandTerms?: { readonly specs: ReadonlyMap<string, CommandTermSpec>; readonly answers: ReadonlyMap<string, TermAnswers> };
   /**
    * One cell per range, shared by every thread (a SharedArrayBuffer): a thread prepares a range only
    * once it has set the range's cell from 0, so a range a worker has queued but not begun can be
@@ -168,9 +171,10 @@ export async function prepareInParallel(model: SpecModel, plan: EditPlan, inputs
   const claims = new Int32Array(new SharedArrayBuffer(4 * ranges.length));
   const init: PartInit = {
     kind: 'init', model: modelOnWire(model), plan, corpus: inputs.corpus, candidateFiles: options.candidateFiles, commands: options.commands, claims,
+    ...(options.commandTerms instanceof AnsweredTerms ? { commandTerms: { specs: options.commandTerms.specs, answers: options.commandTerms.answers } } : {}),
   };
   const compiled = compileSetup(model, plan);
-  const env = corpusEnv(inputs.corpus);
+  const env = corpusEnv(inputs.corpus, options.commandTerms);
   const order = env.corpusOrder();
   const ranked = rankedGenerators.filter((r) => plan.attacks.some((a) => a.generators.some((g) => g.kind === r)));
   const parts: (PreparedPart | undefined)[] = ranges.map(() => undefined);

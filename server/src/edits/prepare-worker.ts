@@ -6,6 +6,7 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { parentPort } from 'node:worker_threads';
 import { corpusEnv } from '../language/eval-env.js';
+import { AnsweredTerms } from './term-requests.js';
 import type { CorpusOrder } from '../pool/corpus-order.js';
 import type { Trajectory } from '../pool/types.js';
 import type { RankedGenerator, RankingStore, Ranking } from '../inputs/ranking-cache.js';
@@ -41,7 +42,8 @@ class ThreadRankings {
 function start(init: PartInit): (rows: readonly Trajectory[], sent: readonly RankingsOnWire[]) => { part: PreparedPart | undefined; rankings: RankingsOnWire[] } {
   const model = modelFromWire(init.model);
   const compiled = compileSetup(model, init.plan);
-  const env = corpusEnv(init.corpus);
+  const terms = init.commandTerms === undefined ? undefined : new AnsweredTerms(init.commandTerms.specs, init.commandTerms.answers);
+  const env = corpusEnv(init.corpus, terms);
   const order = env.corpusOrder();
   const rankings = new Map<RankedGenerator, ThreadRankings>();
   const rankingsOf = (generator: RankedGenerator): ThreadRankings => {

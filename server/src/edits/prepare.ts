@@ -2,7 +2,10 @@ import type { AnalysisInputs } from '../inputs/analysis-inputs.js';
 import { corpusEnv, type EvalEnv } from '../language/eval-env.js';
 import { viewOf } from '../language/view.js';
 import type { Trajectory } from '../pool/types.js';
-import { RewardCompiler, type CompiledReward } from '../reward/compile.js';
+import { RewardCompiler, type CompiledReward, type Feature } from '../reward/compile.js';
+import type { CommandTerms } from '../language/command-terms.js';
+import { CollectingTerms } from './term-requests.js';
+import type { CommandTermRecord } from './command-terms.js';
 import { compileEdit, type CompiledEdit } from '../reward/compile-edit.js';
 import type { SpecModel } from '../semantics/check.js';
 import type { AttackPlan, EditPlan } from './attack-plan.js';
@@ -34,6 +37,11 @@ export interface RunOptions {
   readonly onProgress?: (message: string) => void;
   /** Rows `prepareEdits` prepares at a time on its one thread: `maxRowsPerRange` unless a test asks for small ranges. */
   readonly rowsPerRange?: number;
+  /**
+   * The answers of the plan's command terms (edits/command-terms.ts), or the collector of their
+   * requests: then every feature only records what it would send (`collectingTable`).
+   */
+  readonly commandTerms?: CommandTerms | undefined;
 }
 
 /** Rows of one pool that answer the same question: the samples a best-of-n selector picks from. */
@@ -67,6 +75,8 @@ export interface PreparedEdits {
   /** The groups of more than one row. */
   readonly sampleGroups: readonly SampleGroup[];
   readonly memo: ScoringMemo;
+  /** The fields and rewards computed by a command that the features read, and what their programs ran. */
+  readonly commandTerms?: readonly CommandTermRecord[];
 }
 
 export interface CompiledPlan {
@@ -86,7 +96,21 @@ export function compilePlan(model: SpecModel, plan: EditPlan): CompiledPlan {
   const detectorNames = [...new Set([...plan.detectors, ...plan.attacks.flatMap((a) => a.targets)])];
   const detectors = detectorNames.map((name) => compiler.detector(name));
   const edits = new Map(plan.attacks.map((a) => [a.name, compileAttackEdit(model, a)]));
-  return { rewards, edits, detectorNames, table: buildFeatureTable(rewards, detectors) };
+  const values = (plan.values ?? []).map((name) => compiler.value(name));
+  return { rewards, edits, detectorNames, table: buildFeatureTable(rewards, detectors, values) };
+}
+
+/**
+ * The plan's table for the collecting pass of its command terms (edits/command-terms.ts): each
+ * feature records the trajectory for the command terms it reads and is 0, so the pass builds the
+ * very edits and views the real one evaluates, and evaluates nothing else.
+ */
+export function collectingTable(table: FeatureTable, collector: CollectingTerms): FeatureTable {
+  const features = table.commands.map((terms): Feature => (view) => {
+    for (const term of terms) collector.record(term, view);
+    return 0;
+  });
+  return { ...table, features };
 }
 
 /** An attack's edit: a built-in one compiles against the prelude, where it is declared. */
@@ -123,8 +147,9 @@ export interface PrepareSetup extends CompiledSetup {
   readonly env: EvalEnv;
 }
 
-export function compileSetup(model: SpecModel, plan: EditPlan): CompiledSetup {
-  const compiled = compilePlan(model, plan);
+export function compileSetup(model: SpecModel, plan: EditPlan, collector?: CollectingTerms): CompiledSetup {
+  const planned = compilePlan(model, plan);
+  const compiled = collector === undefined ? planned : { ...planned, table: collectingTable(planned.table, collector) };
   const detectorColumns = new Map(compiled.detectorNames.map((name) => [name, compiled.table.index.get(`decl:${name}`)!]));
   return { ...compiled, plan, detectorColumns };
 }
@@ -269,8 +294,9 @@ function minus(now: DropCounts, before: DropCounts | undefined): DropCounts {
 export function prepareEdits(model: SpecModel, plan: EditPlan, inputs: AnalysisInputs, candidates: CandidateSource, options: RunOptions = {}): PreparedEdits | undefined {
   const isCancelled = options.isCancelled ?? (() => false);
   const rows = inputs.pools.flatMap((p) => p.rows);
-  const compiled = compileSetup(model, plan);
-  const setup = setupRows(compiled, rows, corpusEnv(inputs.corpus));
+  const collector = options.commandTerms instanceof CollectingTerms ? options.commandTerms : undefined;
+  const compiled = compileSetup(model, plan, collector);
+  const setup = setupRows(compiled, rows, corpusEnv(inputs.corpus, options.commandTerms));
   const size = Math.max(1, options.rowsPerRange ?? maxRowsPerRange);
   if (rows.length <= size) {
     const part = preparePart(setup, candidates, isCancelled, options.onProgress);

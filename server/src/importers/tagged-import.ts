@@ -101,7 +101,12 @@ export function importTagged(files: readonly ImportFile[], container: TaggedCont
         steps: transcript.steps.map((step, i) => ({ ...step, turn: transcript.stepTurns[i] ?? 0 })),
         final,
         gold: { answers: gold.answers ?? [], support_ids: [] },
-        meta: { ...(group === undefined ? {} : { group: group.group, sample: group.sample }), dialect: container.dialect.name, ...fields.meta, transcript: fields.response, observations: transcript.observations },
+        // The gold as logged (`{"target": [...]}`, a string…): a reward command is sent it as verl's `ground_truth`.
+        meta: {
+          ...(group === undefined ? {} : { group: group.group, sample: group.sample }), dialect: container.dialect.name, ...fields.meta,
+          ...(fields.gold.value === undefined || fields.gold.value === null ? {} : { ground_truth: fields.gold.value }),
+          transcript: fields.response, observations: transcript.observations,
+        },
         turns: transcript.turns,
       };
       imported++;

@@ -7,6 +7,7 @@
 // that runs the command dies, and the CLI kills the live runs on SIGINT and SIGTERM (killLiveRuns).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { killCommandRun, commandRunVariable, type CommandRunTag } from './command-sweep.js';
 import { maxInputBytes } from './input-limits.js';
@@ -23,6 +24,8 @@ export interface CommandRun {
   readonly timeoutSeconds: number;
   readonly isCancelled?: (() => boolean) | undefined;
   readonly onProgress?: ((message: string) => void) | undefined;
+  /** Put the shipped Python adapters on the program's path (`HERALD_ADAPTERS`, `PYTHONPATH`): a command term's run. */
+  readonly adapters?: boolean;
 }
 
 export type CommandOutcome =
@@ -38,6 +41,23 @@ const progressEveryMs = 2000;
 
 /** The guard's script: beside this file, in out/ as in dist/ (scripts/build.mjs bundles it there). */
 const guardFile = path.join(__dirname, 'command-guard.js');
+
+/**
+ * The folder holding the `herald_adapters` Python package (docs/reward-commands.md): `adapters/`
+ * beside the bundle in dist/ (scripts/build.mjs copies it there), else the repository's
+ * `adapters/python` when this file runs from out/ (the tests).
+ */
+export function adaptersFolder(): string {
+  const bundled = path.join(__dirname, 'adapters');
+  return fs.existsSync(path.join(bundled, 'herald_adapters')) ? bundled : path.resolve(__dirname, '../../../../adapters/python');
+}
+
+/** The environment a command term's program adds: where the adapters are, and Python's path to them. */
+function adapterEnv(): NodeJS.ProcessEnv {
+  const folder = adaptersFolder();
+  const pythonPath = process.env['PYTHONPATH'];
+  return { HERALD_ADAPTERS: folder, PYTHONPATH: pythonPath === undefined || pythonPath === '' ? folder : `${folder}${path.delimiter}${pythonPath}` };
+}
 
 /**
  * The runs of this thread whose processes may still live. Module state because a signal handler
@@ -78,7 +98,7 @@ export function runCommand(run: CommandRun): Promise<CommandOutcome> {
     // the outer run's sweep still reaches every process of the inner one.
     const outer = process.env[commandRunVariable];
     const tagValue = outer === undefined || outer === '' ? token : `${outer} ${token}`;
-    const env: NodeJS.ProcessEnv = { [commandRunVariable]: tagValue, ...process.env };
+    const env: NodeJS.ProcessEnv = { [commandRunVariable]: tagValue, ...process.env, ...(run.adapters === true ? adapterEnv() : {}) };
     env[commandRunVariable] = tagValue;
     const child = spawn('/bin/sh', ['-c', run.command], { cwd: run.cwd, detached: true, stdio: ['pipe', 'pipe', 'pipe'], env });
     const tag: CommandRunTag | undefined = child.pid === undefined ? undefined : { group: child.pid, token };

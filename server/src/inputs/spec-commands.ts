@@ -1,12 +1,12 @@
 import type { Spec, StringLit } from '../syntax/ast.js';
 
 // The one list of the programs a spec runs, beside the one list of the files it reads
-// (spec-inputs.ts). The command line asks for consent from it before anything runs; a program kind
-// added here (issue 23's computed terms) is refused without consent everywhere at once.
+// (spec-inputs.ts). The command line asks for consent from it before anything runs, so a program
+// kind added here is refused without consent everywhere at once.
 
 export interface SpecCommand {
-  /** The audit block that would run it. */
-  readonly audit: string;
+  /** What runs it, in words: `audit paper: candidates command`, `field judge: command`. */
+  readonly owner: string;
   /** The command text as written, run by `/bin/sh -c` in the spec's folder. */
   readonly command: string;
   /** The string in the spec that holds it, for `file:line:col`. */
@@ -14,18 +14,24 @@ export interface SpecCommand {
 }
 
 /**
- * Every program the spec's audits would run (each `candidates command` of an attack), in spec
- * order, for the audit named `only` or for all. Comparisons run none (the checker refuses one there).
+ * Every program the spec's audits would run, in spec order: each `candidates command` of an attack
+ * of the audit named `only` (or of every audit), and every field and reward computed by a command,
+ * which any audit may read (the engine runs only those its audit reads, after the same consent).
+ * Comparisons and training blocks run none (the checker refuses one there).
  */
 export function specCommands(spec: Spec, only?: string): SpecCommand[] {
   const commands: SpecCommand[] = [];
   for (const decl of spec.decls) {
+    if ((decl.kind === 'logged' || decl.kind === 'reward') && decl.command !== undefined && decl.name !== undefined) {
+      const kind = decl.kind === 'reward' ? 'reward' : 'field';
+      commands.push({ owner: `${kind} ${decl.name.text}: command`, command: decl.command.program.value, link: decl.command.program });
+    }
     if (decl.kind !== 'audit' || decl.name === undefined || (only !== undefined && decl.name.text !== only)) continue;
     for (const item of decl.items) {
       if (item.kind !== 'attack') continue;
       for (const generator of item.generators) {
         if (generator.kind === 'candidates-command' && generator.command !== undefined) {
-          commands.push({ audit: decl.name.text, command: generator.command.value, link: generator.command });
+          commands.push({ owner: `audit ${decl.name.text}: candidates command`, command: generator.command.value, link: generator.command });
         }
       }
     }

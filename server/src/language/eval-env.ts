@@ -1,5 +1,6 @@
 import { corpusOrder, type CorpusOrder } from '../pool/corpus-order.js';
 import type { Corpus, SearchStep } from '../pool/types.js';
+import type { CommandTerms } from './command-terms.js';
 import { repeatedQueries } from './functions.js';
 import { cachingNormalizer, type Normalization, type Normalizer } from './normalizer.js';
 
@@ -20,10 +21,12 @@ export interface EvalEnv {
   normalizedPassage(id: string): string | undefined;
   /** `repeated_queries` of a trajectory's searches, counted once per searches array and threshold. */
   repeatedQueries(searches: readonly SearchStep[], threshold: number): number;
+  /** The answers of the analysis's command terms (language/command-terms.ts); none when it reads none. */
+  readonly commandTerms?: CommandTerms | undefined;
 }
 
-/** The environment of analyses over `corpus`. */
-export function corpusEnv(corpus: Corpus): EvalEnv {
+/** The environment of analyses over `corpus`, with the answers of their command terms. */
+export function corpusEnv(corpus: Corpus, commandTerms?: CommandTerms): EvalEnv {
   const normalizer = cachingNormalizer();
   // The other normalisations' caches, made when a metric first asks for one.
   const others = new Map<Normalization, Normalizer>();
@@ -33,6 +36,7 @@ export function corpusEnv(corpus: Corpus): EvalEnv {
   // and an entry goes when its trajectories do.
   const repeats = new WeakMap<readonly SearchStep[], Map<number, number>>();
   return {
+    commandTerms,
     corpusIds: new Set(corpus.passages.keys()),
     corpusOrder: () => corpusOrder(corpus),
     normalizer,

@@ -26,6 +26,15 @@ export interface TrajectoryView {
   readonly meta: TrajectoryMeta;
   /** Set on an edit that only swapped one citation: what a per-citation test re-tests (language/citation-tally.ts). */
   readonly swap?: CitationSwap | undefined;
+  /** The pool row the view is of (an edit keeps its original's): what a command term's request names. */
+  readonly row?: ViewRow | undefined;
+}
+
+/** Which row a view is of, and the log format it was read through. */
+export interface ViewRow {
+  readonly id: string;
+  readonly questionId: string;
+  readonly format?: string | undefined;
 }
 
 /**
@@ -71,6 +80,7 @@ export function viewOf(trajectory: Trajectory): TrajectoryView {
     meta: trajectory.meta,
     // Every view has the key, so an edited view keeps the shape of its original's.
     swap: undefined,
+    row: { id: trajectory.id, questionId: trajectory.question_id, format: trajectory.format },
   };
 }
 

@@ -57,6 +57,9 @@ export const issueCodes = {
   nestingTooDeep: 'nesting-too-deep',
   latticeTooLarge: 'lattice-too-large',
   settingTooLarge: 'setting-too-large',
+  // issue 36
+  commandInEdit: 'command-in-edit',
+  badConformance: 'bad-conformance',
 } as const;
 
 /** Codes of what an audit finds (on save, or from `herald audit`), placed on the spec where a user acts. */
@@ -85,6 +88,8 @@ export const auditIssueCodes = {
   unrenderedEdits: 'unrendered-edits',
   // issue 35
   fieldNotLogged: 'field-not-logged',
+  // issue 36
+  notConforming: 'not-conforming',
 } as const;
 
 export type IssueCode = (typeof issueCodes)[keyof typeof issueCodes] | (typeof auditIssueCodes)[keyof typeof auditIssueCodes];
@@ -158,5 +163,8 @@ export const issueCodeDocs: Record<IssueCode, string> = {
   'unresolved-ids': "Results or citation markers of a pool named no corpus id and matched no single passage (by url, exact text or normalised title; a marker by its url or rank): unresolved results are left out of their step's ids, and a row with an unresolved citation is skipped (docs/pools.md, \"Resolving ids\").",
   'pool-imported': 'A pool that links a foreign log (`from FORMAT(...)`) was imported on load: how many records were read, imported and skipped, and what the importer derived (question ids, groups).',
   'field-not-logged': "Rows of a linked pool or log lack a declared logged field that an analysis (audit, training block, comparison) reads there, through its rewards, detectors or attacks, or log it with another type: that analysis skips those rows (they are `bad-rows` too), and no other analysis does. One warning per analysis and field, on the pool's link.",
+  'command-in-edit': "An edit's guard, value or binder reads a field or reward computed by a command: an edit is built before the program runs over the edited trajectories, so it cannot read what the program answers. Test a logged field or an expression instead.",
+  'bad-conformance': "A `conforms A to B within TOL` line that cannot be checked: A or B is not a reward, signal or field of a number or boolean, the words are not `to` and `within`, or the tolerance is negative.",
+  'not-conforming': "A `conforms A to B within TOL` line does not hold on the audit's original rows: A differs from B by more than TOL on some rows (the message gives how many, the largest difference and the first rows). Every figure of a reward that is, derives from or reads A is marked \"not the logged reward\" until it holds, and `herald audit` exits 1.",
   'unrendered-edits': "Edits of an attack that the pool's log format cannot write back (a call of several queries split, a step after a block the response was cut in, an answer with no `<answer>` block to go in): a reward term reads the rendered text, so those edits are not counted in any figure (docs/import.md, Rendering).",
 };

@@ -150,6 +150,11 @@ export const vocabulary = [
     auditItem: { usage: 'expect METRIC(R, A, S) OP VALUE', snippet: 'expect ${1:asr}(${2:reward}, ${3:attack}, ${4:oracle_worst}) ${5:==} ${6:0}' },
   },
   {
+    word: 'conforms',
+    doc: '`conforms A to B within TOL` states that A (a reward, signal or field) reproduces B on every original row of the audit, to TOL (default 1e-6): her command against the trainer\'s logged score, or her spec against her command.',
+    auditItem: { usage: 'conforms A to B within TOL', snippet: 'conforms ${1:reward} to ${2:logged_score} within ${3:1e-6}' },
+  },
+  {
     word: 'seed',
     doc: '`seed N` fixes the bootstrap seed (default 0).',
     auditItem: { usage: 'seed N', snippet: 'seed ${1:0}' },

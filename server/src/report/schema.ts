@@ -19,6 +19,25 @@ const scoreResult = z.object({
   label,
   estimate: rateEstimate,
   frozen: frozenFigures.optional(),
+  notConforming: z.array(z.string()).optional().describe("present when a `conforms` line of the audit fails for this reward (it is, derives from or weighs the line's subject): those lines' texts; the figure is not the logged reward's"),
+});
+
+const conformanceRow = z.object({
+  trajectory: z.string(), file: z.string().describe("relative to the spec's folder"), line: z.number().int(),
+});
+
+export const conformanceReport = z.object({
+  text: z.string(),
+  range: specRange,
+  subject: z.string(),
+  reference: z.string(),
+  tolerance: z.number().describe('the largest absolute difference |subject − reference| that conforms'),
+  rows: z.number().int().describe("the audit's original rows compared (every row its pools kept)"),
+  differing: z.number().int().describe('rows where |subject − reference| > tolerance'),
+  holds: z.boolean().describe('differing is 0'),
+  largest: conformanceRow.extend({ difference: z.number() }).nullable().describe('the row of the largest difference above the tolerance (the first such row on a tie); null when no row differs'),
+  first: z.array(conformanceRow.extend({ subject: z.number(), reference: z.number() })).describe('the first differing rows in row order, at most 10, with both values (a boolean as 0 or 1)'),
+  marks: z.array(z.string()).describe('the scored rewards whose figures are marked not conforming: those that are, derive from or weigh the subject; empty when it holds'),
 });
 
 const marginHistogram = z.object({
@@ -168,6 +187,7 @@ const perPoolEntry = z.object({
   method: intervalMethod,
   clusters: z.number().int(),
   frozen: frozenFigures.optional(),
+  notConforming: z.array(z.string()).optional().describe('as in the attack results'),
 });
 
 const aggregateEntry = z.object({
@@ -180,6 +200,7 @@ const aggregateEntry = z.object({
   clusters: z.number().int(),
   upper: z.number().nullable().describe('the exact zero-event bound over all clusters when nothing succeeds, else null'),
   frozen: frozenFigures.optional(),
+  notConforming: z.array(z.string()).optional().describe('as in the attack results'),
 });
 
 const poolReport = z.object({
@@ -225,6 +246,12 @@ export const auditReport = z.object({
   perPool: z.array(perPoolEntry),
   aggregate: z.array(aggregateEntry),
   expectations: z.array(expectation),
+  conformance: z.array(conformanceReport).optional().describe('present when the audit has `conforms` lines, in spec order'),
+  commandTerms: z.array(z.object({
+    term: z.string(), command: z.string(),
+    requests: z.number().int().describe('distinct trajectories (originals and edits) it was evaluated on'),
+    ran: z.number().int().describe('of them, answered by running the program in this run; the rest came from the cache'),
+  })).optional().describe('present when a scored reward, detector or conforms line reads a field or reward computed by a command'),
   settings: z.object({
     seed: z.number(), bootstrap: z.number().int(), sweep: z.array(z.number()),
     tieTolerance: z.number().describe('a margin M is a tie (counted as 0, a success) when |M| ≤ tieTolerance · Σ_k |w_k·d_k|'),
@@ -256,6 +283,7 @@ export function newReport(spec: string, sections: Pick<Report, 'audits'> & Parti
 export type AuditReport = z.infer<typeof auditReport>;
 export type AttackReport = z.infer<typeof attackReport>;
 export type ScoreResult = z.infer<typeof scoreResult>;
+export type ConformanceReport = z.infer<typeof conformanceReport>;
 export type FrozenFigures = z.infer<typeof frozenFigures>;
 export type RateEstimateReport = z.infer<typeof rateEstimate>;
 export type LatticeReport = z.infer<typeof lattice>;

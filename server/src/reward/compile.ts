@@ -4,6 +4,7 @@ import { writesOf } from '../language/edit-vocabulary.js';
 import { isIn } from '../language/functions.js';
 import type { EvalEnv } from '../language/eval-env.js';
 import { isLoggedType, loggedFieldEvaluator } from '../language/logged-fields.js';
+import { commandTermEvaluator } from '../language/command-terms.js';
 import type { TrajectoryPart, Visibility } from '../language/types.js';
 import { asNumber, kinds, type Eval, type Kind, type TypedEval } from '../language/values.js';
 import type { TrajectoryView } from '../language/view.js';
@@ -27,6 +28,8 @@ export interface CompiledTerm {
   /** The reward whose declaration writes this term (R0 for R_L's inherited terms). */
   readonly declaredIn: string;
   readonly term: Term;
+  /** The fields and rewards computed by a command that it reads (edits/command-terms.ts sends them its trajectories). */
+  readonly commands: readonly string[];
 }
 
 export interface CompiledReward {
@@ -40,6 +43,7 @@ export interface CompiledDetector {
   readonly key: string;
   readonly feature: Feature;
   readonly reads: ReadonlySet<TrajectoryPart>;
+  readonly commands: readonly string[];
 }
 
 /** Names in scope: the variables of the quantifiers around an expression. */
@@ -67,7 +71,33 @@ export class RewardCompiler {
   detector(name: string): CompiledDetector {
     const symbol = this.model.globals.get(name);
     if (symbol?.decl.kind !== 'detector') throw new UncompilableSpec(`'${name}' is not a detector`);
-    return { name, key: `decl:${name}`, feature: expect(asNumber(this.declaration(symbol.decl)), `detector '${name}'`), reads: this.model.readSets.ofDecl(symbol.decl) };
+    return {
+      name, key: `decl:${name}`, feature: expect(asNumber(this.declaration(symbol.decl)), `detector '${name}'`),
+      reads: this.model.readSets.ofDecl(symbol.decl), commands: this.model.readSets.commandNamesOfDecl(symbol.decl),
+    };
+  }
+
+  /**
+   * A reward's, signal's, detector's or field's value on a trajectory as a feature `value:NAME`
+   * (a reward: the weighted sum of its terms in term order), for a value read of originals only.
+   */
+  value(name: string): { readonly key: string; readonly feature: Feature; readonly commands: readonly string[] } {
+    const symbol = this.model.globals.get(name);
+    const key = `value:${name}`;
+    if (symbol?.decl.kind === 'reward') {
+      const terms = this.reward(name).terms;
+      const feature: Feature = (view, env) => {
+        let sum = 0;
+        for (const term of terms) sum += term.weight * term.feature(view, env);
+        return sum;
+      };
+      return { key, feature, commands: [...new Set(terms.flatMap((t) => t.commands))] };
+    }
+    if (symbol === undefined || (symbol.decl.kind !== 'signal' && symbol.decl.kind !== 'detector' && symbol.decl.kind !== 'logged')) {
+      throw new UncompilableSpec(`'${name}' has no value`);
+    }
+    const feature = expect(asNumber(this.name(name, new Map())), `'${name}'`);
+    return { key, feature, commands: this.model.readSets.commandNamesOfDecl(symbol.decl) };
   }
 
   reward(name: string): CompiledReward {
@@ -86,6 +116,7 @@ export class RewardCompiler {
       if (base?.decl.kind !== 'reward') throw new UncompilableSpec(`'${decl.base.text}' is not a reward`);
       for (const term of this.rewardDecl(base.decl, visiting).terms) inherited.push(term);
     }
+    if (decl.command !== undefined) return { name, terms: [this.commandTerm(decl, name)], visibility: 'oracle' };
     const own = decl.terms.map((term) => this.term(name, term));
     const terms = [...inherited, ...own];
     const info = this.model.declInfo.get(decl);
@@ -100,7 +131,19 @@ export class RewardCompiler {
     const key = target !== undefined && (target.kind === 'signal' || target.kind === 'detector') ? `decl:${target.name}` : `term:${rewardName}.${term.name.text}`;
     const feature = expect(asNumber(this.expr(body, new Map())), `term '${term.name.text}'`);
     const visibility = this.model.termInfo.get(term)?.visibility ?? 'visible';
-    return { key, name: term.name.text, weight: term.weight, visibility, reads: this.model.readSets.of(body), declaredIn: rewardName, term, feature };
+    return { key, name: term.name.text, weight: term.weight, visibility, reads: this.model.readSets.of(body), declaredIn: rewardName, term, feature, commands: this.model.readSets.commandsOf(body) };
+  }
+
+  /**
+   * `reward trained = command "…"`: one term, named after the reward, of weight 1, whose value the
+   * program computes from the whole trajectory; a reward derived from it adds its own terms.
+   */
+  private commandTerm(decl: RewardDecl, name: string): CompiledTerm {
+    const command = decl.command!;
+    const label = decl.name ?? { text: name, span: command.span };
+    const term: Term = { kind: 'term', name: label, weight: 1, weightSpan: undefined, body: undefined, derived: false, span: command.span };
+    const feature = expect(asNumber(commandTermEvaluator(name, 'number')), `reward '${name}'`);
+    return { key: `command:${name}`, name, weight: 1, visibility: 'oracle', reads: this.model.readSets.ofDecl(decl), declaredIn: name, term, feature, commands: [name] };
   }
 
   /** A declaration's evaluator, compiled on first use wherever it is declared. */
@@ -202,6 +245,10 @@ export class RewardCompiler {
   private logged(decl: FieldDecl): TypedEval {
     const type = decl.fieldType?.text;
     if (type === undefined || !isLoggedType(type)) throw new UncompilableSpec(`logged field '${decl.name?.text}' has no type`);
+    if (decl.command !== undefined) {
+      if (type !== 'number' && type !== 'boolean') throw new UncompilableSpec(`field '${decl.name?.text}' computed by a command is ${type}`);
+      return commandTermEvaluator(decl.name?.text ?? '?', type);
+    }
     return loggedFieldEvaluator(decl.path.slice(1).map((n) => n.text), type, decl.name?.text ?? '?');
   }
 

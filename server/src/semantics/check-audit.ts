@@ -7,6 +7,7 @@ import { defaultSweep, generatorKinds, metricKinds, selectionKinds } from './bui
 import { weightMass } from './weights.js';
 import type { EditInfo } from './check-edit.js';
 import { checkAuditOptions } from './audit-options.js';
+import { checkConforms } from './check-conformance.js';
 import { frozenPairs, rewardTerms, type FrozenField, type FrozenPair } from './frozen-fields.js';
 import { declKindNames, type AttackSymbol, type AuditWordCategory, type DeclSymbol } from './symbols.js';
 
@@ -279,6 +280,7 @@ export function checkAudit(a: Analysis, audit: AuditDecl): void {
     if (item.kind === 'expect-metric') checkExpectMetric(a, item, rewards, attacks);
     else if (item.kind === 'expect-minimal') checkExpectMinimal(a, item, latticeDetectors);
     else if (item.kind === 'setting') checkSetting(a, item);
+    else if (item.kind === 'conforms') checkConforms(a, item);
   }
   checkFrozenReads(a, audit, [...rewards], attacks);
   for (const key of ['seed', 'bootstrap', 'sweep'] as const) {

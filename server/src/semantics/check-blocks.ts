@@ -120,7 +120,7 @@ function checkSettings(a: Analysis, items: readonly BlockItem[]): void {
 
 const itemWords: Readonly<Record<BlockItem['kind'], string>> = {
   'audit-reward': 'reward', 'audit-compare': 'compare', 'audit-corpus': 'corpus', 'audit-pools': 'pools', attack: 'attack',
-  lattice: 'lattice', 'expect-metric': 'expect', 'expect-minimal': 'expect', setting: 'a setting', option: 'an option',
+  lattice: 'lattice', 'expect-metric': 'expect', 'expect-minimal': 'expect', conforms: 'conforms', setting: 'a setting', option: 'an option',
 };
 
 function misplaced(a: Analysis, item: BlockItem, block: string, instead: string): void {

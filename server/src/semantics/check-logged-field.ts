@@ -2,7 +2,7 @@ import { issueCodes } from '../problems/issue-codes.js';
 import { writableParts } from '../language/edit-vocabulary.js';
 import { isLoggedType, loggedTypes } from '../language/logged-fields.js';
 import type { TrajectoryPart } from '../language/types.js';
-import type { DependsClause, FieldDecl } from '../syntax/ast.js';
+import type { CommandSource, DependsClause, FieldDecl } from '../syntax/ast.js';
 import { cover } from '../syntax/cst-read.js';
 import { report, suggest, type Analysis } from './analysis.js';
 import type { DeclInfo } from './symbols.js';
@@ -43,12 +43,35 @@ export function checkLoggedField(a: Analysis, decl: FieldDecl): DeclInfo {
   if (type !== undefined && !isLoggedType(type.text)) {
     report(a, issueCodes.badField, 'error', type.span, `'${type.text}' is not a type of logged field (${typeWords})`);
   }
+  if (decl.command !== undefined) checkCommandField(a, decl);
   const [root] = decl.path;
   if (root !== undefined && (root.text !== 'meta' || decl.path.length < 2)) {
     report(a, issueCodes.badField, 'error', cover(decl.path), `a logged field is read from the row's meta: write meta.NAME (a path such as meta.judge.score), not '${decl.path.map((n) => n.text).join('.')}'`);
   }
   if (decl.dependsOn !== undefined) checkDependsOn(a, decl.dependsOn);
   return loggedFieldInfo(decl);
+}
+
+/** The types a program's answer can have: one JSON number or boolean per request. */
+const commandTypes: readonly string[] = ['number', 'boolean'];
+
+/** `field NAME : TYPE = command "PROGRAM"`: the word, and a type one JSON value per request can carry. */
+function checkCommandField(a: Analysis, decl: FieldDecl): void {
+  const command = decl.command!;
+  checkCommandWord(a, command);
+  const type = decl.fieldType;
+  if (type !== undefined && isLoggedType(type.text) && !commandTypes.includes(type.text)) {
+    report(a, issueCodes.badField, 'error', type.span, `a field computed by a command is a number or a boolean (its program answers one JSON value per trajectory), not ${type.text}`);
+  }
+}
+
+/** `command "PROGRAM"`: the word before the program, and a program that is not blank. */
+export function checkCommandWord(a: Analysis, command: CommandSource): void {
+  if (command.word.text !== 'command') {
+    report(a, issueCodes.badField, 'error', command.word.span, `write command "PROGRAM" (a program that computes the value), or meta.PATH for a logged value, not '${command.word.text}'`);
+  } else if (command.program.value.trim() === '') {
+    report(a, issueCodes.badField, 'error', command.program.span, 'the command is empty: write the program to run, e.g. command "python3 -m herald_adapters.verl reward.py"');
+  }
 }
 
 const partWords = dependableParts.join(', ');

@@ -1,7 +1,7 @@
 import type { FileStatus } from '../inputs/file-probe.js';
 import { builtinNamed } from '../language/builtins.js';
 import { checkImportClause } from './check-import.js';
-import { checkLoggedField } from './check-logged-field.js';
+import { checkCommandWord, checkLoggedField } from './check-logged-field.js';
 import { specInputs } from '../inputs/spec-inputs.js';
 import type { Decl, DetectorDecl, RewardDecl, Spec, Term } from '../syntax/ast.js';
 import type { Span } from '../problems/span.js';
@@ -152,6 +152,17 @@ function checkEdits(a: Analysis, inference: Inference): void {
   }
 }
 
+/** An edit is built before any program runs over the edited trajectories: it cannot read what one answers. */
+function checkEditsReadNoCommand(a: Analysis): void {
+  for (const decl of a.spec.decls) {
+    if (decl.kind !== 'edit' || decl.name === undefined) continue;
+    const commands = [...a.readSets.commandsOfDecl(decl)].flatMap((c) => (c.name === undefined ? [] : [c.name.text]));
+    if (commands.length === 0) continue;
+    report(a, issueCodes.commandInEdit, 'error', decl.name.span,
+      `edit '${decl.name.text}' reads ${commands.map((n) => `'${n}'`).join(', ')}, computed by a command: the edits are built before the program runs over them, so an edit cannot read its answers`);
+  }
+}
+
 /** Names, types, visibility and audit checks over a parsed spec. Pure except for `probeFile`. */
 export function check(spec: Spec, options: CheckOptions = {}): SpecModel {
   const a = analysisOf(spec);
@@ -163,6 +174,7 @@ export function check(spec: Spec, options: CheckOptions = {}): SpecModel {
       const info = inference.declaration(decl);
       if (decl.kind === 'detector') checkDetector(a, decl, info);
       if (decl.kind === 'reward') {
+        if (decl.command !== undefined) checkCommandWord(a, decl.command);
         checkRewardTerms(a, decl);
         checkWeightsFinite(a, decl);
       }
@@ -178,6 +190,7 @@ export function check(spec: Spec, options: CheckOptions = {}): SpecModel {
       checkComparison(a, decl);
     }
   }
+  checkEditsReadNoCommand(a);
   if (options.specFile !== undefined && options.probeFile !== undefined) checkLinkedFiles(a, options.specFile, options.probeFile);
   if (options.reportUnused ?? true) checkUnused(a);
   return { spec, globals: a.globals, occurrences: a.occurrences, declInfo: a.declInfo, termInfo: a.termInfo, problems: a.problems, edits: a.edits, readSets: a.readSets, preludeModel: prelude.model };

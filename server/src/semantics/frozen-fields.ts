@@ -58,7 +58,8 @@ export function poolsFreezing(path: readonly string[], pools: readonly PoolRende
 export function frozenFields(fields: Iterable<FieldDecl>, pools: readonly PoolRendering[]): FrozenField[] {
   const frozen: FrozenField[] = [];
   for (const decl of fields) {
-    if (decl.name === undefined) continue;
+    // A command's value is computed again on every edited trajectory: it never keeps a logged value.
+    if (decl.name === undefined || decl.command !== undefined) continue;
     const path = decl.path.map((n) => n.text);
     const freezing = poolsFreezing(path, pools);
     if (freezing.length === 0) continue;

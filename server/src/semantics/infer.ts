@@ -138,6 +138,8 @@ export class Inference {
   }
 
   private reward(decl: RewardDecl): DeclInfo {
+    // A program's reward is sent the gold answers, as a trainer's reward function is.
+    if (decl.command !== undefined) return { type: 'number', visibility: 'oracle', oracleSource: decl.command.span };
     const parts: Inferred[] = [];
     if (decl.base !== undefined) {
       const base = this.a.globals.get(decl.base.text);

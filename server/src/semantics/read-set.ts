@@ -1,6 +1,7 @@
 import { builtinFieldsByName, builtinFunctionsByName } from '../language/builtins.js';
 import type { TrajectoryPart } from '../language/types.js';
-import type { Decl, Expr, FieldDecl } from '../syntax/ast.js';
+import type { Decl, Expr, FieldDecl, RewardDecl } from '../syntax/ast.js';
+import { writableParts } from '../language/edit-vocabulary.js';
 import { fieldDependsOn } from './check-logged-field.js';
 import type { DeclSymbol } from './symbols.js';
 
@@ -12,13 +13,22 @@ import type { DeclSymbol } from './symbols.js';
 // them. The declared logged fields an expression reads, through the same names, are kept beside
 // its parts (semantics/frozen-fields.ts).
 
-/** What an expression or a declaration reads: parts of the trajectory, and the declared logged fields among them. */
+/** A declaration whose value a program of the user's computes (`= command "…"`). */
+export type CommandDecl = FieldDecl | RewardDecl;
+
+/**
+ * What an expression or a declaration reads: parts of the trajectory, the declared fields among
+ * them (logged and computed by a command alike), and the declarations computed by a command.
+ */
 interface Reads {
   readonly parts: Set<TrajectoryPart>;
   readonly fields: Set<FieldDecl>;
+  readonly commands: Set<CommandDecl>;
 }
 
-const noReads = (): Reads => ({ parts: new Set(), fields: new Set() });
+const noReads = (): Reads => ({ parts: new Set(), fields: new Set(), commands: new Set() });
+
+const commandNames = (commands: ReadonlySet<CommandDecl>): string[] => [...commands].flatMap((c) => (c.name === undefined ? [] : [c.name.text]));
 
 /** The read sets of declarations, worked out once per check; a declaration that uses itself reads nothing more. */
 export class ReadSets {
@@ -33,11 +43,28 @@ export class ReadSets {
     return reads.parts;
   }
 
+  /** The names of the fields and rewards computed by a command that `expr` reads, directly or through the declarations it names. */
+  commandsOf(expr: Expr | undefined): string[] {
+    const reads = noReads();
+    this.walk(expr, new Set(), reads);
+    return commandNames(reads.commands);
+  }
+
+  /** `commandsOf` a declaration, itself included when a command computes it. */
+  commandNamesOfDecl(decl: Decl): string[] {
+    return commandNames(this.readsOf(decl).commands);
+  }
+
   /** The declared logged fields `expr` reads, directly or through the signals, detectors and rewards it names. */
   fieldsOf(expr: Expr | undefined): ReadonlySet<FieldDecl> {
     const reads = noReads();
     this.walk(expr, new Set(), reads);
     return reads.fields;
+  }
+
+  /** The declarations computed by a command that a declaration reads, itself included: what an analysis of it must run. */
+  commandsOfDecl(decl: Decl): ReadonlySet<CommandDecl> {
+    return this.readsOf(decl).commands;
   }
 
   /** The parts a signal's, detector's or logged field's value reads. */
@@ -64,6 +91,7 @@ export class ReadSets {
         reads.parts.add('meta');
         for (const part of fieldDependsOn(decl)) reads.parts.add(part);
         reads.fields.add(decl);
+        if (decl.command !== undefined) reads.commands.add(decl);
         break;
       case 'edit':
         // What its guard, values and binders read (a guard may test a logged field); a bound name is no field.
@@ -79,6 +107,12 @@ export class ReadSets {
         }
         break;
       case 'reward': {
+        // A reward computed by a program is sent the whole trajectory, as logged and rendered.
+        if (decl.command !== undefined) {
+          reads.parts.add('meta');
+          for (const part of writableParts) reads.parts.add(part);
+          reads.commands.add(decl);
+        }
         for (const term of decl.terms) this.walk(term.body, new Set(), reads);
         const base = decl.base === undefined ? undefined : this.globals.get(decl.base.text)?.decl;
         if (base !== undefined) this.add(reads, this.readsOf(base));
@@ -94,6 +128,7 @@ export class ReadSets {
   private add(into: Reads, from: Reads): void {
     for (const part of from.parts) into.parts.add(part);
     for (const field of from.fields) into.fields.add(field);
+    for (const command of from.commands) into.commands.add(command);
   }
 
   private walk(e: Expr | undefined, bound: ReadonlySet<string>, reads: Reads): void {

@@ -136,7 +136,11 @@ export interface ImportOption {
   readonly span: Span;
 }
 
-/** `[oracle] field NAME "doc" : TYPE = meta.PATH`: a value logged with each row, read by path. */
+/**
+ * `[oracle] field NAME "doc" : TYPE = meta.PATH`: a value logged with each row, read by path; or
+ * `= command "PROGRAM"`: a value a program of the user's computes for every trajectory, original or
+ * edited (docs/reward-commands.md).
+ */
 export interface FieldDecl {
   /** Not 'field': that names the built-in fields' symbols (semantics/symbols.ts). */
   readonly kind: 'logged';
@@ -145,10 +149,19 @@ export interface FieldDecl {
   /** The word before `field`: `oracle` declares the field oracle (any other word is an error). */
   readonly modifier: Name | undefined;
   readonly fieldType: Name | undefined;
-  /** `meta`, `judge`, `score` in `meta.judge.score`. */
+  /** `meta`, `judge`, `score` in `meta.judge.score`; empty for a command field. */
   readonly path: readonly Name[];
+  /** `command "PROGRAM"` in place of the path: the program that computes the value. */
+  readonly command?: CommandSource;
   /** `depends on answer, citations`; undefined when unsaid (the value may depend on the whole trajectory). */
   readonly dependsOn: DependsClause | undefined;
+  readonly span: Span;
+}
+
+/** `command "PROGRAM"`: `word` is the word written before the program (checked to be `command`). */
+export interface CommandSource {
+  readonly word: Name;
+  readonly program: StringLit;
   readonly span: Span;
 }
 
@@ -198,6 +211,8 @@ export interface RewardDecl {
   /** The reward a derived reward starts from (`R0` in `reward R_L = R0 - 1.2 * L`). */
   readonly base: Name | undefined;
   readonly terms: readonly Term[];
+  /** `reward trained = command "PROGRAM"`: the reward is what the program computes (no base, no terms). */
+  readonly command?: CommandSource;
   readonly span: Span;
 }
 
@@ -287,6 +302,20 @@ export interface ExpectMinimalItem {
   readonly span: Span;
 }
 
+/** `conforms A to B within TOL`: A reproduces B on every original row, to TOL. */
+export interface ConformsItem {
+  readonly kind: 'conforms';
+  readonly keyword: Span;
+  readonly subject: Name | undefined;
+  /** The word between the names (the checker requires `to`). */
+  readonly to: Name | undefined;
+  readonly reference: Name | undefined;
+  /** The word before the tolerance (the checker requires `within`). */
+  readonly within: Name | undefined;
+  readonly tolerance: NumberLit | undefined;
+  readonly span: Span;
+}
+
 /** The audit settings' keywords (problems/vocabulary.ts). */
 export type SettingKey = SettingWord;
 export interface SettingItem {
@@ -306,6 +335,7 @@ export type AuditItem =
   | LatticeItem
   | ExpectMetricItem
   | ExpectMinimalItem
+  | ConformsItem
   | SettingItem;
 
 export interface AuditDecl {

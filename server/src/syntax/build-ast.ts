@@ -61,11 +61,19 @@ function fieldDecl(c: Children<C.FieldDeclCstNode>): A.FieldDecl {
   const modifier = nameOf(read(c.modifier));
   const fieldType = nameOf(read(c.fieldType));
   const path = readAll(c.path).map((t) => nameOf(t)!);
+  const command = one(c.commandSource, commandSource);
   const dependsOn = one(c.dependsClause, dependsClause);
   return {
-    kind: 'logged', name, doc, modifier, fieldType, path, dependsOn,
-    span: cover(modifier, read(c.Field), name, doc, read(c.Colon), fieldType, read(c.Equals), path, dependsOn),
+    kind: 'logged', name, doc, modifier, fieldType, path, ...(command === undefined ? {} : { command }), dependsOn,
+    span: cover(modifier, read(c.Field), name, doc, read(c.Colon), fieldType, read(c.Equals), path, command, dependsOn),
   };
+}
+
+function commandSource(c: Children<C.CommandSourceCstNode>): A.CommandSource | undefined {
+  const word = nameOf(read(c.word));
+  const program = stringOf(read(c.program));
+  if (word === undefined || program === undefined) return undefined;
+  return { word, program, span: cover(word, program) };
 }
 
 function dependsClause(c: Children<C.DependsClauseCstNode>): A.DependsClause | undefined {
@@ -135,8 +143,9 @@ function rewardDecl(c: Children<C.RewardDeclCstNode>): A.RewardDecl {
   const doc = stringOf(read(c.StringLiteral));
   const base = nameOf(read(c.base));
   const terms = [...each(c.term, term), ...each(c.derivedTerm, derivedTerm)];
-  const span = cover(read(c.Reward), name, doc, read(c.LBrace), read(c.Equals), base, terms, read(c.RBrace));
-  return { kind: 'reward', name, doc, base, terms, span };
+  const command = one(c.commandSource, commandSource);
+  const span = cover(read(c.Reward), name, doc, read(c.LBrace), read(c.Equals), base, terms, command, read(c.RBrace));
+  return { kind: 'reward', name, doc, base, terms, ...(command === undefined ? {} : { command }), span };
 }
 
 function term(c: Children<C.TermCstNode>): A.Term | undefined {
@@ -224,7 +233,19 @@ function optionValue(c: Children<C.OptionValueCstNode>): A.OptionValue | undefin
 
 function auditItem(c: Children<C.AuditItemCstNode>): A.AuditItem | undefined {
   return one(c.auditReward, auditReward) ?? one(c.auditCompare, auditCompare) ?? one(c.auditCorpus, auditCorpus) ?? one(c.auditPools, auditPools)
-    ?? one(c.attackItem, attackItem) ?? one(c.latticeItem, latticeItem) ?? one(c.expectItem, expectItem) ?? one(c.settingItem, settingItem);
+    ?? one(c.attackItem, attackItem) ?? one(c.latticeItem, latticeItem) ?? one(c.expectItem, expectItem) ?? one(c.conformsItem, conformsItem)
+    ?? one(c.settingItem, settingItem);
+}
+
+function conformsItem(c: Children<C.ConformsItemCstNode>): A.ConformsItem | undefined {
+  const keyword = read(c.Conforms);
+  if (keyword === undefined) return undefined;
+  const subject = nameOf(read(c.subject));
+  const to = nameOf(read(c.to));
+  const reference = nameOf(read(c.reference));
+  const within = nameOf(read(c.within));
+  const tolerance = one(c.tolerance, signedNumber);
+  return { kind: 'conforms', keyword: tokenSpan(keyword), subject, to, reference, within, tolerance, span: cover(keyword, subject, to, reference, within, tolerance) };
 }
 
 function auditReward(c: Children<C.AuditRewardCstNode>): A.AuditRewardItem {

@@ -359,9 +359,20 @@ export type FieldDeclCstChildren = {
   Colon: IToken[];
   fieldType: IToken[];
   Equals: IToken[];
-  path: IToken[];
+  commandSource?: CommandSourceCstNode[];
+  path?: IToken[];
   Dot?: IToken[];
   dependsClause?: DependsClauseCstNode[];
+};
+
+export interface CommandSourceCstNode extends CstNode {
+  name: "commandSource";
+  children: CommandSourceCstChildren;
+}
+
+export type CommandSourceCstChildren = {
+  word: IToken[];
+  program: IToken[];
 };
 
 export interface DependsClauseCstNode extends CstNode {
@@ -415,6 +426,7 @@ export type RewardDeclCstChildren = {
   term?: TermCstNode[];
   RBrace?: IToken[];
   Equals?: IToken[];
+  commandSource?: CommandSourceCstNode[];
   base?: IToken[];
   derivedTerm?: DerivedTermCstNode[];
 };
@@ -535,7 +547,22 @@ export type AuditItemCstChildren = {
   attackItem?: AttackItemCstNode[];
   latticeItem?: LatticeItemCstNode[];
   expectItem?: ExpectItemCstNode[];
+  conformsItem?: ConformsItemCstNode[];
   settingItem?: SettingItemCstNode[];
+};
+
+export interface ConformsItemCstNode extends CstNode {
+  name: "conformsItem";
+  children: ConformsItemCstChildren;
+}
+
+export type ConformsItemCstChildren = {
+  Conforms: IToken[];
+  subject: IToken[];
+  to: IToken[];
+  reference: IToken[];
+  within?: IToken[];
+  tolerance?: SignedNumberCstNode[];
 };
 
 export interface AuditRewardCstNode extends CstNode {
@@ -700,6 +727,7 @@ export interface RewardCstVisitor<IN, OUT> extends ICstVisitor<IN, OUT> {
   importClause(children: ImportClauseCstChildren, param?: IN): OUT;
   importOption(children: ImportOptionCstChildren, param?: IN): OUT;
   fieldDecl(children: FieldDeclCstChildren, param?: IN): OUT;
+  commandSource(children: CommandSourceCstChildren, param?: IN): OUT;
   dependsClause(children: DependsClauseCstChildren, param?: IN): OUT;
   signalDecl(children: SignalDeclCstChildren, param?: IN): OUT;
   detectorDecl(children: DetectorDeclCstChildren, param?: IN): OUT;
@@ -713,6 +741,7 @@ export interface RewardCstVisitor<IN, OUT> extends ICstVisitor<IN, OUT> {
   optionItem(children: OptionItemCstChildren, param?: IN): OUT;
   optionValue(children: OptionValueCstChildren, param?: IN): OUT;
   auditItem(children: AuditItemCstChildren, param?: IN): OUT;
+  conformsItem(children: ConformsItemCstChildren, param?: IN): OUT;
   auditReward(children: AuditRewardCstChildren, param?: IN): OUT;
   auditCompare(children: AuditCompareCstChildren, param?: IN): OUT;
   auditCorpus(children: AuditCorpusCstChildren, param?: IN): OUT;

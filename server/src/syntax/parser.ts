@@ -83,10 +83,20 @@ export class RewardParser extends EditGrammar {
     this.CONSUME(T.Colon);
     this.CONSUME2(T.Identifier, { LABEL: 'fieldType' });
     this.CONSUME(T.Equals);
-    // A key of the row's meta is the log's, not the spec's: it may be spelled like a keyword (`meta.reward`).
-    this.AT_LEAST_ONE_SEP({ SEP: T.Dot, DEF: () => this.CONSUME3(T.Word, { LABEL: 'path' }) });
+    this.OR([
+      // `command "PROGRAM"`: a value the user's program computes (docs/reward-commands.md).
+      { ALT: () => this.SUBRULE(this.commandSource) },
+      // A key of the row's meta is the log's, not the spec's: it may be spelled like a keyword (`meta.reward`).
+      { ALT: () => this.AT_LEAST_ONE_SEP({ SEP: T.Dot, DEF: () => this.CONSUME3(T.Word, { LABEL: 'path' }) }) },
+    ]);
     // `depends` is a word, not a reserved keyword: only here, right after the path, does it start the clause.
     this.OPTION3({ GATE: () => this.LA(1).image === 'depends', DEF: () => this.SUBRULE(this.dependsClause) });
+  });
+
+  // `command "python3 judge.py"`: `command` is a word (checked), so it stays free to name a declaration.
+  private commandSource = this.RULE('commandSource', () => {
+    this.CONSUME(T.Identifier, { LABEL: 'word' });
+    this.CONSUME(T.StringLiteral, { LABEL: 'program' });
   });
 
   // `depends on answer, citations`: the parts of the trajectory a logged value is computed from.
@@ -127,8 +137,15 @@ export class RewardParser extends EditGrammar {
       {
         ALT: () => {
           this.CONSUME(T.Equals);
-          this.CONSUME2(T.Identifier, { LABEL: 'base' });
-          this.MANY2(() => this.SUBRULE(this.derivedTerm));
+          this.OR2([
+            { ALT: () => this.SUBRULE(this.commandSource) },
+            {
+              ALT: () => {
+                this.CONSUME2(T.Identifier, { LABEL: 'base' });
+                this.MANY2(() => this.SUBRULE(this.derivedTerm));
+              },
+            },
+          ]);
         },
       },
     ]);
@@ -224,8 +241,21 @@ export class RewardParser extends EditGrammar {
       { ALT: () => this.SUBRULE(this.attackItem) },
       { ALT: () => this.SUBRULE(this.latticeItem) },
       { ALT: () => this.SUBRULE(this.expectItem) },
+      { ALT: () => this.SUBRULE(this.conformsItem) },
       { ALT: () => this.SUBRULE(this.settingItem) },
     ]);
+  });
+
+  // `conforms trained to logged_score within 1e-6`: `to` and `within` are words, checked there.
+  private conformsItem = this.RULE('conformsItem', () => {
+    this.CONSUME(T.Conforms);
+    this.CONSUME(T.Identifier, { LABEL: 'subject' });
+    this.CONSUME2(T.Identifier, { LABEL: 'to' });
+    this.CONSUME3(T.Identifier, { LABEL: 'reference' });
+    this.OPTION(() => {
+      this.CONSUME4(T.Identifier, { LABEL: 'within' });
+      this.SUBRULE(this.signedNumber, { LABEL: 'tolerance' });
+    });
   });
 
   private auditReward = this.RULE('auditReward', () => {

@@ -44,6 +44,7 @@ export const Using = tokenOf('using');
 export const Candidates = tokenOf('candidates');
 export const Lattice = tokenOf('lattice');
 export const Expect = tokenOf('expect');
+export const Conforms = tokenOf('conforms');
 export const Seed = tokenOf('seed');
 export const Bootstrap = tokenOf('bootstrap');
 export const Sweep = tokenOf('sweep');
