@@ -45,6 +45,8 @@ export function evaluateExpectation(expect: ExpectPlan, attacks: readonly Attack
   if (result === undefined) return { passed: false, actual: `no result for ${expect.reward} under ${expect.attack}` };
   // A frozen figure is not the reward's: it holds no expectation, whatever it says.
   if (result.frozen !== undefined) return { passed: false, actual: `${expect.metric} is frozen: ${frozenSentence(expect.reward, expect.attack, result.frozen)}` };
+  // Nor is the figure of a reward that does not reproduce what a `conforms` line says it must.
+  if (result.notConforming !== undefined) return { passed: false, actual: `${expect.metric} is not the logged reward's: ${result.notConforming.map((t) => `\`${t}\``).join(', ')} fails` };
   const e = result.estimate;
   const value = expect.metric === 'asr' ? e.asr : expect.metric === 'upper' ? e.interval.high : expect.metric === 'mean_margin' ? e.meanMargin : e.worstMargin;
   // An undefined figure (no isolated-eligible cluster) holds no expectation, whatever it says.

@@ -140,6 +140,6 @@ export async function runAuditCommand(args: readonly string[], io: CommandOutput
     if (!values.quiet) io.err(escapeControls(`herald: wrote the baseline ${specRelative(process.cwd(), baselineFile)}`));
   }
   if (baseline?.read.kind === 'invalid') return 2;
-  const failed = findings.some((f) => f.code === auditIssueCodes.expectFailed || f.code === auditIssueCodes.asrRegression);
+  const failed = findings.some((f) => f.code === auditIssueCodes.expectFailed || f.code === auditIssueCodes.asrRegression || f.code === auditIssueCodes.notConforming);
   return failed ? 1 : 0;
 }

@@ -150,7 +150,8 @@ function attackFindings(ctx: AuditContext): Problem[] {
     problems.push({
       code: auditIssueCodes.attackSucceeds, severity: 'warning', span: rewardItem?.span ?? ctx.anchor,
       message: `in audit ${report.name}, ${winning.map((w) => attackOutcomeSentence(w.attack, report.reward.name, w.r.estimate, w.r.label)).join('; ')}` +
-        (repair === undefined ? '; no subset of the lattice stops every attack' : `; observed minimal repair {${repair.join(', ')}}${repairNote(ctx, terms)}`),
+        (repair === undefined ? '; no subset of the lattice stops every attack' : `; observed minimal repair {${repair.join(', ')}}${repairNote(ctx, terms)}`) +
+        notConformingNote(report, report.reward.name),
       data: { audit: report.name, reward: report.reward.name, repair: terms },
       ...someRows(winningRows(ctx, report.reward.name, winning.map((w) => w.attack))),
       key: [report.name, report.reward.name],
@@ -162,12 +163,49 @@ function attackFindings(ctx: AuditContext): Problem[] {
     if (beaten.length === 0) continue;
     problems.push({
       code: auditIssueCodes.attackSucceeds, severity: 'warning', span: compareNames.find((n) => n.text === compared.name)?.span ?? ctx.anchor,
-      message: `in audit ${report.name}, ${beaten.map((w) => attackOutcomeSentence(w.attack, compared.name, w.r.estimate, w.r.label)).join('; ')}`,
+      message: `in audit ${report.name}, ${beaten.map((w) => attackOutcomeSentence(w.attack, compared.name, w.r.estimate, w.r.label)).join('; ')}${notConformingNote(report, compared.name)}`,
       ...someRows(winningRows(ctx, compared.name, beaten.map((w) => w.attack))),
       key: [report.name, compared.name],
     });
   }
   return problems;
+}
+
+/** What a finding about a reward's figures adds when a `conforms` line about it fails: they are not the logged reward's. */
+function notConformingNote(report: AuditReport, reward: string): string {
+  const failing = (report.conformance ?? []).filter((c) => c.marks.includes(reward)).map((c) => `\`${c.text}\``);
+  return failing.length === 0 ? '' : ` (not the logged reward: ${failing.join(', ')} fails, see not-conforming)`;
+}
+
+/** A value as the conformance message shows it: enough digits to see a difference of the tolerance's size. */
+const conformanceValue = (value: number): string => String(Number(value.toPrecision(12)));
+
+/**
+ * `conforms` lines that do not hold: an error on the line, with how many rows differ, the largest
+ * difference and the first rows (linked in the editor, `file:line` on the command line).
+ */
+function conformanceFindings(ctx: AuditContext): Problem[] {
+  const { report } = ctx;
+  const items = ctx.decl.items.filter((i) => i.kind === 'conforms');
+  const seen = new Map<string, number>();
+  return (report.conformance ?? []).flatMap((c): Problem[] => {
+    const occurrence = seen.get(c.text) ?? 0;
+    seen.set(c.text, occurrence + 1);
+    if (c.holds) return [];
+    const item = items.filter((i) => folded(ctx.text.slice(i.span.start, i.span.end)) === folded(c.text))[occurrence];
+    const largest = c.largest === null ? '' : `; the largest difference is ${conformanceValue(c.largest.difference)} (${c.largest.trajectory}, ${c.largest.file}:${c.largest.line})`;
+    const first = c.first.map((r) => `${r.file}:${r.line} ${c.subject} ${conformanceValue(r.subject)} vs ${c.reference} ${conformanceValue(r.reference)}`).join('; ');
+    const marks = c.marks.length === 0 ? '' : `. Every figure of ${c.marks.join(', ')} is marked not the logged reward until it holds`;
+    return [{
+      code: auditIssueCodes.notConforming, severity: 'error', span: item?.span ?? ctx.anchor,
+      message: `in audit ${report.name}, \`${folded(c.text)}\` does not hold: ${c.subject} differs from ${c.reference} by more than ${c.tolerance} on ` +
+        `${plural(c.differing, 'row')} of ${c.rows}${largest}; first: ${first}${marks}`,
+      data: { audit: report.name, subject: c.subject, reference: c.reference, differing: c.differing },
+      rows: c.first.map((r) => ({ file: resolveLink(ctx.specDir, r.file), line: r.line, message: `${c.subject} ${conformanceValue(r.subject)} vs ${c.reference} ${conformanceValue(r.reference)} (${r.trajectory})` })),
+      ...(c.differing > c.first.length ? { moreRows: c.differing - c.first.length } : {}),
+      key: [report.name, folded(c.text), String(occurrence)],
+    }];
+  });
 }
 
 /** Cancellation, on the larger reward's term whose active penalty the attack switches off: one per term and attack. */
@@ -277,7 +315,7 @@ export function auditFindings(report: AuditReport, model: SpecModel, text: strin
   if (decl?.kind !== 'audit') return [];
   const ctx: AuditContext = { report, decl, model, text, specDir, anchor: decl.name?.span ?? decl.span };
   return [
-    ...expectationFindings(ctx), ...attackFindings(ctx), ...frozenFindings(ctx), ...cancellationFindings(ctx),
+    ...conformanceFindings(ctx), ...expectationFindings(ctx), ...attackFindings(ctx), ...frozenFindings(ctx), ...cancellationFindings(ctx),
     ...redundantFindings(ctx), ...certificateFindings(ctx), ...smallSampleFindings(ctx), ...unrenderedFindings(ctx),
   ];
 }

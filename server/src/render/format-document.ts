@@ -56,6 +56,7 @@ export function describeAudit(audit: AuditReport): Block[] {
   return [
     heading(`audit ${audit.name}`, 1),
     ...header(audit),
+    ...conformanceBlocks(audit),
     ...selectionBlocks(audit),
     ...audit.attacks.flatMap((attack) => attackBlocks(audit, attack)),
     ...robustnessBlocks(audit),
@@ -156,9 +157,12 @@ function attackBlocks(audit: AuditReport, attack: AttackReport): Block[] {
         cell(r.reward, r.reward === audit.reward.name ? 'accent' : undefined),
         text(r.selection),
         // A frozen rate is shown as what it is, never as the reward's figure (and never as a bar).
-        r.frozen === undefined
-          ? rateCell(rateWithBound(e), e.asr, e.clusters, rateBar(e.asr, e.interval.low, e.interval.high))
-          : cell(`frozen (${percent(e.asr)} as logged)`, 'warn', undefined, frozenSentence(r.reward, attack.name, r.frozen)),
+        r.frozen !== undefined
+          ? cell(`frozen (${percent(e.asr)} as logged)`, 'warn', undefined, frozenSentence(r.reward, attack.name, r.frozen))
+          // The figure of a reward that fails its `conforms` line is shown, and said not to be the logged reward's.
+          : r.notConforming !== undefined
+            ? cell(`${rateWithBound(e)} not the logged reward`, 'warn', undefined, `${r.notConforming.map((t) => `\`${t}\``).join(', ')} fails`)
+            : rateCell(rateWithBound(e), e.asr, e.clusters, rateBar(e.asr, e.interval.low, e.interval.high)),
         // The strict rate (margin > 0) beside the paper's, where a tie counts: their gap is the ties.
         // Its interval is in the JSON (`strictInterval`); here the rate alone keeps the table to the terminal's width.
         r.frozen === undefined ? cell(percent(e.strictAsr), undefined, undefined, strictExplanation) : cell('frozen', 'warn'),
@@ -308,6 +312,32 @@ function certificateBlocks(audit: AuditReport): Block[] {
       runs.push(text(` (${plural(c.edits, 'edit')} trigger${c.edits === 1 ? 's' : ''} ${c.detector}${example})`));
     }
     blocks.push(paragraph(runs, 2));
+  }
+  return blocks;
+}
+
+/** The `conforms` lines, before any figure: a failing one says which rewards' figures are not the logged reward's. */
+function conformanceBlocks(audit: AuditReport): Block[] {
+  const lines = audit.conformance ?? [];
+  const terms = audit.commandTerms ?? [];
+  const blocks: Block[] = [];
+  if (terms.length > 0) {
+    blocks.push(paragraph(terms.map((t) => cell(`computed by a command: ${t.term} (${JSON.stringify(t.command)}) over ${plural(t.requests, 'trajectory', 'trajectories')}, ${t.ran === 0 ? 'all from the cache' : `${t.ran} run now`}`)), 2));
+  }
+  if (lines.length === 0) return blocks;
+  const failed = lines.filter((c) => !c.holds).length;
+  blocks.push(heading(`conformance: ${lines.length - failed} ${lines.length - failed === 1 ? 'holds' : 'hold'}, ${failed} ${failed === 1 ? 'fails' : 'fail'}`), {
+    kind: 'table',
+    columns: [{ title: '' }, { title: 'line', align: 'right' }, { title: 'conforms', shrink: true }, { title: 'rows differing', align: 'right' }, { title: 'largest difference', shrink: true }],
+    rows: lines.map((c) => [
+      check(c.holds), text(String(c.range.start.line + 1)), cell(c.text, c.holds ? undefined : 'bad'), text(`${c.differing} of ${c.rows}`),
+      text(c.largest === null ? 'none above the tolerance' : `${Number(c.largest.difference.toPrecision(6))} (${c.largest.file}:${c.largest.line})`),
+    ]),
+  });
+  for (const c of lines) {
+    if (c.holds) continue;
+    blocks.push(paragraph([cell(`${c.text}: first rows ${c.first.map((r) => `${r.file}:${r.line} (${Number(r.subject.toPrecision(12))} vs ${Number(r.reference.toPrecision(12))})`).join(', ')}` +
+      (c.marks.length === 0 ? '' : `; every figure of ${c.marks.join(', ')} below is not the logged reward's`), 'warn')]));
   }
   return blocks;
 }
