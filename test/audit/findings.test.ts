@@ -131,7 +131,15 @@ audit a {
 }
 `;
 
+/** The audit with two logged fields, and a `conforms` line after its expectation. */
+const conforming = (line: string): string => variant('  expect asr(R_L, launder, oracle_worst) == 0', `  expect asr(R_L, launder, oracle_worst) == 0\n  ${line}`,
+  variant('reward R0 {', 'field logged_step "the step" : number = meta.step\nfield logged_sample "the sample" : number = meta.sample\nreward R0 {'));
+
 const cases: Case[] = [
+  {
+    code: auditIssueCodes.notConforming, title: 'a reward that differs from the logged value on half the rows',
+    bad: conforming('⟦conforms R0 to logged_sample within 0.5⟧'), good: conforming('conforms R0 to logged_step within 0'),
+  },
   {
     code: auditIssueCodes.expectFailed, title: 'an expectation that the figures break',
     bad: variant('  expect asr(R_L, launder, oracle_worst) == 0', '  ⟦expect asr(R_L, launder, oracle_worst) >= 50%⟧'), good: audit,

@@ -9,7 +9,7 @@ import { probeFileUnder } from '../inputs/file-probe.js';
 import { InputCache } from '../inputs/input-cache.js';
 import { IssueLog, loadInputs, type FileOwner, type InputLoad } from '../inputs/load-inputs.js';
 import type { PersistentStore, RankedGenerator } from '../inputs/ranking-cache.js';
-import { cacheWarning, defaultCacheDir, prepareCacheFolder } from '../inputs/cache-folder.js';
+import { cacheWarning, defaultCacheDir, lazyCacheFolder } from '../inputs/cache-folder.js';
 import { specFiles, type SpecFiles } from '../inputs/spec-inputs.js';
 import { WorkspaceTrust } from '../inputs/trust.js';
 import { LineIndex } from '../problems/line-index.js';
@@ -21,7 +21,7 @@ import { analyze } from '../semantics/analyze.js';
 import type { SpecModel } from '../semantics/check.js';
 import type { AuditDecl } from '../syntax/ast.js';
 import { auditEditPlan, planAudit, type AuditPlan } from './plan.js';
-import { commandTermSpecs, runCommandTerms } from '../edits/command-terms.js';
+import { commandTermsRefused, runCommandTerms } from '../edits/command-terms.js';
 import { CommandError, commandsOf, runCommandGenerators } from './command-candidates.js';
 import { PreparedAudits, structuralFingerprint } from './prepared-audits.js';
 import { scoreAudit } from './run-audit.js';
@@ -56,9 +56,8 @@ function commandWithoutConsent(model: SpecModel, plan: AuditPlan, trust: Workspa
   if (command !== undefined) {
     return { audit: plan.name, command, reason: `candidates command ${JSON.stringify(command)} was not run: a spec's programs run only with consent; ${consent.howToAllow}` };
   }
-  const term = commandTermSpecs(model, auditEditPlan(plan))[0];
-  if (term === undefined) return undefined;
-  return { audit: plan.name, command: term.command, reason: `'${term.name}' command ${JSON.stringify(term.command)} was not run: a spec's programs run only with consent; ${consent.howToAllow}` };
+  const refused = commandTermsRefused(model, auditEditPlan(plan), consent);
+  return refused === undefined ? undefined : { audit: plan.name, ...refused };
 }
 
 /** What an audit keeps between runs: loaded files and prepared audits. The editor's worker keeps one. */
@@ -168,18 +167,6 @@ async function prepareAudit(ctx: AuditContext, plan: AuditPlan, load: Extract<In
   return prepared === undefined ? undefined : { ...prepared, commandTerms: terms.records };
 }
 
-/** The ranking cache's folder, made when first asked for; one warning and no cache when it cannot be. */
-function rankingFolder(dir: string | false, onProgress: ((message: string) => void) | undefined): () => string | false {
-  let ready: string | false | undefined = dir === false ? false : undefined;
-  return () => {
-    if (ready !== undefined || dir === false) return ready ?? false;
-    const problem = prepareCacheFolder(dir);
-    if (problem !== undefined) onProgress?.(cacheWarning('folder', problem));
-    ready = problem === undefined ? dir : false;
-    return ready;
-  };
-}
-
 /**
  * Checks a spec and runs its audits: what `herald audit` and the editor's audit share. Bad rows are
  * skipped and reported; the spec and the data files are only ever read.
@@ -195,7 +182,7 @@ export async function auditSpec(text: string, specFile: string, options: AuditSp
   const ctx: AuditContext = {
     model, text, specDir, files: specFiles(model.spec, specFile), caches: options.cache ?? newAuditCaches(), lines: new LineIndex(text), issues, weightSpans,
     workers: Math.max(1, Math.floor(options.workers ?? defaultWorkers())), minRowsPerWorker: Math.max(1, options.minRowsPerWorker ?? minRowsPerWorker),
-    specFile, trust, candidateCache: rankingFolder(trust.trusted ? options.candidateCache ?? defaultCacheDir() : false, options.onProgress),
+    specFile, trust, candidateCache: lazyCacheFolder(trust.trusted ? options.candidateCache ?? defaultCacheDir() : false, options.onProgress),
   };
   const audits: AuditReport[] = [];
   for (const decl of decls) {

@@ -15,7 +15,7 @@ export const allowCommandsVariable = 'HERALD_ALLOW_COMMANDS';
 /** `--allow-commands`, for every command that runs a spec's audits. */
 export const allowCommandsOption = {
   type: 'boolean', default: false,
-  help: `run the programs the spec names (candidates command "…", a field or reward = command "…"); without it, or ${allowCommandsVariable}=1, a spec that names one stops with exit 2 listing them, and nothing runs`,
+  help: `run the programs the spec names (candidates command "…", a field or reward = command "…": docs/reward-commands.md); without it, or ${allowCommandsVariable}=1, a spec that names one stops with exit 2 listing them, and nothing runs`,
 } as const satisfies OptionSpec;
 
 const howToAllow = `run herald again with --allow-commands (or ${allowCommandsVariable}=1 in the environment, for CI) once you have read what it runs`;
@@ -30,7 +30,8 @@ export function commandConsent(flag: boolean, env: NodeJS.ProcessEnv = process.e
  * when there is no consent; undefined when the run may go on.
  */
 export function refuseCommands(command: string, specFile: string, text: string, spec: Spec, only: string | undefined, consent: CommandConsent, io: CommandOutput): number | undefined {
-  const commands = specCommands(spec, only);
+  // Only an audit runs candidate generators; every analysis runs the command terms it reads.
+  const commands = specCommands(spec, only).filter((c) => command === 'audit' || c.kind === 'term');
   if (consent.allowed || commands.length === 0) return undefined;
   const lines = new LineIndex(text);
   const distinct = new Set(commands.map((c) => c.command)).size;

@@ -4,6 +4,7 @@ import { LineIndex } from '../problems/line-index.js';
 import { newReport } from '../report/schema.js';
 import { analysisFormats, isAnalysisFormat, printReadNews, writeReport } from './analysis-output.js';
 import { escapeControls } from '../report/escape-text.js';
+import { allowCommandsOption, commandConsent, refuseCommands } from './command-consent.js';
 import { parse } from '../syntax/parse.js';
 import { formatPaperTables } from '../render/format-paper-tables.js';
 import { paperTableFormats, type PaperTableFormat } from '../render/paper-tables.js';
@@ -22,6 +23,7 @@ export const compareCommand = {
     treatment: { type: 'string', multiple: true, value: 'FILE', help: "evaluation log(s) of the treatment policy; replace the comparison block's treatment (give --base too)" },
     comparison: { type: 'string', value: 'NAME', help: 'run only the comparison block NAME; a name the spec does not declare is a usage error' },
     'max-input-mib': maxInputOption,
+    'allow-commands': allowCommandsOption,
     format: { type: 'string', choices: analysisFormats, default: 'table', help: 'the report as a readable table, the JSON report (docs/report.md) or a standalone HTML page' },
     tables: {
       type: 'string', value: 'FORM', choices: paperTableFormats,
@@ -49,17 +51,23 @@ export async function runCompareCommand(args: readonly string[], io: CommandOutp
   }
   // One arm from the command line and the other from the spec would pair logs nobody named together.
   if ((values.base === undefined) !== (values.treatment === undefined)) return usageError('compare', '--base and --treatment go together: give both arms or neither', io);
-  const trust = commandTrust('compare', values['max-input-mib'], io);
-  if (typeof trust === 'number') return trust;
+  const limits = commandTrust('compare', values['max-input-mib'], io);
+  if (typeof limits === 'number') return limits;
   const specFile = positionals[0]!;
   const text = readSpec(specFile, io);
   if (text === undefined) return 2;
-  const unknown = unknownName('compare', 'comparison', 'comparison', values.comparison, parse(text).spec.decls, io);
+  const { spec } = parse(text);
+  const unknown = unknownName('compare', 'comparison', 'comparison', values.comparison, spec.decls, io);
   if (unknown !== undefined) return unknown;
+  const consent = commandConsent(values['allow-commands']);
+  const refused = refuseCommands('compare', specFile, text, spec, undefined, consent, io);
+  if (refused !== undefined) return refused;
+  const trust = limits.withCommands(consent);
+  const progress = (message: string): void => io.err(escapeControls(`herald: ${message}`));
   const logs = [...(values.base ?? []).map((file) => ({ file, what: 'an evaluation log named by --base' })), ...(values.treatment ?? []).map((file) => ({ file, what: 'an evaluation log named by --treatment' }))];
   const target = outputTarget('compare', values.out, filesRead(specFile, text, logs), io);
   if (target === undefined) return 2;
-  const outcome = await compareSpec(text, path.resolve(specFile), { only: values.comparison, baseFiles: values.base, treatmentFiles: values.treatment, trust });
+  const outcome = await compareSpec(text, path.resolve(specFile), { only: values.comparison, baseFiles: values.base, treatmentFiles: values.treatment, trust, onProgress: progress });
   const lines = new LineIndex(text);
   printRunProblems(specFile, lines, outcome, io);
   if (outcome.runError !== undefined) io.err(escapeControls(`herald compare: ${outcome.runError}`));

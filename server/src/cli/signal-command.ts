@@ -9,6 +9,7 @@ import { parse } from '../syntax/parse.js';
 import { commandTrust, maxInputOption, parseCommandLine, unknownName, usageError, usageExit, type CommandSpec, type OptionSpec } from './command-line.js';
 import { printFindings, printRunProblems, readSpec, type CommandOutput } from './check-command.js';
 import { filesRead, outputTarget } from './output-file.js';
+import { allowCommandsOption, commandConsent, refuseCommands } from './command-consent.js';
 
 export const signalCommand = {
   name: 'signal',
@@ -24,6 +25,7 @@ export const signalCommand = {
     normalize: { type: 'string', choices: ['std', 'mean'], help: "how advantages are normalised per group: divided by the group's standard deviation, or only centred (default: the block's, else std)" },
     'min-groups': { type: 'string', value: 'N', help: "a detector whose penalty changes the advantages in fewer than N groups is reported (default: the block's, else 5)" },
     'max-input-mib': maxInputOption,
+    'allow-commands': allowCommandsOption,
     format: { type: 'string', choices: analysisFormats, default: 'table', help: 'the report as a readable table, the JSON report (docs/report.md) or a standalone HTML page' },
     out: { type: 'string', value: 'FILE', help: 'write the report to FILE instead of stdout; refused, with nothing written, when FILE is the spec, a file the run reads or not a regular file; replaced only once the report is written whole' },
   },
@@ -39,20 +41,26 @@ export async function runSignalCommand(args: readonly string[], io: CommandOutpu
   const { normalize, format } = values;
   if (minGroups !== undefined && (!Number.isInteger(minGroups) || minGroups < 1)) return usageError('signal', `--min-groups takes a whole number of at least 1, not '${values['min-groups'] ?? ''}'`, io);
   if (!isAnalysisFormat(format) || (normalize !== undefined && normalize !== 'std' && normalize !== 'mean')) return usageExit;
-  const trust = commandTrust('signal', values['max-input-mib'], io);
-  if (typeof trust === 'number') return trust;
+  const limits = commandTrust('signal', values['max-input-mib'], io);
+  if (typeof limits === 'number') return limits;
   const specFile = positionals[0]!;
   const text = readSpec(specFile, io);
   if (text === undefined) return 2;
-  const decls = parse(text).spec.decls;
+  const { spec } = parse(text);
+  const decls = spec.decls;
   const unknown = unknownName('signal', 'training', 'training', values.training, decls, io)
     ?? unknownName('signal', 'reward', 'reward', values.reward, decls, io)
     ?? unknownName('signal', 'corpus', 'corpus', values.corpus, decls, io);
   if (unknown !== undefined) return unknown;
+  const consent = commandConsent(values['allow-commands']);
+  const refused = refuseCommands('signal', specFile, text, spec, undefined, consent, io);
+  if (refused !== undefined) return refused;
+  const trust = limits.withCommands(consent);
   const target = outputTarget('signal', values.out, filesRead(specFile, text, (values.log ?? []).map((file) => ({ file, what: 'a training log named by --log' }))), io);
   if (target === undefined) return 2;
   const outcome = await signalSpec(text, path.resolve(specFile), {
     only: values.training, logFiles: values.log, reward: values.reward, corpus: values.corpus, normalization: normalize, minGroups, trust,
+    onProgress: (message) => io.err(escapeControls(`herald: ${message}`)),
   });
   const lines = new LineIndex(text);
   printRunProblems(specFile, lines, outcome, io);

@@ -4,6 +4,7 @@ import type { AnalysisInputs } from '../inputs/analysis-inputs.js';
 import { prepareEdits } from '../edits/prepare.js';
 import { editMargins, selectedMargins } from '../edits/scoring.js';
 import type { CandidateSource } from '../edits/prepare.js';
+import type { CommandTerms } from '../language/command-terms.js';
 import type { Trajectory } from '../pool/types.js';
 import { RewardCompiler } from '../reward/compile.js';
 import { exactMatch, precision, recall, tokenF1 } from '../language/functions.js';
@@ -63,8 +64,8 @@ export function comparisonMetrics(model: SpecModel, plan: ComparisonPlan): Metri
  * does not lower the fixed scorer (margin ≥ 0, a tie counts); one with no such edit is not. The
  * oracle-worst figure takes instead the edit the scorer likes best (the audit's own selection).
  */
-export function evaluateArm(model: SpecModel, plan: ComparisonPlan, inputs: AnalysisInputs, candidates: CandidateSource): ArmValues | undefined {
-  const prepared = prepareEdits(model, comparisonEditPlan(plan), inputs, candidates);
+export function evaluateArm(model: SpecModel, plan: ComparisonPlan, inputs: AnalysisInputs, candidates: CandidateSource, commandTerms?: CommandTerms): ArmValues | undefined {
+  const prepared = prepareEdits(model, comparisonEditPlan(plan), inputs, candidates, { commandTerms });
   if (prepared === undefined) return undefined;
   const { rows, originalValues, table } = prepared;
   const F = table.keys.length;

@@ -1,4 +1,8 @@
 import * as path from 'node:path';
+import { commandTermsRefused, runCommandTerms } from '../edits/command-terms.js';
+import { defaultCacheDir, lazyCacheFolder } from '../inputs/cache-folder.js';
+import { defaultCommandTimeoutSeconds } from '../inputs/command-runner.js';
+import type { CommandTerms } from '../language/command-terms.js';
 import { withLoggedFields } from '../edits/logged-field-rows.js';
 import { candidateLinks } from '../edits/attack-plan.js';
 import { AuditError } from '../edits/audit-error.js';
@@ -15,7 +19,7 @@ import { InputCache } from '../inputs/input-cache.js';
 import { IssueLog, loadInputs, logFromFile, type NamedFile } from '../inputs/load-inputs.js';
 import { specFiles } from '../inputs/spec-inputs.js';
 import { WorkspaceTrust } from '../inputs/trust.js';
-import { comparisonFieldReader, planComparison } from './plan.js';
+import { comparisonEditPlan, comparisonFieldReader, planComparison } from './plan.js';
 import { runComparison } from './run-compare.js';
 
 export interface CompareOutcome {
@@ -35,6 +39,10 @@ export interface CompareRequest {
   readonly cache?: InputCache | undefined;
   /** The rule the linked files are checked and opened under; default: everything (the CLI). */
   readonly trust?: WorkspaceTrust | undefined;
+  /** Where command terms' answers are kept (inputs/term-cache.ts); false keeps none. Default: `defaultCacheDir()`, none in an untrusted workspace. */
+  readonly cacheDir?: string | false | undefined;
+  readonly onProgress?: ((message: string) => void) | undefined;
+  readonly isCancelled?: (() => boolean) | undefined;
 }
 
 function blocksOf(model: SpecModel, request: CompareRequest): ComparisonDecl[] | string {
@@ -58,6 +66,7 @@ export async function compareSpec(text: string, specFile: string, request: Compa
   const cache = request.cache ?? new InputCache();
   const issues = new IssueLog();
   const reports: ComparisonReport[] = [];
+  const cacheDir = lazyCacheFolder(trust.trusted ? request.cacheDir ?? defaultCacheDir() : false, request.onProgress);
   for (const block of blocks) {
     const plan = planComparison(block);
     if (plan === undefined) continue;
@@ -67,8 +76,23 @@ export async function compareSpec(text: string, specFile: string, request: Compa
     const treatment = await loadInputs(specDir, { corpus: named(plan.corpus), pools: arm(request.treatmentFiles, plan.treatment) }, { cache, trust, issues });
     if (!base.ok || !treatment.ok) return { problems, dataIssues: issues.issues, reports: undefined, model };
     const source = createCandidateSource(base.inputs.corpus, base.candidateFiles);
+    const baseInputs = withLoggedFields(model, base.inputs, issues, comparisonFieldReader(plan));
+    const treatmentInputs = withLoggedFields(model, treatment.inputs, issues, comparisonFieldReader(plan));
+    // A reward computed by the user's program runs over each arm's rows and edits first (edits/command-terms.ts).
+    const failed = (why: string): CompareOutcome => ({ problems, dataIssues: issues.issues, reports: undefined, runError: `comparison '${plan.name}' could not run: ${why}`, model });
+    const refused = commandTermsRefused(model, comparisonEditPlan(plan), trust.commands);
+    if (refused !== undefined) return failed(refused.reason);
+    const terms: { base?: CommandTerms; treatment?: CommandTerms } = {};
+    for (const [arm, inputs] of [['base', baseInputs], ['treatment', treatmentInputs]] as const) {
+      const ran = await runCommandTerms(model, comparisonEditPlan(plan), inputs, source, {
+        cwd: specDir, timeoutSeconds: defaultCommandTimeoutSeconds, cacheDir: cacheDir(), isCancelled: request.isCancelled, onProgress: (m) => request.onProgress?.(`${arm} arm: ${m}`),
+      }, { isCancelled: request.isCancelled });
+      if (ran.kind === 'cancelled') return { problems, dataIssues: issues.issues, reports: undefined, model };
+      if (ran.kind === 'failed') return failed(`${arm} arm: ${ran.error}`);
+      if (ran.terms !== undefined) terms[arm] = ran.terms;
+    }
     try {
-      const report = runComparison(model, plan, withLoggedFields(model, base.inputs, issues, comparisonFieldReader(plan)), withLoggedFields(model, treatment.inputs, issues, comparisonFieldReader(plan)), source, lines);
+      const report = runComparison(model, plan, baseInputs, treatmentInputs, source, lines, terms);
       if (report !== undefined) reports.push(report);
     } catch (error) {
       if (!(error instanceof AuditError)) throw error;

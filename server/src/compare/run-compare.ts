@@ -1,6 +1,7 @@
 import type { AnalysisInputs } from '../inputs/analysis-inputs.js';
 import { readFileSection } from '../inputs/pool-section.js';
 import type { CandidateSource } from '../edits/prepare.js';
+import type { CommandTerms } from '../language/command-terms.js';
 import type { Trajectory } from '../pool/types.js';
 import type { ComparisonBody, ComparisonReport } from '../report/training-schema.js';
 import type { ComparisonCell } from '../report/training-schema.js';
@@ -164,9 +165,10 @@ function comparisonBody(model: SpecModel, plan: ComparisonPlan, baseValues: ArmV
  */
 export function runComparison(
   model: SpecModel, plan: ComparisonPlan, base: AnalysisInputs, treatment: AnalysisInputs, candidates: CandidateSource, lines: LineIndex | undefined,
+  terms: { readonly base?: CommandTerms | undefined; readonly treatment?: CommandTerms | undefined } = {},
 ): ComparisonReport | undefined {
-  const baseValues = evaluateArm(model, plan, base, candidates);
-  const treatmentValues = evaluateArm(model, plan, treatment, candidates);
+  const baseValues = evaluateArm(model, plan, base, candidates, terms.base);
+  const treatmentValues = evaluateArm(model, plan, treatment, candidates, terms.treatment);
   if (baseValues === undefined || treatmentValues === undefined) return undefined;
   const body = comparisonBody(model, plan, baseValues, treatmentValues);
   const isGreedy = greedyRule(model, plan);

@@ -4,6 +4,7 @@
 // term reads, rendered back into its log's format), each program runs once over its requests that
 // the cache does not hold, and the analysis's real pass reads the answers (`AnsweredTerms`).
 import type { AnalysisInputs } from '../inputs/analysis-inputs.js';
+import type { CommandConsent } from '../inputs/trust.js';
 import { runCommand } from '../inputs/command-runner.js';
 import { cachedTermValues, keepTermValues, namedFiles, type TermCacheKey, type TermValue } from '../inputs/term-cache.js';
 import { cacheWarning } from '../inputs/cache-folder.js';
@@ -59,6 +60,35 @@ export function commandTermSpecs(model: SpecModel, plan: EditPlan): CommandTermS
   });
 }
 
+/**
+ * Why the plan's command terms may not run (a spec's programs run only with consent: a trusted
+ * workspace, `--allow-commands`), naming the first; undefined when it reads none or may run them.
+ */
+export function commandTermsRefused(model: SpecModel, plan: EditPlan, consent: CommandConsent): { readonly reason: string; readonly command: string } | undefined {
+  if (consent.allowed) return undefined;
+  const term = commandTermSpecs(model, plan)[0];
+  if (term === undefined) return undefined;
+  return { command: term.command, reason: `'${term.name}' command ${JSON.stringify(term.command)} was not run: a spec's programs run only with consent; ${consent.howToAllow}` };
+}
+
+/** The cache key of a term's answers: its program, where it runs, and the files it names. */
+function cacheKeyOf(spec: CommandTermSpec, cwd: string): TermCacheKey {
+  return { command: spec.command, cwd, oracle: spec.oracle, files: namedFiles(spec.command, cwd) };
+}
+
+/**
+ * The answers the cache holds for the plan's command terms, for what runs no program (a worked
+ * pair in the editor: the audit that listed the pair ran the program and kept its answers).
+ * Undefined when the plan reads no command term.
+ */
+export function cachedCommandTerms(model: SpecModel, plan: EditPlan, cwd: string, cacheDir: string | false): AnsweredTerms | undefined {
+  const specs = commandTermSpecs(model, plan);
+  if (specs.length === 0) return undefined;
+  const answers = new Map(specs.map((spec) => [spec.name, cacheDir === false ? new Map<string, TermValue>() : cachedTermValues(cacheDir, cacheKeyOf(spec, cwd))]));
+  return new AnsweredTerms(new Map(specs.map((s) => [s.name, s])), answers,
+    'its program\'s answer for this trajectory is not in the cache: run the audit again (the editor keeps answers only in a trusted workspace)');
+}
+
 /** The pool row a request names, as `file:line`, for an error about it. */
 function rowAt(rows: readonly Trajectory[], content: string): string {
   const id: unknown = (JSON.parse(content) as Record<string, unknown>)['trajectory_id'];
@@ -85,7 +115,7 @@ export async function runCommandTerms(model: SpecModel, plan: EditPlan, inputs: 
   for (const spec of specs) {
     const requests = collector.requests.get(spec.name) ?? new Map<string, string>();
     const progress = (message: string): void => ctx.onProgress?.(`'${spec.name}' command ${JSON.stringify(spec.command)}: ${message}`);
-    const key: TermCacheKey = { command: spec.command, cwd: ctx.cwd, oracle: spec.oracle, files: namedFiles(spec.command, ctx.cwd) };
+    const key = cacheKeyOf(spec, ctx.cwd);
     const kept = ctx.cacheDir === false ? new Map<string, TermValue>() : cachedTermValues(ctx.cacheDir, key, (reason) => ctx.onProgress?.(cacheWarning('entry', reason)));
     const values = new Map<string, TermValue>();
     const missing: [string, string][] = [];

@@ -106,13 +106,20 @@ export type TermAnswers = ReadonlyMap<string, number | boolean>;
 
 /** The second pass: each term reads its program's answer for the trajectory's request. */
 export class AnsweredTerms implements CommandTerms {
-  constructor(readonly specs: ReadonlyMap<string, CommandTermSpec>, readonly answers: ReadonlyMap<string, TermAnswers>) {}
+  /**
+   * `unanswered` says why a trajectory has no answer: in an audit, the first pass sent every
+   * trajectory the second evaluates, so a miss is a request built differently twice.
+   */
+  constructor(
+    readonly specs: ReadonlyMap<string, CommandTermSpec>,
+    readonly answers: ReadonlyMap<string, TermAnswers>,
+    private readonly unanswered = 'no answer of its command for this trajectory (its request was not sent)',
+  ) {}
 
   value(term: string, view: TrajectoryView): number | boolean {
     const spec = this.specs.get(term);
     const value = spec === undefined ? undefined : this.answers.get(term)?.get(contentKey(requestContent(view, spec.oracle)));
-    // The first pass sent every trajectory this pass evaluates: a miss is a request built differently twice.
-    if (value === undefined) throw new EvaluationError(`'${term}': no answer of its command for this trajectory (its request was not sent)`);
+    if (value === undefined) throw new EvaluationError(`'${term}': ${this.unanswered}`);
     return value;
   }
 }

@@ -89,10 +89,14 @@ export function failureFindings(issues: readonly RowIssue[], failures: readonly 
     const name = decl.name.text;
     const reasons = [...unreadable, ...failures.filter((f) => f.audit === name).map((f) => f.reason)];
     if (reasons.length === 0) return [];
-    // A command that was not run is shown on its generator, where trusting the workspace is the fix.
+    // A command that was not run or failed is shown where it is written (a generator, or the field
+    // or reward it computes), where trusting the workspace or fixing the program is the fix.
     const command = failures.find((f) => f.audit === name && f.command !== undefined)?.command;
     const generator = command === undefined ? undefined : decl.items.flatMap((i) => (i.kind === 'attack' ? i.generators : [])).find((g) => g.kind === 'candidates-command' && g.command?.value === command);
-    return [{ code: auditIssueCodes.auditFailed, severity: 'error', span: generator?.span ?? decl.name.span, message: `the audit could not run: ${reasons.join('; ')}`, key: [name] }];
+    const term = command === undefined || generator !== undefined ? undefined
+      : model.spec.decls.find((d) => (d.kind === 'logged' || d.kind === 'reward') && d.command?.program.value === command);
+    const termSpan = term?.kind === 'logged' || term?.kind === 'reward' ? term.command?.span : undefined;
+    return [{ code: auditIssueCodes.auditFailed, severity: 'error', span: generator?.span ?? termSpan ?? decl.name.span, message: `the audit could not run: ${reasons.join('; ')}`, key: [name] }];
   });
 }
 

@@ -183,3 +183,19 @@ export function cacheWarning(scope: 'folder' | 'entry', reason: string): string 
     ? `warning: cache skipped (candidate rankings and command outputs are not kept between runs): ${reason}`
     : `warning: cache entry not used: ${reason}`;
 }
+
+/**
+ * The cache's folder under `dir`, made when first asked for: one warning (to `onProgress`) and no
+ * cache when it cannot be; false for no cache at all. What every analysis that keeps rankings,
+ * command outputs or command terms' answers reads its folder through.
+ */
+export function lazyCacheFolder(dir: string | false, onProgress: ((message: string) => void) | undefined): () => string | false {
+  let ready: string | false | undefined = dir === false ? false : undefined;
+  return () => {
+    if (ready !== undefined || dir === false) return ready ?? false;
+    const problem = prepareCacheFolder(dir);
+    if (problem !== undefined) onProgress?.(cacheWarning('folder', problem));
+    ready = problem === undefined ? dir : false;
+    return ready;
+  };
+}

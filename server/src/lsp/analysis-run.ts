@@ -102,7 +102,8 @@ async function runAudits(request: AnalysisRequest, ctx: RunContext): Promise<Out
 // The training analyses poll no flag themselves: a cancelled run stops between them.
 async function runTraining(request: AnalysisRequest, ctx: RunContext): Promise<Outcome<TrainingResults>> {
   if (ctx.isCancelled()) return { state: 'cancelled' };
-  const options = { cache: ctx.cache.inputs, trust: trustOf(request) };
+  // A command term's program runs only in a trusted workspace (the trust rule says), with the progress and cancel of the run.
+  const options = { cache: ctx.cache.inputs, trust: trustOf(request), onProgress: ctx.onProgress, isCancelled: ctx.isCancelled };
   if (request.signals) ctx.onProgress('training-signal audits');
   const signal = request.signals ? await signalSpec(request.text, request.specFile, options) : { reports: [], runError: undefined };
   if (signal.reports === undefined) return { state: 'done', results: { ok: false, runError: signal.runError } };

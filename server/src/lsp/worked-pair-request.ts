@@ -1,5 +1,7 @@
 import * as path from 'node:path';
-import { planAudit } from '../audit/plan.js';
+import { auditEditPlan, planAudit } from '../audit/plan.js';
+import { cachedCommandTerms } from '../edits/command-terms.js';
+import { defaultCacheDir } from '../inputs/cache-folder.js';
 import type { InputCache } from '../inputs/input-cache.js';
 import { describeFileError, streamJsonlLines } from '../inputs/jsonl.js';
 import type { NamedFile } from '../inputs/load-inputs.js';
@@ -111,7 +113,9 @@ export async function workedPairAnswer(session: Session, corpora: InputCache, im
   const row = resolved.rows[0];
   if (row === undefined) return unavailable(`the audits skip line ${found.line} of ${specRelative(specDir, found.file)}: ${resolved.skipped[0]?.reason ?? 'its ids do not resolve against the corpus'}`);
 
-  const computed = computeWorkedPair(model, plan, corpus.corpus, row, params);
+  // A field or reward computed by a program is read from the answers the audit kept: nothing runs here.
+  const terms = cachedCommandTerms(model, auditEditPlan(plan), specDir, trust.trusted ? defaultCacheDir() : false);
+  const computed = computeWorkedPair(model, plan, corpus.corpus, row, params, terms);
   if (!computed.ok) return unavailable(computed.reason);
   const { pair } = computed;
   // An imported row is shown as the row the importer made, as the audit read it (resolved ids included).

@@ -6,6 +6,7 @@ import { editVariants, type Edit } from '../edits/edit-program.js';
 import { renderedView, UnrenderedEdit } from '../edits/rendered-view.js';
 import { compilePlan } from '../edits/prepare.js';
 import { corpusEnv, type EvalEnv } from '../language/eval-env.js';
+import type { CommandTerms } from '../language/command-terms.js';
 import { viewOf, type TrajectoryView } from '../language/view.js';
 import type { Corpus, TraceStep, Trajectory } from '../pool/types.js';
 import type { SpecModel } from '../semantics/check.js';
@@ -90,8 +91,8 @@ function stepName(step: TraceStep): string {
  * Rebuilds the pair (trajectory, edit) of one audit and takes every scored reward's margin term by
  * term. `corpus` is the audit's corpus (detectors and signals read it).
  */
-export function computeWorkedPair(model: SpecModel, plan: AuditPlan, corpus: Corpus, row: Trajectory, wanted: PairEdit): PairOutcome {
-  const env = corpusEnv(corpus);
+export function computeWorkedPair(model: SpecModel, plan: AuditPlan, corpus: Corpus, row: Trajectory, wanted: PairEdit, commandTerms?: CommandTerms): PairOutcome {
+  const env = corpusEnv(corpus, commandTerms);
   // Rebuilding the edit and evaluating the features can meet an engine bound (an edit that grows
   // past its limits, a `matches` past its work): the audit stopped on it too, with this message.
   try {

@@ -2,6 +2,8 @@ import { dot, rewardScorer } from '../edits/features.js';
 import type { AnalysisInputs } from '../inputs/analysis-inputs.js';
 import { readFileSection } from '../inputs/pool-section.js';
 import { noCandidates, prepareEdits } from '../edits/prepare.js';
+import type { EditPlan } from '../edits/attack-plan.js';
+import type { CommandTerms } from '../language/command-terms.js';
 import type { SignalReport } from '../report/training-schema.js';
 import { RewardCompiler } from '../reward/compile.js';
 import type { SpecModel } from '../semantics/check.js';
@@ -32,10 +34,14 @@ function stepOf(meta: Readonly<Record<string, unknown>>): number | undefined {
  * Scores every logged training row with the training reward and its detectors, through the audit
  * engine's feature evaluation (an audit with no attacks), then analyses the update groups.
  */
-export function runSignal(model: SpecModel, plan: TrainingPlan, inputs: AnalysisInputs, lines: LineIndex | undefined): SignalReport {
+/** The edit engine's plan of a training block: no attacks, every row's reward terms (its detector terms among them) evaluated once. */
+export function signalEditPlan(plan: Pick<TrainingPlan, 'reward'>): EditPlan {
+  return { rewards: [plan.reward], detectors: [], attacks: [] };
+}
+
+export function runSignal(model: SpecModel, plan: TrainingPlan, inputs: AnalysisInputs, lines: LineIndex | undefined, commandTerms?: CommandTerms): SignalReport {
   const detectors = detectorTerms(model, plan.reward);
-  // The edit engine with no attacks: every row's reward terms (its detector terms among them), evaluated once.
-  const prepared = prepareEdits(model, { rewards: [plan.reward], detectors: [], attacks: [] }, inputs, noCandidates)!;
+  const prepared = prepareEdits(model, signalEditPlan(plan), inputs, noCandidates, { commandTerms })!;
   const compiler = new RewardCompiler(model);
   const reward = compiler.reward(plan.reward);
   // prepareEdits built the table from the same reward, so every term has its column.

@@ -10,7 +10,11 @@ import type { TrainingDecl } from '../syntax/ast.js';
 import { LineIndex } from '../problems/line-index.js';
 import type { Problem } from '../problems/problem.js';
 import { planTraining, trainingFieldReader, type TrainingPlan } from './plan.js';
-import { runSignal } from './run-signal.js';
+import { runSignal, signalEditPlan } from './run-signal.js';
+import { commandTermsRefused, runCommandTerms } from '../edits/command-terms.js';
+import { noCandidates } from '../edits/prepare.js';
+import { defaultCacheDir, lazyCacheFolder } from '../inputs/cache-folder.js';
+import { defaultCommandTimeoutSeconds } from '../inputs/command-runner.js';
 import { InputCache } from '../inputs/input-cache.js';
 import { IssueLog, loadInputs, logFromFile } from '../inputs/load-inputs.js';
 import { specFiles } from '../inputs/spec-inputs.js';
@@ -39,6 +43,10 @@ export interface SignalRequest {
   readonly cache?: InputCache | undefined;
   /** The rule the linked files are checked and opened under; default: everything (the CLI). */
   readonly trust?: WorkspaceTrust | undefined;
+  /** Where command terms' answers are kept (inputs/term-cache.ts); false keeps none. Default: `defaultCacheDir()`, none in an untrusted workspace. */
+  readonly cacheDir?: string | false | undefined;
+  readonly onProgress?: ((message: string) => void) | undefined;
+  readonly isCancelled?: (() => boolean) | undefined;
 }
 
 /** The plans to run: the spec's training blocks, or one described by the request. */
@@ -79,12 +87,22 @@ export async function signalSpec(text: string, specFile: string, request: Signal
   const cache = request.cache ?? new InputCache();
   const issues = new IssueLog();
   const reports: SignalReport[] = [];
+  const cacheDir = lazyCacheFolder(trust.trusted ? request.cacheDir ?? defaultCacheDir() : false, request.onProgress);
   for (const plan of plans) {
     const logs = request.logFiles !== undefined && request.logFiles.length > 0 ? request.logFiles.map(logFromFile) : plan.logs.map(named);
     const loaded = await loadInputs(specDir, { corpus: named(plan.corpus), pools: logs }, { cache, trust, issues });
     if (!loaded.ok) return { problems, dataIssues: issues.issues, reports: undefined, model };
+    const inputs = withLoggedFields(model, loaded.inputs, issues, trainingFieldReader(plan));
+    // A reward computed by the user's program runs over the logged rows first (edits/command-terms.ts).
+    const refused = commandTermsRefused(model, signalEditPlan(plan), trust.commands);
+    if (refused !== undefined) return { problems, dataIssues: issues.issues, reports: undefined, runError: `training block '${plan.name}' could not run: ${refused.reason}`, model };
+    const terms = await runCommandTerms(model, signalEditPlan(plan), inputs, noCandidates, {
+      cwd: specDir, timeoutSeconds: defaultCommandTimeoutSeconds, cacheDir: cacheDir(), isCancelled: request.isCancelled, onProgress: request.onProgress,
+    }, { isCancelled: request.isCancelled });
+    if (terms.kind === 'cancelled') return { problems, dataIssues: issues.issues, reports: undefined, model };
+    if (terms.kind === 'failed') return { problems, dataIssues: issues.issues, reports: undefined, runError: `training block '${plan.name}' could not run: ${terms.error}`, model };
     try {
-      reports.push(runSignal(model, { ...plan, logs: logs.map((l) => l.name) }, withLoggedFields(model, loaded.inputs, issues, trainingFieldReader(plan)), lines));
+      reports.push(runSignal(model, { ...plan, logs: logs.map((l) => l.name) }, inputs, lines, terms.terms));
     } catch (error) {
       if (!(error instanceof AuditError)) throw error;
       return { problems, dataIssues: issues.issues, reports: undefined, runError: `training block '${plan.name}' could not run: ${error.message}`, model };
