@@ -28,7 +28,7 @@ function paperWith(original: string, replacement: string): string {
 
 const declarationKeywords = ['corpus', 'pool', 'field', 'oracle field', 'signal', 'detector', 'reward', 'audit', 'training', 'comparison', 'edit'];
 const stepMembers = ['args', 'has_step_reward', 'query', 'results', 'retrieval', 'step_reward', 'text', 'titles', 'tool', 'type', 'urls'];
-const auditItemKeywords = ['reward', 'compare', 'corpus', 'pools', 'attack', 'lattice', 'expect', 'seed', 'bootstrap', 'sweep'];
+const auditItemKeywords = ['reward', 'compare', 'corpus', 'pools', 'attack', 'lattice', 'expect', 'conforms', 'seed', 'bootstrap', 'sweep'];
 
 describe('completion', () => {
   let client: TestClient;

@@ -154,6 +154,20 @@ const cases: Case[] = [
   { code: issueCodes.badEdit, title: 'an edit with two each operations', bad: variant('reward R_L = R0 - 1.2 * L', 'edit two "two forks" = delete each s in steps where s.type == "search", ⟦delete each c in citations⟧\nreward R_L = R0 - 1.2 * L'), good: variant('reward R_L = R0 - 1.2 * L', 'edit two "one fork" = delete all s in steps where s.type == "search", delete each c in citations\nreward R_L = R0 - 1.2 * L') },
   { code: issueCodes.badEdit, title: 'replace with an unknown source', bad: variant('reward R_L = R0 - 1.2 * L', 'edit swap "swap" = replace each c in citations with ⟦generatd⟧\nreward R_L = R0 - 1.2 * L'), good: variant('reward R_L = R0 - 1.2 * L', 'edit swap "swap" = replace each c in citations with generated\nreward R_L = R0 - 1.2 * L') },
   { code: issueCodes.badEdit, title: 'an edit of one operation too many', bad: variant('reward R_L = R0 - 1.2 * L', `edit pad "double" = ${'set answer = concat(answer, answer), '.repeat(maxEditOperations)}⟦set answer = concat(answer, answer)⟧\nreward R_L = R0 - 1.2 * L`), good: variant('reward R_L = R0 - 1.2 * L', `edit pad "double" = ${'set answer = concat(answer, answer), '.repeat(maxEditOperations - 1)}set answer = concat(answer, answer)\nreward R_L = R0 - 1.2 * L`) },
+  {
+    code: issueCodes.commandInEdit, title: "an edit whose guard reads a field computed by a command",
+    bad: variant('reward R_L = R0 - 1.2 * L', 'field judge "a judge" : number = command "node judge.mjs"\nedit ⟦pad⟧ "pad a good answer" when judge > 0.5 = set answer = concat(answer, " ", question)\nreward R_L = R0 - 1.2 * L - 0.1 * judge').replace('  attack fake_id targets F\n', '  attack fake_id targets F\n  attack pad\n'),
+    good: variant('reward R_L = R0 - 1.2 * L', 'field judge "a judge" : number = command "node judge.mjs"\nedit pad "pad the answer" = set answer = concat(answer, " ", question)\nreward R_L = R0 - 1.2 * L - 0.1 * judge').replace('  attack fake_id targets F\n', '  attack fake_id targets F\n  attack pad\n'),
+  },
+  {
+    code: issueCodes.badConformance, title: 'a conforms line that compares a pool',
+    bad: variant('  expect minimal_repair == {L}', '  expect minimal_repair == {L}\n  conforms R0 to ⟦p⟧'),
+    good: variant('  expect minimal_repair == {L}', '  expect minimal_repair == {L}\n  conforms R_L to R0 within 0'),
+  },
+  {
+    code: issueCodes.badConformance, title: "a conforms line without 'to', and a negative tolerance",
+    bad: variant('  expect minimal_repair == {L}', '  expect minimal_repair == {L}\n  conforms R_L ⟦as⟧ R0 within ⟦-1⟧'),
+  },
   { code: issueCodes.neverEligible, title: 'an attack whose target reads nothing the edit changes', bad: variant('  attack fake_id targets F\n', '  attack fake_id targets F\n  attack padded = pad targets ⟦F⟧\n').replace('reward R_L = R0 - 1.2 * L', 'edit pad "pad the answer" = set answer = concat(answer, " ", question)\nreward R_L = R0 - 1.2 * L') },
   { code: issueCodes.unknownGenerator, title: 'a misspelt generator', bad: variant('lexical(8)', '⟦lexicl⟧(8)'), data: { suggestion: 'lexical' } },
   { code: issueCodes.generatorNotAllowed, title: 'candidates for an exact edit', bad: variant('attack fake_id targets F', 'attack fake_id targets F using ⟦bm25(4)⟧') },

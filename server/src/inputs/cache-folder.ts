@@ -199,3 +199,25 @@ export function lazyCacheFolder(dir: string | false, onProgress: ((message: stri
     return ready;
   };
 }
+
+/**
+ * A cache file whose first line is the SHA-256 of `keyParts` and the body: the body when the file is
+ * there and whole, undefined when it is absent or its digest differs (planted or damaged). A file
+ * that cannot be used (a link, not this user's…) is also told to `onRefused`, by its path: its
+ * content is never read, let alone quoted.
+ */
+export function readDigestedFile(dir: string, name: string, keyParts: readonly string[], maxBodyBytes: number, onRefused?: (reason: string) => void): string | undefined {
+  const read = readCacheFile(dir, name, maxBodyBytes + 128);
+  if (read.kind === 'refused') onRefused?.(read.reason);
+  if (read.kind !== 'found') return undefined;
+  const text = read.bytes.toString('utf8');
+  const newline = text.indexOf('\n');
+  if (newline < 0) return undefined;
+  const body = text.slice(newline + 1);
+  return text.slice(0, newline) === sha256Hex([...keyParts, body]) ? body : undefined;
+}
+
+/** Writes `body` under its digest line (`readDigestedFile`), renamed into place; false when it could not be written. */
+export function writeDigestedFile(dir: string, name: string, keyParts: readonly string[], body: string): boolean {
+  return writeCacheFile(dir, name, [`${sha256Hex([...keyParts, body])}\n`, body]);
+}

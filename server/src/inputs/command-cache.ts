@@ -7,7 +7,7 @@
 // (never through a link, never from a folder others can write) is inputs/cache-folder.ts's.
 import { createHash } from 'node:crypto';
 import { maxInputBytes } from './input-limits.js';
-import { readCacheFile, sha256Hex, writeCacheFile } from './cache-folder.js';
+import { readDigestedFile, sha256Hex, writeDigestedFile } from './cache-folder.js';
 
 const commandCacheVersion = 'commands-v2';
 
@@ -24,31 +24,17 @@ function keyParts(key: CommandCacheKey): string[] {
 
 const fileName = (key: CommandCacheKey): string => `command-${sha256Hex(keyParts(key))}.out`;
 
-/** The SHA-256 of the key and the output, the file's first line: a planted or damaged output is a miss. */
-const outputDigest = (key: CommandCacheKey, stdout: string): string => sha256Hex(keyParts(key).concat(stdout));
-
-// The digest's line on top of the largest output a command may give (inputs/command-runner.ts).
-const maxFileBytes = maxInputBytes + 128;
-
 /**
  * The output kept for this key; undefined when none is, or what is there is not this key's output
- * whole (its digest differs). A file that cannot be used (a link, not this user's…) is also told to
- * `onRefused`, by its path: its content is never read, let alone quoted.
+ * whole (its digest differs). A file that cannot be used is told to `onRefused`, by its path.
  */
 export function cachedOutput(dir: string, key: CommandCacheKey, onRefused?: (reason: string) => void): string | undefined {
-  const read = readCacheFile(dir, fileName(key), maxFileBytes);
-  if (read.kind === 'refused') onRefused?.(read.reason);
-  if (read.kind !== 'found') return undefined;
-  const text = read.bytes.toString('utf8');
-  const newline = text.indexOf('\n');
-  if (newline < 0) return undefined;
-  const stdout = text.slice(newline + 1);
-  return text.slice(0, newline) === outputDigest(key, stdout) ? stdout : undefined;
+  return readDigestedFile(dir, fileName(key), keyParts(key), maxInputBytes, onRefused);
 }
 
 /** Keeps an output (a new file renamed into place); failures only cost the next run the command. */
 export function keepOutput(dir: string, key: CommandCacheKey, stdout: string): void {
-  writeCacheFile(dir, fileName(key), [`${outputDigest(key, stdout)}\n`, stdout]);
+  writeDigestedFile(dir, fileName(key), keyParts(key), stdout);
 }
 
 /** The report's record of an output: the SHA-256 of its bytes alone (what `sha256sum` gives). */

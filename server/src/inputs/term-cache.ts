@@ -10,7 +10,7 @@
 // again. A module that file imports is not named: edit the command (`--v 2`) or run `--no-cache`.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { readCacheFile, sha256Hex, writeCacheFile } from './cache-folder.js';
+import { readDigestedFile, sha256Hex, writeDigestedFile } from './cache-folder.js';
 import { maxInputBytes } from './input-limits.js';
 
 const termCacheVersion = 'terms-v1';
@@ -56,7 +56,6 @@ export function namedFiles(command: string, cwd: string): string {
 
 const keyParts = (key: TermCacheKey): string[] => [termCacheVersion, key.command, key.cwd, key.oracle ? 'oracle' : 'visible', key.files];
 const fileName = (key: TermCacheKey): string => `terms-${sha256Hex(keyParts(key))}.txt`;
-const digestOf = (key: TermCacheKey, body: string): string => sha256Hex(keyParts(key).concat(body));
 
 /** A value as the file keeps it: JSON, one per line after its request's key. */
 export type TermValue = number | boolean;
@@ -68,15 +67,8 @@ export type TermValue = number | boolean;
  */
 export function cachedTermValues(dir: string, key: TermCacheKey, onRefused?: (reason: string) => void): Map<string, TermValue> {
   const values = new Map<string, TermValue>();
-  const read = readCacheFile(dir, fileName(key), maxInputBytes);
-  if (read.kind === 'refused') onRefused?.(read.reason);
-  if (read.kind !== 'found') return values;
-  const text = read.bytes.toString('utf8');
-  const newline = text.indexOf('\n');
-  if (newline < 0) return values;
-  const body = text.slice(newline + 1);
-  if (text.slice(0, newline) !== digestOf(key, body)) return values;
-  for (const line of body.split('\n')) {
+  const body = readDigestedFile(dir, fileName(key), keyParts(key), maxInputBytes, onRefused);
+  for (const line of body?.split('\n') ?? []) {
     const tab = line.indexOf('\t');
     if (tab < 0) continue;
     const value: unknown = JSON.parse(line.slice(tab + 1));
@@ -90,6 +82,5 @@ export function keepTermValues(dir: string, key: TermCacheKey, values: ReadonlyM
   const lines: string[] = [];
   for (const [request, value] of values) lines.push(`${request}\t${JSON.stringify(value)}\n`);
   const body = lines.join('');
-  if (body.length > maxInputBytes) return;
-  writeCacheFile(dir, fileName(key), [`${digestOf(key, body)}\n`, body]);
+  if (body.length <= maxInputBytes) writeDigestedFile(dir, fileName(key), keyParts(key), body);
 }

@@ -112,6 +112,8 @@ function rewardSection(audit: AuditReport, name: string, links: PairLinks): stri
   const labels = [...new Set(rows.map((r) => r.label))];
   return [
     `**audit \`${audit.name}\`**: oracle-worst ASR (${labels.join(', ')}): ${rows.map((r) => `${r.attack} ${rateText(r.estimate)}`).join(' · ')}`,
+    // A reward whose `conforms` line fails: its figures are shown, and said not to be the logged reward's.
+    ...(rows[0]?.notConforming === undefined ? [] : [`⚠ not the logged reward: ${rows[0].notConforming.map((t) => `\`${t}\``).join(', ')} fails (not-conforming)`]),
     ...smallSampleLines(audit, rows.map((r) => r.attack)),
     ...rewardPairs(audit, name, links),
   ];
