@@ -67,6 +67,40 @@ audit a {
     assert.match(String(frozen[0]!.message), /^term 'logged' reads logged field 'score' \(meta\.score\)/);
   });
 
+  test('a field or reward computed by a program says what runs, on what, and whether its requests carry gold; it is never frozen', async () => {
+    const text = `corpus c = "c.jsonl"
+pool p = "p.jsonl"
+field fmt "a format check" : boolean = command "node fmt.mjs" depends on final_text
+oracle field judge "a judge shown the gold" : number = command "node judge.mjs"
+reward trained "the trainer's reward" = command "python3 -m herald_adapters.verl r.py"
+detector F "cites fakes" = any x in citations: x not in corpus
+reward R = trained - 1 * F
+reward J { verdict 1 * judge  format 0.1 * fmt }
+audit a {
+  reward R
+  compare J
+  corpus c
+  pools p
+  attack fake_id targets F
+}
+`;
+    const other = uri.replace('paper.reward', 'commands.reward');
+    await client.open(other, text);
+    const at = async (needle: string, offset: number): Promise<string> => {
+      const hover = await client.connection.sendRequest(HoverRequest.type, { textDocument: { uri: other }, position: positionIn(text, needle, offset) });
+      return (hover?.contents as MarkupContent).value;
+    };
+    const fmt = await at('0.1 * fmt', 7);
+    assert.ok(fmt.includes('Computed by `node fmt.mjs` on every trajectory') && fmt.includes('carry no gold'), fmt);
+    assert.ok(fmt.includes('Depends on `final_text`: an edit that writes none of them keeps the original\'s value'), fmt);
+    const judge = await at('1 * judge', 4);
+    assert.ok(judge.includes('carry the gold answers') && !judge.includes('frozen'), judge);
+    const trained = await at('= trained - 1', 3);
+    assert.ok(trained.includes('Computed by `python3 -m herald_adapters.verl r.py`'), trained);
+    const report = (await client.connection.sendRequest(DocumentDiagnosticRequest.type, { textDocument: { uri: other } })) as FullDocumentDiagnosticReport;
+    assert.deepEqual(report.items.filter((d) => d.code === 'frozen-field'), []);
+  });
+
   test('an edit: its operations, what they change, oracle by taint; an attack of it shows the edit\'s doc', async () => {
     const text = `corpus c = "c.jsonl"
 pool p = "p.jsonl"

@@ -52,11 +52,18 @@ export function adaptersFolder(): string {
   return fs.existsSync(path.join(bundled, 'herald_adapters')) ? bundled : path.resolve(__dirname, '../../../../adapters/python');
 }
 
-/** The environment a command term's program adds: where the adapters are, and Python's path to them. */
+/**
+ * The environment a command term's program adds: where the adapters are, Python's path to them, and
+ * no bytecode files, which Python would write beside the user's reward file (her workspace) and in
+ * the installed extension.
+ */
 function adapterEnv(): NodeJS.ProcessEnv {
   const folder = adaptersFolder();
   const pythonPath = process.env['PYTHONPATH'];
-  return { HERALD_ADAPTERS: folder, PYTHONPATH: pythonPath === undefined || pythonPath === '' ? folder : `${folder}${path.delimiter}${pythonPath}` };
+  return {
+    HERALD_ADAPTERS: folder, PYTHONDONTWRITEBYTECODE: '1',
+    PYTHONPATH: pythonPath === undefined || pythonPath === '' ? folder : `${folder}${path.delimiter}${pythonPath}`,
+  };
 }
 
 /**

@@ -47,6 +47,12 @@ function describeSymbol(analysis: DocumentAnalysis, symbol: SymbolInfo): string[
   }
 }
 
+/** What a field or reward computed by a program is, in the hover (docs/reward-commands.md). */
+function commandLine(program: string, oracle: boolean): string {
+  return `Computed by \`${program}\` on every trajectory the analysis evaluates, original and edited (rendered back into its log's format), ` +
+    `once per analysis, answers cached; it runs only in a trusted workspace. Its requests ${oracle ? 'carry the gold answers' : 'carry no gold'}.`;
+}
+
 function describeDeclaration(analysis: DocumentAnalysis, symbol: DeclSymbol): string[] {
   const decl = symbol.decl;
   const lines = [declHeadline(analysis, symbol)];
@@ -62,6 +68,11 @@ function describeDeclaration(analysis: DocumentAnalysis, symbol: DeclSymbol): st
       if (decl.path !== undefined) lines.push(`File: \`${decl.path.value}\``);
       break;
     case 'logged':
+      if (decl.command !== undefined) {
+        lines.push(commandLine(decl.command.program.value, info?.visibility === 'oracle'));
+        if (decl.dependsOn !== undefined) lines.push(`Depends on ${fieldDependsOn(decl).map((p) => `\`${p}\``).join(', ')}: an edit that writes none of them keeps the original's value, and sends nothing.`);
+        break;
+      }
       lines.push(`Logged with each row at \`${decl.path.map((n) => n.text).join('.')}\`; a row without it, or with a value of another type, is skipped.`);
       lines.push(decl.dependsOn === undefined
         ? 'Depends on the whole trajectory (no `depends on`): an edit of any part leaves it as logged unless the pool\'s format renders it, and then the figures are frozen.'
@@ -83,6 +94,10 @@ function describeDeclaration(analysis: DocumentAnalysis, symbol: DeclSymbol): st
       break;
     }
     case 'reward':
+      if (decl.command !== undefined) {
+        lines.push(commandLine(decl.command.program.value, true));
+        break;
+      }
       if (decl.base !== undefined) lines.push(`Derived from \`${decl.base.text}\`, plus:`);
       else if (decl.terms.length > 0) lines.push('Terms:');
       lines.push(rewardTermLines(analysis, decl).join('\n'));
