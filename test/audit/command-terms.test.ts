@@ -14,6 +14,7 @@ import { WorkspaceTrust } from '../../server/src/inputs/trust.js';
 import { auditIssueCodes } from '../../server/src/problems/issue-codes.js';
 import type { Problem } from '../../server/src/problems/problem.js';
 import { report as reportSchema, type AuditReport } from '../../server/src/report/schema.js';
+import { newMarker, survivors } from '../helpers/command-processes.js';
 import { rolloutPool, termWorkspace, type TermWorkspace } from '../helpers/term-workspace.js';
 
 async function audited(ws: TermWorkspace, text: string, options: AuditSpecOptions = {}): Promise<{ outcome: AuditOutcome; findings: Problem[] }> {
@@ -346,6 +347,16 @@ audit a {
       assert.ok(failed[0]!.message.includes(failure!.reason));
     });
   }
+
+  it("a program that never answers is killed at the audit's timeout", async () => {
+    const marker = newMarker();
+    const text = specOf(`--fault hang ${marker}`).replace('  lattice U = 0.5\n', '  lattice U = 0.5\n  timeout 1\n');
+    const started = Date.now();
+    const { outcome } = await audited(ws, text);
+    assert.ok(Date.now() - started < 10_000, 'stopped near the timeout');
+    assert.match(outcome.failures[0]?.reason ?? '', /^'t' command ".*": the command ".*" did not finish within 1 s \(the audit's timeout\): it and every process it started were killed$/);
+    assert.deepEqual(await survivors(marker), []);
+  });
 
   it('a boolean field answered with a number', async () => {
     const text = specOf('--record out/flag', 'field flag "a flag" : boolean =').replace('search_calls == 0', 'search_calls == 0 and not flag').replace('reward t\n', 'reward t_lang\n')
