@@ -158,6 +158,44 @@ ${audit}`;
   });
 });
 
+describe('a pool file: requests without a framework, the same figures', () => {
+  const ws = termWorkspace([]);
+  ws.write('hotpot.jsonl', `${fs.readFileSync(path.resolve('samples/pools/hotpot.jsonl'), 'utf8').split('\n').slice(0, 40).join('\n')}\n`);
+  const head = rolloutPool.replace('"rollout/*.jsonl" from verl(dialect: search_r1)', '"hotpot.jsonl"');
+  const audit = `detector L "cites a real passage it never retrieved" = any c in citations: c in corpus and c not in retrieved
+detector N "never searched" = n == 0
+reward R = t - 1.2 * L - 0.5 * N
+audit a {
+  reward t
+  compare R
+  corpus wiki
+  pools rollouts
+  attack launder targets L using lexical(2)
+  attack same_final targets N
+  lattice L = 1.2, N = 0.5
+}
+`;
+  const byProgram = `${head}field n "search steps" : number = command "node reward.mjs --value searches --record out/n"
+reward t "EM" = command "node reward.mjs --value em --record out/t"
+${audit}`;
+  const inLanguage = `${head}signal n "search steps" = search_calls
+reward t "EM" { em 1 * exact_match(answer, gold.answers) }
+${audit}`;
+
+  it('the report is the language\'s; a request has format null, no framework key, and the row as the pool holds it', async () => {
+    const program = auditOf((await audited(ws, byProgram)).outcome);
+    const language = auditOf((await audited(ws, inLanguage)).outcome);
+    assert.deepEqual(withoutTerms(program), language);
+    assert.ok(program.attacks.every((a) => a.counts.edits.constructible > 0));
+    for (const request of [...ws.requests('n'), ...ws.requests('t')]) {
+      assert.deepEqual(Object.keys(request), ['request', 'trajectory_id', 'format', 'row']);
+      assert.equal(request['format'], null);
+    }
+    assert.ok(ws.requests('n').every((r) => !Object.hasOwn(r['row'] as object, 'gold')));
+    assert.ok(ws.requests('t').every((r) => Object.hasOwn(r['row'] as object, 'gold')));
+  });
+});
+
 describe("the answers' cache", () => {
   const ws = termWorkspace([1]);
   const cache = path.join(ws.root, 'cache');
