@@ -6,6 +6,7 @@ import { candidateLinks } from '../edits/attack-plan.js';
 import { prepareEdits, type PreparedEdits, type RunOptions } from '../edits/prepare.js';
 import { defaultWorkers, minRowsPerWorker, prepareInParallel, threadsFor } from '../edits/parallel-prepare.js';
 import { probeFileUnder } from '../inputs/file-probe.js';
+import { namedFiles } from '../inputs/term-cache.js';
 import { InputCache } from '../inputs/input-cache.js';
 import { IssueLog, loadInputs, type FileOwner, type InputLoad } from '../inputs/load-inputs.js';
 import type { PersistentStore, RankedGenerator } from '../inputs/ranking-cache.js';
@@ -118,11 +119,15 @@ async function auditOne(ctx: AuditContext, decl: AuditDecl, plan: AuditPlan, opt
     cache: caches.inputs, trust: ctx.trust, issues: ctx.issues, onProgress: (m) => progress(`audit ${plan.name}: ${m}`),
   });
   if (!load.ok) return 'unreadable';
-  const key = `${structuralFingerprint(ctx.text, decl, ctx.weightSpans)}\u0000${caches.inputs.stamps(load.files)}`;
+  // A program's answers are part of what is prepared: editing a file its command names prepares again (inputs/term-cache.ts).
+  const programs = commandTermSpecs(model, auditEditPlan(plan)).map((term) => namedFiles(term.command, specDir)).join('\u0000');
+  const key = `${structuralFingerprint(ctx.text, decl, ctx.weightSpans)}\u0000${caches.inputs.stamps(load.files)}\u0000${programs}`;
   const known = caches.prepared.get(plan.name, key);
   if (known !== undefined) {
     progress(`audit ${plan.name}: data and edits unchanged, re-scoring`);
-    return scoreAudit(model, plan, known, ctx.lines, options);
+    // Re-scored from the kept preparation: no program ran in this run.
+    const rescored = known.commandTerms === undefined ? known : { ...known, commandTerms: known.commandTerms.map((record) => ({ ...record, ran: 0 })) };
+    return scoreAudit(model, plan, rescored, ctx.lines, options);
   }
   const corpusFile = named(plan.corpus).file;
   const cacheDir = ctx.candidateCache();

@@ -24,7 +24,7 @@ export function flatSpace(a: IToken, b: IToken, attachedSigns: ReadonlySet<numbe
 
 /**
  * The offsets of the `-` and `+` tokens that belong to what follows them: unary minus and the
- * signs of weights, lattice penalties and expected values. Only the AST can tell `a -1 * x` (a
+ * signs of weights, lattice penalties, expected values and conformance tolerances. Only the AST can tell `a -1 * x` (a
  * term named `a` with weight -1) from `a - 1` (a subtraction); derived terms (`R0 - 1.2 * L`) read
  * as subtractions and keep their spaces.
  */
@@ -84,6 +84,7 @@ export function attachedSigns(spec: Spec, text: string): Set<number> {
           if (item.kind === 'lattice') item.entries.forEach((entry) => signed(entry.lambda?.span));
           else if (item.kind === 'expect-metric') signed(item.value?.span);
           else if (item.kind === 'option') item.values.forEach((value) => (value.kind === 'number' ? signed(value.span) : undefined));
+          else if (item.kind === 'conforms') signed(item.tolerance?.span);
         }
         break;
       default:
