@@ -184,6 +184,8 @@ describe("parseTermAnswers: a program's output", () => {
 
   it('an error answer is the error, about its request, its message shortened past 80 characters', () => {
     assert.deepEqual(fault('{"request":1,"value":1}\n{"request":0,"error":"ZeroDivisionError: division by zero (qa.py:41)"}\n', 2), { error: 'the program failed on it: ZeroDivisionError: division by zero (qa.py:41)', request: 0 });
+    // A null error is no error: a program that writes every key on every line still answers.
+    assert.deepEqual(parseTermAnswers('{"request":0,"value":1,"error":null}\n', 1, 'number'), { ok: true, values: [1] });
     const long = fault(`{"request":0,"error":${JSON.stringify(`KeyError: ${'x'.repeat(200)}`)}}\n`, 1).error;
     assert.equal(long, `the program failed on it: KeyError: ${'x'.repeat(67)}…`);
   });

@@ -196,12 +196,6 @@ const cases: Case[] = [
   { code: issueCodes.latticeTooLarge, title: 'a lattice of one detector too many', bad: variant('lattice L = 1.2, F = 1', `lattice L = 1.2, F = 1${', L = 1'.repeat(maxLatticeDetectors - 2)}, ⟦L = 1⟧`) },
   { code: issueCodes.settingTooLarge, title: 'a bootstrap of a billion resamples', bad: variant('seed 7', 'seed 7\n  bootstrap ⟦1e9⟧') },
   { code: issueCodes.settingTooLarge, title: 'a sweep of one scale too many', bad: variant('seed 7', `seed 7\n  sweep ${'1, '.repeat(maxSweepPoints)}⟦2⟧`) },
-  {
-    code: issueCodes.commandInEdit, title: "an edit whose guard reads a field computed by a command",
-    bad: variant('reward R_L = R0 - 1.2 * L', 'field judge "j" : number = command "node judge.mjs"\nedit ⟦pad⟧ "pad" when judge > 0 = set answer = concat(answer, " ", question)\nreward R_L = R0 - 1.2 * L'),
-    good: variant('reward R_L = R0 - 1.2 * L', 'field judge "j" : number = meta.judge\nedit pad "pad" when judge > 0 = set answer = concat(answer, " ", question)\nreward R_L = R0 - 1.2 * L'),
-  },
-  { code: issueCodes.badConformance, title: 'a pool in a conforms line', bad: variant('  seed 7\n', '  seed 7\n  conforms ⟦p⟧ to R0\n'), good: variant('  seed 7\n', '  seed 7\n  conforms R_L to R0 within 1.2\n') },
 ];
 
 describe('check: every issue code', () => {

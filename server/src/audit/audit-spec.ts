@@ -22,7 +22,7 @@ import { analyze } from '../semantics/analyze.js';
 import type { SpecModel } from '../semantics/check.js';
 import type { AuditDecl } from '../syntax/ast.js';
 import { auditEditPlan, planAudit, type AuditPlan } from './plan.js';
-import { commandTermsRefused, runCommandTerms } from '../edits/command-terms.js';
+import { commandTermSpecs, commandTermsRefused, runCommandTerms } from '../edits/command-terms.js';
 import { CommandError, commandsOf, runCommandGenerators } from './command-candidates.js';
 import { PreparedAudits, structuralFingerprint } from './prepared-audits.js';
 import { scoreAudit } from './run-audit.js';

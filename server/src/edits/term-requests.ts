@@ -159,7 +159,7 @@ export function parseTermAnswers(output: string, requests: number, type: Command
     }
     if (values[n] !== undefined) return { ok: false, error: `${at}: request ${n} is answered twice` };
     const error = parsed['error'];
-    if (error !== undefined) return { ok: false, error: `the program failed on it: ${shown(String(error))}`, request: n };
+    if (error !== undefined && error !== null) return { ok: false, error: `the program failed on it: ${shown(String(error))}`, request: n };
     const value = parsed['value'];
     const typed = type === 'boolean' ? (typeof value === 'boolean' ? value : undefined) : typeof value === 'number' && Number.isFinite(value) ? value : undefined;
     if (typed === undefined) {
