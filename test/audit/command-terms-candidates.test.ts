@@ -24,7 +24,7 @@ fs.writeFileSync(candidates, fs.readFileSync(path.resolve('samples/pools/dense-c
 /** The sample's `sensitivity` audit with its dense-candidates attack only, and `extra` read by a compared reward. */
 function spec(extra: string, compared: string): string {
   const text = fs.readFileSync(specFile, 'utf8').replace('"pools/dense-candidates.jsonl"', JSON.stringify(candidates));
-  return `${text.replace(/  attack bm25_\d+ = launder targets L using bm25\(\d+\)\n/g, '').replace(/  expect asr\(R_L, bm25_16, oracle_worst\) == 0\n/, '').replace('  reward R0\n  compare R_L\n  corpus wiki\n  pools hotpot', `  reward R0\n  compare R_L, ${compared}\n  corpus wiki\n  pools hotpot`)}\n${extra}\n`;
+  return `${text.replace(/ {2}attack bm25_\d+ = launder targets L using bm25\(\d+\)\n/g, '').replace(/ {2}expect asr\(R_L, bm25_16, oracle_worst\) == 0\n/, '').replace('  reward R0\n  compare R_L\n  corpus wiki\n  pools hotpot', `  reward R0\n  compare R_L, ${compared}\n  corpus wiki\n  pools hotpot`)}\n${extra}\n`;
 }
 
 describe('command terms beside a candidates file', () => {
