@@ -146,9 +146,32 @@ describe('herald import', () => {
     }
   });
 
-  it('--help lists the formats and their options from the registry', () => {
+  it('--help lists the formats and their options from the registry, each name apart from its summary', () => {
     const r = runHerald(['--help']);
     assert.equal(r.code, 0);
     for (const text of ['formats (--from):', '  verl ', '  skyrl ', '  r1_searcher ', '--option dialect=', '--option question_marker=']) assert.ok(r.stdout.includes(text), text);
+    for (const format of ['verl', 'browsecomp_plus', 'messages']) assert.match(r.stdout, new RegExp(`^  ${format}  +\\S`, 'mu'), format);
+  });
+
+  it('every record skipped under the wrong --from: names the format the log looks like', () => {
+    const r = runHerald(['--from', 'skyrl', 'verl-search-r1.jsonl', '--out', '-']);
+    assert.equal(r.code, 1);
+    assert.ok(r.stderr.split('\n').includes("  verl-search-r1.jsonl:1: skipped: no 'input_prompt'"), r.stderr);
+    assert.ok(r.stderr.split('\n').includes('herald import: every record was skipped; nothing was written. The file looks like verl (try --from verl): it imports 4 of the first 5 records'), r.stderr);
+    assert.equal(r.stdout, '');
+  });
+
+  it('prints the pool profile, and says when no row cites a passage', () => {
+    const plain = runHerald(['--from', 'verl', 'verl-search-r1.jsonl', '--out', '-']);
+    assert.equal(plain.code, 0, plain.stderr);
+    const lines = plain.stderr.split('\n');
+    assert.ok(lines.includes('herald import: profile: 6 rows: 5 with a final (5 with an answer), 0 with citations (0 in all), 5 with searches (6 in all), 0 with results that have ids, 0 with tool calls, 6 with reasoning, 1 with invalid actions, 6 with gold answers, 0 with gold support ids'), plain.stderr);
+    assert.ok(lines.includes("  no citations: citation attacks (fake_id, launder) have nothing to edit, and a detector over citations (the paper's L, F) cannot fire"), plain.stderr);
+    assert.ok(lines.includes('  no result has an id yet: ids come from the corpus when the pool is loaded (--corpus counts how many resolve)'), plain.stderr);
+    assert.ok(lines.some((l) => l.startsWith('  logged fields (meta): ') && l.includes('score 6')), plain.stderr);
+    // Against the corpus the results have ids, and the profile counts the rows resolved.
+    const resolved = runHerald(['--from', 'verl', '--corpus', corpus, 'verl-search-r1.jsonl', '--out', '-']);
+    assert.ok(resolved.stderr.includes(', 5 with searches (6 in all), 5 with results that have ids,'), resolved.stderr);
+    assert.ok(!resolved.stderr.includes('no result has an id yet'), resolved.stderr);
   });
 });

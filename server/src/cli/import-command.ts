@@ -1,5 +1,6 @@
 import * as path from 'node:path';
 import type { ImportFile, ImportIssue, ImportResult, RawOptions } from '../importers/importer.js';
+import { guessFormat } from '../importers/format-guess.js';
 import { importerFor, importers, type CheckedImport, type RegisteredImporter } from '../importers/registry.js';
 import { roundTrip } from '../importers/render.js';
 import { loadCorpus } from '../inputs/loaders.js';
@@ -7,12 +8,14 @@ import { sizeProblem } from '../inputs/load-inputs.js';
 import { readImportFiles } from '../inputs/import-pool.js';
 import type { WorkspaceTrust } from '../inputs/trust.js';
 import { resolvePool, type ResolutionCounts } from '../pool/resolve-ids.js';
+import { profilePool } from '../pool/profile.js';
 import { parsePoolRow } from '../pool/schemas.js';
 import type { Trajectory } from '../pool/types.js';
 import { escapeControls } from '../report/escape-text.js';
 import { commandTrust, maxInputOption, parseCommandLine, usageError, usageExit, type CommandSpec, type OptionSpec } from './command-line.js';
 import type { CommandOutput } from './check-command.js';
 import { outputTarget, writeOutput, type ReadFile } from './output-file.js';
+import { profileLines } from './pool-profile-lines.js';
 
 // `herald import`: a framework's logs in, pool rows (format v2, one JSON object per line) out, and on
 // stderr every count the import rests on (docs/import.md), so nothing it derived or dropped is silent.
@@ -22,7 +25,7 @@ export const importCommand = {
   operands: '<log>…',
   positionals: { min: 1, max: Infinity },
   brief: "turn a framework's logs into a pool (JSONL, format v2)",
-  summary: "reads the logs (the shell expands globs) with the importer --from names and writes the pool rows to --out; prints on stderr the records read, imported and skipped (each as file:line: reason), the question ids derived, the groups recovered and the importer's notes; with --corpus, how many result ids resolve against it",
+  summary: "reads the logs (the shell expands globs) with the importer --from names and writes the pool rows to --out; prints on stderr the records read, imported and skipped (each as file:line: reason), the question ids derived, the groups recovered, the importer's notes and the pool's profile (rows with a final, citations, searches…); when every record is skipped, the format the log looks like; with --corpus, how many result ids resolve against it",
   options: {
     from: { type: 'string', value: 'FORMAT', choices: importers.map((i) => i.format), help: 'the log format (listed below with its options)' },
     option: { type: 'string', multiple: true, value: 'KEY=VALUE', help: "an importer option, e.g. --option dialect=search_r1; repeat for several" },
@@ -41,8 +44,10 @@ const listed = 20;
 /** `herald import --help`'s list of formats, from the registry. */
 function formatsHelp(): string {
   const lines = ['', 'formats (--from):'];
+  // Two spaces after the longest name, so no name runs into its summary.
+  const width = Math.max(...importers.map((i) => i.format.length)) + 2;
   for (const importer of importers) {
-    lines.push(`  ${importer.format.padEnd(14)}${importer.summary}`);
+    lines.push(`  ${importer.format.padEnd(width)}${importer.summary}`);
     for (const [key, doc] of Object.entries(importer.optionDocs)) lines.push(`      --option ${key}=…  ${doc}`);
   }
   return lines.join('\n');
@@ -111,12 +116,12 @@ function printResolution(counts: ResolutionCounts, io: CommandOutput): void {
   io.err(`herald import: citations against the corpus: ${howMany(counts.citations, ['logged', 'url', 'rank', 'unresolved'])}`);
 }
 
-/** Resolves the imported rows against the corpus the way loading the pool will, and says how it went. */
-async function resolveAgainst(corpusFile: string, result: ImportResult, trust: WorkspaceTrust, io: CommandOutput): Promise<boolean> {
+/** Resolves the imported rows against the corpus the way loading the pool will, and says how it went: the rows resolved, or undefined after printing why the corpus cannot be read. */
+async function resolveAgainst(corpusFile: string, result: ImportResult, trust: WorkspaceTrust, io: CommandOutput): Promise<readonly Trajectory[] | undefined> {
   const corpus = await loadCorpus(corpusFile, trust);
   if (corpus.fileError !== undefined) {
     io.err(escapeControls(`herald import: cannot read the corpus: ${corpus.fileError}`));
-    return false;
+    return undefined;
   }
   const rows: Trajectory[] = [];
   for (const { row, at } of result.rows) {
@@ -126,12 +131,22 @@ async function resolveAgainst(corpusFile: string, result: ImportResult, trust: W
   const resolved = resolvePool(rows, corpus.corpus);
   if (resolved.resolution === undefined) {
     io.err('herald import: no row logs a result object or a citation marker: nothing to resolve against the corpus');
-    return true;
+    return resolved.rows;
   }
   printResolution(resolved.resolution.counts, io);
   const notes = [...resolved.resolution.unresolved, ...resolved.issues].map((i) => ({ at: { file: i.file, line: i.line }, reason: i.reason }));
   listIssues(notes, 'unresolved', io);
-  return true;
+  return resolved.rows;
+}
+
+/** Every record skipped: the format the first log's first records look like, when another format reads them. */
+async function suggestFormat(given: string, files: readonly ImportFile[], io: CommandOutput): Promise<void> {
+  const guess = await guessFormat(files);
+  if (guess === undefined || guess.format === given) {
+    io.err('herald import: every record was skipped; nothing was written');
+    return;
+  }
+  io.err(`herald import: every record was skipped; nothing was written. The file looks like ${guess.format} (try --from ${guess.format}): it imports ${guess.imported} of the first ${guess.tried} records`);
 }
 
 /** `--roundtrip`: every row rendered unedited against what it logged; false when one differs or cannot be rendered. */
@@ -177,11 +192,14 @@ export async function runImportCommand(args: readonly string[], io: CommandOutpu
   const outcome = await importer.run(files, options);
   if (!outcome.ok) return usageError('import', `--from ${importer.format}: ${outcome.reason}`, io);
   printSummary(importer.format, outcome.result, io);
-  if (values.corpus !== undefined && !(await resolveAgainst(values.corpus, outcome.result, trust, io))) return usageExit;
+  const resolved = values.corpus === undefined ? undefined : await resolveAgainst(values.corpus, outcome.result, trust, io);
+  if (values.corpus !== undefined && resolved === undefined) return usageExit;
   if (outcome.result.rows.length === 0) {
-    io.err('herald import: every record was skipped; nothing was written');
+    await suggestFormat(importer.format, files, io);
     return 1;
   }
+  const profile = profilePool(resolved ?? outcome.result.rows.map((r) => r.trajectory));
+  for (const line of profileLines(profile, resolved !== undefined)) io.err(line);
   const rendered = values.roundtrip === true ? printRoundTrip(importer, outcome.result, io) : true;
   if (target !== null && !writeOutput(target, poolLines(outcome.result), io, values.quiet)) return usageExit;
   return rendered ? 0 : 1;
