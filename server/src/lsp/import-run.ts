@@ -7,6 +7,7 @@ import { probeFileUnder } from '../inputs/file-probe.js';
 import type { NamedFile } from '../inputs/load-inputs.js';
 import { loadPoolLink } from '../inputs/pool-link.js';
 import { specFiles } from '../inputs/spec-inputs.js';
+import { profilePool, type PoolProfile } from '../pool/profile.js';
 import type { Trajectory } from '../pool/types.js';
 import { analyze } from '../semantics/analyze.js';
 import { delivered, settle, trustOf, type AnalysisRequest, type Outcome, type WorkerReply } from './analysis-run.js';
@@ -24,7 +25,9 @@ export interface ImportRequest extends Pick<AnalysisRequest, 'untrustedFolders' 
    */
   readonly select:
     | { readonly kind: 'file'; readonly file: string; readonly spec: { readonly text: string; readonly specFile: string } }
-    | { readonly kind: 'id'; readonly id: string };
+    | { readonly kind: 'id'; readonly id: string }
+    // What the rows hold, counted (a new spec's starter is fitted to it); no row crosses to the server thread.
+    | { readonly kind: 'profile' };
   /** The `load` the server thread already holds rows of (for the same spec text): when it is still this one, no rows are sent again. */
   readonly known?: string;
 }
@@ -36,6 +39,8 @@ export interface ImportedRows {
   readonly checked?: readonly ShownRow[];
   /** The row with the id, if a row has it. */
   readonly row?: Trajectory;
+  /** The profile of every row (`select` kind `profile`). */
+  readonly profile?: PoolProfile;
   /** The pool could not be imported at all. */
   readonly fileError?: string;
 }
@@ -44,9 +49,11 @@ async function answer(request: ImportRequest, cache: AuditCaches, loadName: (loa
   const trust = trustOf(request);
   const loaded = await loadPoolLink(request.pool, request.files, request.specDir, cache.inputs, trust);
   const { select } = request;
+  const fileError = loaded.fileError === undefined ? {} : { fileError: loaded.fileError };
+  if (select.kind === 'profile') return { state: 'done', results: { load: loadName(loaded), profile: profilePool(loaded.items), ...fileError } };
   if (select.kind === 'id') {
     const row = loaded.items.find((r) => r.id === select.id);
-    return { state: 'done', results: { load: loadName(loaded), ...(row === undefined ? {} : { row }), ...(loaded.fileError === undefined ? {} : { fileError: loaded.fileError }) } };
+    return { state: 'done', results: { load: loadName(loaded), ...(row === undefined ? {} : { row }), ...fileError } };
   }
   // The spec says which corpus the rows resolve against and which logged fields it declares.
   const { model } = analyze(select.spec.text, { specFile: select.spec.specFile, probeFile: probeFileUnder(trust) });

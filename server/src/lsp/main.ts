@@ -19,7 +19,10 @@ import { hover } from './hover.js';
 import { changedPaths, linkedFilesGlob } from './linked-files.js';
 import { definition, documentHighlights, references } from './navigation.js';
 import { prepareRename, rename } from './rename.js';
-import { reportRequest, runAuditRequest, specOutlineRequest, workedPairRequest } from './protocol.js';
+import { importFormatsAnswer, poolProfileAnswer } from './new-spec-requests.js';
+import {
+  importFormatsRequest, poolProfileRequest, reportRequest, runAuditRequest, specOutlineRequest, workedPairRequest,
+} from './protocol.js';
 import { specOutline } from './spec-outline.js';
 import { serverStartLine } from './server-log.js';
 import { checkedDocumentSync, guardNotification, guardRequest, Lifecycle, type RequestContext } from './safe-handler.js';
@@ -48,8 +51,9 @@ const analyses: AnalysisService = new AnalysisService(connection, session, runne
 // The bundle is dist/server.js, so the package root (where docs/ lives) is one folder up.
 const diagnostics = new DiagnosticsService(connection, session, diagnosticsDocumentUri(path.resolve(__dirname, '..')), log, analyses);
 // Worked pairs and the data files specs link (`.jsonl` documents are routed there, never analysed as specs);
-// their imports run in a worker of their own, so they never wait behind an audit.
-const dataViews = new DataViews(connection, session, analyses, log, diagnosticsDocumentUri(path.resolve(__dirname, '..')), new AnalysisRunner(undefined, workers));
+// their imports, and a new spec's pool profile, run in a worker of their own, so they never wait behind an audit.
+const imports = new AnalysisRunner(undefined, workers);
+const dataViews = new DataViews(connection, session, analyses, log, diagnosticsDocumentUri(path.resolve(__dirname, '..')), imports);
 
 connection.onInitialize((params): InitializeResult => {
   lifecycle.initialize();
@@ -136,6 +140,9 @@ connection.onExecuteCommand(guardRequest(guarded, 'executeCommand', false, async
 connection.onRequest(reportRequest, guardRequest(guarded, 'report', null, (p) => analyses.report(p.uri)));
 connection.onRequest(runAuditRequest, guardRequest(guarded, 'runAudit', null, (p) => analyses.requested(p.uri)));
 connection.onRequest(workedPairRequest, guardRequest(guarded, 'workedPair', pairFailed, (p) => dataViews.workedPair(p)));
+connection.onRequest(poolProfileRequest, guardRequest(guarded, 'poolProfile', { kind: 'unavailable', reason: 'the server could not profile the pool: see the HERALD output' }, (p) =>
+  poolProfileAnswer(session, imports, p)));
+connection.onRequest(importFormatsRequest, guardRequest(guarded, 'importFormats', { formats: [], guessed: null }, (p) => importFormatsAnswer(session, p)));
 connection.onRequest(specOutlineRequest, guardRequest(guarded, 'specOutline', { blocks: [], expectations: [] }, (p) => specOutline(p.text)));
 connection.onShutdown(() => lifecycle.refusal('shutdown') ?? runner.dispose());
 // Methods without a handler: ServerNotInitialized before initialize, as for every request, else what JSON-RPC answers.

@@ -3,6 +3,7 @@
 // same objects, so a method string or a params type is never written twice. Only the protocol's
 // message types are imported (no vscode, no server code), so the client bundle stays small.
 import { NotificationType, RequestType } from 'vscode-languageserver-protocol';
+import type { PoolProfile } from '../pool/profile.js';
 import type { Report } from '../report/schema.js';
 
 export interface DocumentParams {
@@ -176,3 +177,37 @@ export interface SpecTextParams {
 
 /** Client → server: the outline of the text (parsed only: nothing is read or run). */
 export const specOutlineRequest = new RequestType<SpecTextParams, SpecOutline, void>('herald/specOutline');
+
+/** Pool files in format v2, or framework logs and the importer that reads them (`pool … from FORMAT(…)`). */
+export interface PoolProfileParams {
+  /** Absolute paths, in order. */
+  readonly files: readonly string[];
+  readonly from?: { readonly format: string; readonly options: Readonly<Record<string, string>> };
+}
+
+export type PoolProfileResult =
+  | { readonly kind: 'profile'; readonly profile: PoolProfile }
+  | { readonly kind: 'unavailable'; readonly reason: string };
+
+/**
+ * Client → server: what the rows of these files hold, all files together (`profilePool`), as the
+ * audit would load them under the workspace's trust rule; "HERALD: New Spec" fits its starter to it.
+ */
+export const poolProfileRequest = new RequestType<PoolProfileParams, PoolProfileResult, void>('herald/poolProfile');
+
+export interface ImportFormatsParams {
+  /** The logs, absolute paths; the first one's first records are what the format is guessed from. */
+  readonly files: readonly string[];
+}
+
+export interface ImportFormatsResult {
+  /** Every importer, the guessed one first. */
+  readonly formats: readonly { readonly format: string; readonly summary: string }[];
+  /** The format the first file's first records import best under (`guessFormat`); null when none imports one. */
+  readonly guessed: string | null;
+  /** Why the first file could not be read, when it could not (then there is no guess). */
+  readonly unreadable?: string;
+}
+
+/** Client → server: the log formats there are, the one these logs look like first ("New Spec from Framework Logs…"). */
+export const importFormatsRequest = new RequestType<ImportFormatsParams, ImportFormatsResult, void>('herald/importFormats');

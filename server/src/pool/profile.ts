@@ -83,3 +83,16 @@ export function profilePool(rows: readonly Trajectory[]): PoolProfile {
     withInvalid, withTurns, withGoldAnswers, withGoldSupport, meta: [...meta].map(([key, count]) => ({ key, rows: count })),
   };
 }
+
+/** The profile of several pools' rows together: every count summed, meta keys in first-seen order. */
+export function sumProfiles(profiles: readonly PoolProfile[]): PoolProfile {
+  const meta = new Map<string, number>();
+  for (const p of profiles) for (const m of p.meta) meta.set(m.key, (meta.get(m.key) ?? 0) + m.rows);
+  const sum = (count: (p: PoolProfile) => number): number => profiles.reduce((n, p) => n + count(p), 0);
+  return {
+    rows: sum((p) => p.rows), withFinal: sum((p) => p.withFinal), withAnswer: sum((p) => p.withAnswer), withCitations: sum((p) => p.withCitations),
+    citations: sum((p) => p.citations), withSearches: sum((p) => p.withSearches), searches: sum((p) => p.searches), withRetrieved: sum((p) => p.withRetrieved),
+    withTools: sum((p) => p.withTools), withReasoning: sum((p) => p.withReasoning), withInvalid: sum((p) => p.withInvalid), withTurns: sum((p) => p.withTurns),
+    withGoldAnswers: sum((p) => p.withGoldAnswers), withGoldSupport: sum((p) => p.withGoldSupport), meta: [...meta].map(([key, rows]) => ({ key, rows })),
+  };
+}
