@@ -17,7 +17,7 @@ export function registerGettingStarted(context: ExtensionContext, session: Serve
   context.subscriptions.push(
     expectations,
     commands.registerCommand(runExpectationTestsCommand, (uri: unknown) => expectations.runSpec(uri instanceof Uri ? uri : Uri.parse(String(uri)))),
-    registerNewSpec(),
+    registerNewSpec(session),
     registerAnalysisTasks(context.asAbsolutePath('dist/herald.js'), session),
     ...registerWalkthrough(context, expectations),
   );

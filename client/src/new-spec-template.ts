@@ -61,6 +61,24 @@ export function poolNames(files: readonly string[]): string[] {
 
 const quoted = (file: string): string => JSON.stringify(file);
 
+/**
+ * How a spec links the chosen log files (relative, `/` separators): one glob when they are every
+ * file of one folder with their extension (a verl run's `rollout/*.jsonl`: one pool, so a step's
+ * groups span its files as the importer recovers them), else each file as it is.
+ */
+export function logLinks(chosen: readonly string[], folderFiles: readonly string[]): string[] {
+  const first = chosen[0];
+  if (chosen.length < 2 || first === undefined) return [...chosen];
+  const folderOf = (file: string): string => file.slice(0, file.lastIndexOf('/') + 1);
+  const extensionOf = (file: string): string => /\.[A-Za-z0-9]+$/.exec(file)?.[0] ?? '';
+  const folder = folderOf(first);
+  const extension = extensionOf(first);
+  if (extension === '' || chosen.some((f) => folderOf(f) !== folder || extensionOf(f) !== extension || f.includes('*'))) return [...chosen];
+  const all = folderFiles.filter((f) => folderOf(f) === folder && extensionOf(f) === extension);
+  const picked = new Set(chosen);
+  return all.length === picked.size && all.every((f) => picked.has(f)) ? [`${folder}*${extension}`] : [...chosen];
+}
+
 /** `from verl(dialect: search_r1)`: an option value that is a plain word or number as is, any other quoted. */
 function fromClause(source: PoolSource): string {
   const options = Object.entries(source.options ?? {}).map(([key, value]) => `${key}: ${/^[A-Za-z_][A-Za-z0-9_]*$|^[0-9]+$/.test(value) ? value : quoted(value)}`);

@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, describe, it } from 'node:test';
-import { newSpecText, placeholderCorpus, poolNames, starterPlan } from '../../client/src/new-spec-template.js';
+import { logLinks, newSpecText, placeholderCorpus, poolNames, starterPlan } from '../../client/src/new-spec-template.js';
 import { auditSpec } from '../../server/src/audit/audit-spec.js';
 import { importerFor } from '../../server/src/importers/registry.js';
 import { loadPool } from '../../server/src/inputs/loaders.js';
@@ -124,5 +124,14 @@ describe('the New Spec template', () => {
     const text = newSpecText({ pools: ['logs/hotpot.jsonl'], corpus: 'logs/corpus.jsonl', profile: 'logs/hotpot.jsonl is outside the workspace' });
     assert.ok(text.includes("# The pools could not be profiled (logs/hotpot.jsonl is outside the workspace), so this starter keeps the paper's three attacks.\n"), text);
     assert.ok(text.includes('attack launder targets L using lexical(8)'), text);
+  });
+
+  it('links log files as one glob when they are every file of their folder with their extension, else one by one', () => {
+    const folder = ['rollout/1.jsonl', 'rollout/2.jsonl', 'rollout/3.jsonl', 'rollout/notes.txt', 'other/4.jsonl'];
+    assert.deepEqual(logLinks(['rollout/1.jsonl', 'rollout/2.jsonl', 'rollout/3.jsonl'], folder), ['rollout/*.jsonl']);
+    assert.deepEqual(logLinks(['rollout/1.jsonl', 'rollout/3.jsonl'], folder), ['rollout/1.jsonl', 'rollout/3.jsonl']);
+    assert.deepEqual(logLinks(['rollout/1.jsonl', 'other/4.jsonl'], folder), ['rollout/1.jsonl', 'other/4.jsonl']);
+    assert.deepEqual(logLinks(['rollout/1.jsonl'], folder), ['rollout/1.jsonl']);
+    assert.deepEqual(logLinks(['a.json', 'b.json'], ['a.json', 'b.json', 'c.jsonl']), ['*.json']);
   });
 });
