@@ -6,6 +6,7 @@ import { ReportPanels } from './report-panel';
 import { runAuditRequest, showReportCommand } from '../../server/src/lsp/protocol';
 import { createServerOptions } from './server-options';
 import { registerGettingStarted } from './getting-started';
+import { registerHeraldOnPath } from './herald-on-path';
 import { ServerSession } from './server-session';
 import { registerTrajectoryDiff } from './trajectory-diff';
 import { registerLinkedFilePicker } from './linked-file-picker';
@@ -60,6 +61,7 @@ export async function activate(context: ExtensionContext): Promise<void> {
       await reports.show(uri);
     }),
   );
+  context.subscriptions.push(registerHeraldOnPath(context));
   registerTrajectoryDiff(context, serverSession);
   registerLinkedFilePicker(context);
   await serverSession.start();
