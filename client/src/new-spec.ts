@@ -113,8 +113,13 @@ async function profileOf(session: ServerSession, files: readonly string[], from:
   const client = session.running;
   if (client === undefined) return 'the language server is not running';
   return window.withProgress({ location: ProgressLocation.Notification, title: 'HERALD: reading the pools to fit the starter…' }, async () => {
-    const result = await client.sendRequest(poolProfileRequest, { files, ...(from === undefined ? {} : { from: { format: from.format, options: from.options ?? {} } }) });
-    return result.kind === 'profile' ? result.profile : result.reason;
+    try {
+      const result = await client.sendRequest(poolProfileRequest, { files, ...(from === undefined ? {} : { from: { format: from.format, options: from.options ?? {} } }) });
+      return result.kind === 'profile' ? result.profile : result.reason;
+    } catch (error) {
+      // The server stopped meanwhile: the spec is still written, with the paper's attacks and this reason.
+      return `the language server did not answer: ${error instanceof Error ? error.message : String(error)}`;
+    }
   });
 }
 
@@ -165,7 +170,7 @@ interface FormatChoice extends QuickPickItem {
   readonly format: string;
 }
 
-/** The log format: every importer, the one the first records import as first and preselected; undefined when cancelled. */
+/** The log format: every importer, the one the first records import as first (the active item); undefined when cancelled. */
 async function pickFormat(session: ServerSession, logs: readonly string[]): Promise<string | undefined> {
   const client = session.running;
   if (client === undefined) {
@@ -174,6 +179,10 @@ async function pickFormat(session: ServerSession, logs: readonly string[]): Prom
   }
   const answer = await window.withProgress({ location: ProgressLocation.Notification, title: 'HERALD: reading the first records…' }, () =>
     client.sendRequest(importFormatsRequest, { files: logs }));
+  if (answer.formats.length === 0) {
+    void window.showErrorMessage('HERALD: the language server could not list the log formats: see HERALD: Show Output.');
+    return undefined;
+  }
   const items: FormatChoice[] = answer.formats.map((f) => ({
     label: f.format, format: f.format, detail: f.summary,
     // The guess is listed first, so it is the active item: Enter takes it.
