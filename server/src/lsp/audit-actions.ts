@@ -6,9 +6,10 @@ import type { AuditReport, Report } from '../report/schema.js';
 import type { ComparisonReport } from '../report/training-schema.js';
 import type { RewardDecl, Term } from '../syntax/ast.js';
 import { auditIssueCodes } from '../problems/issue-codes.js';
+import { specErrorsOf } from './analysis-results.js';
 import type { DocumentAnalysis } from './document-analysis.js';
 import { plural, shortNumber } from '../report/format-numbers.js';
-import { showReportCommand } from './protocol.js';
+import { errorCount, firstErrorText, notAuditedTitle, showReportCommand } from './protocol.js';
 import { quickFixes } from './quick-fixes.js';
 import { repairAction, repairData } from './repair-action.js';
 import { lineStart } from './spec-edits.js';
@@ -72,6 +73,13 @@ export function auditCodeActions(analysis: DocumentAnalysis, diagnostics: readon
   });
 }
 
+/** A not-audited lens is cut here (its tooltip has the whole error), so the lens line stays short. */
+const maxLensTitle = 80;
+
+function cut(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+}
+
 /** More attacks than this on one audit's lens are counted, not listed, so the lens line stays short. */
 const maxLensAttacks = 4;
 
@@ -110,8 +118,18 @@ function comparisonLenses(comparison: ComparisonReport, uri: string): { title: s
  * each comparison: whether its EM non-inferiority gate holds.
  */
 export function auditCodeLenses(analysis: DocumentAnalysis, report: Report | undefined): CodeLens[] {
-  if (report === undefined) return [];
   const model = analysis.analyzed.model;
+  // A spec with errors is not audited: its blocks say so rather than show the last results as current.
+  const errors = specErrorsOf(analysis);
+  if (errors !== undefined) {
+    return model.spec.decls.flatMap((decl): CodeLens[] => {
+      if ((decl.kind !== 'audit' && decl.kind !== 'comparison') || decl.name === undefined) return [];
+      const start = analysis.lines.range(decl.span).start;
+      // No command: the lens is a statement, and the errors are in the Problems panel.
+      return [{ range: { start, end: start }, command: { title: cut(`✗ ${notAuditedTitle(errors)} · ${firstErrorText(errors)}`, maxLensTitle), tooltip: `Not audited: the spec has ${errorCount(errors)}; the first, on ${firstErrorText(errors)}`, command: '' } }];
+    });
+  }
+  if (report === undefined) return [];
   const blocks = [
     ...report.audits.map((audit) => ({ name: audit.name, kind: 'audit', commands: auditLenses(audit, analysis.uri) })),
     ...(report.comparisons ?? []).map((c) => ({ name: c.name, kind: 'comparison', commands: comparisonLenses(c, analysis.uri) })),

@@ -92,6 +92,7 @@ session.documents.onDidClose(guardNotification(log, 'didClose', async (e) => {
 connection.onDidChangeConfiguration(guardNotification(log, 'didChangeConfiguration', async (params) => {
   session.settings.changed(params.settings);
   await diagnostics.inputsChanged();
+  await analyses.inputsChanged();
 }));
 
 connection.onDidChangeWatchedFiles(guardNotification(log, 'didChangeWatchedFiles', async (params) => {
@@ -99,6 +100,7 @@ connection.onDidChangeWatchedFiles(guardNotification(log, 'didChangeWatchedFiles
   session.probe.invalidate(paths);
   analyses.dataChanged(paths);
   await diagnostics.inputsChanged();
+  await analyses.inputsChanged();
 }));
 
 connection.languages.diagnostics.on(guardRequest(guarded, 'diagnostics', { kind: DocumentDiagnosticReportKind.Full, items: [] }, (params) =>
