@@ -11,7 +11,7 @@ import type { DocumentAnalysis } from './document-analysis.js';
 import { plural, shortNumber } from '../report/format-numbers.js';
 import { errorCount, firstErrorText, notAuditedTitle, showReportCommand } from './protocol.js';
 import { quickFixes } from './quick-fixes.js';
-import { repairAction, repairData } from './repair-action.js';
+import { repairActions, repairData } from './repair-action.js';
 import { lineStart } from './spec-edits.js';
 
 /** The server command behind "accept the current numbers as the baseline". */
@@ -40,11 +40,16 @@ function findTerm(analysis: DocumentAnalysis, rewardName: string, termName: stri
   return own ?? (reward?.base === undefined ? undefined : findTerm(analysis, reward.base.text, termName));
 }
 
-function auditAction(analysis: DocumentAnalysis, diagnostic: Diagnostic): CodeAction | undefined {
+function auditActions(analysis: DocumentAnalysis, diagnostic: Diagnostic, report: Report | undefined): CodeAction[] {
   if (diagnostic.code === auditIssueCodes.attackSucceeds) {
     const data = repairData.safeParse(diagnostic.data);
-    return data.success ? repairAction(analysis, diagnostic, data.data) : undefined;
+    return data.success ? repairActions(analysis, diagnostic, data.data, report) : [];
   }
+  const action = auditAction(analysis, diagnostic);
+  return action === undefined ? [] : [action];
+}
+
+function auditAction(analysis: DocumentAnalysis, diagnostic: Diagnostic): CodeAction | undefined {
   if (diagnostic.code === auditIssueCodes.penaltyCancellation) {
     const data = cancellationData.safeParse(diagnostic.data);
     const term = data.success ? findTerm(analysis, data.data.larger, data.data.term) : undefined;
@@ -65,12 +70,13 @@ function auditAction(analysis: DocumentAnalysis, diagnostic: Diagnostic): CodeAc
   return undefined;
 }
 
-/** Quick fixes for the audit's findings and the checker's errors. Each edit does what its title says. */
-export function auditCodeActions(analysis: DocumentAnalysis, diagnostics: readonly Diagnostic[]): CodeAction[] {
-  return diagnostics.flatMap((diagnostic) => {
-    const action = auditAction(analysis, diagnostic);
-    return [...(action === undefined ? [] : [action]), ...quickFixes(analysis, diagnostic)];
-  });
+/**
+ * Quick fixes for the audit's findings and the checker's errors. Each edit does what its title says.
+ * `report` is the spec's latest audit report: what the repair's fix reads to know which failing
+ * expects the repair makes hold.
+ */
+export function auditCodeActions(analysis: DocumentAnalysis, diagnostics: readonly Diagnostic[], report?: Report): CodeAction[] {
+  return diagnostics.flatMap((diagnostic) => [...auditActions(analysis, diagnostic, report), ...quickFixes(analysis, diagnostic)]);
 }
 
 /** A not-audited lens is cut here (its tooltip has the whole error), so the lens line stays short. */

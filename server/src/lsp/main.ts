@@ -130,7 +130,7 @@ connection.onDocumentSymbol((p) =>
 connection.onDocumentFormatting((p) => request('formatting', p.textDocument.uri, [], (a) => formattingEdits(a, p.options)));
 connection.languages.semanticTokens.on((p) => request('semanticTokens', p.textDocument.uri, { data: [] }, semanticTokens));
 
-connection.onCodeAction((p) => request('codeAction', p.textDocument.uri, [], (a) => [...auditCodeActions(a, p.context.diagnostics), ...dataViews.codeActions(a, p.context.diagnostics)]));
+connection.onCodeAction((p) => request('codeAction', p.textDocument.uri, [], (a) => [...auditCodeActions(a, p.context.diagnostics, analyses.auditReport(p.textDocument.uri)), ...dataViews.codeActions(a, p.context.diagnostics)]));
 connection.onCodeLens((p) => request('codeLens', p.textDocument.uri, [], (a) => auditCodeLenses(a, analyses.report(p.textDocument.uri)?.report)));
 connection.onExecuteCommand(guardRequest(guarded, 'executeCommand', false, async (p) =>
   p.command === acceptBaselineCommand && typeof p.arguments?.[0] === 'string' ? analyses.acceptBaseline(p.arguments[0]) : false,
