@@ -115,11 +115,13 @@ export class ExpectationTests implements Disposable {
     const key = uri.toString();
     const spec = this.running.has(key) ? undefined : this.controller.items.get(key);
     if (status.state === 'notAudited') {
+      const earlier = this.notAudited.get(key);
       this.notAudited.set(key, status);
-      if (spec !== undefined) this.mark(spec, status);
+      // Marked once as the errors come (and again when they are fixed): not one test run per keystroke.
+      if (spec !== undefined && (earlier === undefined || (earlier.errors === undefined) !== (status.errors === undefined))) this.mark(spec, status);
       return;
     }
-    if (status.state === 'running' || !this.notAudited.delete(key) || spec === undefined) return;
+    if ((status.state !== 'passed' && status.state !== 'failed') || !this.notAudited.delete(key) || spec === undefined) return;
     this.markFromReport(spec, uri).catch(() => undefined);
   }
 
@@ -135,13 +137,15 @@ export class ExpectationTests implements Disposable {
     run.end();
   }
 
-  /** The lines' verdicts from the report of the audit that just finished, if it is of the spec's current text. */
+  /**
+   * The lines' verdicts from the report the status is about: the audit that just finished, or the last
+   * one again once the errors typed since are gone (a line it does not have is errored).
+   */
   private async markFromReport(spec: TestItem, uri: Uri): Promise<void> {
     const client = this.session.running;
-    const doc = workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
-    if (client === undefined || doc === undefined) return;
+    if (client === undefined) return;
     const result = await client.sendRequest(reportRequest, { uri: client.code2ProtocolConverter.asUri(uri) });
-    if (result === null || result.version !== doc.version) return;
+    if (result === null) return;
     const run = this.controller.createTestRun(new TestRunRequest([spec]), 'audited');
     for (const item of childrenOf(spec)) {
       const line = this.lines.get(item);

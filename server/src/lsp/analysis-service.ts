@@ -23,6 +23,8 @@ import { logAuditRun } from './server-log.js';
 
 /** In on-type mode, a run starts after typing pauses this long. */
 const typingPauseMs = 800;
+/** The status follows the spec's errors after typing pauses this long (as pushed diagnostics do). */
+const errorPauseMs = 150;
 
 /** The part of a run whose new results the editor should show. */
 export type FinishedPart = 'audits' | 'training';
@@ -70,6 +72,7 @@ export class AnalysisService {
   private readonly typingTimers = new Map<string, ReturnType<typeof setTimeout>>();
   /** Documents whose open is not yet followed by an edit: TextDocuments reports an open as a change too. */
   private readonly justOpened = new Set<string>();
+  private readonly errorTimers = new Map<string, ReturnType<typeof setTimeout>>();
   /** The audit status last sent per document, so the same one is not sent twice. */
   private readonly shownStatus = new Map<string, AuditStatusParams>();
   /** The status of the last audit that finished on the spec, shown again when errors typed since are fixed. */
@@ -99,7 +102,7 @@ export class AnalysisService {
     // The open itself: its run is starting, and no typing pause should replace it.
     if (this.justOpened.delete(uri)) return;
     this.supersede(uri);
-    await this.followErrors(uri);
+    this.followErrorsSoon(uri);
     if ((await this.session.settings.for(uri)).runAudit !== 'onType') return;
     this.typingTimers.set(uri, setTimeout(() => {
       this.typingTimers.delete(uri);
@@ -115,6 +118,8 @@ export class AnalysisService {
 
   closed(uri: string): void {
     this.justOpened.delete(uri);
+    clearTimeout(this.errorTimers.get(uri));
+    this.errorTimers.delete(uri);
     this.supersede(uri);
     this.results.delete(uri);
     this.tickets.delete(uri);
@@ -274,6 +279,15 @@ export class AnalysisService {
     }
     if (shown?.state !== 'notAudited') return;
     await this.auditStatus(this.finishedStatus.get(uri) ?? notYetAuditedStatusOf(uri, (await this.session.settings.for(uri)).runAudit));
+  }
+
+  /** After a short typing pause, as the pushed diagnostics are: a burst of keystrokes checks the text once. */
+  private followErrorsSoon(uri: string): void {
+    clearTimeout(this.errorTimers.get(uri));
+    this.errorTimers.set(uri, setTimeout(() => {
+      this.errorTimers.delete(uri);
+      this.followErrors(uri).catch((error: unknown) => this.log.error(`the audit status of ${uri} failed: ${String(error)}`));
+    }, errorPauseMs));
   }
 
   private async skipped(uri: string, request: AnalysisRequest, untrusted: readonly string[]): Promise<void> {
