@@ -1,24 +1,6 @@
 import { StatusBarAlignment, ThemeColor, window, type Disposable, type StatusBarItem } from 'vscode';
-import { showReportCommand, type AuditState, type AuditStatusParams, type TrainingSignalState, type TrainingSignalStatusParams } from '../../server/src/lsp/protocol';
-
-const icons: Record<AuditState, string> = {
-  running: '$(sync~spin)',
-  passed: '$(pass)',
-  failed: '$(error)',
-  error: '$(warning)',
-  cancelled: '$(circle-slash)',
-  skipped: '$(workspace-untrusted)',
-};
-
-/** What the tooltip says a finished run was: an expectation that fails is a result, not a crash. */
-const outcomes: Record<AuditState, string> = {
-  running: 'running',
-  passed: 'finished: every expectation holds',
-  failed: 'finished: some expectations fail (the problems are on their expect lines)',
-  error: 'could not run',
-  cancelled: 'cancelled',
-  skipped: 'skipped: it would read files outside this untrusted workspace',
-};
+import { showReportCommand, type AuditStatusParams, type TrainingSignalState, type TrainingSignalStatusParams } from '../../server/src/lsp/protocol';
+import { auditStatusView, clock } from './audit-status-view';
 
 const trainingIcons: Record<TrainingSignalState, string> = {
   done: '$(graph-line)',
@@ -62,17 +44,16 @@ export class AuditStatusBar implements Disposable {
       return;
     }
     if (audit !== undefined) {
-      const { status, at } = audit;
-      const took = status.durationMs === undefined ? '' : `, in ${(status.durationMs / 1000).toFixed(1)} s`;
-      this.item.text = `${icons[status.state]} HERALD ${status.state === 'running' ? 'auditing…' : status.message}`;
-      this.item.tooltip = status.state === 'running' ? 'HERALD audit running' : `HERALD audit ${outcomes[status.state]}.\n${status.message} (at ${clock(at)}${took}). Click for the report.`;
-      // Failing expectations are the spec's errors (red); an audit that could not run is a warning about the run itself.
-      this.item.backgroundColor = status.state === 'failed' ? new ThemeColor('statusBarItem.errorBackground')
-        : status.state === 'error' ? new ThemeColor('statusBarItem.warningBackground') : undefined;
+      const view = auditStatusView(audit.status, audit.at);
+      this.item.text = view.text;
+      this.item.tooltip = view.tooltip;
+      this.item.backgroundColor = view.background === undefined ? undefined : new ThemeColor(`statusBarItem.${view.background}Background`);
     } else if (training !== undefined) {
       const { status, at } = training;
       this.item.text = `${trainingIcons[status.state]} HERALD ${status.message}`;
-      this.item.tooltip = `HERALD training signal and comparison ${status.state === 'done' ? 'finished' : status.state} at ${clock(at)}. Click for the report.`;
+      // Only a finished run has a time: one that did not run (errors in the spec) has no result to date.
+      this.item.tooltip = status.state === 'done' ? `HERALD training signal and comparison finished at ${clock(at)}. Click for the report.`
+        : `HERALD training signal and comparison: ${status.message}.`;
       this.item.backgroundColor = undefined;
     }
     this.item.show();
@@ -82,8 +63,4 @@ export class AuditStatusBar implements Disposable {
     this.item.dispose();
     for (const s of this.subscriptions) s.dispose();
   }
-}
-
-function clock(at: Date): string {
-  return at.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', second: '2-digit' });
 }

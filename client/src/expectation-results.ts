@@ -1,4 +1,4 @@
-import type { ExpectationLine, ReportResult } from '../../server/src/lsp/protocol';
+import type { AuditStatusParams, ExpectationLine, ReportResult } from '../../server/src/lsp/protocol';
 
 // How each `expect` line fared in an audit run, from the report the server answered with. Pure
 // (no vscode), so the Test Explorer and its tests share one reading of the report.
@@ -29,4 +29,14 @@ export function expectationVerdict(line: ExpectationLine, result: ReportResult |
   return found.passed
     ? { state: 'passed', message: found.actual }
     : { state: 'failed', message: `${found.actual} (expected ${expectationLabel(line)})` };
+}
+
+/**
+ * The verdict on every line of a spec the server says it did not audit (a `notAudited` status):
+ * errored with the errors when the spec has some, skipped (no verdict) when it just has not been
+ * audited since they were fixed; undefined for any other status. Never the last run's verdict.
+ */
+export function notAuditedVerdict(status: AuditStatusParams): { readonly state: 'errored' | 'skipped'; readonly message: string } | undefined {
+  if (status.state !== 'notAudited') return undefined;
+  return { state: status.errors === undefined ? 'skipped' : 'errored', message: status.message };
 }

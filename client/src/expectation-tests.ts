@@ -3,8 +3,8 @@ import {
   DiagnosticSeverity, languages, Location, Range, TestMessage, TestRunProfileKind, TestRunRequest, tests, Uri, workspace,
   type CancellationToken, type Disposable, type TestController, type TestItem, type TestRun, type TextDocument,
 } from 'vscode';
-import { runAuditRequest, type ExpectationLine, type ReportResult } from '../../server/src/lsp/protocol';
-import { expectationLabel, expectationVerdict, type ExpectationState } from './expectation-results';
+import { reportRequest, runAuditRequest, type AuditStatusParams, type ExpectationLine, type ReportResult } from '../../server/src/lsp/protocol';
+import { expectationLabel, expectationVerdict, notAuditedVerdict, type ExpectationState } from './expectation-results';
 import type { ServerSession } from './server-session';
 import { specOutline } from './spec-outline';
 
@@ -40,6 +40,10 @@ export class ExpectationTests implements Disposable {
   private readonly timers = new Map<string, ReturnType<typeof setTimeout>>();
   /** The statement behind each line's item, to match it with the audit's report. */
   private readonly lines = new WeakMap<TestItem, ExpectationLine>();
+  /** The server's last `notAudited` status per spec (by item id), until an audit of it finishes: why a run of it has no report. */
+  private readonly notAudited = new Map<string, AuditStatusParams>();
+  /** Specs a run of the Test Explorer is auditing: it gives their verdicts itself. */
+  private readonly running = new Set<string>();
 
   constructor(private readonly session: ServerSession) {
     this.controller = tests.createTestController('herald.expectations', 'HERALD expectations');
@@ -60,6 +64,8 @@ export class ExpectationTests implements Disposable {
       watcher.onDidDelete((uri) => this.controller.items.delete(uri.toString())),
       workspace.onDidOpenTextDocument((doc) => this.opened(doc)),
       workspace.onDidChangeTextDocument((e) => this.edited(e.document)),
+      workspace.onDidCloseTextDocument((doc) => this.closed(doc)),
+      session.onAuditStatus((status) => this.statusChanged(status)),
     );
     for (const doc of workspace.textDocuments) this.opened(doc);
   }
@@ -84,6 +90,68 @@ export class ExpectationTests implements Disposable {
 
   private opened(doc: TextDocument): void {
     if (doc.languageId === 'reward' && doc.uri.scheme === 'file') this.refresh(doc.uri).catch(() => undefined);
+  }
+
+  /**
+   * A spec outside the workspace folders (the walkthrough's sample, under the extension's
+   * globalStorage) is listed only while it is open: closed, it leaves the Test Explorer.
+   */
+  private closed(doc: TextDocument): void {
+    if (doc.languageId !== 'reward' || doc.uri.scheme !== 'file' || workspace.getWorkspaceFolder(doc.uri) !== undefined) return;
+    const key = doc.uri.toString();
+    clearTimeout(this.timers.get(key));
+    this.timers.delete(key);
+    this.notAudited.delete(key);
+    this.controller.items.delete(key);
+  }
+
+  /**
+   * The server audits open specs on its own (on save, after typing): when it says one is not audited
+   * (errors in it), its lines stop showing the last run's verdicts and are marked errored with the
+   * errors; when an audit of it next finishes, they get that audit's verdicts.
+   */
+  private statusChanged(status: AuditStatusParams): void {
+    const uri = Uri.parse(status.uri);
+    const key = uri.toString();
+    const spec = this.running.has(key) ? undefined : this.controller.items.get(key);
+    if (status.state === 'notAudited') {
+      const earlier = this.notAudited.get(key);
+      this.notAudited.set(key, status);
+      // Marked once as the errors come (and again when they are fixed): not one test run per keystroke.
+      if (spec !== undefined && (earlier === undefined || (earlier.errors === undefined) !== (status.errors === undefined))) this.mark(spec, status);
+      return;
+    }
+    if ((status.state !== 'passed' && status.state !== 'failed') || !this.notAudited.delete(key) || spec === undefined) return;
+    this.markFromReport(spec, uri).catch(() => undefined);
+  }
+
+  /** Every line of the spec, errored (or skipped) as the not-audited status says: no line keeps a passed mark. */
+  private mark(spec: TestItem, status: AuditStatusParams): void {
+    const verdict = notAuditedVerdict(status);
+    if (verdict === undefined) return;
+    const run = this.controller.createTestRun(new TestRunRequest([spec]), 'not audited');
+    for (const item of childrenOf(spec)) {
+      const line = this.lines.get(item);
+      if (line !== undefined) record(run, item, line, verdict, 0);
+    }
+    run.end();
+  }
+
+  /**
+   * The lines' verdicts from the report the status is about: the audit that just finished, or the last
+   * one again once the errors typed since are gone (a line it does not have is errored).
+   */
+  private async markFromReport(spec: TestItem, uri: Uri): Promise<void> {
+    const client = this.session.running;
+    if (client === undefined) return;
+    const result = await client.sendRequest(reportRequest, { uri: client.code2ProtocolConverter.asUri(uri) });
+    if (result === null) return;
+    const run = this.controller.createTestRun(new TestRunRequest([spec]), 'audited');
+    for (const item of childrenOf(spec)) {
+      const line = this.lines.get(item);
+      if (line !== undefined) record(run, item, line, expectationVerdict(line, result, 'not audited'), 0);
+    }
+    run.end();
   }
 
   private edited(doc: TextDocument): void {
@@ -135,25 +203,35 @@ export class ExpectationTests implements Disposable {
     const outcomes: ExpectationOutcome[] = [];
     try {
       for (const [specUri, chosen] of this.chosenBySpec(request)) {
-        const spec = await this.refresh(Uri.parse(specUri));
-        const items = spec === undefined ? [] : childrenOf(spec).filter((item) => chosen === 'all' || chosen.has(item.id));
-        for (const item of items) run.started(item);
-        if (token?.isCancellationRequested) {
-          for (const item of items) run.skipped(item);
-          continue;
-        }
-        const answer = await this.audit(Uri.parse(specUri), token);
-        for (const item of items) {
-          const line = this.lines.get(item);
-          if (line === undefined) continue;
-          const verdict = token?.isCancellationRequested ? { state: 'skipped' as const, message: 'cancelled' } : expectationVerdict(line, answer.result, answer.notAudited);
-          outcomes.push(record(run, item, line, verdict, answer.durationMs));
+        // This run gives the spec's verdicts itself: the statuses of the audit it asks for mark nothing meanwhile.
+        this.running.add(specUri);
+        try {
+          outcomes.push(...await this.runSpecLines(run, specUri, chosen, token));
+        } finally {
+          this.running.delete(specUri);
         }
       }
     } finally {
       run.end();
     }
     return outcomes;
+  }
+
+  private async runSpecLines(run: TestRun, specUri: string, chosen: Set<string> | 'all', token: CancellationToken | undefined): Promise<ExpectationOutcome[]> {
+    const spec = await this.refresh(Uri.parse(specUri));
+    const items = spec === undefined ? [] : childrenOf(spec).filter((item) => chosen === 'all' || chosen.has(item.id));
+    for (const item of items) run.started(item);
+    if (token?.isCancellationRequested) {
+      for (const item of items) run.skipped(item);
+      return [];
+    }
+    const answer = await this.audit(Uri.parse(specUri), token);
+    return items.flatMap((item) => {
+      const line = this.lines.get(item);
+      if (line === undefined) return [];
+      const verdict = token?.isCancellationRequested ? { state: 'skipped' as const, message: 'cancelled' } : expectationVerdict(line, answer.result, answer.notAudited);
+      return [record(run, item, line, verdict, answer.durationMs)];
+    });
   }
 
   /** The specs a request names, each with the lines it names ('all' for a whole spec), minus the excluded. */
@@ -193,7 +271,14 @@ export class ExpectationTests implements Disposable {
     // for; the server then answers without a report, so ask once more.
     if (!wasOpen && !current(result) && token?.isCancellationRequested !== true) result = await ask();
     const durationMs = Date.now() - started;
-    if (current(result)) return { result, notAudited: '', durationMs };
+    const key = uri.toString();
+    if (current(result)) {
+      this.notAudited.delete(key);
+      return { result, notAudited: '', durationMs };
+    }
+    // The server says why when the spec has errors ("not audited: 2 errors; line 5: …"), before it answers.
+    const said = this.notAudited.get(key);
+    if (said?.errors !== undefined) return { result: null, notAudited: said.message, durationMs };
     const error = languages.getDiagnostics(uri).find((d) => d.severity === DiagnosticSeverity.Error);
     const notAudited = error === undefined
       ? 'not audited: see the Problems panel and the HERALD output for why'

@@ -6,11 +6,10 @@ import { pathToFileURL } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import {
   CodeActionRequest, CodeLensRequest, DidSaveTextDocumentNotification, DocumentDiagnosticRequest, ExecuteCommandRequest, HoverRequest,
-  type CodeAction, type Diagnostic, type FullDocumentDiagnosticReport, type TextEdit,
+  type CodeAction, type Diagnostic, type FullDocumentDiagnosticReport,
 } from 'vscode-languageserver-protocol/node';
-import { LineIndex } from '../../server/src/problems/line-index.js';
 import { auditStatusNotification, reportRequest, type AuditStatusParams, type ReportResult } from '../../server/src/lsp/protocol.js';
-import { pullClientCapabilities, rangeOf, repoRoot, tempFolder, TestClient } from './lsp-test-client.js';
+import { applyEdits, pullClientCapabilities, rangeOf, repoRoot, tempFolder, TestClient } from './lsp-test-client.js';
 
 const pools = path.join(repoRoot, 'samples/pools');
 
@@ -231,7 +230,7 @@ describe('audit in the editor (stdio)', () => {
     // Every reward that was there is there as it was; the repair is new, and compared.
     const declarations = (t: string) => t.split('\n').filter((l) => l.startsWith('reward ') || /^ {2}\w+ +[-\d.]+ \*/.test(l));
     assert.deepEqual(declarations(repaired).filter((l) => !l.startsWith('reward R0_repair_L')), declarations(weaker));
-    assert.match(repaired, /^reward R_full = R_L - 0\.8 \* support_miss\nreward R0_repair_L "the observed minimal repair of R0 \(audit quick\)" = R0 - 1\.2 \* L\n/m);
+    assert.match(repaired, /^reward R_full = R_L - 0\.8 \* support_miss\n\nreward R0_repair_L "the observed minimal repair of R0 \(audit quick\)" = R0 - 1\.2 \* L\n/m);
     assert.match(repaired, /^ {2}compare R_L, R_full, R0_repair_L$/m);
     await client.replace(uri, repaired, 12);
     await client.connection.sendNotification(DidSaveTextDocumentNotification.type, { textDocument: { uri } });
@@ -258,15 +257,6 @@ describe('audit in the editor (stdio)', () => {
     assert.match(applyEdits(spec, actions[0]!.edit!.changes![uri]!), /^reward R_full = R_L$/m);
   });
 });
-
-/** Applies non-overlapping LSP text edits to a text, last first. */
-function applyEdits(text: string, edits: readonly TextEdit[]): string {
-  const index = new LineIndex(text);
-  return [...edits]
-    .map((e) => ({ start: index.offset(e.range.start), end: index.offset(e.range.end), newText: e.newText }))
-    .sort((a, b) => b.start - a.start)
-    .reduce((t, e) => t.slice(0, e.start) + e.newText + t.slice(e.end), text);
-}
 
 describe('audit in the editor: the sample spec', () => {
   it('warns about penalty cancellation on R_full and fades the redundant lattice detectors', async () => {

@@ -8,7 +8,7 @@ import {
   DidChangeWatchedFilesNotification, DidCloseTextDocumentNotification, DidOpenTextDocumentNotification, ExitNotification, InitializedNotification,
   InitializeRequest, IPCMessageReader, IPCMessageWriter, LogMessageNotification, MessageType, PublishDiagnosticsNotification, RegistrationRequest, SemanticTokensRefreshRequest, CodeLensRefreshRequest,
   ShutdownRequest, StreamMessageReader, StreamMessageWriter, WorkDoneProgressCreateRequest, type InitializeParams,
-  type ClientCapabilities, type FileChangeType, type InitializeResult, type ProtocolConnection, type PublishDiagnosticsParams, type Range,
+  type ClientCapabilities, type FileChangeType, type InitializeResult, type ProtocolConnection, type PublishDiagnosticsParams, type Range, type TextEdit,
 } from 'vscode-languageserver-protocol/node';
 import { LineIndex } from '../../server/src/problems/line-index.js';
 import { auditStatusNotification, type AuditStatusParams } from '../../server/src/lsp/protocol.js';
@@ -269,4 +269,13 @@ export function auditFinished(client: TestClient): Promise<AuditStatusParams> {
       if (['passed', 'failed', 'error', 'cancelled'].includes(p.state)) resolve(p);
     });
   });
+}
+
+/** Applies non-overlapping LSP text edits to a text, last first. */
+export function applyEdits(text: string, edits: readonly TextEdit[]): string {
+  const index = new LineIndex(text);
+  return [...edits]
+    .map((e) => ({ start: index.offset(e.range.start), end: index.offset(e.range.end), newText: e.newText }))
+    .sort((a, b) => b.start - a.start)
+    .reduce((t, e) => t.slice(0, e.start) + e.newText + t.slice(e.end), text);
 }

@@ -4,7 +4,8 @@ import assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, it } from 'node:test';
-import type { CodeAction, Diagnostic, TextEdit } from 'vscode-languageserver-protocol';
+import type { CodeAction, Diagnostic } from 'vscode-languageserver-protocol';
+import { applyEdits } from './lsp-test-client.js';
 import { auditCodeActions } from '../../server/src/lsp/audit-actions.js';
 import { toDiagnostic } from '../../server/src/lsp/diagnostics.js';
 import type { DocumentAnalysis } from '../../server/src/lsp/document-analysis.js';
@@ -18,14 +19,6 @@ const uri = pathToFileURL(path.join(dir, 'spec.reward')).href;
 function analysisOf(text: string, probe: (p: string) => FileStatus = () => 'ok'): DocumentAnalysis {
   const analyzed = analyze(text, { specFile: path.join(dir, 'spec.reward'), probeFile: probe, reportUnused: false });
   return { uri, version: 1, text, analyzed, lines: new LineIndex(text), resultId: '1' };
-}
-
-function applyEdits(text: string, edits: readonly TextEdit[]): string {
-  const index = new LineIndex(text);
-  return [...edits]
-    .map((e) => ({ start: index.offset(e.range.start), end: index.offset(e.range.end), newText: e.newText }))
-    .sort((a, b) => b.start - a.start)
-    .reduce((t, e) => t.slice(0, e.start) + e.newText + t.slice(e.end), text);
 }
 
 function checkerFixes(text: string, code: string, probe?: (p: string) => FileStatus): { analysis: DocumentAnalysis; diagnostic: Diagnostic; actions: CodeAction[] } {
@@ -129,7 +122,7 @@ describe('the minimal repair as a quick fix', () => {
     assert.match(actions[0]?.title ?? '', /^Add the observed minimal repair as a new reward R0_repair_L_2 = R0 − 1\.2·L, compared in audit a \(R0 and every other reward unchanged; /);
     const repaired = applied(text, actions[0]);
     assert.equal(repaired, text
-      .replace('reward R0_repair_L = R0 - 2 * L # taken', 'reward R0_repair_L = R0 - 2 * L # taken\nreward R0_repair_L_2 "the observed minimal repair of R0 (audit a)" = R0 - 1.2 * L')
+      .replace('reward R0_repair_L = R0 - 2 * L # taken', 'reward R0_repair_L = R0 - 2 * L # taken\n\nreward R0_repair_L_2 "the observed minimal repair of R0 (audit a)" = R0 - 1.2 * L')
       .replace('  compare R_full\n', '  compare R_full, R0_repair_L_2\n'));
     assert.deepEqual(analysisOf(repaired).analyzed.problems.filter((p) => p.severity === 'error'), []);
   });

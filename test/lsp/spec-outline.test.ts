@@ -3,8 +3,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { LogMessageNotification, MessageType } from 'vscode-languageserver-protocol/node';
-import { expectationLabel, expectationVerdict } from '../../client/src/expectation-results.js';
-import { runAuditRequest, specOutlineRequest } from '../../server/src/lsp/protocol.js';
+import { expectationLabel, expectationVerdict, notAuditedVerdict } from '../../client/src/expectation-results.js';
+import { auditStatusNotification, runAuditRequest, specOutlineRequest, type AuditStatusParams } from '../../server/src/lsp/protocol.js';
 import { specOutline } from '../../server/src/lsp/spec-outline.js';
 import { auditLogLine, serverStartLine } from '../../server/src/lsp/server-log.js';
 import { paperSpec, pullClientCapabilities, repoRoot, tempFolder, TestClient } from './lsp-test-client.js';
@@ -85,6 +85,27 @@ describe('spec outlines for the Test Explorer and the tasks', () => {
       const moved = { audit: 'paper', text: 'expect minimal_repair == {L}', range: { start: { line: 0, character: 0 }, end: { line: 0, character: 1 } } };
       assert.equal(expectationVerdict(moved, result, 'not audited').state, 'errored');
       assert.deepEqual(expectationVerdict(moved, null, 'not audited: line 3: unknown name'), { state: 'errored', message: 'not audited: line 3: unknown name' });
+    });
+
+    it('marks every line of a spec with errors errored with the server\'s "not audited" status, never the last verdict', async () => {
+      const uri = folder.uri('typo.reward');
+      const text = sample.replace('compare R_L,', 'compare R_LL,');
+      const status = new Promise<AuditStatusParams>((resolve) => {
+        client.connection.onNotification(auditStatusNotification, (p) => {
+          if (p.uri === uri && p.state !== 'running') resolve(p);
+        });
+      });
+      await client.open(uri, text);
+      // Manual mode: the run asked for is the one that finds the errors.
+      assert.equal(await client.connection.sendRequest(runAuditRequest, { uri }), null);
+      const said = await status;
+      assert.match(said.message, /^not audited: \d+ errors?; line \d+: unknown reward 'R_LL'/);
+      const verdicts = expectationLines(text).map(() => notAuditedVerdict(said));
+      assert.deepEqual(verdicts, expectationLines(text).map(() => ({ state: 'errored', message: said.message })));
+      // Fixed but not audited since: no verdict, not the last one.
+      assert.deepEqual(notAuditedVerdict({ uri, state: 'notAudited', message: 'not audited since its errors were fixed: save the spec to audit it' }),
+        { state: 'skipped', message: 'not audited since its errors were fixed: save the spec to audit it' });
+      assert.equal(notAuditedVerdict({ uri, state: 'passed', message: '3 of 3 expectations hold' }), undefined);
     });
   });
 });

@@ -99,7 +99,7 @@ describe('from a finding to what to do next (code-server + Chromium)', () => {
     const deadline = Date.now() + 30_000;
     while (!fs.readFileSync(scratch, 'utf8').includes('R0_repair_L') && Date.now() < deadline) await page.waitForTimeout(200);
     assert.equal(fs.readFileSync(scratch, 'utf8'), scratchText
-      .replace('reward R_light "a light penalty on L" = R0 - 0.3 * L\n', 'reward R_light "a light penalty on L" = R0 - 0.3 * L\nreward R0_repair_L "the observed minimal repair of R0 (audit scratch)" = R0 - 1.2 * L\n')
+      .replace('reward R_light "a light penalty on L" = R0 - 0.3 * L\n', 'reward R_light "a light penalty on L" = R0 - 0.3 * L\n\nreward R0_repair_L "the observed minimal repair of R0 (audit scratch)" = R0 - 1.2 * L\n')
       .replace('  compare R_light\n', '  compare R_light, R0_repair_L\n'));
     // The re-audit: R_light still fails its expectation (it was not touched); the finding on R0 now names the new reward.
     await actions.toggleProblems();

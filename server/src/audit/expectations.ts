@@ -54,3 +54,35 @@ export function evaluateExpectation(expect: ExpectPlan, attacks: readonly Attack
   const shown = expect.metric === 'asr' || expect.metric === 'upper' ? percent(value) : value.toFixed(5);
   return { passed: compare(value, expect.op, expect.value), actual: `${expect.metric} = ${shown} over ${e.clusters} isolated-eligible clusters` };
 }
+
+/** A detector of a repair and its penalty: `R − λ·f`. */
+export interface RepairPenalty {
+  readonly detector: string;
+  readonly lambda: number;
+}
+
+/** Penalties that differ by less than this are the lattice's (a repair's λ is written with few digits). */
+const sameLambda = 1e-9;
+
+/**
+ * Whether the lattice shows that an expectation about the audited reward holds on the repair
+ * `R − Σ λ·f` instead: the repair's detectors are a sufficient subset of the lattice, and the line
+ * holds on that subset's figures. A repair whose λ are the lattice's has exactly those figures;
+ * one with a larger λ (the certificate's) has margins no larger on every edit (isolation makes each
+ * d = f(A(τ)) − f(τ) 0 or 1), so only an upper bound on the ASR is known to hold there too.
+ * `worst_margin` is not among a subset's figures: never known.
+ */
+export function holdsOnRepair(expect: ExpectPlan, lattice: LatticeReport, repair: readonly RepairPenalty[]): boolean {
+  if (expect.kind !== 'metric' || repair.length === 0) return false;
+  const wanted = repair.map((t) => t.detector).sort().join(',');
+  const subset = lattice.subsets.find((s) => [...s.detectors].sort().join(',') === wanted);
+  if (subset === undefined || !subset.sufficient) return false;
+  const figures = subset.results.find((r) => r.attack === expect.attack && r.selection === expect.selection);
+  if (figures === undefined) return false;
+  const value = expect.metric === 'asr' ? figures.asr : expect.metric === 'upper' ? figures.upper : expect.metric === 'mean_margin' ? figures.meanMargin : null;
+  if (value === null || !compare(value, expect.op, expect.value)) return false;
+  const lambdas = repair.map((t) => t.lambda - (lattice.detectors.find((d) => d.name === t.detector)?.lambda ?? Number.NaN));
+  if (lambdas.every((difference) => Math.abs(difference) < sameLambda)) return true;
+  const upperBound = expect.op === '<=' || expect.op === '<' || (expect.op === '==' && expect.value === 0);
+  return expect.metric === 'asr' && upperBound && lambdas.every((difference) => difference > -sameLambda);
+}

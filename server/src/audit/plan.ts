@@ -4,7 +4,7 @@ import { defaultConformanceTolerance } from '../semantics/check-conformance.js';
 import { resampling } from '../semantics/block-options.js';
 import { numberOption, poolSelectionOf, type PoolSelection } from '../semantics/audit-options.js';
 import { defaultCommandTimeoutSeconds } from '../inputs/command-runner.js';
-import type { AuditDecl, ComparisonOp } from '../syntax/ast.js';
+import type { AuditDecl, ComparisonOp, ExpectMetricItem } from '../syntax/ast.js';
 import type { Span } from '../problems/span.js';
 
 export interface LatticeDetector {
@@ -64,6 +64,17 @@ export interface AuditPlan {
   readonly holdout: number | undefined;
 }
 
+/** An `expect METRIC(REWARD, ATTACK, SELECTION) OP VALUE` line as data; undefined when it is incomplete. */
+export function metricExpectPlan(item: ExpectMetricItem, text: string): Extract<ExpectPlan, { kind: 'metric' }> | undefined {
+  const [r, a, s] = item.args;
+  if (r === undefined || a === undefined || s === undefined || item.op === undefined || item.value === undefined) return undefined;
+  const isRate = item.metric.text === 'asr' || item.metric.text === 'upper';
+  return {
+    kind: 'metric', metric: item.metric.text as 'asr' | 'upper' | 'mean_margin' | 'worst_margin', reward: r.text, attack: a.text,
+    selection: s.text as Selection, op: item.op, value: isRate && item.percent ? item.value.value / 100 : item.value.value,
+    text: text.slice(item.span.start, item.span.end), span: item.span,
+  };
+}
 
 /**
  * Reads a checked audit block into plain data. The checker has already reported every problem,
@@ -103,14 +114,9 @@ export function planAudit(audit: AuditDecl, text: string): AuditPlan | undefined
         for (const entry of item.entries) lattice.push({ name: entry.detector.text, lambda: entry.lambda?.value ?? 0 });
         break;
       case 'expect-metric': {
-        const [r, a, s] = item.args;
-        if (r === undefined || a === undefined || s === undefined || item.op === undefined || item.value === undefined) return undefined;
-        const isRate = item.metric.text === 'asr' || item.metric.text === 'upper';
-        expects.push({
-          kind: 'metric', metric: item.metric.text as 'asr' | 'upper' | 'mean_margin' | 'worst_margin', reward: r.text, attack: a.text,
-          selection: s.text as Selection, op: item.op, value: isRate && item.percent ? item.value.value / 100 : item.value.value,
-          text: text.slice(item.span.start, item.span.end), span: item.span,
-        });
+        const expect = metricExpectPlan(item, text);
+        if (expect === undefined) return undefined;
+        expects.push(expect);
         break;
       }
       case 'expect-minimal':

@@ -7,8 +7,9 @@ import { newReport, type Report } from '../report/schema.js';
 import type { SignalReport } from '../report/training-schema.js';
 import type { ComparisonReport } from '../report/training-schema.js';
 import type { AuditResults } from './analysis-run.js';
+import type { AuditMode } from './settings.js';
 import type { DocumentAnalysis } from './document-analysis.js';
-import type { AuditStatusParams, ReportResult, TrainingSignalStatusParams } from './protocol.js';
+import { firstErrorText, notAuditedTitle, type AuditStatusParams, type ReportResult, type SpecErrors, type TrainingSignalStatusParams } from './protocol.js';
 
 // What a spec's finished analyses leave behind, and what the editor features read from it: the
 // problems, the report view's report, the status lines. Plain data and pure functions.
@@ -82,6 +83,25 @@ export function auditStatusOf(uri: string, audits: AuditResults, durationMs: num
     : failed > 0 ? `${failed} of ${expectations.length} expectation${expectations.length === 1 ? '' : 's'} fail${failed === 1 ? 's' : ''}`
     : expectations.length === 0 ? 'audited (no expectations)' : `${expectations.length} of ${expectations.length} expectation${expectations.length === 1 ? ' holds' : 's hold'}`;
   return { uri, state, message, durationMs };
+}
+
+/** The spec's errors (checker, parser, linked files), counted with the first in the text; undefined when it has none. */
+export function specErrorsOf(analysis: DocumentAnalysis): SpecErrors | undefined {
+  const errors = analysis.analyzed.problems.filter((p) => p.severity === 'error');
+  const first = errors.reduce<(typeof errors)[number] | undefined>((a, p) => (a === undefined || p.span.start < a.span.start ? p : a), undefined);
+  if (first === undefined) return undefined;
+  return { count: errors.length, first: { line: analysis.lines.range(first.span).start.line + 1, message: first.message } };
+}
+
+/** The status of a spec that has errors, so no audit runs on it: how many, and the first (its line and message). */
+export function notAuditedStatusOf(uri: string, errors: SpecErrors): AuditStatusParams {
+  return { uri, state: 'notAudited', message: `${notAuditedTitle(errors)}; ${firstErrorText(errors)}`, errors };
+}
+
+/** The status of a spec whose errors were fixed and that no audit has run on since: what would audit it. */
+export function notYetAuditedStatusOf(uri: string, runAudit: AuditMode): AuditStatusParams {
+  const how = runAudit === 'manual' ? 'run "HERALD: Run Audit"' : runAudit === 'onSave' ? 'save the spec' : 'pause typing';
+  return { uri, state: 'notAudited', message: `not audited since its errors were fixed: ${how} to audit it` };
 }
 
 /** The status line of finished training-signal audits and comparisons. */

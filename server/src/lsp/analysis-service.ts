@@ -8,12 +8,14 @@ import type { HeraldSettings } from './settings.js';
 import type { Problem } from '../problems/problem.js';
 import type { Report } from '../report/schema.js';
 import type { ComparisonReport, SignalReport } from '../report/training-schema.js';
-import { auditStatusOf, problemsOf, reportOf, trainingStatusOf, type SpecResults } from './analysis-results.js';
+import {
+  auditStatusOf, notAuditedStatusOf, notYetAuditedStatusOf, problemsOf, reportOf, specErrorsOf, trainingStatusOf, type SpecResults,
+} from './analysis-results.js';
 import type { AnalysisRequest, AuditResults, Outcome, TrainingResults } from './analysis-run.js';
 import { trustOnWire, type AnalysisJob, type AnalysisRunner } from './analysis-runner.js';
 import type { DocumentAnalysis } from './document-analysis.js';
 import {
-  auditStatusNotification, trainingSignalStatusNotification, type AuditStatusParams, type ReportResult, type TrainingSignalStatusParams,
+  auditStatusNotification, errorCount, firstErrorText, trainingSignalStatusNotification, type AuditStatusParams, type ReportResult, type TrainingSignalStatusParams,
 } from './protocol.js';
 import type { ErrorLog } from './safe-handler.js';
 import type { Session } from './session.js';
@@ -21,6 +23,8 @@ import { logAuditRun } from './server-log.js';
 
 /** In on-type mode, a run starts after typing pauses this long. */
 const typingPauseMs = 800;
+/** The status follows the spec's errors after typing pauses this long (as pushed diagnostics do). */
+const errorPauseMs = 150;
 
 /** The part of a run whose new results the editor should show. */
 export type FinishedPart = 'audits' | 'training';
@@ -68,6 +72,11 @@ export class AnalysisService {
   private readonly typingTimers = new Map<string, ReturnType<typeof setTimeout>>();
   /** Documents whose open is not yet followed by an edit: TextDocuments reports an open as a change too. */
   private readonly justOpened = new Set<string>();
+  private readonly errorTimers = new Map<string, ReturnType<typeof setTimeout>>();
+  /** The audit status last sent per document, so the same one is not sent twice. */
+  private readonly shownStatus = new Map<string, AuditStatusParams>();
+  /** The status of the last audit that finished on the spec, shown again when errors typed since are fixed. */
+  private readonly finishedStatus = new Map<string, AuditStatusParams>();
   private lastTicket = 0;
   private generation = 0;
 
@@ -93,6 +102,7 @@ export class AnalysisService {
     // The open itself: its run is starting, and no typing pause should replace it.
     if (this.justOpened.delete(uri)) return;
     this.supersede(uri);
+    this.followErrorsSoon(uri);
     if ((await this.session.settings.for(uri)).runAudit !== 'onType') return;
     this.typingTimers.set(uri, setTimeout(() => {
       this.typingTimers.delete(uri);
@@ -108,14 +118,26 @@ export class AnalysisService {
 
   closed(uri: string): void {
     this.justOpened.delete(uri);
+    clearTimeout(this.errorTimers.get(uri));
+    this.errorTimers.delete(uri);
     this.supersede(uri);
     this.results.delete(uri);
     this.tickets.delete(uri);
+    this.shownStatus.delete(uri);
+    this.finishedStatus.delete(uri);
   }
 
   /** Linked data changed on disk: the worker drops what it loaded or prepared from those files. */
   dataChanged(paths: readonly string[]): void {
     this.runner.invalidate(paths);
+  }
+
+  /**
+   * Linked files or settings changed: a pool deleted or renamed is now an error of every spec that
+   * links it (and a restored one is not), so their statuses follow, as they follow edits.
+   */
+  async inputsChanged(): Promise<void> {
+    await Promise.all(this.session.documents.all().map((document) => this.followErrors(document.uri)));
   }
 
   report(uri: string): ReportResult | null {
@@ -178,8 +200,9 @@ export class AnalysisService {
     const isLatest = this.supersede(uri);
     if (!uri.startsWith('file:')) return;
     const analysis = await this.session.analysisFor(uri);
-    // A spec with errors cannot be analysed; the keystroke diagnostics already say why.
-    if (analysis === undefined || !isLatest() || analysis.analyzed.problems.some((p) => p.severity === 'error')) return;
+    if (analysis === undefined || !isLatest()) return;
+    // A spec with errors cannot be analysed; the keystroke diagnostics say why, and the status says it is not audited.
+    if (specErrorsOf(analysis) !== undefined) return this.notAudited(analysis);
     const request = requestOf(analysis, scope, this.session.trust, await this.session.settings.for(uri));
     if (request === undefined) return;
     const untrusted = this.session.untrustedLinks(analysis);
@@ -216,11 +239,64 @@ export class AnalysisService {
     };
   }
 
+  /** Whether the spec's audit state is shown at all: it has an audit, or a status was sent for it. */
+  private announces(analysis: DocumentAnalysis): boolean {
+    return this.shownStatus.has(analysis.uri) || analysis.analyzed.model.spec.decls.some((d) => d.kind === 'audit');
+  }
+
+  /**
+   * An audit, training or comparison was asked for but the spec has errors: the earlier results are
+   * withdrawn (lenses, hovers and the report view would show them as the spec's) and the status
+   * says it is not audited, with the errors.
+   */
+  private async notAudited(analysis: DocumentAnalysis): Promise<void> {
+    const { uri } = analysis;
+    const errors = specErrorsOf(analysis);
+    if (errors === undefined) return;
+    const had = this.results.get(uri);
+    const withdrawn = had?.audits !== undefined || had?.training !== undefined;
+    this.finishedStatus.delete(uri);
+    if (withdrawn) this.record(uri, { audits: undefined, training: undefined });
+    if (this.announces(analysis)) await this.auditStatus(notAuditedStatusOf(uri, errors));
+    if (had?.training !== undefined) await this.trainingStatus({ uri, state: 'error', message: `not run: ${errorCount(errors)}; ${firstErrorText(errors)}` });
+    if (withdrawn) await this.onFinished(uri, 'audits');
+  }
+
+  /**
+   * The status follows the spec's errors as the Problems panel does, edit by edit: errors make it
+   * "not audited"; once they are fixed, the last finished audit's status again (or, with none since
+   * the errors, what would audit the spec). Results are kept until an audit is asked for.
+   */
+  private async followErrors(uri: string): Promise<void> {
+    const analysis = await this.session.analysisFor(uri);
+    if (analysis === undefined || !this.announces(analysis)) return;
+    const errors = specErrorsOf(analysis);
+    const shown = this.shownStatus.get(uri);
+    if (errors !== undefined) {
+      const status = notAuditedStatusOf(uri, errors);
+      if (shown?.state !== status.state || shown.message !== status.message) await this.auditStatus(status);
+      return;
+    }
+    if (shown?.state !== 'notAudited') return;
+    await this.auditStatus(this.finishedStatus.get(uri) ?? notYetAuditedStatusOf(uri, (await this.session.settings.for(uri)).runAudit));
+  }
+
+  /** After a short typing pause, as the pushed diagnostics are: a burst of keystrokes checks the text once. */
+  private followErrorsSoon(uri: string): void {
+    clearTimeout(this.errorTimers.get(uri));
+    this.errorTimers.set(uri, setTimeout(() => {
+      this.errorTimers.delete(uri);
+      this.followErrors(uri).catch((error: unknown) => this.log.error(`the audit status of ${uri} failed: ${String(error)}`));
+    }, errorPauseMs));
+  }
+
   private async skipped(uri: string, request: AnalysisRequest, untrusted: readonly string[]): Promise<void> {
     if (request.audits) {
       const count = untrusted.length;
       const baseline = untrusted.includes(baselineFileOf(request.specFile)) ? ` (the baseline ${path.basename(baselineFileOf(request.specFile))} among them)` : '';
-      await this.auditStatus({ uri, state: 'skipped', message: `not audited: ${count} linked file${count === 1 ? ' is' : 's are'} outside this untrusted workspace${baseline}` });
+      const status: AuditStatusParams = { uri, state: 'skipped', message: `not audited: ${count} linked file${count === 1 ? ' is' : 's are'} outside this untrusted workspace${baseline}` };
+      this.finishedStatus.set(uri, status);
+      await this.auditStatus(status);
     }
     if (request.signals || request.comparisons) {
       this.record(uri, { training: undefined });
@@ -236,7 +312,12 @@ export class AnalysisService {
       this.log.error(`audit of ${uri} failed: ${outcome.error}`);
       if (!isLatest()) return;
       const { stopped } = outcome;
-      if (stopped === undefined) return this.auditStatus({ uri, state: 'error', message: 'the audit failed: see the HERALD output', durationMs });
+      if (stopped === undefined) {
+        // The earlier results are not this text's: withdrawn, so the lenses do not show them.
+        this.record(uri, { audits: undefined });
+        await this.auditStatus({ uri, state: 'error', message: 'the audit failed: see the HERALD output', durationMs });
+        return this.onFinished(uri, 'audits');
+      }
       // The worker died (out of memory, a crash): every audit of the spec could not run, and the diagnostic on each says why.
       return this.audited(run, { report: undefined, dataIssues: [], dataOwners: new Map(), failures: run.audits.map((audit) => ({ audit, reason: stopped })) }, durationMs);
     }
@@ -253,7 +334,9 @@ export class AnalysisService {
     const baselineFile = baselineFileOf(fileURLToPath(uri));
     const baseline = readBaseline(baselineFile, this.session.trust);
     this.record(uri, { audits: { ...results, version: run.version, finishedAt: new Date().toISOString(), baseline, baselineFile } });
-    await this.auditStatus(auditStatusOf(uri, results, durationMs));
+    const status = auditStatusOf(uri, results, durationMs);
+    this.finishedStatus.set(uri, status);
+    await this.auditStatus(status);
     await this.onFinished(uri, 'audits');
   }
 
@@ -276,6 +359,7 @@ export class AnalysisService {
   }
 
   private async auditStatus(params: AuditStatusParams): Promise<void> {
+    this.shownStatus.set(params.uri, params);
     await this.connection.sendNotification(auditStatusNotification, params);
   }
 

@@ -6,11 +6,12 @@ import type { AuditReport, Report } from '../report/schema.js';
 import type { ComparisonReport } from '../report/training-schema.js';
 import type { RewardDecl, Term } from '../syntax/ast.js';
 import { auditIssueCodes } from '../problems/issue-codes.js';
+import { specErrorsOf } from './analysis-results.js';
 import type { DocumentAnalysis } from './document-analysis.js';
 import { plural, shortNumber } from '../report/format-numbers.js';
-import { showReportCommand } from './protocol.js';
+import { errorCount, firstErrorText, notAuditedTitle, showReportCommand } from './protocol.js';
 import { quickFixes } from './quick-fixes.js';
-import { repairAction, repairData } from './repair-action.js';
+import { repairActions, repairData } from './repair-action.js';
 import { lineStart } from './spec-edits.js';
 
 /** The server command behind "accept the current numbers as the baseline". */
@@ -39,11 +40,16 @@ function findTerm(analysis: DocumentAnalysis, rewardName: string, termName: stri
   return own ?? (reward?.base === undefined ? undefined : findTerm(analysis, reward.base.text, termName));
 }
 
-function auditAction(analysis: DocumentAnalysis, diagnostic: Diagnostic): CodeAction | undefined {
+function auditActions(analysis: DocumentAnalysis, diagnostic: Diagnostic, report: Report | undefined): CodeAction[] {
   if (diagnostic.code === auditIssueCodes.attackSucceeds) {
     const data = repairData.safeParse(diagnostic.data);
-    return data.success ? repairAction(analysis, diagnostic, data.data) : undefined;
+    return data.success ? repairActions(analysis, diagnostic, data.data, report) : [];
   }
+  const action = auditAction(analysis, diagnostic);
+  return action === undefined ? [] : [action];
+}
+
+function auditAction(analysis: DocumentAnalysis, diagnostic: Diagnostic): CodeAction | undefined {
   if (diagnostic.code === auditIssueCodes.penaltyCancellation) {
     const data = cancellationData.safeParse(diagnostic.data);
     const term = data.success ? findTerm(analysis, data.data.larger, data.data.term) : undefined;
@@ -64,12 +70,20 @@ function auditAction(analysis: DocumentAnalysis, diagnostic: Diagnostic): CodeAc
   return undefined;
 }
 
-/** Quick fixes for the audit's findings and the checker's errors. Each edit does what its title says. */
-export function auditCodeActions(analysis: DocumentAnalysis, diagnostics: readonly Diagnostic[]): CodeAction[] {
-  return diagnostics.flatMap((diagnostic) => {
-    const action = auditAction(analysis, diagnostic);
-    return [...(action === undefined ? [] : [action]), ...quickFixes(analysis, diagnostic)];
-  });
+/**
+ * Quick fixes for the audit's findings and the checker's errors. Each edit does what its title says.
+ * `report` is the spec's latest audit report: what the repair's fix reads to know which failing
+ * expects the repair makes hold.
+ */
+export function auditCodeActions(analysis: DocumentAnalysis, diagnostics: readonly Diagnostic[], report?: Report): CodeAction[] {
+  return diagnostics.flatMap((diagnostic) => [...auditActions(analysis, diagnostic, report), ...quickFixes(analysis, diagnostic)]);
+}
+
+/** A not-audited lens is cut here (its tooltip has the whole error), so the lens line stays short. */
+const maxLensTitle = 80;
+
+function cut(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
 }
 
 /** More attacks than this on one audit's lens are counted, not listed, so the lens line stays short. */
@@ -110,8 +124,18 @@ function comparisonLenses(comparison: ComparisonReport, uri: string): { title: s
  * each comparison: whether its EM non-inferiority gate holds.
  */
 export function auditCodeLenses(analysis: DocumentAnalysis, report: Report | undefined): CodeLens[] {
-  if (report === undefined) return [];
   const model = analysis.analyzed.model;
+  // A spec with errors is not audited: its blocks say so rather than show the last results as current.
+  const errors = specErrorsOf(analysis);
+  if (errors !== undefined) {
+    return model.spec.decls.flatMap((decl): CodeLens[] => {
+      if ((decl.kind !== 'audit' && decl.kind !== 'comparison') || decl.name === undefined) return [];
+      const start = analysis.lines.range(decl.span).start;
+      // No command: the lens is a statement, and the errors are in the Problems panel.
+      return [{ range: { start, end: start }, command: { title: cut(`✗ ${notAuditedTitle(errors)} · ${firstErrorText(errors)}`, maxLensTitle), tooltip: `Not audited: the spec has ${errorCount(errors)}; the first, on ${firstErrorText(errors)}`, command: '' } }];
+    });
+  }
+  if (report === undefined) return [];
   const blocks = [
     ...report.audits.map((audit) => ({ name: audit.name, kind: 'audit', commands: auditLenses(audit, analysis.uri) })),
     ...(report.comparisons ?? []).map((c) => ({ name: c.name, kind: 'comparison', commands: comparisonLenses(c, analysis.uri) })),

@@ -96,6 +96,7 @@ session.documents.onDidClose(guardNotification(log, 'didClose', async (e) => {
 connection.onDidChangeConfiguration(guardNotification(log, 'didChangeConfiguration', async (params) => {
   session.settings.changed(params.settings);
   await diagnostics.inputsChanged();
+  await analyses.inputsChanged();
 }));
 
 connection.onDidChangeWatchedFiles(guardNotification(log, 'didChangeWatchedFiles', async (params) => {
@@ -103,6 +104,7 @@ connection.onDidChangeWatchedFiles(guardNotification(log, 'didChangeWatchedFiles
   session.probe.invalidate(paths);
   analyses.dataChanged(paths);
   await diagnostics.inputsChanged();
+  await analyses.inputsChanged();
 }));
 
 connection.languages.diagnostics.on(guardRequest(guarded, 'diagnostics', { kind: DocumentDiagnosticReportKind.Full, items: [] }, (params) =>
@@ -132,7 +134,7 @@ connection.onDocumentSymbol((p) =>
 connection.onDocumentFormatting((p) => request('formatting', p.textDocument.uri, [], (a) => formattingEdits(a, p.options)));
 connection.languages.semanticTokens.on((p) => request('semanticTokens', p.textDocument.uri, { data: [] }, semanticTokens));
 
-connection.onCodeAction((p) => request('codeAction', p.textDocument.uri, [], (a) => [...auditCodeActions(a, p.context.diagnostics), ...dataViews.codeActions(a, p.context.diagnostics)]));
+connection.onCodeAction((p) => request('codeAction', p.textDocument.uri, [], (a) => [...auditCodeActions(a, p.context.diagnostics, analyses.auditReport(p.textDocument.uri)), ...dataViews.codeActions(a, p.context.diagnostics)]));
 connection.onCodeLens((p) => request('codeLens', p.textDocument.uri, [], (a) => auditCodeLenses(a, analyses.report(p.textDocument.uri)?.report)));
 connection.onExecuteCommand(guardRequest(guarded, 'executeCommand', false, async (p) =>
   p.command === acceptBaselineCommand && typeof p.arguments?.[0] === 'string' ? analyses.acceptBaseline(p.arguments[0]) : false,

@@ -28,15 +28,45 @@ export const reportRequest = new RequestType<DocumentParams, ReportResult | null
  */
 export const runAuditRequest = new RequestType<DocumentParams, ReportResult | null, void>('herald/runAudit');
 
-/** `skipped`: the audit did not run because it would read files the workspace trust rules out. */
-export type AuditState = 'running' | 'passed' | 'failed' | 'error' | 'cancelled' | 'skipped';
+/**
+ * `skipped`: the audit did not run because it would read files the workspace trust rules out.
+ * `notAudited`: the spec as it is now has errors (a misspelt name, an unknown attack kind, a weight
+ * too large for a double, a linked file that is missing or unreadable), so no audit runs on it; the
+ * server withdraws the earlier results, and nothing (status, lenses, tests) may show them as current.
+ */
+export type AuditState = 'running' | 'passed' | 'failed' | 'error' | 'cancelled' | 'skipped' | 'notAudited';
+
+/** The spec's errors, as a `notAudited` status counts them: how many, and the first in the text. */
+export interface SpecErrors {
+  readonly count: number;
+  /** One-based line of the first error, and its message as the Problems panel shows it. */
+  readonly first: { readonly line: number; readonly message: string };
+}
+
+/** `1 error`, `2 errors`. */
+export function errorCount(errors: SpecErrors): string {
+  return `${errors.count} error${errors.count === 1 ? '' : 's'}`;
+}
+
+/** `not audited: 2 errors`: what the status bar and the lenses say of a spec with errors. */
+export function notAuditedTitle(errors: SpecErrors): string {
+  return `not audited: ${errorCount(errors)}`;
+}
+
+/** `line 5: unknown reward 'R_LL'…`: the first error, as the Problems panel lists it. */
+export function firstErrorText(errors: SpecErrors): string {
+  return `line ${errors.first.line}: ${errors.first.message}`;
+}
+
 export interface AuditStatusParams {
   readonly uri: string;
   readonly state: AuditState;
-  /** One line for the status bar, e.g. "3/3 expectations hold". */
+  /** One line for the status bar, e.g. "3/3 expectations hold", "not audited: 2 errors; line 5: …". */
   readonly message: string;
   /** Milliseconds the audit took, for finished states. */
   readonly durationMs?: number;
+  /** With `notAudited` for errors in the spec: their count and the first (absent when the spec just has not been audited since they were fixed). */
+  readonly errors?: SpecErrors;
 }
 
 /** Server → client: a spec's audits changed state (for the status bar and the report view). */

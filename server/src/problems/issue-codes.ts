@@ -145,7 +145,7 @@ export const issueCodeDocs: Record<IssueCode, string> = {
   'setting-too-large': 'A bootstrap of more than 10,000 resamples, or a sweep of more than 100 scales: the audit would run out of memory or time.',
   'frozen-figures': "An audit's figures of a reward under an attack are frozen (see frozen-field): the rate kept what the logged field said, so it is not counted as the reward's; no attack-succeeds finding and no repair comes from it.",
   'expect-failed': "An audit's `expect` line does not hold on the linked pools.",
-  'attack-succeeds': 'An audited attack keeps or raises the audited reward on some isolated-eligible edits (oracle-worst ASR above zero); the quick fix applies the observed minimal repair.',
+  'attack-succeeds': "An audited attack keeps or raises the audited reward on some isolated-eligible edits (oracle-worst ASR above zero); the quick fix adds the observed minimal repair as a new reward compared in the audit (or compares the reward that already is it), and in the same edit moves each failing `expect` about the audited reward that the lattice shows holding on the repair to it, so the spec holds after one action (the fix without that move is offered beside it).",
   'penalty-cancellation': 'A larger reward loses to an attack that a smaller one rejects, because the edit switches off one of its penalties that was already active on the original (M_T = M_S + C_{T∖S}).',
   'redundant-detector': 'A lattice detector that no observed inclusion-minimal repair needs for the attacks that were run.',
   'certificate-fails': "A lattice penalty λ_d that does not exceed the largest base-reward gain among the audited edits that trigger d: R − λ_d·d does not reject every one of them (the finite-set certificate fails).",

@@ -132,7 +132,7 @@ describe('HERALD in VS Code: the paper sample', () => {
     assert.ok(await vscode.workspace.applyEdit(fix.edit));
     const repaired = scratchDoc.getText();
     assert.equal(repaired, text
-      .replace('reward R_light = R0 - 0.3 * L\n', 'reward R_light = R0 - 0.3 * L\nreward R0_repair_L "the observed minimal repair of R0 (audit scratch)" = R0 - 1.2 * L\n')
+      .replace('reward R_light = R0 - 0.3 * L\n', 'reward R_light = R0 - 0.3 * L\n\nreward R0_repair_L "the observed minimal repair of R0 (audit scratch)" = R0 - 1.2 * L\n')
       .replace('  compare R_light\n', '  compare R_light, R0_repair_L\n'), 'the repair is new; R0 and R_light are as they were');
     assert.ok(await scratchDoc.save());
     const after = await waitForDiagnostics(scratch, 'the finding to name R0_repair_L as the repair',
