@@ -42,9 +42,12 @@ export function registerHeraldOnPath(context: ExtensionContext): Disposable {
     commands.registerCommand(addHeraldToPathCommand, async () => {
       const bin = await putOnPath(context);
       const open = 'Open a Terminal';
-      const choice = await window.showInformationMessage(
-        `herald is on PATH in new integrated terminals: ${path.join(bin, process.platform === 'win32' ? 'herald.cmd' : 'herald')}. Terminals opened before need a relaunch.`, open);
-      if (choice === open) window.createTerminal('herald').show();
+      // Not awaited: the command is done once the launcher is written; the message stays until dismissed.
+      void window.showInformationMessage(
+        `herald is on PATH in new integrated terminals: ${path.join(bin, process.platform === 'win32' ? 'herald.cmd' : 'herald')}. Terminals opened before need a relaunch.`, open)
+        .then((choice) => {
+          if (choice === open) window.createTerminal('herald').show();
+        });
       return bin;
     }),
   );

@@ -30,11 +30,15 @@ export function outputFolder(name: string): string {
   return dir;
 }
 
-/** A workspace holding a copy of the sample specs and their pools, so the tests may edit and save them. */
+/**
+ * A workspace holding a copy of the sample specs and their pools, so the tests may edit and save them,
+ * and Search-R1's verl dump (`search-r1-rollout/`) as a researcher's own logs.
+ */
 export function sampleWorkspace(dir: string): string {
   fs.mkdirSync(dir, { recursive: true });
   for (const spec of ['paper.reward', 'training.reward']) fs.copyFileSync(path.join(repoRoot, 'samples', spec), path.join(dir, spec));
   fs.cpSync(path.join(repoRoot, 'samples/pools'), path.join(dir, 'pools'), { recursive: true });
+  fs.cpSync(path.join(repoRoot, 'samples/search-r1/rollout'), path.join(dir, 'search-r1-rollout'), { recursive: true });
   return dir;
 }
 

@@ -78,7 +78,6 @@ describe("a researcher's first hour on her own logs, keyboard only (code-server 
   let actions: Workbench['actions'];
 
   const quickInput = (): Locator => page.locator('.quick-input-widget');
-  const row = (text: string): Locator => page.locator('.quick-input-list .monaco-list-row', { hasText: text }).first();
   const statusBar = (text: string): Locator => page.locator('.statusbar-item', { hasText: text });
   /** Opens a file through Quick Open with the keyboard: the row must be the first one before Enter. */
   const openByKeyboard = async (name: string): Promise<void> => {
@@ -178,11 +177,11 @@ describe("a researcher's first hour on her own logs, keyboard only (code-server 
     await actions.goTo(lineColumn(paper, 'answer', 'token_f1'));
     await page.keyboard.type('x');
     await page.keyboard.press('Control+S');
-    const stale = statusBar('HERALD not audited');
-    await stale.waitFor({ timeout: 60_000 });
+    await statusBar('HERALD not audited: 1 error').waitFor({ timeout: 60_000 });
     assert.ok(!(await page.locator('.statusbar-item', { hasText: 'expectations hold' }).isVisible()));
-    const lenses = await page.locator('.codelens-decoration').allInnerTexts();
-    assert.ok(!lenses.some((l) => /✓/.test(l)), lenses.join('\n'));
+    const lenses = page.locator('.codelens-decoration');
+    await lenses.filter({ hasText: 'not audited: 1 error' }).first().waitFor();
+    assert.ok(!(await lenses.allInnerTexts()).some((l) => l.includes('✓')));
     await shot(page, '05-typo-not-audited');
     await page.keyboard.press('Control+Z');
     await page.keyboard.press('Control+S');
@@ -195,10 +194,11 @@ describe("a researcher's first hour on her own logs, keyboard only (code-server 
     await shot(page, '06-red');
     await actions.goTo(lineColumn(redText, 'reward R0', 'R0'));
     await page.keyboard.press('Control+.');
-    const fix = page.locator('.action-widget .monaco-list-row', { hasText: 'Add the observed minimal repair as a new reward R0_repair_L' }).first();
+    const fix = page.locator('.action-widget .monaco-list-row', { hasText: 'and move 1 failing expect about R0 to it' }).first();
     await fix.waitFor();
     for (let step = 0; step < 10 && !(await fix.getAttribute('class'))?.includes('focused'); step += 1) await page.keyboard.press('ArrowDown');
-    assert.match(await fix.innerText(), /expect/);
+    assert.match(await fix.innerText(), /^Add the observed minimal repair as a new reward R0_repair_L = R0 − 1\.2·L/);
+    await shot(page, '07-repair-menu');
     await page.keyboard.press('Enter');
     await page.keyboard.press('Control+S');
     const file = path.join(workspace, 'red.reward');
@@ -208,6 +208,6 @@ describe("a researcher's first hour on her own logs, keyboard only (code-server 
     assert.match(text, /\n\nreward R0_repair_L "[^"]*" = R0 - 1\.2 \* L\n/);
     assert.match(text, /expect asr\(R0_repair_L, launder, oracle_worst\) == 0/);
     await statusBar('HERALD 1 of 1 expectation holds').waitFor({ timeout: 150_000 });
-    await shot(page, '07-green-after-one-action');
+    await shot(page, '08-green-after-one-action');
   });
 });

@@ -68,12 +68,13 @@ describe('getting started in the workbench (code-server + Chromium)', () => {
   it('offers Run Audit and Show Audit Report only while a spec is open', async () => {
     const heraldCommands = (rows: readonly string[]): string[] => rows.filter((r) => r.startsWith('HERALD: ')).sort();
     assert.deepEqual(heraldCommands(await paletteRows('HERALD: ')), [
-      'HERALD: Get Started', 'HERALD: New Spec', 'HERALD: Open Sample Spec', 'HERALD: Restart Language Server', 'HERALD: Show Output',
+      'HERALD: Add herald to the Terminal PATH', 'HERALD: Get Started', 'HERALD: New Spec', 'HERALD: New Spec from Framework Logs…',
+      'HERALD: Open Sample Spec', 'HERALD: Restart Language Server', 'HERALD: Show Output',
     ]);
     await actions.openFile('training.reward');
     assert.deepEqual(heraldCommands(await paletteRows('HERALD: ', 'HERALD: Run Audit')), [
-      'HERALD: Get Started', 'HERALD: New Spec', 'HERALD: Open Sample Spec', 'HERALD: Restart Language Server', 'HERALD: Run Audit',
-      'HERALD: Show Audit Report', 'HERALD: Show Output',
+      'HERALD: Add herald to the Terminal PATH', 'HERALD: Get Started', 'HERALD: New Spec', 'HERALD: New Spec from Framework Logs…',
+      'HERALD: Open Sample Spec', 'HERALD: Restart Language Server', 'HERALD: Run Audit', 'HERALD: Show Audit Report', 'HERALD: Show Output',
     ]);
   });
 

@@ -2,6 +2,7 @@
 // `herald` audit tasks and the walkthrough's sample. The specs here are copies of the sample that
 // ships in the installed extension (walkthrough/sample), so each audit takes a second or two.
 import * as assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
@@ -103,6 +104,33 @@ describe('HERALD in VS Code: getting started and everyday use', () => {
     const doc = await vscode.workspace.openTextDocument(placeholder);
     assert.deepEqual(ds.filter((d) => d.severity === vscode.DiagnosticSeverity.Error).map((d) => `${codeOf(d)}: ${doc.lineAt(d.range.start.line).text}`),
       ['missing-file: corpus wiki = "corpus.jsonl"']);
+  });
+
+  it("writes a spec from a framework's logs, fitted to what the rows hold, and audits it", async () => {
+    const logs = path.join(dir, 'verl-logs');
+    fs.mkdirSync(logs);
+    // The runner copies samples/search-r1/rollout (a verl dump) into the workspace.
+    const dump = path.join(folder(), 'search-r1-rollout');
+    for (const name of fs.readdirSync(dump)) fs.copyFileSync(path.join(dump, name), path.join(logs, name));
+    fs.copyFileSync(path.join(dir, 'pools/corpus.jsonl'), path.join(logs, 'corpus.jsonl'));
+    const pools = fs.readdirSync(dump).sort().map((name) => path.join(logs, name));
+    const created = await vscode.commands.executeCommand<vscode.Uri | undefined>('herald.newSpecFromLogs', {
+      pools, from: { format: 'verl', options: { dialect: 'search_r1' } }, corpus: path.join(logs, 'corpus.jsonl'), name: 'from-logs',
+    });
+    assert.equal(created?.fsPath, path.join(logs, 'from-logs.reward'));
+    const text = fs.readFileSync(created.fsPath, 'utf8');
+    assert.match(text, /^pool \w+ = "\*\.jsonl" from verl\(dialect: search_r1\)$/m);
+    assert.match(text, /# launder, fake_id left out: no row of this pool cites a passage \(0 of \d+\)\./);
+    const ds = await waitForDiagnostics(created, 'the starter audited', (d) => d.some((x) => codeOf(x) === 'attack-succeeds' || codeOf(x) === 'attack-ties'), 120_000);
+    assert.deepEqual(ds.filter((d) => d.severity === vscode.DiagnosticSeverity.Error).map((d) => `${codeOf(d)}: ${d.message}`), []);
+  });
+
+  it('puts the bundled herald on the terminal PATH: the launcher it names runs the command line', async () => {
+    const bin = await vscode.commands.executeCommand<string>('herald.addToTerminalPath');
+    const launcher = path.join(bin, process.platform === 'win32' ? 'herald.cmd' : 'herald');
+    const version = execFileSync(launcher, ['--version'], { encoding: 'utf8' });
+    const extension = vscode.extensions.getExtension(extensionId);
+    assert.match(version, new RegExp(String((extension?.packageJSON as { version: string }).version).replace(/\./g, '\\.')));
   });
 
   it('offers herald tasks per spec and block kind, which run the bundled command line with exit 1 when an expectation fails', async () => {
