@@ -140,7 +140,10 @@ export function profileCounts(profile: PoolProfileReport): { readonly what: stri
   ];
 }
 
-/** `dialect 400, step 400, …`: each logged field (top-level key of `meta`) with the rows that have it; `none` without any. */
-export function loggedFieldsText(profile: PoolProfileReport): string {
-  return profile.meta.length === 0 ? 'none' : profile.meta.map((m) => `${m.key} ${m.rows}`).join(', ');
+/**
+ * `dialect 400, step 400, …`: each logged field (top-level key of `meta`) with the rows that have
+ * it; `none` without any. `key` writes a key as the view needs it (a hover: a code span).
+ */
+export function loggedFieldsText(profile: PoolProfileReport, key: (name: string) => string = (name) => name): string {
+  return profile.meta.length === 0 ? 'none' : profile.meta.map((m) => `${key(m.key)} ${m.rows}`).join(', ');
 }

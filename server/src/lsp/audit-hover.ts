@@ -8,7 +8,8 @@ import { pairLabel, pairLink, pairParams } from './worked-pair-links.js';
 import { pairFile } from '../report/pair-file.js';
 import { generatorCertificateSentence, heldOutSentence } from '../findings/generator-wording.js';
 import { loggedFieldsText, profileCounts } from '../findings/data-reasons.js';
-import { markdownText } from './row-text.js';
+import { code } from './row-text.js';
+import { escapeControls } from '../report/escape-text.js';
 
 // What the latest audit says about the name under the cursor, appended to its hover: a summary a
 // few lines long per audit; every table is one click away in the report view.
@@ -140,7 +141,8 @@ function poolSection(audit: AuditReport, name: string): string[] {
   const counts = profileCounts(profile).map((c) => (c.rows === 0 && profile.rows > 0 ? `**${c.what} ${c.rows}**` : `${c.what} ${c.rows}`));
   return [
     `**pool profile** (audit \`${audit.name}\`): rows of ${profile.rows} that have each part: ${counts.join(' · ')}`,
-    `Logged fields (keys of meta, with their rows): ${markdownText(loggedFieldsText(profile))}`,
+    // A key is the log's text: a code span reads the same as markdown and as plain text, its control characters escaped.
+    `Logged fields (keys of meta, with their rows): ${loggedFieldsText(profile, (key) => code(escapeControls(key)))}`,
   ];
 }
 
