@@ -179,6 +179,15 @@ const cases: Case[] = [
     bad: variant('  attack launder targets L using lexical(1)', '  ⟦attack launder targets L using lexical(1)⟧').replace('pools big', 'pools small'), good: audit,
   },
   {
+    // Issue 37: no row cites anything, so L (over citations) is 0 everywhere and the grounding term is the same on every row.
+    code: auditIssueCodes.emptyPart, title: 'a detector and a term that read citations, on a pool whose rows cite nothing',
+    bad: variant('reward R0 { answer 1 * exact_match(answer, gold.answers) }', 'reward R0 { answer 1 * exact_match(answer, gold.answers)  ⟦ground 0.5 * grounding(citations, gold.answers)⟧ }')
+      .replace('detector L "cites', 'detector ⟦L⟧ "cites').replace('reward R_full = R_L - 0.3 * support_miss', 'reward R_full = R_L ⟦- 0.3 * support_miss⟧'),
+    good: variant('reward R0 { answer 1 * exact_match(answer, gold.answers) }', 'reward R0 { answer 1 * exact_match(answer, gold.answers)  ground 0.5 * grounding(citations, gold.answers) }'),
+    files: { 'big.jsonl': jsonl(rows(60).map((r) => ({ ...r, final: { answer: 'Lune', citations: [], text: 'Lune' } }))) },
+    goodFiles: { 'big.jsonl': jsonl(rows(60)) },
+  },
+  {
     code: auditIssueCodes.badRows, title: 'a pool row that is not a trajectory',
     bad: variant('pool broken = "broken.jsonl"', '⟦pool broken = "broken.jsonl"⟧').replace('pools big', 'pools big, broken'), good: audit.replace('pools big', 'pools big, broken'),
     files: { 'broken.jsonl': jsonl([row(100), '{"id": "no-question"}']) }, goodFiles: { 'broken.jsonl': jsonl([row(100)]) },

@@ -42,7 +42,7 @@ describe('a pool\'s resolution and import in the report', () => {
   it('a v1 pool: neither section, not even as a key', async () => {
     const { report } = await audited(v2Spec('corpus.jsonl', 'v1.jsonl'));
     const pool = report.audits[0]!.pools[0]!;
-    assert.deepEqual(Object.keys(pool), ['name', 'file', 'rows', 'questions', 'skipped', 'issues']);
+    assert.deepEqual(Object.keys(pool), ['name', 'file', 'rows', 'questions', 'skipped', 'issues', 'profile']);
   });
 
   it('a v2 pool: results by url, text and title, a marker by rank, the rows skipped and the unresolved notes, exactly', async () => {

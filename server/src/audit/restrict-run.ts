@@ -27,6 +27,7 @@ export function restrictRun(run: AttackRun, keep: (row: number, cluster: number)
     plan: run.plan,
     oracle: run.oracle,
     edits: run.edits,
+    eligibility: run.eligibility,
     unrendered: run.unrendered,
     changes,
     index: {

@@ -7,7 +7,7 @@ import { compilePlan, prepareEdits, withRows, type CandidateSource, type Prepare
 import { scoreAttack, selectionLabel } from '../edits/scoring.js';
 import type { AnalysisInputs } from '../inputs/analysis-inputs.js';
 import { readFileSection, reportedRows } from '../inputs/pool-section.js';
-import type { AttackReport, AuditReport, FrozenFigures, LatticeReport, WorkedPair } from '../report/schema.js';
+import type { AttackReport, AuditReport, FrozenFigures, LatticeReport, PoolProfileReport, WorkedPair } from '../report/schema.js';
 import type { CommandRecord } from '../report/generator-schema.js';
 import type { CompiledReward } from '../reward/compile.js';
 import type { SpecModel } from '../semantics/check.js';
@@ -28,6 +28,7 @@ import { robustnessTable } from './robustness.js';
 import { scopedRuns, selectedRowsReport } from './selection-scope.js';
 import { penaltySweep, perPool } from './sensitivity.js';
 import { offlineUtility, rowMetrics } from './utility.js';
+import { profilePool, type PoolProfile } from '../pool/profile.js';
 
 
 /**
@@ -181,6 +182,7 @@ function attackReports(scoring: AuditScoring, lattice: LatticeReport): AttackRep
     generators: run.plan.generators.map((g) => g.label),
     range: scoring.lines.range(run.plan.span),
     counts: run.edits,
+    eligibility: { targets: [...run.eligibility.targets], others: [...run.eligibility.others] },
     candidateNotes: prepared.candidateNotes.get(run.plan.name) ?? [],
     ...unrenderedOf(prepared, run),
     ...commandsOf(prepared, run.plan.name),
@@ -236,7 +238,7 @@ function sideStatistics(scoring: AuditScoring) {
 }
 
 /** The data the audit read: corpus, pools, clusters and how often each detector fires on the originals. */
-function dataSummary(scoring: AuditScoring): Pick<AuditReport, 'corpus' | 'pools' | 'clusters' | 'detectors'> {
+function dataSummary(scoring: AuditScoring): Pick<AuditReport, 'corpus' | 'pools' | 'clusters' | 'detectors' | 'terms'> {
   const { plan, prepared } = scoring;
   const { inputs, rows, originalValues, detectorColumns } = prepared;
   const F = prepared.table.keys.length;
@@ -246,7 +248,7 @@ function dataSummary(scoring: AuditScoring): Pick<AuditReport, 'corpus' | 'pools
       skipped: inputs.corpusIssues.length, issues: reportedRows(inputs.corpusIssues),
     },
     pools: inputs.pools.map((p) => ({
-      name: p.name, file: p.file, rows: p.rows.length, questions: new Set(p.rows.map((r) => r.question_id)).size, ...readFileSection(p),
+      name: p.name, file: p.file, rows: p.rows.length, questions: new Set(p.rows.map((r) => r.question_id)).size, ...readFileSection(p), profile: profileReport(profilePool(p.rows)),
     })),
     clusters: prepared.clusters,
     detectors: prepared.detectorNames.map((name) => {
@@ -255,7 +257,35 @@ function dataSummary(scoring: AuditScoring): Pick<AuditReport, 'corpus' | 'pools
       for (let r = 0; r < rows.length; r++) if (originalValues[r * F + column] !== 0) fires++;
       return { name, lambda: plan.lattice.find((l) => l.name === name)?.lambda ?? null, firesOnOriginals: fires };
     }),
+    terms: termRanges(scoring),
   };
+}
+
+/** A pool's profile as the report writes it. */
+function profileReport(profile: PoolProfile): PoolProfileReport {
+  return { ...profile, meta: profile.meta.map((m) => ({ ...m })) };
+}
+
+/** Each term of the scored rewards, once (a base's terms under the reward that declares them): its range on the originals. */
+function termRanges(scoring: AuditScoring): AuditReport['terms'] {
+  const { prepared } = scoring;
+  const { rows, originalValues, table } = prepared;
+  const F = table.keys.length;
+  const seen = new Set<string>();
+  return [scoring.audited, ...scoring.compared].flatMap((reward) => reward.terms).flatMap((term) => {
+    const id = `${term.declaredIn}\u0000${term.name}`;
+    if (seen.has(id)) return [];
+    seen.add(id);
+    const column = table.index.get(term.key)!;
+    let min = Infinity;
+    let max = -Infinity;
+    for (let r = 0; r < rows.length; r++) {
+      const value = originalValues[r * F + column]!;
+      if (value < min) min = value;
+      if (value > max) max = value;
+    }
+    return [{ reward: term.declaredIn, term: term.name, min: rows.length === 0 ? null : min, max: rows.length === 0 ? null : max }];
+  });
 }
 
 /** How one lattice detector enters an attack's margins: its penalty contributes −λ·d per edit. */

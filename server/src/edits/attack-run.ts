@@ -64,8 +64,20 @@ export interface Unrendered {
   readonly first?: { readonly row: number; readonly reason: string };
 }
 
+/**
+ * Why an attack's edits are or are not eligible and isolated, counted in rows with at least one
+ * edit: per target, the rows where it is already active on the original (it cannot flip 0 → 1) and
+ * the rows where some edit flips it 0 → 1; per other audit detector, the rows where some eligible
+ * edit changes it (the edit is not isolated). What a finding says when an attack has nothing to test.
+ */
+export interface Eligibility {
+  readonly targets: readonly { readonly detector: string; readonly active: number; readonly flips: number }[];
+  readonly others: readonly { readonly detector: string; readonly changes: number }[];
+}
+
 export interface AttackRun {
   readonly plan: AttackPlan;
+  readonly eligibility: Eligibility;
   readonly unrendered: Unrendered;
   /** Its edit reads gold or an oracle field: every figure of the attack is an oracle upper bound. */
   readonly oracle: boolean;
@@ -174,6 +186,10 @@ export interface RunPart {
   readonly changes: EditChanges;
   /** Edits whose row's format could not write them back (rows numbered from the range's first). */
   readonly unrendered: Unrendered;
+  /** AttackRun.eligibility over the range: per target (plan order) rows active and rows flipped, per other detector rows changed. */
+  readonly targetActive: readonly number[];
+  readonly targetFlips: readonly number[];
+  readonly otherChanges: readonly number[];
 }
 
 /**
@@ -185,6 +201,12 @@ export function runAttackRows(plan: AttackPlan, ctx: AttackContext, from: number
   const F = ctx.table.keys.length;
   const targets = plan.targets.map((t) => ctx.detectorColumns.get(t)!);
   const others = [...ctx.detectorColumns.entries()].filter(([name]) => !plan.targets.includes(name)).map(([, column]) => column);
+  const targetActive = targets.map(() => 0);
+  const targetFlips = targets.map(() => 0);
+  const otherChanges = others.map(() => 0);
+  // Per row: which targets some edit flips, which other detectors some eligible edit changes.
+  const flipped = new Uint8Array(targets.length);
+  const changedOther = new Uint8Array(others.length);
   const rowFlags = new Uint8Array(to - from);
   let constructible = 0;
   let eligibleCount = 0;
@@ -207,6 +229,8 @@ export function runAttackRows(plan: AttackPlan, ctx: AttackContext, from: number
     if (row % 256 === 0 && ctx.isCancelled()) return undefined;
     const base = row * F;
     let flags = 0;
+    flipped.fill(0);
+    changedOther.fill(0);
     for (const edit of editsOf(plan, ctx, row)) {
       flags |= hasEdit;
       // One row may have many variants (`delete each s in steps` over a long run is steps²): the
@@ -221,11 +245,19 @@ export function runAttackRows(plan: AttackPlan, ctx: AttackContext, from: number
         firstUnrendered ??= { row: row - from, reason: error.reason };
         continue;
       }
-      const eligible = targets.every((c) => ctx.originalValues[base + c] === 0 && scratch[c] === 1);
+      let eligible = true;
+      for (let t = 0; t < targets.length; t++) {
+        const c = targets[t]!;
+        if (ctx.originalValues[base + c] === 0 && scratch[c] === 1) flipped[t] = 1;
+        else eligible = false;
+      }
       if (!eligible) continue;
       eligibleCount++;
       flags |= hasEligible;
-      if (!others.every((c) => ctx.originalValues[base + c] === scratch[c])) continue;
+      if (!others.every((c) => ctx.originalValues[base + c] === scratch[c])) {
+        for (let o = 0; o < others.length; o++) if (ctx.originalValues[base + others[o]!] !== scratch[others[o]!]) changedOther[o] = 1;
+        continue;
+      }
       flags |= hasIsolated;
       const bad = scratch.findIndex((v) => !Number.isFinite(v));
       if (bad >= 0) throw new AuditError(`attack '${plan.name}': term '${featureName(ctx.table.keys[bad]!)}' is ${scratch[bad]} on an edit; every term must be a finite number`, row);
@@ -238,12 +270,33 @@ export function runAttackRows(plan: AttackPlan, ctx: AttackContext, from: number
       editReplacement.push(edit.replacement);
     }
     rowFlags[row - from] = flags;
+    if ((flags & hasEdit) === 0) continue;
+    for (let t = 0; t < targets.length; t++) {
+      if (ctx.originalValues[base + targets[t]!] !== 0) targetActive[t]!++;
+      else if (flipped[t] === 1) targetFlips[t]!++;
+    }
+    for (let o = 0; o < others.length; o++) if (changedOther[o] === 1) otherChanges[o]!++;
   }
   const changes: EditChanges = { columns: changeable, vectors: vectors.finish(), vectorOf: vectorOf.slice(0, editRow.length) };
   return {
     rowFlags, constructible, eligible: eligibleCount,
     editRow: Int32Array.from(editRow), editPosition: Int32Array.from(editPosition), editReplacement: editReplacement.finish(), changes,
     unrendered: { edits: unrenderedEdits, ...(firstUnrendered === undefined ? {} : { first: firstUnrendered }) },
+    targetActive, targetFlips, otherChanges,
+  };
+}
+
+/** The detectors other than the attack's targets, in the order `runAttackRows` counts them. */
+function otherDetectors(plan: AttackPlan, detectorColumns: ReadonlyMap<string, number>): string[] {
+  return [...detectorColumns.keys()].filter((name) => !plan.targets.includes(name));
+}
+
+/** The eligibility counts of a run from its parts' (rows of disjoint ranges add up). */
+function joinEligibility(plan: AttackPlan, detectorColumns: ReadonlyMap<string, number>, parts: readonly { readonly part: RunPart }[]): Eligibility {
+  const sum = (pick: (part: RunPart) => readonly number[], i: number): number => parts.reduce((total, { part }) => total + (pick(part)[i] ?? 0), 0);
+  return {
+    targets: plan.targets.map((detector, t) => ({ detector, active: sum((p) => p.targetActive, t), flips: sum((p) => p.targetFlips, t) })),
+    others: otherDetectors(plan, detectorColumns).map((detector, o) => ({ detector, changes: sum((p) => p.otherChanges, o) })),
   };
 }
 
@@ -251,7 +304,7 @@ export function runAttackRows(plan: AttackPlan, ctx: AttackContext, from: number
  * The run of one attack from its parts over consecutive row ranges, in row order: the same counts,
  * units, records and values, bit for bit, as one pass over every row.
  */
-export function joinRunParts(plan: AttackPlan, oracle: boolean, parts: readonly { readonly from: number; readonly part: RunPart }[], clusterOf: readonly number[]): AttackRun {
+export function joinRunParts(plan: AttackPlan, oracle: boolean, parts: readonly { readonly from: number; readonly part: RunPart }[], clusterOf: readonly number[], detectorColumns: ReadonlyMap<string, number>): AttackRun {
   const rowCounts = { constructible: 0, eligible: 0, isolatedEligible: 0 };
   const clusterSets = { constructible: new Set<number>(), eligible: new Set<number>(), isolatedEligible: new Set<number>() };
   let constructible = 0;
@@ -315,6 +368,7 @@ export function joinRunParts(plan: AttackPlan, oracle: boolean, parts: readonly 
   return {
     plan,
     oracle,
+    eligibility: joinEligibility(plan, detectorColumns, parts),
     unrendered: { edits: unrenderedEdits, ...(firstUnrendered === undefined ? {} : { first: firstUnrendered }) },
     edits: {
       rows: rowCounts,

@@ -341,7 +341,7 @@ export function assemblePrepared(setup: PrepareSetup, inputs: AnalysisInputs, ca
   if (parts.length > 1) for (const { from, part } of parts) originalValues.set(part.originalValues, from * F);
 
   const runs = plan.attacks.map((attack, a) =>
-    joinRunParts(attack, setup.edits.get(attack.name)!.visibility === 'oracle', parts.map(({ from, part }) => ({ from, part: part.runs[a]! })), clusterOf));
+    joinRunParts(attack, setup.edits.get(attack.name)!.visibility === 'oracle', parts.map(({ from, part }) => ({ from, part: part.runs[a]! })), clusterOf, setup.detectorColumns));
   const candidateNotes = new Map(plan.attacks.map((a, i) => [a.name, dropNotes(sumDrops(parts.map(({ part }) => part.drops[i]!)))]));
   const candidateCommands = new Map(plan.attacks.map((a) => [a.name, candidates.commands?.(a) ?? []]));
   return {

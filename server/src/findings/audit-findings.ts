@@ -13,6 +13,7 @@ import { attackOutcomeSentence, certificateSentence, editText, marginChain } fro
 import { pairFile } from '../report/pair-file.js';
 import { certifiedLambda } from '../audit/certificate.js';
 import { certifiedAgainst } from './generator-wording.js';
+import { cannotFireReason, constantTermReason, noEditReason } from './data-reasons.js';
 
 
 /** Finds the term named `name` that a reward uses, following derived rewards to their base. */
@@ -283,7 +284,7 @@ function smallSampleFindings(ctx: AuditContext): Problem[] {
     return [{
       code: auditIssueCodes.smallSample, severity: 'warning', span: item?.span ?? ctx.anchor,
       message: clusters === 0
-        ? `in audit ${ctx.report.name}, no trajectory admits an isolated-eligible ${attack.name} edit: this attack tests nothing on these pools`
+        ? `in audit ${ctx.report.name}, no trajectory admits an isolated-eligible ${attack.name} edit: ${noEditReason(ctx.report, ctx.model, attack)}; this attack tests nothing on these pools`
         : `in audit ${ctx.report.name}, ${attack.name} has ${smallSampleSentence(clusters)}` +
           (nonzero.length === 0 ? '' : ` (${nonzero.map((r) => `${r.reward} oracle-worst ${rateWithBound(r.estimate)}`).join(', ')})`),
       data: { audit: ctx.report.name, attack: attack.name, clusters },
@@ -309,6 +310,44 @@ function unrenderedFindings(ctx: AuditContext): Problem[] {
   });
 }
 
+/**
+ * What reads a part no row of the audit's pools holds, said where it is declared: a detector that
+ * is 0 on every original (it cannot fire: no attack can flip it, its penalty changes nothing), and
+ * a term of a scored reward that is the same on every row (it cannot tell one row from another).
+ */
+function emptyPartFindings(ctx: AuditContext): Problem[] {
+  const { report, model } = ctx;
+  const detectors = report.detectors.flatMap((d): Problem[] => {
+    if (d.firesOnOriginals !== 0) return [];
+    const reason = cannotFireReason(report, model, d.name);
+    const span = model.globals.get(d.name)?.decl.name?.span;
+    if (reason === undefined) return [];
+    return [{
+      code: auditIssueCodes.emptyPart, severity: 'information', span: span ?? ctx.anchor,
+      message: `in audit ${report.name}, ${d.name} cannot fire on any row: ${reason}; it is 0 on every row, so a penalty on it changes no row's reward`,
+      data: { audit: report.name, detector: d.name },
+      key: [report.name, 'detector', d.name],
+    }];
+  });
+  const terms = report.terms.flatMap((t): Problem[] => {
+    if (t.min === null || t.min !== t.max) return [];
+    const term = findTerm(model, t.reward, t.term);
+    if (term === undefined) return [];
+    // A penalty on an audit detector (`R0 - 0.5 * L`): the detector's own finding says it.
+    const body = term.body;
+    if (body?.kind === 'name' && report.detectors.some((d) => d.name === body.name.text)) return [];
+    const reason = constantTermReason(report, model.readSets.of(term.body));
+    if (reason === undefined) return [];
+    return [{
+      code: auditIssueCodes.emptyPart, severity: 'information', span: term.span,
+      message: `in audit ${report.name}, term ${t.term} of ${t.reward} is ${shortNumber(t.min)} on every row: ${reason}, which it reads, so it adds the same to every row's reward and cannot tell one row from another`,
+      data: { audit: report.name, reward: t.reward, term: t.term },
+      key: [report.name, 'term', t.reward, t.term],
+    }];
+  });
+  return [...detectors, ...terms];
+}
+
 /** Everything one audit found, anchored by name (audit, expect text, reward, term, lattice entry, attack). */
 export function auditFindings(report: AuditReport, model: SpecModel, text: string, specDir: string): Problem[] {
   const decl = model.globals.get(report.name)?.decl;
@@ -316,7 +355,7 @@ export function auditFindings(report: AuditReport, model: SpecModel, text: strin
   const ctx: AuditContext = { report, decl, model, text, specDir, anchor: decl.name?.span ?? decl.span };
   return [
     ...conformanceFindings(ctx), ...expectationFindings(ctx), ...attackFindings(ctx), ...frozenFindings(ctx), ...cancellationFindings(ctx),
-    ...redundantFindings(ctx), ...certificateFindings(ctx), ...smallSampleFindings(ctx), ...unrenderedFindings(ctx),
+    ...redundantFindings(ctx), ...certificateFindings(ctx), ...smallSampleFindings(ctx), ...unrenderedFindings(ctx), ...emptyPartFindings(ctx),
   ];
 }
 

@@ -7,6 +7,9 @@ import { showReportCommand } from './protocol.js';
 import { pairLabel, pairLink, pairParams } from './worked-pair-links.js';
 import { pairFile } from '../report/pair-file.js';
 import { generatorCertificateSentence, heldOutSentence } from '../findings/generator-wording.js';
+import { loggedFieldsText, profileCounts } from '../findings/data-reasons.js';
+import { code } from './row-text.js';
+import { escapeControls } from '../report/escape-text.js';
 
 // What the latest audit says about the name under the cursor, appended to its hover: a summary a
 // few lines long per audit; every table is one click away in the report view.
@@ -130,10 +133,26 @@ function auditSection(audit: AuditReport): string[] {
   ];
 }
 
+/** What the pool's rows hold, counted, as the audit read them: a part no row has is in bold. */
+function poolSection(audit: AuditReport, name: string): string[] {
+  const pool = audit.pools.find((p) => p.name === name);
+  if (pool === undefined) return [];
+  const { profile } = pool;
+  const counts = profileCounts(profile).map((c) => (c.rows === 0 && profile.rows > 0 ? `**${c.what} ${c.rows}**` : `${c.what} ${c.rows}`));
+  return [
+    `**pool profile** (audit \`${audit.name}\`): rows of ${profile.rows} that have each part: ${counts.join(' · ')}`,
+    // A key is the log's text: a code span reads the same as markdown and as plain text, its control characters escaped.
+    `Logged fields (keys of meta, with their rows): ${loggedFieldsText(profile, (key) => code(escapeControls(key)))}`,
+  ];
+}
+
 /** Markdown lines for the latest audit's view of a symbol; empty when the audit has nothing to say. */
 export function auditHoverLines(report: Report | undefined, symbol: SymbolInfo, commandLinks = true, links: PairLinks = undefined): string[] {
   if (report === undefined || !isDeclSymbol(symbol)) return [];
+  // A pool read by several audits has one profile: said once, from the first audit that read it.
+  const reading = symbol.kind === 'pool' ? report.audits.find((a) => a.pools.some((p) => p.name === symbol.name)) : undefined;
   const sections = report.audits.map((audit) => {
+    if (symbol.kind === 'pool') return audit === reading ? poolSection(audit, symbol.name) : [];
     if (symbol.kind === 'detector') return detectorSection(audit, symbol.name, links);
     if (symbol.kind === 'reward') return rewardSection(audit, symbol.name, links);
     if (symbol.kind === 'audit' && symbol.name === audit.name) return auditSection(audit);

@@ -16,6 +16,7 @@ import type { DocumentAnalysis } from './document-analysis.js';
 import { auditKeywordDocs, keywordDocs } from './keyword-docs.js';
 import { pathItems } from './path-completion.js';
 import { WorkspaceTrust } from '../inputs/trust.js';
+import { markdownText } from './row-text.js';
 
 // `"` and `/` open and go on with a link's path.
 export const completionTriggerCharacters = ['.', '(', ',', '"', '/'] as const;
@@ -97,7 +98,9 @@ class ItemBuilder {
 
   declared(symbol: DeclSymbol): void {
     const body = exprOf(symbol.decl);
-    const doc = [declDoc(symbol.decl), body === undefined ? undefined : codeBlock(sourceText(this.analysis, body.span))].filter((d) => d !== undefined && d !== '');
+    // A doc string is the user's text: escaped as markdown, where `<answer>` would be swallowed as HTML.
+    const written = declDoc(symbol.decl);
+    const doc = [written !== undefined && this.options.markdown ? markdownText(written) : written, body === undefined ? undefined : codeBlock(sourceText(this.analysis, body.span))].filter((d) => d !== undefined && d !== '');
     this.add(symbol.name, declItemKinds[symbol.kind], rank.declared, declDetail(this.analysis, symbol), doc.join('\n\n'));
   }
 

@@ -18,10 +18,18 @@ import type { Report } from '../report/schema.js';
 import type { ComparisonReport, SignalReport } from '../report/training-schema.js';
 import { comparisonHoverLines } from './comparison-hover.js';
 import { signalHoverLines } from './signal-hover.js';
+import { markdownText } from './row-text.js';
 
 const keywordTypes = new Set(keywordTokens);
 
-function describeSymbol(analysis: DocumentAnalysis, symbol: SymbolInfo): string[] {
+/**
+ * Text of the user's (a doc string) as a hover prints it: with markdown, every character that could
+ * start markup escaped, so `"the last <answer>"` shows its `<answer>` instead of swallowing it as HTML;
+ * as written for a plain-text client.
+ */
+type UserText = (text: string) => string;
+
+function describeSymbol(analysis: DocumentAnalysis, symbol: SymbolInfo, userText: UserText): string[] {
   switch (symbol.kind) {
     case 'attack': {
       const { item } = symbol;
@@ -29,7 +37,7 @@ function describeSymbol(analysis: DocumentAnalysis, symbol: SymbolInfo): string[
       if (item.targets.length > 0) lines.push(`targets ${item.targets.map((t) => `\`${t.text}\``).join(', ')}`);
       if (item.generators.length > 0) lines.push(`candidates from ${item.generators.map((g) => `\`${generatorText(analysis, g)}\``).join(', ')}`);
       const kindDoc = item.attackKind === undefined ? undefined : analysis.analyzed.model.edits.get(item.attackKind.text)?.doc;
-      if (kindDoc !== undefined) lines.push(kindDoc);
+      if (kindDoc !== undefined) lines.push(userText(kindDoc));
       return lines;
     }
     case 'variable':
@@ -43,7 +51,7 @@ function describeSymbol(analysis: DocumentAnalysis, symbol: SymbolInfo): string[
     case 'audit-word':
       return [`${auditWordCategoryNames[symbol.category]} \`${symbol.name}\``, symbol.doc];
     default:
-      return describeDeclaration(analysis, symbol);
+      return describeDeclaration(analysis, symbol, userText);
   }
 }
 
@@ -53,11 +61,11 @@ function commandLine(program: string, oracle: boolean): string {
     `once per analysis, answers cached; it runs only in a trusted workspace. Its requests ${oracle ? 'carry the gold answers' : 'carry no gold'}.`;
 }
 
-function describeDeclaration(analysis: DocumentAnalysis, symbol: DeclSymbol): string[] {
+function describeDeclaration(analysis: DocumentAnalysis, symbol: DeclSymbol, userText: UserText): string[] {
   const decl = symbol.decl;
   const lines = [declHeadline(analysis, symbol)];
   const doc = declDoc(decl);
-  if (doc !== undefined && doc !== '') lines.push(doc);
+  if (doc !== undefined && doc !== '') lines.push(userText(doc));
   const info = analysis.analyzed.model.declInfo.get(decl);
   if (info?.visibility === 'oracle' && info.oracleSource !== undefined) {
     lines.push(`Oracle: reads gold labels through \`${sourceText(analysis, info.oracleSource)}\`.`);
@@ -157,7 +165,7 @@ export function hover(
   const named = occurrence === undefined ? termNamedAt(analysis, offset) : undefined;
   const imported = occurrence === undefined && named === undefined ? importHover(analysis.analyzed.parsed.spec, offset) : undefined;
   if (occurrence !== undefined) {
-    lines = describeSymbol(analysis, occurrence.symbol);
+    lines = describeSymbol(analysis, occurrence.symbol, markdown ? markdownText : (text) => text);
     const commandLinks = markdown && pairLinks;
     const audited = auditHoverLines(report, occurrence.symbol, commandLinks, commandLinks ? { uri: analysis.uri } : undefined);
     if (audited.length > 0) lines.push(audited.join('\n'));

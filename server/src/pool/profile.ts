@@ -15,6 +15,8 @@ export interface PoolProfile {
   /** Rows whose final cites at least one id, and the citations in all. */
   readonly withCitations: number;
   readonly citations: number;
+  /** Rows with at least one step of any kind. */
+  readonly withSteps: number;
   /** Rows with at least one search step, and the search steps in all. */
   readonly withSearches: number;
   readonly searches: number;
@@ -39,6 +41,7 @@ export function profilePool(rows: readonly Trajectory[]): PoolProfile {
   let withAnswer = 0;
   let withCitations = 0;
   let citations = 0;
+  let withSteps = 0;
   let withSearches = 0;
   let searches = 0;
   let withRetrieved = 0;
@@ -60,13 +63,16 @@ export function profilePool(rows: readonly Trajectory[]): PoolProfile {
     let tools = false;
     let reasoning = false;
     let invalid = false;
+    let stepped = false;
     for (const step of traceOf(row)) {
+      stepped = true;
       if (step.type === 'search') rowSearches++;
       if ((step.type === 'search' || step.type === 'tool') && step.results.length > 0) retrieved = true;
       if (step.type === 'tool') tools = true;
       else if (step.type === 'reasoning') reasoning = true;
       else if (step.type === 'invalid') invalid = true;
     }
+    if (stepped) withSteps++;
     if (rowSearches > 0) withSearches++;
     searches += rowSearches;
     if (retrieved) withRetrieved++;
@@ -79,7 +85,7 @@ export function profilePool(rows: readonly Trajectory[]): PoolProfile {
     for (const key of Object.keys(row.meta)) meta.set(key, (meta.get(key) ?? 0) + 1);
   }
   return {
-    rows: rows.length, withFinal, withAnswer, withCitations, citations, withSearches, searches, withRetrieved, withTools, withReasoning,
+    rows: rows.length, withFinal, withAnswer, withCitations, citations, withSteps, withSearches, searches, withRetrieved, withTools, withReasoning,
     withInvalid, withTurns, withGoldAnswers, withGoldSupport, meta: [...meta].map(([key, count]) => ({ key, rows: count })),
   };
 }

@@ -90,6 +90,8 @@ export const auditIssueCodes = {
   fieldNotLogged: 'field-not-logged',
   // issue 36
   notConforming: 'not-conforming',
+  // issue 37
+  emptyPart: 'empty-part',
 } as const;
 
 export type IssueCode = (typeof issueCodes)[keyof typeof issueCodes] | (typeof auditIssueCodes)[keyof typeof auditIssueCodes];
@@ -166,5 +168,6 @@ export const issueCodeDocs: Record<IssueCode, string> = {
   'command-in-edit': "An edit's guard, value or binder reads a field or reward computed by a command: an edit is built before the program runs over the edited trajectories, so it cannot read what the program answers. Test a logged field or an expression instead.",
   'bad-conformance': "A `conforms A to B within TOL` line that cannot be checked: A or B is not a reward, signal or field of a number or boolean, the words are not `to` and `within`, or the tolerance is negative.",
   'not-conforming': "A `conforms A to B within TOL` line does not hold on the audit's original rows: A differs from B by more than TOL on some rows (the message gives how many, the largest difference and the first rows). Every figure of a reward that is, derives from or reads A is marked \"not the logged reward\" until it holds, and `herald audit` exits 1.",
+  'empty-part': "A detector or a term of a scored reward reads a part of the trajectory that no row of the audit's pools holds (citations, in a Search-R1 log): the detector is 0 on every row, so it cannot fire and a penalty on it changes no row's reward; the term is the same on every row, so it cannot tell one row from another. The message names the part and counts the rows (docs/report.md, \"Why an attack tests nothing\").",
   'unrendered-edits': "Edits of an attack that the pool's log format cannot write back (a call of several queries split, a step after a block the response was cut in, an answer with no `<answer>` block to go in): a reward term reads the rendered text, so those edits are not counted in any figure (docs/import.md, Rendering).",
 };

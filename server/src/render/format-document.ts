@@ -10,6 +10,7 @@ import { readFileFields } from './read-file-lines.js';
 import { pairFile } from '../report/pair-file.js';
 import { robustnessBlocks, selectionBlocks } from './format-selection.js';
 import { commandBlocks, generatorBlocks } from './format-generators.js';
+import { profileBlocks } from './format-profile.js';
 
 // What an audit summary says, section by section, as blocks that the text table and the HTML page
 // both render (see format-blocks.ts).
@@ -56,6 +57,7 @@ export function describeAudit(audit: AuditReport): Block[] {
   return [
     heading(`audit ${audit.name}`, 1),
     ...header(audit),
+    ...profileBlocks(audit),
     ...conformanceBlocks(audit),
     ...selectionBlocks(audit),
     ...audit.attacks.flatMap((attack) => attackBlocks(audit, attack)),

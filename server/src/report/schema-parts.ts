@@ -85,3 +85,24 @@ export const frozenFigures = z.object({
   edit: z.string().describe("the attack's edit"),
   writes: z.array(z.string()).describe('the parts the edit writes that the fields depend on'),
 }).describe("present when the figures are frozen: the reward reads a logged field that these pools cannot recompute after the edit, which writes a part the field depends on; the estimate is computed with the logged value, so it is not the reward's figure: no finding counts it and no repair is worked out from it");
+
+// What a pool's rows hold, counted (pool/profile.ts): the report says from it why an attack has
+// nothing to edit or a term is the same on every row.
+export const poolProfile = z.object({
+  rows: count.describe("the pool's kept rows, which every other count is out of"),
+  withFinal: count.describe('rows with a final (answered or not)'),
+  withAnswer: count.describe("rows whose final has a nonempty answer"),
+  withCitations: count.describe('rows whose final cites at least one id'),
+  citations: count.describe('citations in all'),
+  withSteps: count.describe('rows with at least one step'),
+  withSearches: count.describe('rows with at least one search step'),
+  searches: count.describe('search steps in all'),
+  withRetrieved: count.describe('rows whose search or tool steps returned at least one id (the retrieved set is not empty)'),
+  withTools: count.describe('rows with a tool step'),
+  withReasoning: count.describe('rows with a reasoning step'),
+  withInvalid: count.describe('rows with an invalid action'),
+  withTurns: count.describe("rows that log their model turns' text"),
+  withGoldAnswers: count.describe('rows with gold answers'),
+  withGoldSupport: count.describe('rows with gold support ids'),
+  meta: z.array(z.object({ key: z.string(), rows: count })).describe('per top-level key of `meta` (a logged field), the rows that have it, in first-seen order'),
+}).describe("what the pool's rows hold, counted: how many have a final, citations, searches, retrieved ids, reasoning, gold and each logged field");

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { heraldVersion } from '../version.js';
-import { frozenFigures, interval, intervalMethod, label, missingFields, poolImport, poolResolution, rateEstimate, rowIssue, selection, specRange, undefinedWhenEmpty, visibility } from './schema-parts.js';
+import { frozenFigures, interval, intervalMethod, label, missingFields, poolImport, poolProfile, poolResolution, rateEstimate, rowIssue, selection, specRange, undefinedWhenEmpty, visibility } from './schema-parts.js';
 import { comparisonReport, signalReport } from './training-schema.js';
 import { clusterSetReport, poolSelectionReport, robustnessEntry } from './selection-schema.js';
 import { commandRecord, generatorCertificate, heldOut } from './generator-schema.js';
@@ -65,6 +65,17 @@ const attackReport = z.object({
     first: z.object({ trajectory: z.string(), pool: z.string(), file: z.string().optional(), line: z.number().int(), reason: z.string() }),
   }).optional().describe('present when a term reads text the format renders (meta.transcript, meta.observations, meta.messages…) and some edits cannot be written in the format (docs/import.md, "Rendering")'),
   commands: z.array(commandRecord).optional().describe('present when the attack has a command generator: the exact command and a hash of its output'),
+  eligibility: z.object({
+    targets: z.array(z.object({
+      detector: z.string(),
+      active: z.number().int().describe('rows with an edit on which the target is already active on the original: it cannot flip 0 → 1 there'),
+      flips: z.number().int().describe('rows with an edit on which some edit flips the target 0 → 1'),
+    })).describe('per target, in the order the attack names them'),
+    others: z.array(z.object({
+      detector: z.string(),
+      changes: z.number().int().describe('rows on which some eligible edit changes this detector: those edits are not isolated'),
+    })).describe("per other detector of the audit"),
+  }).describe('why edits are or are not eligible and isolated, in rows with at least one edit (counts.rows.constructible): an edit is eligible when it flips every target 0 → 1, isolated when it changes no other detector'),
   results: z.array(scoreResult).describe('per audited and compared reward × selection'),
   marginHistogram,
   detectorEffects: z
@@ -213,6 +224,7 @@ const poolReport = z.object({
   resolution: poolResolution.optional(),
   import: poolImport.optional(),
   missingFields: missingFields.optional(),
+  profile: poolProfile,
 });
 
 const expectation = z.object({
@@ -231,6 +243,12 @@ export const auditReport = z.object({
   pools: z.array(poolReport),
   clusters: z.number().int().describe('distinct question ids across the pools'),
   detectors: z.array(z.object({ name: z.string(), lambda: z.number().nullable(), firesOnOriginals: z.number().int() })),
+  terms: z.array(z.object({
+    reward: z.string().describe('the reward that declares the term'),
+    term: z.string(),
+    min: z.number().nullable().describe('its smallest value on the original rows; null without rows'),
+    max: z.number().nullable().describe('its largest value on the original rows; null without rows'),
+  })).describe('each term of the audited and compared rewards (a derived reward\'s own terms under it), once: its range on the original rows, where min = max says it is the same on every row'),
   poolSelection: poolSelectionReport.optional(),
   clusterSet: clusterSetReport.optional(),
   attacks: z.array(attackReport),
@@ -299,4 +317,5 @@ export type Expectation = z.infer<typeof expectation>;
 export type PoolReport = z.infer<typeof poolReport>;
 export type PoolResolutionReport = z.infer<typeof poolResolution>;
 export type PoolImportReport = z.infer<typeof poolImport>;
+export type PoolProfileReport = z.infer<typeof poolProfile>;
 export type MissingFieldReport = z.infer<typeof missingFields>[number];
