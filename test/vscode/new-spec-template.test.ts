@@ -93,7 +93,7 @@ describe('the New Spec template', () => {
   });
 
   const profileOf = (counts: Partial<PoolProfile>): PoolProfile => ({
-    rows: 10, withFinal: 10, withAnswer: 10, withCitations: 0, citations: 0, withSearches: 0, searches: 0, withRetrieved: 0, withTools: 0,
+    rows: 10, withFinal: 10, withAnswer: 10, withCitations: 0, citations: 0, withSteps: 10, withSearches: 0, searches: 0, withRetrieved: 0, withTools: 0,
     withReasoning: 0, withInvalid: 0, withTurns: 0, withGoldAnswers: 10, withGoldSupport: 0, meta: [], ...counts,
   });
 

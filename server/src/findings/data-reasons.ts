@@ -1,6 +1,7 @@
 import type { TrajectoryPart } from '../language/types.js';
+import { sumProfiles, type PoolProfile } from '../pool/profile.js';
 import { plural } from '../report/format-numbers.js';
-import type { AttackReport, AuditReport, PoolProfileReport } from '../report/schema.js';
+import type { AttackReport, AuditReport } from '../report/schema.js';
 import type { SpecModel } from '../semantics/check.js';
 
 // Why an attack has nothing to test, a detector cannot fire or a term is the same on every row,
@@ -10,22 +11,12 @@ import type { SpecModel } from '../semantics/check.js';
 // citations cannot fire and there is no citation to launder.
 
 /** The profile of the audit's pools together: every count summed, meta keys by key. */
-export function auditProfile(report: AuditReport): PoolProfileReport {
-  const profiles = report.pools.map((p) => p.profile);
-  const sum = (pick: (p: PoolProfileReport) => number): number => profiles.reduce((total, p) => total + pick(p), 0);
-  const meta = new Map<string, number>();
-  for (const p of profiles) for (const m of p.meta) meta.set(m.key, (meta.get(m.key) ?? 0) + m.rows);
-  return {
-    rows: sum((p) => p.rows), withFinal: sum((p) => p.withFinal), withAnswer: sum((p) => p.withAnswer), withCitations: sum((p) => p.withCitations),
-    citations: sum((p) => p.citations), withSteps: sum((p) => p.withSteps), withSearches: sum((p) => p.withSearches), searches: sum((p) => p.searches),
-    withRetrieved: sum((p) => p.withRetrieved), withTools: sum((p) => p.withTools), withReasoning: sum((p) => p.withReasoning),
-    withInvalid: sum((p) => p.withInvalid), withTurns: sum((p) => p.withTurns), withGoldAnswers: sum((p) => p.withGoldAnswers),
-    withGoldSupport: sum((p) => p.withGoldSupport), meta: [...meta].map(([key, rows]) => ({ key, rows })),
-  };
+export function auditProfile(report: AuditReport): PoolProfile {
+  return sumProfiles(report.pools.map((p) => p.profile));
 }
 
 /** What a part is called where a sentence says no row has it, and whether a profile shows it empty. */
-const countedParts: Partial<Record<TrajectoryPart, { readonly what: string; readonly empty: (p: PoolProfileReport) => boolean }>> = {
+const countedParts: Partial<Record<TrajectoryPart, { readonly what: string; readonly empty: (p: PoolProfile) => boolean }>> = {
   citations: { what: 'citations', empty: (p) => p.withCitations === 0 },
   steps: { what: 'steps', empty: (p) => p.withSteps === 0 },
   answer: { what: 'nonempty answers', empty: (p) => p.withAnswer === 0 },
@@ -39,7 +30,7 @@ const countedParts: Partial<Record<TrajectoryPart, { readonly what: string; read
  * Of `parts`, the words of those no row of `profile` holds, once each (`final_text` and `has_final`
  * are one, "finals"). A part the profile does not count (the question, the corpus) is never empty.
  */
-export function emptyParts(profile: PoolProfileReport, parts: Iterable<TrajectoryPart>): string[] {
+export function emptyParts(profile: PoolProfile, parts: Iterable<TrajectoryPart>): string[] {
   if (profile.rows === 0) return [];
   const words = new Set<string>();
   for (const part of parts) {
@@ -56,7 +47,7 @@ function poolsText(report: AuditReport): string {
 }
 
 /** `the pool rollouts has no citations (0 of 400 rows)`: one clause per empty part. */
-function noneText(report: AuditReport, profile: PoolProfileReport, empty: readonly string[]): string {
+function noneText(report: AuditReport, profile: PoolProfile, empty: readonly string[]): string {
   const has = report.pools.length === 1 ? 'has' : 'have';
   return `${poolsText(report)} ${has} no ${empty.join(' and no ')} (0 of ${plural(profile.rows, 'row')})`;
 }
@@ -128,7 +119,7 @@ export function constantTermReason(report: AuditReport, reads: Iterable<Trajecto
  * What a profile counts, in the order and words every view shows it (the report's pool profile
  * table, the pool line's hover): rows that have each part.
  */
-export function profileCounts(profile: PoolProfileReport): { readonly what: string; readonly rows: number }[] {
+export function profileCounts(profile: PoolProfile): { readonly what: string; readonly rows: number }[] {
   return [
     { what: 'final answer', rows: profile.withAnswer },
     { what: 'citations', rows: profile.withCitations },
@@ -144,6 +135,6 @@ export function profileCounts(profile: PoolProfileReport): { readonly what: stri
  * `dialect 400, step 400, …`: each logged field (top-level key of `meta`) with the rows that have
  * it; `none` without any. `key` writes a key as the view needs it (a hover: a code span).
  */
-export function loggedFieldsText(profile: PoolProfileReport, key: (name: string) => string = (name) => name): string {
+export function loggedFieldsText(profile: PoolProfile, key: (name: string) => string = (name) => name): string {
   return profile.meta.length === 0 ? 'none' : profile.meta.map((m) => `${key(m.key)} ${m.rows}`).join(', ');
 }

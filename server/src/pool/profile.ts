@@ -97,7 +97,7 @@ export function sumProfiles(profiles: readonly PoolProfile[]): PoolProfile {
   const sum = (count: (p: PoolProfile) => number): number => profiles.reduce((n, p) => n + count(p), 0);
   return {
     rows: sum((p) => p.rows), withFinal: sum((p) => p.withFinal), withAnswer: sum((p) => p.withAnswer), withCitations: sum((p) => p.withCitations),
-    citations: sum((p) => p.citations), withSearches: sum((p) => p.withSearches), searches: sum((p) => p.searches), withRetrieved: sum((p) => p.withRetrieved),
+    citations: sum((p) => p.citations), withSteps: sum((p) => p.withSteps), withSearches: sum((p) => p.withSearches), searches: sum((p) => p.searches), withRetrieved: sum((p) => p.withRetrieved),
     withTools: sum((p) => p.withTools), withReasoning: sum((p) => p.withReasoning), withInvalid: sum((p) => p.withInvalid), withTurns: sum((p) => p.withTurns),
     withGoldAnswers: sum((p) => p.withGoldAnswers), withGoldSupport: sum((p) => p.withGoldSupport), meta: [...meta].map(([key, rows]) => ({ key, rows })),
   };
