@@ -9,7 +9,7 @@ import { auditIssueCodes } from '../problems/issue-codes.js';
 import type { DocumentAnalysis } from './document-analysis.js';
 import { plural, shortNumber } from '../report/format-numbers.js';
 import { showReportCommand } from './protocol.js';
-import { quickFixes } from './quick-fixes.js';
+import { quickFixes, type FolderFiles } from './quick-fixes.js';
 import { repairAction, repairData } from './repair-action.js';
 import { lineStart } from './spec-edits.js';
 
@@ -64,11 +64,14 @@ function auditAction(analysis: DocumentAnalysis, diagnostic: Diagnostic): CodeAc
   return undefined;
 }
 
-/** Quick fixes for the audit's findings and the checker's errors. Each edit does what its title says. */
-export function auditCodeActions(analysis: DocumentAnalysis, diagnostics: readonly Diagnostic[]): CodeAction[] {
+/**
+ * Quick fixes for the audit's findings and the checker's errors. Each edit does what its title says.
+ * `folderFiles` lists a folder for the "did you mean" of a missing file; without it there is none.
+ */
+export function auditCodeActions(analysis: DocumentAnalysis, diagnostics: readonly Diagnostic[], folderFiles: FolderFiles = () => []): CodeAction[] {
   return diagnostics.flatMap((diagnostic) => {
     const action = auditAction(analysis, diagnostic);
-    return [...(action === undefined ? [] : [action]), ...quickFixes(analysis, diagnostic)];
+    return [...(action === undefined ? [] : [action]), ...quickFixes(analysis, diagnostic, folderFiles)];
   });
 }
 
