@@ -2,6 +2,7 @@ import type { ChartConfiguration, Plugin, TooltipItem } from 'chart.js';
 import { exposureView, forestRows, type ForestRow } from '../../server/src/render/report-page/training-chart-data.js';
 import type { SignalReport } from '../../server/src/report/training-schema.js';
 import type { ComparisonReport } from '../../server/src/report/training-schema.js';
+import { thresholdLabelRoom } from '../../server/src/render/report-page/threshold-label.js';
 import { thresholdLine } from './chart-plugins.js';
 import { withAlpha, type Theme } from './theme.js';
 
@@ -88,6 +89,7 @@ export function forestChart(comparison: ComparisonReport, theme: Theme): ChartCo
     },
     options: {
       indexAxis: 'y', responsive: true, maintainAspectRatio: false, animation: false,
+      layout: { padding: { top: thresholdLabelRoom } },
       scales: {
         x: { title: axisTitle('treatment − base, points (↑ better rows improve to the right, ↓ better rows to the left)', theme), ticks: { color: theme.muted }, grid: grid(theme) },
         y: { ticks: { color: theme.fg, autoSkip: false }, grid: { display: false } },
@@ -104,9 +106,10 @@ export function forestChart(comparison: ComparisonReport, theme: Theme): ChartCo
         },
       },
     },
-    plugins: [thresholdLine<'bar'>({ axis: 'x', label: 'no change', color: theme.muted }), estimateDots(rows, theme.fg)],
+    // The label sits above the plot, in room kept for it: inside, it covered the first row's whisker.
+    plugins: [thresholdLine<'bar'>({ axis: 'x', label: 'no change', color: theme.muted, labelAbove: true }), estimateDots(rows, theme.fg)],
   };
 }
 
 /** Pixels a forest plot needs: one band per row. */
-export const forestHeight = (comparison: ComparisonReport): number => 60 + 22 * forestRows(comparison).length;
+export const forestHeight = (comparison: ComparisonReport): number => 60 + thresholdLabelRoom + 22 * forestRows(comparison).length;
