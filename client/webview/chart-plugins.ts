@@ -4,6 +4,13 @@ import { thresholdLabelFontPx, thresholdLabelPlacement } from '../../server/src/
 // Two small drawing plugins, created per chart with their data in a closure (so no global plugin
 // registry and no untyped options): a threshold line at 0, and interval whiskers on bars.
 
+/**
+ * The pointer events a chart listens to: hover and touch for its tooltips, never a click, so no
+ * chart does anything (such as hiding a series from its legend) that a keyboard cannot; every
+ * figure a tooltip shows is in the card's tables too.
+ */
+export const chartEvents: ('mousemove' | 'mouseout' | 'touchstart' | 'touchmove')[] = ['mousemove', 'mouseout', 'touchstart', 'touchmove'];
+
 export interface ThresholdOptions {
   readonly axis: 'x' | 'y';
   readonly label: string;

@@ -3,7 +3,7 @@ import { exposureView, forestRows, type ForestRow } from '../../server/src/rende
 import type { SignalReport } from '../../server/src/report/training-schema.js';
 import type { ComparisonReport } from '../../server/src/report/training-schema.js';
 import { thresholdLabelRoom } from '../../server/src/render/report-page/threshold-label.js';
-import { thresholdLine } from './chart-plugins.js';
+import { chartEvents, thresholdLine } from './chart-plugins.js';
 import { withAlpha, type Theme } from './theme.js';
 
 // The exposure curve of a training-signal audit and the forest plot of a policy comparison, from
@@ -36,7 +36,7 @@ export function exposureChart(signal: SignalReport, theme: Theme): ChartConfigur
       ],
     },
     options: {
-      responsive: true, maintainAspectRatio: false, animation: false,
+      responsive: true, maintainAspectRatio: false, animation: false, events: chartEvents,
       scales: {
         x: { title: axisTitle('training step (meta.step)', theme), ticks: { color: theme.muted }, grid: { display: false } },
         rows: { type: 'linear', position: 'left', beginAtZero: true, title: axisTitle('rows firing', theme), ticks: { color: theme.muted, precision: 0 }, grid: grid(theme) },
@@ -88,7 +88,7 @@ export function forestChart(comparison: ComparisonReport, theme: Theme): ChartCo
       }],
     },
     options: {
-      indexAxis: 'y', responsive: true, maintainAspectRatio: false, animation: false,
+      indexAxis: 'y', responsive: true, maintainAspectRatio: false, animation: false, events: chartEvents,
       layout: { padding: { top: thresholdLabelRoom } },
       scales: {
         x: { title: axisTitle('treatment − base, points (↑ better rows improve to the right, ↓ better rows to the left)', theme), ticks: { color: theme.muted }, grid: grid(theme) },

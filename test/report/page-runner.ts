@@ -41,8 +41,10 @@ function stubContext(canvas: object): unknown {
  * `layoutWidth`: jsdom lays nothing out, so every element is 0 px wide and Chart.js draws nothing;
  * with it, each element reports that width and its style's height, and the charts draw.
  */
-export function runPage(html: string, layoutWidth?: number): { window: DOMWindow; errors: string[] } {
+export function runPage(html: string, layoutWidth?: number): { window: DOMWindow; errors: string[]; listeners: Map<EventTarget, Set<string>> } {
   const errors: string[] = [];
+  // Which events the page's script listens for on each element: a click handler with no key handler is mouse-only.
+  const listeners = new Map<EventTarget, Set<string>>();
   const virtualConsole = new VirtualConsole();
   virtualConsole.on('error', (...args: unknown[]) => errors.push(args.map(String).join(' ')));
   virtualConsole.on('jsdomError', (e: Error) => errors.push(e.message));
@@ -51,6 +53,13 @@ export function runPage(html: string, layoutWidth?: number): { window: DOMWindow
     pretendToBeVisual: true,
     virtualConsole,
     beforeParse(window) {
+      const listen = window.EventTarget.prototype.addEventListener;
+      window.EventTarget.prototype.addEventListener = function addEventListener(this: EventTarget, type: string, ...rest: unknown[]) {
+        const types = listeners.get(this) ?? new Set<string>();
+        types.add(type);
+        listeners.set(this, types);
+        return Reflect.apply(listen, this, [type, ...rest]) as void;
+      };
       window.HTMLCanvasElement.prototype.getContext = function getContext(this: HTMLCanvasElement) {
         return stubContext(this);
       } as unknown as typeof window.HTMLCanvasElement.prototype.getContext;
@@ -74,6 +83,6 @@ export function runPage(html: string, layoutWidth?: number): { window: DOMWindow
       };
     },
   });
-  return { window: dom.window, errors };
+  return { window: dom.window, errors, listeners };
 }
 
