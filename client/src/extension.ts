@@ -65,7 +65,7 @@ export async function activate(context: ExtensionContext): Promise<void> {
   registerTrajectoryDiff(context, serverSession);
   registerLinkedFilePicker(context);
   await serverSession.start();
-  registerGettingStarted(context, serverSession);
+  registerGettingStarted(context, serverSession, outputChannel);
 }
 
 export async function deactivate(): Promise<void> {

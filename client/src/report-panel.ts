@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import * as path from 'node:path';
-import { commands, Position, Range, Uri, ViewColumn, window, type Disposable, type WebviewPanel } from 'vscode';
+import { commands, Position, Range, Uri, ViewColumn, window, workspace, type Disposable, type TextEditor, type WebviewPanel } from 'vscode';
 import { openWorkedPairCommand, reportRequest, type AuditState, type ReportResult, type WorkedPairParams } from '../../server/src/lsp/protocol';
 import { renderNoticePage, renderReportPage } from '../../server/src/render/report-page/render-page';
 import { reportFiles, viewMessageOf } from '../../server/src/render/report-page/view-messages';
+import { followActiveSpec, reportNote } from './report-panel-state';
 import type { ServerSession } from './server-session';
 
 // "HERALD: Show Audit Report": one webview per spec with the report page of its last finished
@@ -11,17 +12,25 @@ import type { ServerSession } from './server-session';
 // spec finished. The page runs only dist/report-view.js (nonce'd, fresh per rendering), loads
 // nothing else, and the panel keeps no state of its own: hidden, it is rebuilt from the server.
 // The page may post one thing: a row or worked pair a reader clicked; the panel opens that row of
-// a file the shown report names, or the pair side by side (trajectory-diff.ts).
+// a file the shown report names, or the pair side by side (trajectory-diff.ts). The report on
+// screen follows the active editor: switching to another spec shows that spec's report.
 
 const finished: ReadonlySet<AuditState> = new Set<AuditState>(['passed', 'failed']);
 
 interface ReportPanel {
   readonly panel: WebviewPanel;
-  readonly uri: Uri;
+  /** The spec shown: it changes when the panel follows the active editor to another spec. */
+  uri: Uri;
   /** Bumped by every refresh, so a slow answer never overwrites a newer one. */
   generation: number;
   /** The data files the shown report names (relative to the spec's folder): the only ones the page may open. */
   files: ReadonlySet<string>;
+}
+
+/** The spec's editor state when it is open: what the report note compares the audited version with. */
+function openSpec(uri: Uri): { version: number; dirty: boolean } | undefined {
+  const document = workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
+  return document === undefined ? undefined : { version: document.version, dirty: document.isDirty };
 }
 
 export class ReportPanels implements Disposable {
@@ -33,7 +42,31 @@ export class ReportPanels implements Disposable {
     this.subscriptions = [
       session.onAuditStatus((params) => this.statusChanged(params.uri, finished.has(params.state))),
       session.onTrainingStatus((params) => this.statusChanged(params.uri, params.state === 'done')),
+      window.onDidChangeActiveTextEditor((editor) => this.follow(editor)),
     ];
+  }
+
+  private static title(uri: Uri): string {
+    return `HERALD: ${path.posix.basename(uri.path)}`;
+  }
+
+  /** The report on screen follows the spec the reader switched to. */
+  private follow(editor: TextEditor | undefined): void {
+    if (editor?.document.languageId !== 'reward') return;
+    const active = editor.document.uri.toString();
+    const action = followActiveSpec([...this.panels.values()].map((e) => ({ spec: e.uri.toString(), visible: e.panel.visible })), active);
+    if (action.kind === 'reveal') {
+      this.panels.get(action.spec)?.panel.reveal(undefined, true);
+    } else if (action.kind === 'retarget') {
+      const entry = this.panels.get(action.from);
+      if (entry === undefined) return;
+      this.panels.delete(action.from);
+      entry.uri = editor.document.uri;
+      entry.files = new Set();
+      entry.panel.title = ReportPanels.title(entry.uri);
+      this.panels.set(active, entry);
+      this.refresh(active, entry).catch(() => undefined);
+    }
   }
 
   /** Shows (or reveals) the report of the spec at `uri`. */
@@ -41,7 +74,7 @@ export class ReportPanels implements Disposable {
     const key = uri.toString();
     let entry = this.panels.get(key);
     if (entry === undefined) {
-      const panel = window.createWebviewPanel('herald.report', `HERALD: ${path.posix.basename(uri.path)}`, { viewColumn: ViewColumn.Beside, preserveFocus: true }, {
+      const panel = window.createWebviewPanel('herald.report', ReportPanels.title(uri), { viewColumn: ViewColumn.Beside, preserveFocus: true }, {
         enableScripts: true,
         enableCommandUris: false,
         enableForms: false,
@@ -50,7 +83,8 @@ export class ReportPanels implements Disposable {
       const made: ReportPanel = { panel, uri, generation: 0, files: new Set() };
       entry = made;
       this.panels.set(key, made);
-      panel.onDidDispose(() => this.panels.delete(key));
+      // The key at disposal: the panel may have followed the reader to another spec since.
+      panel.onDidDispose(() => this.panels.delete(made.uri.toString()));
       panel.webview.onDidReceiveMessage((message: unknown) => {
         this.received(made, message).catch(async (error: unknown) => {
           await window.showWarningMessage(`HERALD could not open that: ${error instanceof Error ? error.message : String(error)}`);
@@ -110,12 +144,12 @@ export class ReportPanels implements Disposable {
     } catch (error) {
       return notice(`The server could not send the report: ${error instanceof Error ? error.message : String(error)}`);
     }
-    if (result === null) return notice('No audit, training-signal audit or comparison of this spec has finished yet. Save the spec to run them; this view updates when they finish.');
+    if (result === null) return notice(`${path.posix.basename(entry.uri.path)} is not audited yet: no audit, training-signal audit or comparison of it has finished. Save the spec to run them; this view updates when they finish.`);
     const html = renderReportPage(result.report, {
       nonce,
       cspSource: webview.cspSource,
       scriptUri: webview.asWebviewUri(Uri.joinPath(this.extensionUri, 'dist', 'report-view.js')).toString(),
-      note: `Audit of document version ${result.version}, finished ${new Date(result.finishedAt).toLocaleString()}.`,
+      note: reportNote(path.posix.basename(entry.uri.path), new Date(result.finishedAt).toLocaleString(), result.version, openSpec(entry.uri)),
     });
     return { html, files: reportFiles(result.report) };
   }

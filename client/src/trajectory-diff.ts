@@ -1,5 +1,5 @@
 import { commands, Uri, window, workspace, type ExtensionContext, type TextDocumentContentProvider } from 'vscode';
-import { openWorkedPairCommand, pairEditLabel, workedPairRequest, type WorkedPairParams, type WorkedPairResult } from '../../server/src/lsp/protocol';
+import { openWorkedPairCommand, pairEditTitle, workedPairRequest, type WorkedPairParams, type WorkedPairResult } from '../../server/src/lsp/protocol';
 import type { ServerSession } from './server-session';
 
 // The attacked-trajectory view: `herald.openWorkedPair` asks the server to rebuild a worked pair
@@ -93,9 +93,9 @@ class TrajectoryDocuments implements TextDocumentContentProvider {
   }
 }
 
-/** `t1: original ↔ launder citation 0 → p2`, the diff editor's title. */
+/** `t1: original ↔ launder citation 0 → p2` (`t1: original ↔ same_final edit`), the diff editor's title. */
 function diffTitle(params: WorkedPairParams): string {
-  return `${params.trajectory}: original ↔ ${params.attack} ${pairEditLabel(params)}`;
+  return `${params.trajectory}: original ↔ ${pairEditTitle(params)}`;
 }
 
 export function registerTrajectoryDiff(context: ExtensionContext, session: ServerSession): void {

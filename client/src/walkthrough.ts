@@ -1,11 +1,13 @@
 import { cp } from 'node:fs/promises';
 import * as path from 'node:path';
 import {
-  commands, DiagnosticSeverity, languages, Range, Uri, ViewColumn, window, workspace, type Diagnostic, type Disposable, type ExtensionContext, type TextEditor,
+  commands, DiagnosticSeverity, languages, Range, TabInputCustom, TabInputNotebook, TabInputNotebookDiff, TabInputTerminal, TabInputText, TabInputTextDiff,
+  TabInputWebview, Uri, ViewColumn, window, workspace, type Diagnostic, type Disposable, type ExtensionContext, type LogOutputChannel, type Tab, type TextEditor,
 } from 'vscode';
 import { showReportCommand } from '../../server/src/lsp/protocol';
 import { heraldVersion } from '../../server/src/version';
 import type { ExpectationTests } from './expectation-tests';
+import { openWalkthroughReliably, type TabView, type WalkthroughWorkbench } from './walkthrough-opening';
 
 // The "Get started with HERALD" walkthrough (contributes.walkthroughs) and the commands its steps
 // call. The sample ships in the extension (walkthrough/sample: the paper's spec over a small
@@ -61,12 +63,41 @@ async function atFinding(sample: Sample, command: string): Promise<void> {
   await commands.executeCommand(command);
 }
 
-export function registerWalkthrough(context: ExtensionContext, expectations: ExpectationTests): Disposable[] {
+const knownInputs = [TabInputText, TabInputTextDiff, TabInputCustom, TabInputWebview, TabInputNotebook, TabInputNotebookDiff, TabInputTerminal];
+
+/** The workbench's tabs, their groups and the commands the opener needs, for `openWalkthroughReliably`. */
+function workbenchFor(context: ExtensionContext, sample: Sample, log: LogOutputChannel): WalkthroughWorkbench {
+  const views = new Map<TabView, Tab>();
+  return {
+    tabs: () => {
+      views.clear();
+      return window.tabGroups.all.flatMap((group) => group.tabs.map((tab) => {
+        const view: TabView = { label: tab.label, knownInput: knownInputs.some((kind) => tab.input instanceof kind), active: tab.isActive, inActiveGroup: group.isActive };
+        views.set(view, tab);
+        return view;
+      }));
+    },
+    close: async (tabs) => {
+      await window.tabGroups.close(tabs.flatMap((view) => views.get(view) ?? []));
+    },
+    openWalkthrough: async () => {
+      await commands.executeCommand('workbench.action.openWalkthrough', walkthroughId, false);
+    },
+    openFallback: async () => {
+      await sample.open();
+      await commands.executeCommand('markdown.showPreviewToSide', Uri.file(context.asAbsolutePath(path.join('walkthrough', 'open-sample.md'))));
+    },
+    wait: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+    log: (message) => log.info(message),
+  };
+}
+
+export function registerWalkthrough(context: ExtensionContext, expectations: ExpectationTests, log: LogOutputChannel): Disposable[] {
   const sample = new Sample(context.asAbsolutePath(path.join('walkthrough', 'sample')), context.globalStorageUri);
   return [
     // The walkthrough's links run these `toSide:`, so what they open shows beside the walkthrough.
     commands.registerCommand('herald.openSample', async () => (await sample.open()).document.uri),
-    commands.registerCommand('herald.getStarted', () => commands.executeCommand('workbench.action.openWalkthrough', walkthroughId, false)),
+    commands.registerCommand('herald.getStarted', () => openWalkthroughReliably(workbenchFor(context, sample, log))),
     commands.registerCommand('herald.walkthrough.showFinding', () => atFinding(sample, 'editor.action.showHover')),
     commands.registerCommand('herald.walkthrough.showRepair', () => atFinding(sample, 'editor.action.quickFix')),
     commands.registerCommand('herald.walkthrough.showReport', async () => commands.executeCommand(showReportCommand, (await sample.editor()).document.uri)),

@@ -1,7 +1,15 @@
 import type { Chart, ChartType, Plugin } from 'chart.js';
+import { thresholdLabelFontPx, thresholdLabelPlacement } from '../../server/src/render/report-page/threshold-label.js';
 
 // Two small drawing plugins, created per chart with their data in a closure (so no global plugin
 // registry and no untyped options): a threshold line at 0, and interval whiskers on bars.
+
+/**
+ * The pointer events a chart listens to: hover and touch for its tooltips, never a click, so no
+ * chart does anything (such as hiding a series from its legend) that a keyboard cannot; every
+ * figure a tooltip shows is in the card's tables too.
+ */
+export const chartEvents: ('mousemove' | 'mouseout' | 'touchstart' | 'touchmove')[] = ['mousemove', 'mouseout', 'touchstart', 'touchmove'];
 
 export interface ThresholdOptions {
   readonly axis: 'x' | 'y';
@@ -9,6 +17,11 @@ export interface ThresholdOptions {
   readonly color: string;
   /** Tint the side at or above 0 (the attack wins there). */
   readonly shade?: string | undefined;
+  /**
+   * Write the label above the plot area, where no bar or whisker is: for a chart with
+   * `layout.padding.top` of `thresholdLabelRoom` and no legend on top.
+   */
+  readonly labelAbove?: boolean;
 }
 
 export function thresholdLine<T extends ChartType>(options: ThresholdOptions): Plugin<T> {
@@ -51,18 +64,11 @@ export function thresholdLine<T extends ChartType>(options: ThresholdOptions): P
       }
       ctx.stroke();
       ctx.setLineDash([]);
-      ctx.font = '11px sans-serif';
-      if (options.axis === 'x') {
-        // Right of the line when the label fits there, else left of it.
-        const fits = p + 4 + ctx.measureText(options.label).width <= a.right;
-        ctx.textAlign = fits ? 'left' : 'right';
-        ctx.textBaseline = 'top';
-        ctx.fillText(options.label, fits ? p + 4 : p - 4, a.top + 2);
-      } else {
-        ctx.textAlign = 'right';
-        ctx.textBaseline = 'bottom';
-        ctx.fillText(options.label, a.right - 2, p - 2);
-      }
+      ctx.font = `${thresholdLabelFontPx}px sans-serif`;
+      const place = thresholdLabelPlacement(options.axis, p, a, ctx.measureText(options.label).width, options.labelAbove === true);
+      ctx.textAlign = place.align;
+      ctx.textBaseline = place.baseline;
+      ctx.fillText(options.label, place.x, place.y);
       ctx.restore();
     },
   };

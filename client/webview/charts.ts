@@ -2,7 +2,7 @@ import type { ChartConfiguration, TooltipItem } from 'chart.js';
 import { marginView, selectionTitle, strataGroups, sweepLines, type MarginSeries, type Selection } from '../../server/src/render/report-page/chart-data.js';
 import { margin, percent, rateWithUpper, shortLabel, shortNumber } from '../../server/src/report/format-numbers.js';
 import type { AttackReport, AuditReport } from '../../server/src/report/schema.js';
-import { intervalWhiskers, thresholdLine } from './chart-plugins.js';
+import { chartEvents, intervalWhiskers, thresholdLine } from './chart-plugins.js';
 import { withAlpha, type Theme } from './theme.js';
 
 // Chart.js configurations for the report page's charts, from the plain data in chart-data.ts.
@@ -11,6 +11,7 @@ const common = (theme: Theme) => ({
   responsive: true,
   maintainAspectRatio: false,
   animation: false as const,
+  events: chartEvents,
   color: theme.fg,
   font: { family: theme.font },
 });

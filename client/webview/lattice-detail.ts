@@ -37,7 +37,11 @@ function showSubset(audit: AuditReport, subset: number, panel: HTMLElement): voi
 export function wireLattice(audit: AuditReport, card: HTMLElement, panel: HTMLElement): void {
   const nodes = [...card.querySelectorAll<SVGGElement>('g.node[data-subset]')];
   const select = (node: SVGGElement): void => {
-    for (const n of nodes) n.classList.toggle('selected', n === node);
+    for (const n of nodes) {
+      n.classList.toggle('selected', n === node);
+      // The node shown in the detail panel is the pressed one, for a screen reader as for the eye.
+      n.setAttribute('aria-pressed', String(n === node));
+    }
     showSubset(audit, Number(node.dataset['subset']), panel);
   };
   for (const node of nodes) {

@@ -56,24 +56,31 @@ interface MarginChoice {
   log: boolean;
 }
 
-function toggle(text: string, pressed: boolean, onPress: (button: HTMLButtonElement) => void): HTMLButtonElement {
+/**
+ * A toggle button: a native button, so Tab reaches it and Enter or Space presses it. Its label
+ * starts with the text it shows (what a speech user says) and adds what it does.
+ */
+function toggle(text: string, does: string, pressed: boolean, onPress: (button: HTMLButtonElement) => void): HTMLButtonElement {
   const b = document.createElement('button');
   b.type = 'button';
   b.textContent = text;
+  b.setAttribute('aria-label', `${text}: ${does}`);
   b.setAttribute('aria-pressed', String(pressed));
   b.addEventListener('click', () => onPress(b));
   return b;
 }
 
-function marginToolbar(choice: MarginChoice, redraw: () => void): HTMLElement {
+function marginToolbar(attack: string, choice: MarginChoice, redraw: () => void): HTMLElement {
   const bar = document.createElement('div');
   bar.className = 'toolbar';
-  const selections = (['oracle_worst', 'first_visible'] as const).map((s) => toggle(selectionTitle[s], s === choice.selection, (pressed) => {
+  bar.setAttribute('role', 'toolbar');
+  bar.setAttribute('aria-label', `Margin chart of ${attack}: which edit, and the count axis`);
+  const selections = (['oracle_worst', 'first_visible'] as const).map((s) => toggle(selectionTitle[s], `show the margins of the ${selectionTitle[s]} edit`, s === choice.selection, (pressed) => {
     for (const b of selections) b.setAttribute('aria-pressed', String(b === pressed));
     choice.selection = s;
     redraw();
   }));
-  const log = toggle('log counts', choice.log, (b) => {
+  const log = toggle('log counts', 'count trajectories on a log axis', choice.log, (b) => {
     choice.log = !choice.log;
     b.setAttribute('aria-pressed', String(choice.log));
     redraw();
@@ -123,7 +130,7 @@ function drawChart(charts: ChartSet, report: Report, container: HTMLElement, the
       if (choice === undefined) {
         const made: MarginChoice = { selection: 'oracle_worst', log: false };
         choices.set(container, (choice = made));
-        container.before(marginToolbar(made, () => {
+        container.before(marginToolbar(attack.name, made, () => {
           charts.draw(container, marginChart(audit, attack, made.selection, readTheme(document.body), made.log));
           marginCaption(audit, attackIndex, made.selection, container.parentElement?.querySelector('.caption') ?? null);
         }));

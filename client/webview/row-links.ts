@@ -33,6 +33,7 @@ function pairButton(api: VsCodeApi, audit: string, report: Report['audits'][numb
   button.className = 'pair-link';
   button.textContent = 'side by side';
   button.title = `Open ${pair.trajectory} and its ${pair.attack} edit side by side, with the margin term by term`;
+  button.setAttribute('aria-label', `side by side: ${button.title}`);
   const { trajectory, pool, line, attack, position, replacement } = pair;
   activate(button, () => api.postMessage({ kind: 'openPair', audit, pair: { trajectory, pool, line, attack, position, replacement } }));
   return button;
@@ -50,6 +51,7 @@ export function wireRowLinks(report: Report): void {
     target.tabIndex = 0;
     target.setAttribute('role', 'link');
     target.title = `Open ${file} at line ${line}`;
+    target.setAttribute('aria-label', `${target.textContent ?? ''}: open ${file} at line ${line}`);
     activate(target, () => api.postMessage({ kind: 'openRow', file, line }));
     const ref = element.getAttribute(pairAttribute);
     const auditIndex = Number(element.closest<HTMLElement>('[data-audit]')?.dataset['audit']);

@@ -2,7 +2,8 @@ import type { ChartConfiguration, Plugin, TooltipItem } from 'chart.js';
 import { exposureView, forestRows, type ForestRow } from '../../server/src/render/report-page/training-chart-data.js';
 import type { SignalReport } from '../../server/src/report/training-schema.js';
 import type { ComparisonReport } from '../../server/src/report/training-schema.js';
-import { thresholdLine } from './chart-plugins.js';
+import { thresholdLabelRoom } from '../../server/src/render/report-page/threshold-label.js';
+import { chartEvents, thresholdLine } from './chart-plugins.js';
 import { withAlpha, type Theme } from './theme.js';
 
 // The exposure curve of a training-signal audit and the forest plot of a policy comparison, from
@@ -35,7 +36,7 @@ export function exposureChart(signal: SignalReport, theme: Theme): ChartConfigur
       ],
     },
     options: {
-      responsive: true, maintainAspectRatio: false, animation: false,
+      responsive: true, maintainAspectRatio: false, animation: false, events: chartEvents,
       scales: {
         x: { title: axisTitle('training step (meta.step)', theme), ticks: { color: theme.muted }, grid: { display: false } },
         rows: { type: 'linear', position: 'left', beginAtZero: true, title: axisTitle('rows firing', theme), ticks: { color: theme.muted, precision: 0 }, grid: grid(theme) },
@@ -87,7 +88,8 @@ export function forestChart(comparison: ComparisonReport, theme: Theme): ChartCo
       }],
     },
     options: {
-      indexAxis: 'y', responsive: true, maintainAspectRatio: false, animation: false,
+      indexAxis: 'y', responsive: true, maintainAspectRatio: false, animation: false, events: chartEvents,
+      layout: { padding: { top: thresholdLabelRoom } },
       scales: {
         x: { title: axisTitle('treatment − base, points (↑ better rows improve to the right, ↓ better rows to the left)', theme), ticks: { color: theme.muted }, grid: grid(theme) },
         y: { ticks: { color: theme.fg, autoSkip: false }, grid: { display: false } },
@@ -104,9 +106,10 @@ export function forestChart(comparison: ComparisonReport, theme: Theme): ChartCo
         },
       },
     },
-    plugins: [thresholdLine<'bar'>({ axis: 'x', label: 'no change', color: theme.muted }), estimateDots(rows, theme.fg)],
+    // The label sits above the plot, in room kept for it: inside, it covered the first row's whisker.
+    plugins: [thresholdLine<'bar'>({ axis: 'x', label: 'no change', color: theme.muted, labelAbove: true }), estimateDots(rows, theme.fg)],
   };
 }
 
 /** Pixels a forest plot needs: one band per row. */
-export const forestHeight = (comparison: ComparisonReport): number => 60 + 22 * forestRows(comparison).length;
+export const forestHeight = (comparison: ComparisonReport): number => 60 + thresholdLabelRoom + 22 * forestRows(comparison).length;

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
@@ -95,6 +95,22 @@ describe('herald audit --tables', () => {
     }
     const qwen = audit.perPool.find((p) => p.pool === 'qwen3_8b' && p.attack === 'launder' && p.reward === 'R0' && p.selection === 'first_visible')!;
     assert.equal(cellOf('qwen3_8b', 'R0')[4], `${(qwen.asr! * 100).toFixed(2)}%`);
+  });
+
+  it('cuts no column into a file (--out) or a pipe: the long reward name is there whole', () => {
+    const long = 'R_L_penalising_every_laundered_citation_of_a_passage_the_agent_never_retrieved_in_its_searches';
+    writeFileSync(path.join(dir, 'long.reward'), spec.replaceAll('R_L', long));
+    const piped = runHerald(['audit', 'long.reward', '--tables', 'text', '--quiet', '--no-cache'], dir);
+    assert.equal(piped.code, 0, piped.stderr);
+    const written = runHerald(['audit', 'long.reward', '--tables', 'text', '--quiet', '--no-cache', '--out', 'tables.txt'], dir);
+    assert.equal(written.code, 0, written.stderr);
+    const file = readFileSync(path.join(dir, 'tables.txt'), 'utf8');
+    assert.equal(file, piped.stdout);
+    assert.ok(!file.includes('…'), file);
+    assert.ok(file.split('\n').some((line) => /^ {2}launder +R_L_penalising\S+ +\d/.test(line) && line.includes(long)), file);
+    // The report's table likewise.
+    const table = runHerald(['audit', 'long.reward', '--quiet', '--no-cache'], dir);
+    assert.ok(!table.stdout.includes('…') && table.stdout.includes(long), table.stdout);
   });
 
   it('refuses --tables with another format', () => {

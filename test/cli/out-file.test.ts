@@ -4,7 +4,7 @@ import { copyFileSync, existsSync, linkSync, lstatSync, mkdirSync, mkdtempSync, 
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
-import { writeOutput } from '../../server/src/cli/output-file.js';
+import { fitsTerminal, writeOutput } from '../../server/src/cli/output-file.js';
 
 // `--out` never writes over the spec or a file the run reads (issue 13, item 14): however the path
 // is spelled (`./`, `..`, a symbolic link to the file or to its folder, a hard link, a dangling link
@@ -194,5 +194,15 @@ describe('writeOutput', () => {
     assert.deepEqual(errors, [`herald: wrote ${file}`]);
     assert.equal(writeOutput({ kind: 'stdout' }, pieces(), io), true);
     assert.equal(written.join(''), '{"row":0}\n{"row":1}\n{"row":2}\n');
+  });
+});
+
+describe('fitsTerminal', () => {
+  it('cuts text tables to the width only on their way to a terminal: never into a file or a pipe', () => {
+    const io = (terminal: boolean | undefined) => ({ out: () => undefined, err: () => undefined, ...(terminal === undefined ? {} : { terminal }) });
+    assert.equal(fitsTerminal({ kind: 'stdout' }, io(true)), true);
+    assert.equal(fitsTerminal({ kind: 'stdout' }, io(false)), false);
+    assert.equal(fitsTerminal({ kind: 'stdout' }, io(undefined)), false);
+    assert.equal(fitsTerminal({ kind: 'file', file: 'a.txt', real: '/w/a.txt', reads: [] }, io(true)), false);
   });
 });

@@ -3,8 +3,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import {
-  DiagnosticSeverity, DiagnosticTag, DocumentDiagnosticRequest, FileChangeType,
-  type Diagnostic, type DocumentDiagnosticReport, type FullDocumentDiagnosticReport,
+  CodeActionRequest, DiagnosticSeverity, DiagnosticTag, DocumentDiagnosticRequest, FileChangeType,
+  type CodeAction, type Diagnostic, type DocumentDiagnosticReport, type FullDocumentDiagnosticReport,
 } from 'vscode-languageserver-protocol/node';
 import { pullClientCapabilities, pushClientCapabilities, tempFolder, TestClient } from './lsp-test-client.js';
 
@@ -89,6 +89,21 @@ describe('pull diagnostics (a client that declares textDocument.diagnostic)', ()
     assert.deepEqual(duplicate.relatedInformation, [
       { location: { uri, range: { start: { line: 0, character: 7 }, end: { line: 0, character: 12 } } }, message: 'first declared here' },
     ]);
+  });
+
+  test('a misspelt link: the quick fixes offer the file a typo away first, and creating an empty file last', async () => {
+    fs.mkdirSync(path.join(folder.dir, 'logs'), { recursive: true });
+    fs.writeFileSync(path.join(folder.dir, 'logs/hotpot.jsonl'), '');
+    const uri = folder.uri('misspelt-link.reward');
+    await client.open(uri, 'pool hotpot = "logs/hotpt.jsonl"\n');
+    const missing = full(await pull(uri)).items.filter((d) => d.code === 'missing-file');
+    assert.equal(missing.length, 1);
+    const actions = (await client.connection.sendRequest(CodeActionRequest.type, {
+      textDocument: { uri }, range: missing[0]!.range, context: { diagnostics: missing },
+    })) as CodeAction[];
+    assert.deepEqual(actions.map((a) => a.title), ['Did you mean "logs/hotpot.jsonl"?', 'Pick a file for this link…', 'Create "logs/hotpt.jsonl" (an empty file)']);
+    assert.equal(actions[0]!.isPreferred, true);
+    assert.deepEqual(actions[0]!.edit?.changes?.[uri], [{ range: missing[0]!.range, newText: '"logs/hotpot.jsonl"' }]);
   });
 
   test('a linked file created on disk clears missing-file after didChangeWatchedFiles and a refresh', async () => {

@@ -61,11 +61,33 @@ describe('quick fixes for the checker\'s errors', () => {
     assert.equal(applied(name, checkerFixes(name, 'unknown-name').actions[0]), base);
   });
 
-  it('missing file: creates it, or picks one with the client\'s file picker', () => {
+  it('missing file with nothing like it beside it: picks one with the client\'s file picker, or creates it, last', () => {
     const { diagnostic, actions } = checkerFixes(base, 'missing-file', (p) => (p.endsWith('p.jsonl') ? 'missing' : 'ok'));
-    assert.deepEqual(actions.map((a) => a.title), ['Create "p.jsonl" (an empty file)', 'Pick a file for this link…']);
-    assert.deepEqual(actions[0]!.edit?.documentChanges, [{ kind: 'create', uri: pathToFileURL(path.join(dir, 'p.jsonl')).href, options: { ignoreIfExists: true } }]);
-    assert.deepEqual(actions[1]!.command, { title: 'Pick a file', command: 'herald.pickLinkedFile', arguments: [{ uri, range: diagnostic.range }] });
+    assert.deepEqual(actions.map((a) => a.title), ['Pick a file for this link…', 'Create "p.jsonl" (an empty file)']);
+    assert.deepEqual(actions[0]!.command, { title: 'Pick a file', command: 'herald.pickLinkedFile', arguments: [{ uri, range: diagnostic.range }] });
+    assert.deepEqual(actions[1]!.edit?.documentChanges, [{ kind: 'create', uri: pathToFileURL(path.join(dir, 'p.jsonl')).href, options: { ignoreIfExists: true } }]);
+  });
+
+  it('missing file: offers the files a typo away in its folder first, closest preferred, keeping the typed folder', () => {
+    const text = base.replace('pool hotpot = "p.jsonl"', 'pool hotpot = "logs/hotpt.jsonl"');
+    const analysis = analysisOf(text, (p) => (p.endsWith('hotpt.jsonl') ? 'missing' : 'ok'));
+    const problem = analysis.analyzed.problems.find((p) => p.code === 'missing-file');
+    assert.ok(problem);
+    const listed: string[] = [];
+    const folder = (d: string): string[] => {
+      listed.push(d);
+      return ['corpus.jsonl', 'hotpot.jsonl', 'hotpot.json', 'notes.md', 'xhotpotx.jsonl'];
+    };
+    const actions = auditCodeActions(analysis, [toDiagnostic(problem, analysis, 'file:///docs')], undefined, folder);
+    assert.deepEqual(listed, [path.join(dir, 'logs')]);
+    assert.deepEqual(actions.map((a) => [a.title, a.isPreferred ?? false]), [
+      ['Did you mean "logs/hotpot.jsonl"?', true],
+      ['Did you mean "logs/hotpot.json"?', false],
+      ['Did you mean "logs/xhotpotx.jsonl"?', false],
+      ['Pick a file for this link…', false],
+      ['Create "logs/hotpt.jsonl" (an empty file)', false],
+    ]);
+    assert.equal(applied(text, actions[0]), base.replace('pool hotpot = "p.jsonl"', 'pool hotpot = "logs/hotpot.jsonl"'));
   });
 
   it('an expect on a reward its audit does not score: compares it', () => {

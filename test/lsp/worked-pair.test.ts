@@ -6,6 +6,8 @@ import { analyze } from '../../server/src/semantics/analyze.js';
 import type { SpecModel } from '../../server/src/semantics/check.js';
 import { computeWorkedPair, editedRow, type ComputedPair } from '../../server/src/lsp/worked-pair.js';
 import { editedText, pairHeader, rowText } from '../../server/src/lsp/worked-pair-text.js';
+import { pairLabel } from '../../server/src/lsp/worked-pair-links.js';
+import { pairEditTitle } from '../../server/src/lsp/protocol.js';
 import { goldenAudit, goldenCorpus, goldenRows, goldenSpec } from '../helpers/golden-audit.js';
 
 // The attacked-trajectory view's numbers: a worked pair rebuilt from the spec and its row, term by
@@ -83,6 +85,14 @@ describe('worked pair: rebuilt from the spec and the row', () => {
     const before = rawRow('t1');
     assert.deepEqual(editedRow(before, rebuilt), { ...before, steps: [] });
     assert.deepEqual(rebuilt.detectors.filter((d) => d.target).map((d) => [d.name, d.original, d.edited]), [['U', 0, 1], ['L', 0, 1]]);
+  });
+
+  it('names the attack and the edit once each, in the diff tab and the links (never "same_final same-final edit")', () => {
+    assert.equal(pairEditTitle({ attack: 'same_final', position: null, replacement: null }), 'same_final edit');
+    assert.equal(pairEditTitle({ attack: 'launder', position: 0, replacement: 'p2' }), 'launder citation 0 → p2');
+    assert.equal(pairEditTitle({ attack: 'fake_id', position: 1, replacement: null }), 'fake_id citation 1');
+    assert.equal(pairEditTitle({ attack: 'drop', position: null, replacement: null, change: 'step 2 deleted' }), 'drop step 2 deleted');
+    assert.equal(pairLabel({ trajectory: 't1', attack: 'same_final', position: null, replacement: null }), 't1, same_final edit');
   });
 
   it('says why a pair cannot be rebuilt: no such attack, no such citation, no same-final edit', () => {

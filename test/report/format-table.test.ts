@@ -84,6 +84,24 @@ describe('formatTable', () => {
     assertFits(formatTable(report));
   });
 
+  it('for a file or a pipe (fit: false) cuts nothing: every long name is there whole, and only the width grows', () => {
+    const long = 'x'.repeat(150);
+    const report = withAudit(goldenReport(), (a) => ({
+      ...a,
+      name: long,
+      reward: { ...a.reward, name: `R0_${long}` },
+      attacks: a.attacks.map((at) => ({ ...at, results: at.results.map((r) => ({ ...r, reward: `${r.reward}_${long}` })) })),
+    }));
+    const fitted = formatTable(report);
+    const whole = formatTable(report, { fit: false });
+    assert.ok(fitted.includes('…') && !fitted.includes(`R0_${long}`));
+    assert.ok(!whole.includes('…'), whole);
+    assert.ok(whole.includes(`══ audit ${long}`) && whole.split('\n').some((l) => l.includes(`R0_${long}`) && /R0_x+ +first_visible/.test(l)));
+    // The same words, laid out wider: nothing but cut characters and padding differs.
+    const words = (t: string): string[] => t.split(/\s+/).filter((w) => !w.includes('…') && !/^[─═]+$/.test(w));
+    for (const w of words(fitted)) assert.ok(whole.includes(w), w);
+  });
+
   it('renders a 300,000-point sweep (Math.max over the rows overflowed the stack)', () => {
     const report = withAudit(goldenReport(), (a) => {
       const entry = a.sweep[0]!;

@@ -8,7 +8,8 @@ import { forestRows, exposureView } from '../../server/src/render/report-page/tr
 import { report as reportSchema } from '../../server/src/report/schema.js';
 import type { SignalReport } from '../../server/src/report/training-schema.js';
 import type { ComparisonReport } from '../../server/src/report/training-schema.js';
-import { runPage } from './page-runner.js';
+import { thresholdLabelFontPx, thresholdLabelRoom } from '../../server/src/render/report-page/threshold-label.js';
+import { drawnOn, runPage } from './page-runner.js';
 
 // The report page of `herald signal` and `herald compare`: the exposure curve and the forest plot,
 // their data checked against the report's own figures, and the view script run in jsdom.
@@ -66,12 +67,23 @@ describe('forest plot', () => {
     assert.match(rows[0]!.label, /^EM \(↑ better\)/);
     assert.match(html, /Every row is treatment − base, in points/);
 
-    const { window, errors } = runPage(html);
+    const { window, errors } = runPage(html, 800);
     assert.deepEqual(errors, []);
     const chart = window.document.querySelector<HTMLElement>('[data-chart="forest"]');
     assert.ok(chart !== null);
     assert.equal(chart.querySelector('canvas')?.style.display, 'block');
-    assert.equal(chart.style.height, `${60 + 22 * rows.length}px`);
+    assert.equal(chart.style.height, `${60 + thresholdLabelRoom + 22 * rows.length}px`);
+    // The "no change" label is drawn above every bar (the interval, whisker to whisker): its text
+    // box, baseline at the bottom, ends above the highest bar and starts inside the canvas.
+    const drawn = drawnOn(chart.querySelector('canvas')!);
+    const label = drawn.texts.find((t) => t.text === 'no change');
+    assert.ok(label !== undefined, JSON.stringify(drawn.texts.map((t) => t.text)));
+    assert.equal(label.baseline, 'bottom');
+    // Bars are the rectangles no taller than a row's 22 px band (the others are the canvas and the plot area).
+    const bars = drawn.rects.filter((r) => r.h > 0 && r.h <= 22);
+    assert.ok(bars.length >= rows.length, `${bars.length} bars drawn`);
+    const highestBar = Math.min(...bars.map((r) => r.y));
+    assert.ok(label.y <= highestBar && label.y - thresholdLabelFontPx >= 0, `label at ${label.y}, bars from ${highestBar}`);
     assert.equal(window.document.querySelectorAll('section.comparison li.chip').length, comparison.benchmarks.length);
     window.close();
   });

@@ -6,7 +6,7 @@ import type { Report } from '../report/schema.js';
 import { escapeControls } from '../report/escape-text.js';
 import type { SpecModel } from '../semantics/check.js';
 import { printFindings, type CommandOutput } from './check-command.js';
-import { writeOutput, type OutputTarget } from './output-file.js';
+import { fitsTerminal, writeOutput, type OutputTarget } from './output-file.js';
 
 // What `herald signal` and `herald compare` share: their output formats and where output goes.
 
@@ -19,7 +19,7 @@ export function isAnalysisFormat(format: string | undefined): format is Analysis
 
 /** The report where `outputTarget` said it may go; false when it could not be written. */
 export function writeReport(report: Report, format: AnalysisFormat, target: OutputTarget, io: CommandOutput & { write: (text: string) => void }): boolean {
-  const rendered = format === 'table' ? formatTable(report) : format === 'json' ? `${JSON.stringify(report, null, 2)}\n` : formatHtml(report);
+  const rendered = format === 'table' ? formatTable(report, { fit: fitsTerminal(target, io) }) : format === 'json' ? `${JSON.stringify(report, null, 2)}\n` : formatHtml(report);
   return writeOutput(target, rendered, io);
 }
 

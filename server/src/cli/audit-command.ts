@@ -18,7 +18,7 @@ import { escapeControls } from '../report/escape-text.js';
 import { parse } from '../syntax/parse.js';
 import { commandTrust, maxInputOption, parseCommandLine, unknownName, usageError, usageExit, type CommandSpec, type OptionSpec } from './command-line.js';
 import { formatProblem, printFindings, readSpec, type CommandOutput } from './check-command.js';
-import { filesRead, outputTarget, writeOutput } from './output-file.js';
+import { filesRead, fitsTerminal, outputTarget, writeOutput } from './output-file.js';
 import { allowCommandsOption, commandConsent, refuseCommands } from './command-consent.js';
 
 const formats = ['table', 'json', 'sarif', 'html'] as const;
@@ -61,6 +61,8 @@ function isTablesForm(form: string): form is PaperTableFormat {
 }
 
 interface RenderContext {
+  /** Cut the table to a terminal's width. */
+  readonly fit: boolean;
   readonly findings: readonly Problem[];
   readonly lines: LineIndex;
   readonly specFile: string;
@@ -70,7 +72,7 @@ interface RenderContext {
 function render(report: Report, format: Format, ctx: RenderContext): string {
   switch (format) {
     case 'table':
-      return formatTable(report);
+      return formatTable(report, { fit: ctx.fit });
     case 'json':
       return `${JSON.stringify(report, null, 2)}\n`;
     case 'sarif':
@@ -129,7 +131,8 @@ export async function runAuditCommand(args: readonly string[], io: CommandOutput
   printFindings(specFile, lines, findings, io);
   if (outcome.report === undefined) return 2;
 
-  const rendered = tables === undefined ? render(outcome.report, format, { findings, lines, specFile, specPath }) : formatPaperTables(outcome.report, tables);
+  const fit = fitsTerminal(target, io);
+  const rendered = tables === undefined ? render(outcome.report, format, { fit, findings, lines, specFile, specPath }) : formatPaperTables(outcome.report, tables, { fit });
   if (!writeOutput(target, rendered, io, values.quiet)) return 2;
   if (values['update-baseline']) {
     const written = writeBaseline(baselineFile, makeBaseline(outcome.report, outcome.model));

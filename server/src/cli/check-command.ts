@@ -14,6 +14,8 @@ import { parseCommandLine, type CommandSpec } from './command-line.js';
 export interface CommandOutput {
   readonly out: (line: string) => void;
   readonly err: (line: string) => void;
+  /** stdout is a terminal: text tables are cut to its width there, and only there. */
+  readonly terminal?: boolean;
 }
 
 /**

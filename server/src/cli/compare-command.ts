@@ -10,7 +10,7 @@ import { formatPaperTables } from '../render/format-paper-tables.js';
 import { paperTableFormats, type PaperTableFormat } from '../render/paper-tables.js';
 import { commandTrust, maxInputOption, parseCommandLine, unknownName, usageError, usageExit, type CommandSpec, type OptionSpec } from './command-line.js';
 import { printRunProblems, readSpec, type CommandOutput } from './check-command.js';
-import { filesRead, outputTarget, writeOutput } from './output-file.js';
+import { filesRead, fitsTerminal, outputTarget, writeOutput } from './output-file.js';
 
 export const compareCommand = {
   name: 'compare',
@@ -73,7 +73,7 @@ export async function runCompareCommand(args: readonly string[], io: CommandOutp
   if (outcome.runError !== undefined) io.err(escapeControls(`herald compare: ${outcome.runError}`));
   if (outcome.reports === undefined) return 2;
   const report = newReport(path.basename(specFile), { audits: [], comparisons: [...outcome.reports] });
-  if (tables === undefined ? !writeReport(report, format, target, io) : !writeOutput(target, formatPaperTables(report, tables), io)) return 2;
+  if (tables === undefined ? !writeReport(report, format, target, io) : !writeOutput(target, formatPaperTables(report, tables, { fit: fitsTerminal(target, io) }), io)) return 2;
   printReadNews(specFile, lines, report, outcome.model, path.dirname(path.resolve(specFile)), io);
   const failed = outcome.reports.filter((r) => !r.nonInferiority.passed);
   for (const r of failed) io.err(escapeControls(`herald: ${r.name}: EM non-inferiority fails on ${r.nonInferiority.benchmarks.filter((b) => !b.passed).map((b) => b.benchmark).join(', ') || 'every benchmark (no pairs)'}`));

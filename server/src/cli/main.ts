@@ -28,6 +28,7 @@ async function main(argv: readonly string[]): Promise<number> {
     out: (line: string) => process.stdout.write(`${line}\n`),
     err: (line: string) => process.stderr.write(`${line}\n`),
     write: (text: string) => process.stdout.write(text),
+    terminal: process.stdout.isTTY === true,
   };
   switch (command) {
     case 'check':

@@ -118,6 +118,11 @@ function outProblem(out: string, reads: readonly ReadFile[]): string | undefined
  * regular file: then undefined, after saying on stderr why (the command exits 2 before it runs, and
  * writes nothing).
  */
+/** Text tables are cut to 120 columns only on their way to a terminal: a file (`--out`) or a pipe gets every character. */
+export function fitsTerminal(target: OutputTarget, io: CommandOutput): boolean {
+  return target.kind === 'stdout' && io.terminal === true;
+}
+
 export function outputTarget(command: string, out: string | undefined, reads: readonly ReadFile[], io: CommandOutput): OutputTarget | undefined {
   if (out === undefined) return { kind: 'stdout' };
   const problem = outProblem(out, reads);

@@ -2,8 +2,9 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { WorkspaceTrust } from './trust.js';
 
-// What a folder holds, for completing a link as it is typed: the sub-folders and the JSONL files
-// (every file a spec links is JSONL), never hidden ones. Only names are read, never contents, and
+// What a folder holds, for completing a link as it is typed (the sub-folders and the JSONL files:
+// every file a spec links is JSONL) and for the "did you mean" of a link to a missing file (every
+// file name, as an imported pool links its framework's files), never hidden ones. Only names are read, never contents, and
 // in an untrusted workspace nothing outside its folders is listed at all.
 
 export interface FolderEntry {
@@ -35,4 +36,19 @@ export function linkableEntries(dir: string, trust: WorkspaceTrust): FolderEntry
     .map((e) => ({ name: e.name, folder: isFolder(dir, e) }))
     .filter((e) => (e.folder || e.name.endsWith('.jsonl')) && trust.allows(path.join(dir, e.name)))
     .sort((a, b) => Number(b.folder) - Number(a.folder) || a.name.localeCompare(b.name));
+}
+
+/** The names of the files in `dir` (not folders, not hidden) that the trust rule allows; empty when it cannot be read. */
+export function folderFileNames(dir: string, trust: WorkspaceTrust): string[] {
+  if (!trust.allows(dir)) return [];
+  let entries: fs.Dirent[];
+  try {
+    entries = fs.readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return [];
+  }
+  return entries
+    .filter((e) => !e.name.startsWith('.') && !isFolder(dir, e) && trust.allows(path.join(dir, e.name)))
+    .map((e) => e.name)
+    .sort((a, b) => a.localeCompare(b));
 }

@@ -10,7 +10,7 @@ import { specErrorsOf } from './analysis-results.js';
 import type { DocumentAnalysis } from './document-analysis.js';
 import { plural, shortNumber } from '../report/format-numbers.js';
 import { errorCount, firstErrorText, notAuditedTitle, showReportCommand } from './protocol.js';
-import { quickFixes } from './quick-fixes.js';
+import { quickFixes, type FolderFiles } from './quick-fixes.js';
 import { repairActions, repairData } from './repair-action.js';
 import { lineStart } from './spec-edits.js';
 
@@ -73,10 +73,11 @@ function auditAction(analysis: DocumentAnalysis, diagnostic: Diagnostic): CodeAc
 /**
  * Quick fixes for the audit's findings and the checker's errors. Each edit does what its title says.
  * `report` is the spec's latest audit report: what the repair's fix reads to know which failing
- * expects the repair makes hold.
+ * expects the repair makes hold. `folderFiles` lists a folder for the "did you mean" of a missing
+ * file; without it there is none.
  */
-export function auditCodeActions(analysis: DocumentAnalysis, diagnostics: readonly Diagnostic[], report?: Report): CodeAction[] {
-  return diagnostics.flatMap((diagnostic) => [...auditActions(analysis, diagnostic, report), ...quickFixes(analysis, diagnostic)]);
+export function auditCodeActions(analysis: DocumentAnalysis, diagnostics: readonly Diagnostic[], report?: Report, folderFiles: FolderFiles = () => []): CodeAction[] {
+  return diagnostics.flatMap((diagnostic) => [...auditActions(analysis, diagnostic, report), ...quickFixes(analysis, diagnostic, folderFiles)]);
 }
 
 /** A not-audited lens is cut here (its tooltip has the whole error), so the lens line stays short. */

@@ -28,6 +28,7 @@ import { serverStartLine } from './server-log.js';
 import { checkedDocumentSync, guardNotification, guardRequest, Lifecycle, type RequestContext } from './safe-handler.js';
 import { semanticTokens } from './semantic-tokens.js';
 import { Session } from './session.js';
+import { folderFileNames } from '../inputs/folder-entries.js';
 import { WorkspaceTrust } from '../inputs/trust.js';
 import { settingsSection, SettingsStore } from './settings.js';
 import { serverConnection } from './transport.js';
@@ -134,7 +135,10 @@ connection.onDocumentSymbol((p) =>
 connection.onDocumentFormatting((p) => request('formatting', p.textDocument.uri, [], (a) => formattingEdits(a, p.options)));
 connection.languages.semanticTokens.on((p) => request('semanticTokens', p.textDocument.uri, { data: [] }, semanticTokens));
 
-connection.onCodeAction((p) => request('codeAction', p.textDocument.uri, [], (a) => [...auditCodeActions(a, p.context.diagnostics, analyses.auditReport(p.textDocument.uri)), ...dataViews.codeActions(a, p.context.diagnostics)]));
+connection.onCodeAction((p) => request('codeAction', p.textDocument.uri, [], (a) => [
+  ...auditCodeActions(a, p.context.diagnostics, analyses.auditReport(p.textDocument.uri), (dir) => folderFileNames(dir, session.trust)),
+  ...dataViews.codeActions(a, p.context.diagnostics),
+]));
 connection.onCodeLens((p) => request('codeLens', p.textDocument.uri, [], (a) => auditCodeLenses(a, analyses.report(p.textDocument.uri)?.report)));
 connection.onExecuteCommand(guardRequest(guarded, 'executeCommand', false, async (p) =>
   p.command === acceptBaselineCommand && typeof p.arguments?.[0] === 'string' ? analyses.acceptBaseline(p.arguments[0]) : false,

@@ -105,10 +105,14 @@ export interface WorkedPairParams {
   readonly change?: string;
 }
 
-/** The edit of a worked pair in a few words: `citation 0 → p2`, `same-final edit`, or the edit's own `change`. */
-export function pairEditLabel(pair: { readonly position: number | null; readonly replacement: string | null; readonly change?: string | undefined }): string {
-  if (pair.change !== undefined) return pair.change;
-  return pair.position === null ? 'same-final edit' : `citation ${pair.position}${pair.replacement === null ? '' : ` → ${pair.replacement}`}`;
+/**
+ * A worked pair's attack and edit in a few words, each said once: `launder citation 0 → p2`, the
+ * attack with the edit's own `change` (`drop step 2 deleted`), or, when the attack says it all (a
+ * same-final edit has no citation to name), `same_final edit`.
+ */
+export function pairEditTitle(pair: { readonly attack: string; readonly position: number | null; readonly replacement: string | null; readonly change?: string | undefined }): string {
+  const what = pair.change ?? (pair.position === null ? undefined : `citation ${pair.position}${pair.replacement === null ? '' : ` → ${pair.replacement}`}`);
+  return what === undefined ? `${pair.attack} edit` : `${pair.attack} ${what}`;
 }
 
 /** One term of a reward on the pair: contribution = weight · (edited − original). */

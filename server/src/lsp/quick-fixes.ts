@@ -1,7 +1,9 @@
+import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { CodeActionKind, type CodeAction, type Diagnostic } from 'vscode-languageserver/node';
 import { z } from 'zod';
 import { auditIssueCodes, issueCodes } from '../problems/issue-codes.js';
+import { closeNames } from '../semantics/did-you-mean.js';
 import type { AuditDecl } from '../syntax/ast.js';
 import type { DocumentAnalysis } from './document-analysis.js';
 import { pickLinkedFileCommand, type PickLinkedFileArguments } from './protocol.js';
@@ -45,19 +47,38 @@ function updateExpect(analysis: DocumentAnalysis, diagnostic: Diagnostic): CodeA
   };
 }
 
-function missingFile(analysis: DocumentAnalysis, diagnostic: Diagnostic): CodeAction[] {
+/** The names of the files in a folder (the workspace trust applied); the quick fixes never read the disk themselves. */
+export type FolderFiles = (dir: string) => readonly string[];
+
+/** At most this many "did you mean" links for one missing file. */
+const maxFileSuggestions = 3;
+
+/**
+ * A link to a file that is not there: first the files beside it whose names are a typo away (the
+ * closest preferred), then a file picker, and creating an empty file last, since a misspelt link is
+ * far likelier than a pool still to be written.
+ */
+function missingFile(analysis: DocumentAnalysis, diagnostic: Diagnostic, folderFiles: FolderFiles): CodeAction[] {
   const data = fileData.safeParse(diagnostic.data);
   const link = textAt(analysis, diagnostic);
   if (!data.success || !link.startsWith('"')) return [];
   const args: PickLinkedFileArguments = { uri: analysis.uri, range: diagnostic.range };
+  // The typed folder part is kept as written; a link with escapes is not rewritten.
+  const value = link.slice(1, -1);
+  const folderPart = value.slice(0, value.lastIndexOf('/') + 1);
+  const near = value.includes('\\') ? [] : closeNames(path.basename(data.data.path), folderFiles(path.dirname(data.data.path)), maxFileSuggestions);
   return [
-    {
-      title: `Create ${link} (an empty file)`, kind: CodeActionKind.QuickFix, diagnostics: [diagnostic],
-      edit: { documentChanges: [{ kind: 'create', uri: pathToFileURL(data.data.path).href, options: { ignoreIfExists: true } }] },
-    },
+    ...near.map((name, i): CodeAction => ({
+      title: `Did you mean "${folderPart}${name}"?`, kind: CodeActionKind.QuickFix, diagnostics: [diagnostic], isPreferred: i === 0,
+      edit: { changes: { [analysis.uri]: [{ range: diagnostic.range, newText: `"${folderPart}${name}"` }] } },
+    })),
     {
       title: 'Pick a file for this link…', kind: CodeActionKind.QuickFix, diagnostics: [diagnostic],
       command: { title: 'Pick a file', command: pickLinkedFileCommand, arguments: [args] },
+    },
+    {
+      title: `Create ${link} (an empty file)`, kind: CodeActionKind.QuickFix, diagnostics: [diagnostic],
+      edit: { documentChanges: [{ kind: 'create', uri: pathToFileURL(data.data.path).href, options: { ignoreIfExists: true } }] },
     },
   ];
 }
@@ -76,11 +97,11 @@ function compareReward(analysis: DocumentAnalysis, diagnostic: Diagnostic): Code
 }
 
 /** Quick fixes for the checker's diagnostics and failed expectations. */
-export function quickFixes(analysis: DocumentAnalysis, diagnostic: Diagnostic): CodeAction[] {
+export function quickFixes(analysis: DocumentAnalysis, diagnostic: Diagnostic, folderFiles: FolderFiles): CodeAction[] {
   if (didYouMeanCodes.has(diagnostic.code)) return [didYouMean(analysis, diagnostic)].filter((a) => a !== undefined);
   switch (diagnostic.code) {
     case auditIssueCodes.expectFailed: return [updateExpect(analysis, diagnostic)].filter((a) => a !== undefined);
-    case issueCodes.missingFile: return missingFile(analysis, diagnostic);
+    case issueCodes.missingFile: return missingFile(analysis, diagnostic, folderFiles);
     case issueCodes.rewardNotAudited: return [compareReward(analysis, diagnostic)].filter((a) => a !== undefined);
     default: return [];
   }

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { CodeActionKind, type CodeAction, type Diagnostic } from 'vscode-languageserver/node';
 import type { RowPair } from '../problems/problem.js';
 import type { DocumentAnalysis } from './document-analysis.js';
-import { openWorkedPairCommand, pairEditLabel, type WorkedPairParams } from './protocol.js';
+import { openWorkedPairCommand, pairEditTitle, type WorkedPairParams } from './protocol.js';
 import { markdownText } from './row-text.js';
 
 // The ways into the trajectory diff from the spec: a code action on every finding whose rows hold
@@ -20,7 +20,7 @@ export function pairParams(uri: string, pair: NamedPair): WorkedPairParams {
 
 /** `t1, launder citation 0 → p2`: which pair, in a few words. */
 export function pairLabel(pair: Omit<NamedPair, 'audit' | 'line' | 'pool'>): string {
-  return `${pair.trajectory}, ${pair.attack} ${pairEditLabel(pair)}`;
+  return `${pair.trajectory}, ${pairEditTitle(pair)}`;
 }
 
 

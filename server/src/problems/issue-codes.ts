@@ -118,7 +118,7 @@ export const issueCodeDocs: Record<IssueCode, string> = {
   'oracle-detector': 'A detector reads an oracle field (gold); detectors must be visible.',
   'missing-description': 'A detector without a description string.',
   'penalty-sign': 'A penalty or weight whose sign contradicts what it is for.',
-  'missing-file': 'A linked corpus, pool or candidate file does not exist, or a pool\'s glob (`"dumps/*.jsonl"`) matches no file.',
+  'missing-file': 'A linked corpus, pool or candidate file does not exist, or a pool\'s glob (`"dumps/*.jsonl"`) matches no file. The quick fixes offer the files in its folder whose names are a typo away (the closest first), a file picker, and last creating an empty file.',
   'unreadable-file': 'A linked file exists but is not a regular file (a folder, FIFO, device or socket: never opened) or cannot be read (no permission).',
   'untrusted-file': 'In a workspace the user has not trusted, a linked file outside its folders is neither read nor audited.',
   'unknown-importer': 'A pool linked `from FORMAT` names a format no importer reads (the message lists the formats; `herald import --help` too).',

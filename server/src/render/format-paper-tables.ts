@@ -1,7 +1,7 @@
 import type { Report } from '../report/schema.js';
 import { escapeControls } from '../report/escape-text.js';
 import { paperTableBlocks } from './format-selection.js';
-import { formatBlocks } from './format-table.js';
+import { formatBlocks, type TableOptions } from './format-table.js';
 import { comparisonTables } from './comparison-tables.js';
 import { paperTables, tableCsv, tableMarkdown, type PaperTable, type PaperTableFormat } from './paper-tables.js';
 
@@ -18,11 +18,12 @@ function escaped(table: PaperTable): PaperTable {
   };
 }
 
-export function formatPaperTables(report: Report, format: PaperTableFormat): string {
+/** `options` apply to the text form (`fit`: cut to a terminal's width). */
+export function formatPaperTables(report: Report, format: PaperTableFormat, options: TableOptions = {}): string {
   const tables = [...report.audits.flatMap(paperTables), ...(report.comparisons ?? []).flatMap(comparisonTables)];
   switch (format) {
     case 'text':
-      return formatBlocks(tables.flatMap(paperTableBlocks));
+      return formatBlocks(tables.flatMap(paperTableBlocks), options);
     case 'markdown':
       return tables.map((t) => tableMarkdown(escaped(t))).join('\n');
     case 'csv':

@@ -3,13 +3,19 @@ import { describeReport } from './format-document.js';
 import { escapeControls } from '../report/escape-text.js';
 import type { Report } from '../report/schema.js';
 
-// The audit summary for a terminal or a CI log: aligned plain-text tables no wider than 120
-// columns, ANSI colour only when asked. Text from the data (ids, file names, reasons) is escaped
-// before it is measured, so it can neither break a line nor send escapes of its own.
+// The audit summary for a terminal or a CI log: aligned plain-text tables, ANSI colour only when
+// asked. For a terminal (`fit`) no line is wider than 120 columns, free text cut with "…"; for a
+// file or a pipe nothing is cut (prose still wraps at 120). Text from the data (ids, file names,
+// reasons) is escaped before it is measured, so it can neither break a line nor send escapes of its own.
 
 export interface TableOptions {
   /** Colour headings, ✓/✗ and rates with ANSI escapes (for a terminal, not for a log file). */
   readonly color?: boolean;
+  /**
+   * Cut table cells, headings and lines to 120 columns (default true: a terminal). False for a
+   * file or a pipe, where a reader or a program wants every character and the lines may be long.
+   */
+  readonly fit?: boolean;
 }
 
 const maxWidth = 120;
@@ -34,55 +40,70 @@ function pad(s: string, w: number): string {
   return s + ' '.repeat(Math.max(0, w - width(s)));
 }
 
+/** How a rendering paints and whether it cuts to the page width. */
+interface Layout {
+  readonly paint: Paint;
+  readonly fit: boolean;
+}
+
+function layoutOf(options: TableOptions): Layout {
+  return {
+    paint: (s, tone) => (options.color === true && tone !== undefined && s.trim() !== '' ? `${ansi[tone]}${s}${reset}` : s),
+    fit: options.fit ?? true,
+  };
+}
+
 export function formatTable(report: Report, options: TableOptions = {}): string {
-  const paint = (s: string, tone: Tone | 'heading' | undefined): string => (options.color === true && tone !== undefined && s.trim() !== '' ? `${ansi[tone]}${s}${reset}` : s);
+  const layout = layoutOf(options);
   const doc = describeReport(report);
   const lines: string[] = [
-    paint(truncate('HERALD audit report', maxWidth), 'heading'),
-    ...wrapRuns(doc.summary.map((c) => ({ ...c, text: escapeControls(c.text) })), 0, paint),
+    layout.paint('HERALD audit report', 'heading'),
+    ...wrapRuns(doc.summary.map((c) => ({ ...c, text: escapeControls(c.text) })), 0, layout),
   ];
   for (const audit of doc.audits) {
-    for (const block of audit.blocks) for (const line of renderBlock(mapBlockText(block, escapeControls), paint)) lines.push(line);
+    for (const block of audit.blocks) for (const line of renderBlock(mapBlockText(block, escapeControls), layout)) lines.push(line);
   }
   return `${lines.join('\n')}\n`;
 }
 
 /** Blocks alone as the text table prints them (the paper's tables: `herald audit --tables text`). */
 export function formatBlocks(blocks: readonly Block[], options: TableOptions = {}): string {
-  const paint = (s: string, tone: Tone | 'heading' | undefined): string => (options.color === true && tone !== undefined && s.trim() !== '' ? `${ansi[tone]}${s}${reset}` : s);
-  const lines = blocks.flatMap((block) => renderBlock(mapBlockText(block, escapeControls), paint));
+  const layout = layoutOf(options);
+  const lines = blocks.flatMap((block) => renderBlock(mapBlockText(block, escapeControls), layout));
   return `${lines.join('\n').replace(/^\n/, '')}\n`;
 }
 
 type Paint = (s: string, tone: Tone | 'heading' | undefined) => string;
 
-function renderBlock(block: Block, paint: Paint): string[] {
+function renderBlock(block: Block, layout: Layout): string[] {
+  const { paint } = layout;
   switch (block.kind) {
     case 'heading': {
-      const title = truncate(block.text, ruleWidth - 8);
+      const title = layout.fit ? truncate(block.text, ruleWidth - 8) : block.text;
       const bar = block.level === 1 ? '═' : '─';
       return ['', paint(`${bar.repeat(2)} ${title} ${bar.repeat(Math.max(2, ruleWidth - width(title) - 4))}`, 'heading')];
     }
     case 'fields': {
       const nameWidth = block.fields.reduce((w, f) => Math.max(w, width(f.name)), -Infinity);
-      return block.fields.flatMap((f) => wrapRuns(f.value, 2 + nameWidth + 2, paint, `${gap}${pad(f.name, nameWidth)}${gap}`));
+      return block.fields.flatMap((f) => wrapRuns(f.value, 2 + nameWidth + 2, layout, `${gap}${pad(f.name, nameWidth)}${gap}`));
     }
     case 'paragraph':
-      return wrapRuns(block.runs, gap.length + (block.indent ?? 0), paint);
+      return wrapRuns(block.runs, gap.length + (block.indent ?? 0), layout);
     case 'table':
-      return ['', ...renderTable(block.columns, block.rows, paint)];
+      return ['', ...renderTable(block.columns, block.rows, layout)];
   }
 }
 
 /**
- * Lays out a table two spaces in. When it is wider than the page, the free-text columns marked
- * `shrink` are cut with an ellipsis, widest first; numbers are never cut.
+ * Lays out a table two spaces in. When it is wider than the page and is to fit, the free-text
+ * columns marked `shrink` are cut with an ellipsis, widest first; numbers are never cut.
  */
-function renderTable(columns: readonly Column[], rows: readonly (readonly Cell[])[], paint: Paint): string[] {
+function renderTable(columns: readonly Column[], rows: readonly (readonly Cell[])[], { paint, fit }: Layout): string[] {
   // A loop, not Math.max(...rows): a sweep or lattice table may have more rows than a call takes arguments.
   const widths = columns.map((c, i) => rows.reduce((w, r) => Math.max(w, width(r[i]?.text ?? '')), width(c.title)));
   const total = (): number => gap.length + widths.reduce((s, w) => s + w, 0) + gap.length * (columns.length - 1);
-  while (total() > maxWidth) {
+  const clip = (line: string): string => (fit ? clipToPage(line) : line);
+  while (fit && total() > maxWidth) {
     let widest = -1;
     columns.forEach((c, i) => {
       if (c.shrink === true && widths[i]! > minShrunk && (widest < 0 || widths[i]! > widths[widest]!)) widest = i;
@@ -107,13 +128,13 @@ function renderTable(columns: readonly Column[], rows: readonly (readonly Cell[]
 }
 
 /** Last resort when a table still does not fit: cut the plain text (an escape sequence is never cut). */
-function clip(line: string): string {
+function clipToPage(line: string): string {
   if (!line.includes('\u001b') && width(line) > maxWidth) return truncate(line, maxWidth);
   return line;
 }
 
 /** Word-wraps runs of text at the page width with a hanging indent; `first` prefixes the first line. */
-function wrapRuns(runs: readonly Cell[], indent: number, paint: Paint, first = ' '.repeat(indent)): string[] {
+function wrapRuns(runs: readonly Cell[], indent: number, { paint, fit }: Layout, first = ' '.repeat(indent)): string[] {
   const words: { text: string; tone: Tone | undefined; space: boolean }[] = [];
   let space = false;
   for (const run of runs) {
@@ -142,7 +163,8 @@ function wrapRuns(runs: readonly Cell[], indent: number, paint: Paint, first = '
     const lead = word.space && segments.length > 0 ? ' ' : '';
     if (segments.length > 0 && used + width(lead + word.text) > maxWidth) flush();
     const shownLead = segments.length > 0 ? lead : '';
-    const shown = truncate(word.text, maxWidth - used - shownLead.length);
+    // A word longer than the line is cut only to fit a terminal.
+    const shown = fit ? truncate(word.text, maxWidth - used - shownLead.length) : word.text;
     const last = segments[segments.length - 1];
     if (last !== undefined && last.tone === word.tone) last.text += shownLead + shown;
     else {

@@ -66,3 +66,19 @@ export function suggestName(name: string, candidates: Iterable<string>, budget?:
   }
   return best;
 }
+
+/**
+ * Every candidate within a typo's reach of `name` (the reach `suggestName` uses), closest first, at
+ * most `max`; ties keep the candidates' order. For short lists (a folder's file names), no budget.
+ */
+export function closeNames(name: string, candidates: readonly string[], max: number): string[] {
+  const limit = name.length < 3 ? 0.5 : Math.max(1, Math.floor(name.length / 3));
+  const lowered = name.toLowerCase();
+  return candidates
+    .filter((candidate) => candidate !== name && Math.abs(candidate.length - name.length) <= limit)
+    .map((candidate) => ({ candidate, distance: candidate.toLowerCase() === lowered ? 0.5 : editDistance(name, candidate) }))
+    .filter((c) => c.distance <= limit)
+    .sort((a, b) => a.distance - b.distance)
+    .slice(0, max)
+    .map((c) => c.candidate);
+}

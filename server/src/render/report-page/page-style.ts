@@ -60,7 +60,7 @@ code { font-family: var(--vscode-editor-font-family, ui-monospace, SFMono-Regula
 .toolbar button[aria-pressed="true"] { border-color: var(--accent); color: var(--accent); font-weight: 600; }
 ul.pairs { margin: .35rem 0 0; padding-left: 1.2rem; font-size: .88rem; } ul.pairs li { margin: .15rem 0; }
 .row-link { cursor: pointer; color: var(--accent); text-decoration: underline dotted; }
-.row-link:focus-visible, button.pair-link:focus-visible { outline: 2px solid var(--accent); outline-offset: 1px; }
+.row-link:focus-visible, button:focus-visible, summary:focus-visible { outline: 2px solid var(--accent); outline-offset: 1px; }
 button.pair-link { font: inherit; font-size: .82rem; color: var(--accent); background: var(--bg); border: 1px solid var(--line); border-radius: 4px; padding: 0 .45rem; margin-left: .4rem; cursor: pointer; }
 .hasse-scroll { overflow-x: auto; }
 svg.hasse { display: block; margin: .25rem auto; font-size: 12.5px; }
@@ -73,6 +73,7 @@ svg.hasse .node .box { stroke: var(--line); stroke-width: 1.2; }
 svg.hasse .node.sufficient .box { stroke: var(--good); stroke-width: 1.8; }
 svg.hasse .node .ring { fill: none; stroke: var(--accent); stroke-width: 3; }
 svg.hasse .node:focus .box, svg.hasse .node:hover .box, svg.hasse .node.selected .box { stroke: var(--accent); stroke-width: 2.4; }
+svg.hasse .node:focus-visible .box { stroke-width: 3.5; stroke-dasharray: 4 2; }
 svg.hasse .node .set { fill: var(--fg); font-weight: 600; }
 svg.hasse .node .asr { fill: var(--fg); font-variant-numeric: tabular-nums; }
 svg.hasse .node .check { fill: var(--good); font-weight: 700; }

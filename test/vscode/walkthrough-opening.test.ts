@@ -1,0 +1,103 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import {
+  isWelcomePage, openWalkthroughReliably, walkthroughShows, welcomePagesToClose, type TabView, type WalkthroughWorkbench,
+} from '../../client/src/walkthrough-opening.js';
+
+// "HERALD: Get Started" (client/src/walkthrough-opening.ts) against a model of the workbench that
+// behaves like code-server 4.100's `workbench.action.openWalkthrough`: while the active editor of a
+// group is the Welcome page showing a walkthrough step, the command returns and nothing changes.
+
+const tab = (label: string, more: Partial<TabView> = {}): TabView => ({ label, knownInput: false, active: true, inActiveGroup: true, ...more });
+
+/** A one-group workbench: `front` is the active tab's label and whether a Welcome page there shows a step. */
+class ModelWorkbench implements WalkthroughWorkbench {
+  readonly logged: string[] = [];
+  readonly calls: string[] = [];
+  constructor(
+    private open: TabView[],
+    private welcomeAtStep: boolean,
+    private readonly failures: number = 0,
+  ) {}
+
+  private failed = 0;
+
+  tabs(): readonly TabView[] {
+    return this.open;
+  }
+
+  async close(tabs: readonly TabView[]): Promise<void> {
+    this.calls.push(`close ${tabs.map((t) => t.label).join(',')}`);
+    this.open = this.open.filter((t) => !tabs.includes(t));
+    if (!this.open.some((t) => t.active) && this.open.length > 0) this.open = [...this.open.slice(0, -1), { ...this.open[this.open.length - 1]!, active: true }];
+    if (!this.open.some(isWelcomePage)) this.welcomeAtStep = false;
+  }
+
+  async openWalkthrough(): Promise<void> {
+    this.calls.push('open');
+    if (this.failed < this.failures) {
+      this.failed += 1;
+      throw new Error('Could not find category with ID: herald-tools.herald-reward#herald.gettingStarted');
+    }
+    const front = this.open.find((t) => t.active);
+    if (front !== undefined && isWelcomePage(front) && this.welcomeAtStep) return;
+    this.open = [...this.open.map((t) => ({ ...t, active: false })), tab('Walkthrough: HERALD Reward Audit')];
+    this.welcomeAtStep = true;
+  }
+
+  async openFallback(): Promise<void> {
+    this.calls.push('fallback');
+  }
+
+  async wait(): Promise<void> {}
+
+  log(message: string): void {
+    this.logged.push(message);
+  }
+}
+
+const quick = { attempts: 2, settleMs: 300, pollMs: 100 };
+
+describe('HERALD: Get Started', () => {
+  it('tells the Welcome page from other tabs by its input and title', () => {
+    assert.equal(isWelcomePage(tab('Welcome')), true);
+    assert.equal(isWelcomePage(tab('Walkthrough: Get Started with VS Code for the Web')), true);
+    assert.equal(isWelcomePage(tab('Welcome', { knownInput: true })), false, 'a file named Welcome');
+    assert.equal(isWelcomePage(tab('Settings')), false);
+    assert.deepEqual(welcomePagesToClose([tab('paper.reward', { knownInput: true }), tab('Welcome', { active: false })]).map((t) => t.label), ['Welcome']);
+  });
+
+  it('counts the walkthrough as shown only when a Welcome page is in front of the active group', () => {
+    assert.equal(walkthroughShows([tab('Walkthrough: HERALD Reward Audit')]), true);
+    assert.equal(walkthroughShows([tab('Walkthrough: HERALD Reward Audit', { inActiveGroup: false })]), false);
+    assert.equal(walkthroughShows([tab('Walkthrough: HERALD Reward Audit', { active: false }), tab('paper.reward', { knownInput: true })]), false);
+  });
+
+  it('opens over the editor\'s own walkthrough in front at a step (the fresh-profile case) by closing it first', async () => {
+    const workbench = new ModelWorkbench([tab('Walkthrough: Get Started with VS Code for the Web')], true);
+    assert.equal(await openWalkthroughReliably(workbench, quick), 'walkthrough');
+    assert.deepEqual(workbench.calls, ['close Walkthrough: Get Started with VS Code for the Web', 'open']);
+    assert.deepEqual(workbench.tabs().map((t) => t.label), ['Walkthrough: HERALD Reward Audit']);
+    assert.match(workbench.logged.join('\n'), /closing 1 Welcome page tab/);
+  });
+
+  it('opens straight away when no Welcome page is open, and closes nothing else', async () => {
+    const workbench = new ModelWorkbench([tab('paper.reward', { knownInput: true })], false);
+    assert.equal(await openWalkthroughReliably(workbench, quick), 'walkthrough');
+    assert.deepEqual(workbench.calls, ['open']);
+  });
+
+  it('tries again when the command throws (the walkthrough not registered yet)', async () => {
+    const workbench = new ModelWorkbench([], false, 1);
+    assert.equal(await openWalkthroughReliably(workbench, quick), 'walkthrough');
+    assert.deepEqual(workbench.calls, ['open', 'open']);
+    assert.match(workbench.logged[0]!, /attempt 1: opening the walkthrough failed: Could not find category/);
+  });
+
+  it('opens the sample and the first page when the walkthrough never comes to the front, and says so in the log', async () => {
+    const workbench = new ModelWorkbench([], false, 5);
+    assert.equal(await openWalkthroughReliably(workbench, quick), 'fallback');
+    assert.deepEqual(workbench.calls, ['open', 'open', 'fallback']);
+    assert.match(workbench.logged.at(-1)!, /opening the sample spec and the walkthrough's first page instead/);
+  });
+});
