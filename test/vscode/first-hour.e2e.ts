@@ -210,4 +210,26 @@ describe("a researcher's first hour on her own logs, keyboard only (code-server 
     await statusBar('HERALD 1 of 1 expectation holds').waitFor({ timeout: 150_000 });
     await shot(page, '08-green-after-one-action');
   });
+
+  it('reaches every control of the report view with Tab, each with a name a screen reader reads', async () => {
+    await runCommand('HERALD: Show Audit Report');
+    const view = page.frameLocator('iframe.webview.ready').last().frameLocator('#active-frame');
+    await view.locator('h1').first().waitFor({ timeout: 60_000 });
+    const controls = view.locator('button, select, input, a[href], [role="button"], [tabindex="0"]');
+    const names = await controls.evaluateAll((elements) => elements.map((e) => (e.getAttribute('aria-label') ?? e.textContent ?? '').trim()));
+    assert.ok(names.length > 0);
+    assert.deepEqual(names.filter((name) => name === ''), [], 'every control has a name');
+    // Into the page with the keyboard: Tab moves the focus to its controls, one after another.
+    const focused = view.locator(':focus');
+    const seen: string[] = [];
+    for (let step = 0; step < 40 && seen.length < 5; step += 1) {
+      await page.keyboard.press('Tab');
+      if ((await focused.count()) === 0) continue;
+      const name = await focused.first().evaluate((e) => (e.getAttribute('aria-label') ?? e.textContent ?? '').trim());
+      if (!seen.includes(name)) seen.push(name);
+    }
+    assert.ok(seen.length >= 3, `Tab reached ${seen.length} controls of the report view: ${seen.join(' | ')}`);
+    assert.ok(seen.every((name) => name !== ''), seen.join(' | '));
+    await shot(page, '09-report-view-keyboard');
+  });
 });
