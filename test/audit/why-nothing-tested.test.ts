@@ -8,6 +8,7 @@ import * as path from 'node:path';
 import { describe, it } from 'node:test';
 import { auditSpec } from '../../server/src/audit/audit-spec.js';
 import { specFindings } from '../../server/src/findings/spec-findings.js';
+import { auditStatusOf } from '../../server/src/lsp/analysis-results.js';
 import { profilePool } from '../../server/src/pool/profile.js';
 import { auditIssueCodes } from '../../server/src/problems/issue-codes.js';
 import type { Problem } from '../../server/src/problems/problem.js';
@@ -92,6 +93,16 @@ describe('why an attack tests nothing, from the data (issue 37)', () => {
     const html = formatHtml(report);
     assert.match(html, /pool profile<\/h4>/);
     assert.match(html, /<th[^>]*>retrieved ids<\/th>/);
+  });
+
+  it('says in the finished status how many attacks test nothing, so a check mark never stands alone', async () => {
+    const { report } = await audited();
+    const status = (r: Report): string => auditStatusOf('file:///why.reward', { report: r, dataIssues: [], dataOwners: new Map(), failures: [] }, 10).message;
+    assert.equal(status(report), 'audited (no expectations); 3 of 3 attacks test nothing');
+    const oneTests = { ...report, audits: report.audits.map((a) => ({ ...a, attacks: a.attacks.map((k, i) => (i === 0 ? { ...k, counts: { ...k.counts, rows: { ...k.counts.rows, isolatedEligible: 5 } } } : k)) })) };
+    assert.equal(status(oneTests), 'audited (no expectations); 2 of 3 attacks test nothing');
+    const allTest = { ...report, audits: report.audits.map((a) => ({ ...a, attacks: a.attacks.map((k) => ({ ...k, counts: { ...k.counts, rows: { ...k.counts.rows, isolatedEligible: 5 } } })) })) };
+    assert.equal(status(allTest), 'audited (no expectations)');
   });
 });
 

@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { specFindings } from '../findings/spec-findings.js';
 import type { BaselineRead } from '../inputs/baseline-file.js';
 import type { Problem } from '../problems/problem.js';
+import { plural } from '../report/format-numbers.js';
 import { newReport, type Report } from '../report/schema.js';
 import type { SignalReport } from '../report/training-schema.js';
 import type { ComparisonReport } from '../report/training-schema.js';
@@ -82,7 +83,17 @@ export function auditStatusOf(uri: string, audits: AuditResults, durationMs: num
     : audits.report === undefined ? 'the audit could not read its data'
     : failed > 0 ? `${failed} of ${expectations.length} expectation${expectations.length === 1 ? '' : 's'} fail${failed === 1 ? 's' : ''}`
     : expectations.length === 0 ? 'audited (no expectations)' : `${expectations.length} of ${expectations.length} expectation${expectations.length === 1 ? ' holds' : 's hold'}`;
-  return { uri, state, message, durationMs };
+  return { uri, state, message: `${message}${idleAttacksText(audits.report)}`, durationMs };
+}
+
+/**
+ * `; 2 of 2 attacks test nothing`: attacks with no isolated-eligible edit on the pools, so a check
+ * mark never stands for an audit whose attacks had nothing to edit (the findings say why).
+ */
+function idleAttacksText(report: Report | undefined): string {
+  const attacks = report?.audits.flatMap((a) => a.attacks) ?? [];
+  const idle = attacks.filter((a) => a.counts.rows.isolatedEligible === 0).length;
+  return idle === 0 ? '' : `; ${idle} of ${plural(attacks.length, 'attack')} test${idle === 1 ? 's' : ''} nothing`;
 }
 
 /** The spec's errors (checker, parser, linked files), counted with the first in the text; undefined when it has none. */
