@@ -7,41 +7,13 @@ import { DidSaveTextDocumentNotification, DocumentDiagnosticRequest, FileChangeT
 import {
   auditStatusNotification, reportRequest, runAuditRequest, trainingSignalStatusNotification, type AuditStatusParams, type TrainingSignalStatusParams,
 } from '../../server/src/lsp/protocol.js';
+import { auditAndTrainingSpec } from '../helpers/audit-and-training-spec.js';
 import { pullClientCapabilities, rangeOf, repoRoot, tempFolder, TestClient } from './lsp-test-client.js';
 
 const pools = path.join(repoRoot, 'samples/pools');
 
 // One spec with an audit and a training block: one run in the worker analyses both.
-const spec = `corpus wiki = "${pools}/corpus.jsonl"
-pool hotpot = "${pools}/hotpot.jsonl"
-pool train = "${pools}/train-R_L.jsonl"
-
-detector L "cites a real passage it never retrieved" = any c in citations: c in corpus and c not in retrieved
-
-reward R0 {
-  answer    1.0 * token_f1(answer, gold.answers)
-  grounding 0.6 * grounding(citations, gold.answers)
-}
-
-reward R_L = R0 - 1.2 * L
-
-audit quick {
-  reward R0
-  compare R_L
-  corpus wiki
-  pools hotpot
-  attack launder targets L using lexical(4)
-  lattice L = 1.2
-  expect asr(R_L, launder, oracle_worst) == 0
-}
-
-training exposure {
-  reward R_L
-  corpus wiki
-  log train
-  min_groups 1000
-}
-`;
+const spec = auditAndTrainingSpec();
 
 const finishedAudit = new Set(['passed', 'failed', 'error', 'cancelled']);
 

@@ -9,6 +9,7 @@ import {
 import {
   auditStatusNotification, reportRequest, trainingSignalStatusNotification, type AuditStatusParams, type TrainingSignalStatusParams,
 } from '../../server/src/lsp/protocol.js';
+import { auditAndTrainingSpec } from '../helpers/audit-and-training-spec.js';
 import { pullClientCapabilities, rangeOf, repoRoot, tempFolder, TestClient } from './lsp-test-client.js';
 
 // Never a stale state: when the spec has errors (a misspelt name, an unknown attack kind, a weight
@@ -17,38 +18,7 @@ import { pullClientCapabilities, rangeOf, repoRoot, tempFolder, TestClient } fro
 
 const pools = path.join(repoRoot, 'samples/pools');
 
-function specWith(hotpot: string): string {
-  return `corpus wiki = "${pools}/corpus.jsonl"
-pool hotpot = "${hotpot}"
-pool train = "${pools}/train-R_L.jsonl"
-
-detector L "cites a real passage it never retrieved" = any c in citations: c in corpus and c not in retrieved
-
-reward R0 {
-  answer    1.0 * token_f1(answer, gold.answers)
-  grounding 0.6 * grounding(citations, gold.answers)
-}
-
-reward R_L = R0 - 1.2 * L
-
-audit quick {
-  reward R0
-  compare R_L
-  corpus wiki
-  pools hotpot
-  attack launder targets L using lexical(4)
-  lattice L = 1.2
-  expect asr(R_L, launder, oracle_worst) == 0
-}
-
-training exposure {
-  reward R_L
-  corpus wiki
-  log train
-  min_groups 1000
-}
-`;
-}
+const specWith = auditAndTrainingSpec;
 
 const finished = new Set(['passed', 'failed', 'error', 'cancelled', 'notAudited']);
 

@@ -22,8 +22,8 @@ function isFolder(dir: string, entry: fs.Dirent): boolean {
   }
 }
 
-/** Sub-folders and `.jsonl` files of `dir` that the trust rule allows; empty when it cannot be read. */
-export function linkableEntries(dir: string, trust: WorkspaceTrust): FolderEntry[] {
+/** The entries of `dir` that are not hidden and that the trust rule allows; empty when it cannot be read. */
+function allowedEntries(dir: string, trust: WorkspaceTrust): FolderEntry[] {
   if (!trust.allows(dir)) return [];
   let entries: fs.Dirent[];
   try {
@@ -32,23 +32,18 @@ export function linkableEntries(dir: string, trust: WorkspaceTrust): FolderEntry
     return [];
   }
   return entries
-    .filter((e) => !e.name.startsWith('.'))
-    .map((e) => ({ name: e.name, folder: isFolder(dir, e) }))
-    .filter((e) => (e.folder || e.name.endsWith('.jsonl')) && trust.allows(path.join(dir, e.name)))
+    .filter((e) => !e.name.startsWith('.') && trust.allows(path.join(dir, e.name)))
+    .map((e) => ({ name: e.name, folder: isFolder(dir, e) }));
+}
+
+/** Sub-folders and `.jsonl` files of `dir` that the trust rule allows, folders first; empty when it cannot be read. */
+export function linkableEntries(dir: string, trust: WorkspaceTrust): FolderEntry[] {
+  return allowedEntries(dir, trust)
+    .filter((e) => e.folder || e.name.endsWith('.jsonl'))
     .sort((a, b) => Number(b.folder) - Number(a.folder) || a.name.localeCompare(b.name));
 }
 
 /** The names of the files in `dir` (not folders, not hidden) that the trust rule allows; empty when it cannot be read. */
 export function folderFileNames(dir: string, trust: WorkspaceTrust): string[] {
-  if (!trust.allows(dir)) return [];
-  let entries: fs.Dirent[];
-  try {
-    entries = fs.readdirSync(dir, { withFileTypes: true });
-  } catch {
-    return [];
-  }
-  return entries
-    .filter((e) => !e.name.startsWith('.') && !isFolder(dir, e) && trust.allows(path.join(dir, e.name)))
-    .map((e) => e.name)
-    .sort((a, b) => a.localeCompare(b));
+  return allowedEntries(dir, trust).filter((e) => !e.folder).map((e) => e.name).sort((a, b) => a.localeCompare(b));
 }
