@@ -42,11 +42,11 @@ const taken: readonly string[] = [
 function stemOf(file: string): string {
   const parts = file.split('/');
   const last = parts.pop() ?? file;
-  const base = last.includes('*') ? parts.pop() ?? '' : last.replace(/\.[A-Za-z0-9]+$/, '');
+  const base = /[*{]/.test(last) ? parts.pop() ?? 'rollouts' : last.replace(/\.[A-Za-z0-9]+$/, '');
   return base.replace(/[^A-Za-z0-9_]+/g, '_').replace(/^_+|_+$/g, '');
 }
 
-/** One declaration name per pool file, from its file name (`model-qwen3-8b.jsonl` → `model_qwen3_8b`), unique and free. */
+/** One declaration name per pool file, from its file name (`model-qwen3-8b.jsonl` → `model_qwen3_8b`; a glob in the spec's own folder → `rollouts`), unique and free. */
 export function poolNames(files: readonly string[]): string[] {
   const used = new Set<string>(taken);
   return files.map((file) => {
@@ -62,9 +62,10 @@ export function poolNames(files: readonly string[]): string[] {
 const quoted = (file: string): string => JSON.stringify(file);
 
 /**
- * How a spec links the chosen log files (relative, `/` separators): one glob when they are every
- * file of one folder with their extension (a verl run's `rollout/*.jsonl`: one pool, so a step's
- * groups span its files as the importer recovers them), else each file as it is.
+ * How a new spec links the chosen log files: every file of their folder with their extension as one
+ * glob (`rollout/*.jsonl`), some of them as one brace list (`rollout/{1,3}.jsonl`, so one run's
+ * step files stay one pool), else one link each (files in several folders, or names that glob
+ * syntax would read).
  */
 export function logLinks(chosen: readonly string[], folderFiles: readonly string[]): string[] {
   const first = chosen[0];
@@ -76,8 +77,14 @@ export function logLinks(chosen: readonly string[], folderFiles: readonly string
   if (extension === '' || chosen.some((f) => folderOf(f) !== folder || extensionOf(f) !== extension || f.includes('*'))) return [...chosen];
   const all = folderFiles.filter((f) => folderOf(f) === folder && extensionOf(f) === extension);
   const picked = new Set(chosen);
-  return all.length === picked.size && all.every((f) => picked.has(f)) ? [`${folder}*${extension}`] : [...chosen];
+  if (all.length === picked.size && all.every((f) => picked.has(f))) return [`${folder}*${extension}`];
+  const stems = [...picked].map((f) => f.slice(folder.length, f.length - extension.length)).sort((a, b) => a.localeCompare(b, 'en', { numeric: true }));
+  const plain = stems.every((stem) => stem !== '' && !/[*?{},/]/.test(stem));
+  return plain && stems.length <= maxBraceFiles ? [`${folder}{${stems.join(',')}}${extension}`] : [...chosen];
 }
+
+/** A glob's `{a,b}` lists may make 256 patterns (docs/language.md, Limits): more files are linked one by one. */
+const maxBraceFiles = 256;
 
 /** `from verl(dialect: search_r1)`: an option value that is a plain word or number as is, any other quoted. */
 function fromClause(source: PoolSource): string {

@@ -31,8 +31,8 @@ describe('the New Spec template', () => {
       poolNames(['hotpot.jsonl', 'logs/model-qwen3-1.7b.jsonl', '2wiki.jsonl', 'answer.jsonl', 'other/answer.jsonl', 'corpus.jsonl', 'L.jsonl', '.jsonl', 'hotpot.JSONL']),
       ['hotpot', 'model_qwen3_1_7b', 'pool_2wiki', 'answer_2', 'answer_3', 'corpus_2', 'L_2', 'pool_2', 'hotpot_2'],
     );
-    // Framework logs: any extension; a glob is named after its folder.
-    assert.deepEqual(poolNames(['rollout/*.jsonl', 'completions_00010.parquet', 'run_b1.json', '*.jsonl']), ['rollout', 'completions_00010', 'run_b1', 'pool_2']);
+    // Framework logs: any extension; a glob is named after its folder, or `rollouts` in the spec's own.
+    assert.deepEqual(poolNames(['rollout/*.jsonl', 'completions_00010.parquet', 'run_b1.json', '*.jsonl']), ['rollout', 'completions_00010', 'run_b1', 'rollouts']);
   });
 
   it('checks clean and audits over the chosen pools and corpus', async () => {
@@ -126,10 +126,13 @@ describe('the New Spec template', () => {
     assert.ok(text.includes('attack launder targets L using lexical(8)'), text);
   });
 
-  it('links log files as one glob when they are every file of their folder with their extension, else one by one', () => {
+  it('links log files as one glob when they are every file of their folder with their extension, some of them as one brace list, else one by one', () => {
     const folder = ['rollout/1.jsonl', 'rollout/2.jsonl', 'rollout/3.jsonl', 'rollout/notes.txt', 'other/4.jsonl'];
     assert.deepEqual(logLinks(['rollout/1.jsonl', 'rollout/2.jsonl', 'rollout/3.jsonl'], folder), ['rollout/*.jsonl']);
-    assert.deepEqual(logLinks(['rollout/1.jsonl', 'rollout/3.jsonl'], folder), ['rollout/1.jsonl', 'rollout/3.jsonl']);
+    assert.deepEqual(logLinks(['rollout/1.jsonl', 'rollout/3.jsonl'], folder), ['rollout/{1,3}.jsonl']);
+    // Step files in numeric order; a name glob syntax would read is linked as it is.
+    assert.deepEqual(logLinks(['10.jsonl', '9.jsonl', '2.jsonl'], ['2.jsonl', '9.jsonl', '10.jsonl', 'corpus.jsonl']), ['{2,9,10}.jsonl']);
+    assert.deepEqual(logLinks(['a,b.jsonl', 'c.jsonl'], ['a,b.jsonl', 'c.jsonl', 'd.jsonl']), ['a,b.jsonl', 'c.jsonl']);
     assert.deepEqual(logLinks(['rollout/1.jsonl', 'other/4.jsonl'], folder), ['rollout/1.jsonl', 'other/4.jsonl']);
     assert.deepEqual(logLinks(['rollout/1.jsonl'], folder), ['rollout/1.jsonl']);
     assert.deepEqual(logLinks(['a.json', 'b.json'], ['a.json', 'b.json', 'c.jsonl']), ['*.json']);

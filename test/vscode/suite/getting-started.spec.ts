@@ -119,7 +119,8 @@ describe('HERALD in VS Code: getting started and everyday use', () => {
     });
     assert.equal(created?.fsPath, path.join(logs, 'from-logs.reward'));
     const text = fs.readFileSync(created.fsPath, 'utf8');
-    assert.match(text, /^pool \w+ = "\*\.jsonl" from verl\(dialect: search_r1\)$/m);
+    // The corpus shares the folder, so the dump's files are one brace list: one pool, not one per file.
+    assert.match(text, /^pool rollouts = "\{1,2,3,4,5,6,7,8,9,10,11,12,13\}\.jsonl" from verl\(dialect: search_r1\)$/m);
     assert.match(text, /# launder, fake_id left out: no row of this pool cites a passage \(0 of \d+\)\./);
     const ds = await waitForDiagnostics(created, 'the starter audited', (d) => d.some((x) => codeOf(x) === 'attack-succeeds' || codeOf(x) === 'attack-ties'), 120_000);
     assert.deepEqual(ds.filter((d) => d.severity === vscode.DiagnosticSeverity.Error).map((d) => `${codeOf(d)}: ${d.message}`), []);
