@@ -6,8 +6,10 @@
 // walkthrough at a step it returns without doing anything. A fresh profile opens the Welcome page on
 // the editor's own first walkthrough, so the command silently did nothing until the user went back
 // to the Welcome page's index. The command also fails (it throws inside the page) while the
-// extension's walkthrough is not registered yet. So: close the Welcome pages first, open, check that
-// a Welcome page came to the front, try again once, else open the sample and the first page as text.
+// extension's walkthrough is not registered yet. And on a fresh profile the first Welcome page opened
+// shows the editor's own first-run walkthrough ("Setup VS Code Web") whatever walkthrough was asked
+// for (seen in code-server 4.100). So: close the Welcome pages first, open, check that *our*
+// walkthrough (its tab title) came to the front, try again, else open the sample and the first page.
 
 /** A tab as the extension API shows it. */
 export interface TabView {
@@ -22,6 +24,8 @@ export interface TabView {
 
 /** The workbench as the opener uses it. */
 export interface WalkthroughWorkbench {
+  /** The tab title of the Welcome page showing our walkthrough (`Walkthrough: <extension display name>`). */
+  readonly pageTitle: string;
   tabs(): readonly TabView[];
   close(tabs: readonly TabView[]): Promise<void>;
   /** Runs `workbench.action.openWalkthrough`; a throw is the command's failure. */
@@ -48,30 +52,48 @@ export function welcomePagesToClose(tabs: readonly TabView[]): TabView[] {
   return tabs.filter(isWelcomePage);
 }
 
-/** A Welcome page came to the front of the active group: the walkthrough is showing. */
-export function walkthroughShows(tabs: readonly TabView[]): boolean {
-  return tabs.some((tab) => tab.active && tab.inActiveGroup && isWelcomePage(tab));
+/**
+ * What the front tab of the active group shows: our walkthrough (its tab is titled `pageTitle`),
+ * another walkthrough (the fresh profile's "Walkthrough: Setup VS Code Web"), the Welcome page still
+ * titled "Welcome" (a page switches to a walkthrough after it opens, and one already open may keep
+ * that title), or no Welcome page.
+ */
+export type FrontPage = 'ours' | 'other walkthrough' | 'welcome' | 'none';
+
+export function frontPage(tabs: readonly TabView[], pageTitle: string): FrontPage {
+  const front = tabs.find((tab) => tab.active && tab.inActiveGroup);
+  if (front === undefined || !isWelcomePage(front)) return 'none';
+  return front.label === pageTitle ? 'ours' : front.label === welcomeTitle ? 'welcome' : 'other walkthrough';
 }
 
 export interface OpenOptions {
   /** Opening attempts before the fallback. */
   readonly attempts: number;
-  /** How long one attempt waits for the page to come to the front, and how often it looks. */
+  /** How long one attempt waits for the page to be titled after a walkthrough, and how often it looks. */
   readonly settleMs: number;
   readonly pollMs: number;
 }
 
-export const defaultOpenOptions: OpenOptions = { attempts: 2, settleMs: 3000, pollMs: 100 };
+export const defaultOpenOptions: OpenOptions = { attempts: 3, settleMs: 1500, pollMs: 100 };
 
-async function frontWithin(workbench: WalkthroughWorkbench, options: OpenOptions): Promise<boolean> {
+/**
+ * Waits for the page to settle and says what is in front: another walkthrough ends the wait early.
+ * On a fresh profile the page opened first shows the editor's own walkthrough while the tab API
+ * still calls it "Welcome" (code-server 4.100), so "Welcome" confirms nothing on a first attempt.
+ */
+async function settledFront(workbench: WalkthroughWorkbench, options: OpenOptions): Promise<FrontPage> {
   for (let waited = 0; ; waited += options.pollMs) {
-    if (walkthroughShows(workbench.tabs())) return true;
-    if (waited >= options.settleMs) return false;
+    const front = frontPage(workbench.tabs(), workbench.pageTitle);
+    if (front === 'ours' || front === 'other walkthrough' || waited >= options.settleMs) return front;
     await workbench.wait(options.pollMs);
   }
 }
 
-/** Opens the walkthrough, or the fallback when it does not come to the front; logs each step. */
+/**
+ * Opens the walkthrough, or the fallback when it does not come to the front; logs each step. A page
+ * titled after ours confirms it at once; one still titled "Welcome" is opened once more (closed and
+ * opened: the second open is never taken by the first-run walkthrough) and then trusted.
+ */
 export async function openWalkthroughReliably(workbench: WalkthroughWorkbench, options: OpenOptions = defaultOpenOptions): Promise<WalkthroughOutcome> {
   for (let attempt = 1; attempt <= options.attempts; attempt += 1) {
     const blocking = welcomePagesToClose(workbench.tabs());
@@ -85,11 +107,15 @@ export async function openWalkthroughReliably(workbench: WalkthroughWorkbench, o
       workbench.log(`Get Started: attempt ${attempt}: opening the walkthrough failed: ${error instanceof Error ? error.message : String(error)}`);
       continue;
     }
-    if (await frontWithin(workbench, options)) {
+    const front = await settledFront(workbench, options);
+    if (front === 'ours' || (front === 'welcome' && attempt > 1)) {
       workbench.log(`Get Started: the walkthrough shows (attempt ${attempt})`);
       return 'walkthrough';
     }
-    workbench.log(`Get Started: attempt ${attempt}: no Welcome page came to the front within ${options.settleMs} ms`);
+    const label = workbench.tabs().find((tab) => tab.active && tab.inActiveGroup)?.label;
+    workbench.log(front === 'welcome'
+      ? `Get Started: attempt ${attempt}: a Welcome page opened, but its title does not say which walkthrough it shows: opening it once more`
+      : `Get Started: attempt ${attempt}: the walkthrough did not come to the front within ${options.settleMs} ms (in front: ${label === undefined ? 'nothing' : `"${label}"`})`);
   }
   workbench.log('Get Started: opening the sample spec and the walkthrough\'s first page instead');
   await workbench.openFallback();

@@ -68,7 +68,10 @@ const knownInputs = [TabInputText, TabInputTextDiff, TabInputCustom, TabInputWeb
 /** The workbench's tabs, their groups and the commands the opener needs, for `openWalkthroughReliably`. */
 function workbenchFor(context: ExtensionContext, sample: Sample, log: LogOutputChannel): WalkthroughWorkbench {
   const views = new Map<TabView, Tab>();
+  const displayName = (context.extension.packageJSON as { displayName?: unknown }).displayName;
   return {
+    // The Welcome page titles a walkthrough's tab after its extension's display name.
+    pageTitle: `Walkthrough: ${typeof displayName === 'string' ? displayName : context.extension.id}`,
     tabs: () => {
       views.clear();
       return window.tabGroups.all.flatMap((group) => group.tabs.map((tab) => {

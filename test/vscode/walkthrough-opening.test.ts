@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import {
-  isWelcomePage, openWalkthroughReliably, walkthroughShows, welcomePagesToClose, type TabView, type WalkthroughWorkbench,
+  frontPage, isWelcomePage, openWalkthroughReliably, welcomePagesToClose, type TabView, type WalkthroughWorkbench,
 } from '../../client/src/walkthrough-opening.js';
 
 // "HERALD: Get Started" (client/src/walkthrough-opening.ts) against a model of the workbench that
@@ -11,6 +11,8 @@ import {
 const tab = (label: string, more: Partial<TabView> = {}): TabView => ({ label, knownInput: false, active: true, inActiveGroup: true, ...more });
 
 /** A one-group workbench: `front` is the active tab's label and whether a Welcome page there shows a step. */
+const pageTitle = 'Walkthrough: HERALD Reward Audit';
+
 class ModelWorkbench implements WalkthroughWorkbench {
   readonly logged: string[] = [];
   readonly calls: string[] = [];
@@ -21,6 +23,9 @@ class ModelWorkbench implements WalkthroughWorkbench {
   ) {}
 
   private failed = 0;
+  firstRun = false;
+  /** What the tab API calls the first-run page: code-server 4.100 says "Welcome" while it shows its own walkthrough. */
+  firstRunLabel = 'Walkthrough: Setup VS Code Web';
 
   tabs(): readonly TabView[] {
     return this.open;
@@ -41,13 +46,18 @@ class ModelWorkbench implements WalkthroughWorkbench {
     }
     const front = this.open.find((t) => t.active);
     if (front !== undefined && isWelcomePage(front) && this.welcomeAtStep) return;
-    this.open = [...this.open.map((t) => ({ ...t, active: false })), tab('Walkthrough: HERALD Reward Audit')];
+    // A fresh profile's first Welcome page shows the editor's own walkthrough, whatever was asked for.
+    const shown = this.firstRun ? this.firstRunLabel : pageTitle;
+    this.firstRun = false;
+    this.open = [...this.open.map((t) => ({ ...t, active: false })), tab(shown)];
     this.welcomeAtStep = true;
   }
 
   async openFallback(): Promise<void> {
     this.calls.push('fallback');
   }
+
+  readonly pageTitle = pageTitle;
 
   async wait(): Promise<void> {}
 
@@ -67,10 +77,21 @@ describe('HERALD: Get Started', () => {
     assert.deepEqual(welcomePagesToClose([tab('paper.reward', { knownInput: true }), tab('Welcome', { active: false })]).map((t) => t.label), ['Welcome']);
   });
 
-  it('counts the walkthrough as shown only when a Welcome page is in front of the active group', () => {
-    assert.equal(walkthroughShows([tab('Walkthrough: HERALD Reward Audit')]), true);
-    assert.equal(walkthroughShows([tab('Walkthrough: HERALD Reward Audit', { inActiveGroup: false })]), false);
-    assert.equal(walkthroughShows([tab('Walkthrough: HERALD Reward Audit', { active: false }), tab('paper.reward', { knownInput: true })]), false);
+  it('tells what the front tab of the active group shows: ours, another walkthrough, the Welcome page, or none', () => {
+    assert.equal(frontPage([tab('Walkthrough: HERALD Reward Audit')], pageTitle), 'ours');
+    assert.equal(frontPage([tab('Walkthrough: HERALD Reward Audit', { inActiveGroup: false })], pageTitle), 'none');
+    assert.equal(frontPage([tab('Walkthrough: HERALD Reward Audit', { active: false }), tab('paper.reward', { knownInput: true })], pageTitle), 'none');
+    assert.equal(frontPage([tab('Walkthrough: Setup VS Code Web')], pageTitle), 'other walkthrough', "the editor's own walkthrough is not ours");
+    assert.equal(frontPage([tab('Welcome')], pageTitle), 'welcome');
+  });
+
+  it("opens ours when a fresh profile's first Welcome page shows the editor's own walkthrough instead", async () => {
+    const workbench = new ModelWorkbench([], false);
+    workbench.firstRun = true;
+    assert.equal(await openWalkthroughReliably(workbench, quick), 'walkthrough');
+    assert.deepEqual(workbench.calls, ['open', 'close Walkthrough: Setup VS Code Web', 'open']);
+    assert.deepEqual(workbench.tabs().map((t) => t.label), [pageTitle]);
+    assert.match(workbench.logged.join('\n'), /attempt 1: the walkthrough did not come to the front within 300 ms \(in front: "Walkthrough: Setup VS Code Web"\)/);
   });
 
   it('opens over the editor\'s own walkthrough in front at a step (the fresh-profile case) by closing it first', async () => {
@@ -79,6 +100,15 @@ describe('HERALD: Get Started', () => {
     assert.deepEqual(workbench.calls, ['close Walkthrough: Get Started with VS Code for the Web', 'open']);
     assert.deepEqual(workbench.tabs().map((t) => t.label), ['Walkthrough: HERALD Reward Audit']);
     assert.match(workbench.logged.join('\n'), /closing 1 Welcome page tab/);
+  });
+
+  it('opens once more when the page that opened is titled "Welcome" (the tab API of code-server on a fresh profile), then trusts it', async () => {
+    const workbench = new ModelWorkbench([], false);
+    workbench.firstRun = true;
+    workbench.firstRunLabel = 'Welcome';
+    assert.equal(await openWalkthroughReliably(workbench, quick), 'walkthrough');
+    assert.deepEqual(workbench.calls, ['open', 'close Welcome', 'open']);
+    assert.match(workbench.logged.join('\n'), /attempt 1: a Welcome page opened, but its title does not say which walkthrough it shows: opening it once more/);
   });
 
   it('opens straight away when no Welcome page is open, and closes nothing else', async () => {
