@@ -205,8 +205,18 @@ export function workbenchActions(page: Page): {
       await page.locator('.tab.active', { hasText: name }).waitFor();
     },
     async goTo(at) {
-      await quickInput('Control+G', `${at.line}:${at.column}`);
-      await page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
+      // Go to Line does nothing until a text editor has the focus (a file just opened may not yet):
+      // then the widget stays open, and a person closes it and asks again.
+      for (let attempt = 1; ; attempt += 1) {
+        await quickInput('Control+G', `${at.line}:${at.column}`);
+        try {
+          await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: attempt < 3 ? 5000 : 30_000 });
+          return;
+        } catch (error) {
+          if (attempt >= 3) throw error;
+          await page.keyboard.press('Escape');
+        }
+      }
     },
     command: (title) => quickInput('Control+Shift+P', title, title),
     async hover(containing) {
