@@ -2,7 +2,7 @@ import type { AuditDecl, Name, OptionItem, OptionValue } from '../syntax/ast.js'
 import type { Span } from '../problems/span.js';
 import { issueCodes } from '../problems/issue-codes.js';
 import { report, suggest, type Analysis } from './analysis.js';
-import { resolveDeclared } from './check-audit.js';
+import { resolveDeclared } from './resolve-declared.js';
 
 // An audit's options, written `key value, …` like a training block's: which samples of each
 // question the audit attacks (`select`), the pool-selection robustness table (`robustness`) and

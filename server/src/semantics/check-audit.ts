@@ -7,26 +7,10 @@ import { defaultSweep, generatorKinds, metricKinds, selectionKinds } from './bui
 import { weightMass } from './weights.js';
 import type { EditInfo } from './check-edit.js';
 import { checkAuditOptions } from './audit-options.js';
+import { resolveDeclared } from './resolve-declared.js';
 import { checkConforms } from './check-conformance.js';
 import { frozenPairs, rewardTerms, type FrozenField, type FrozenPair } from './frozen-fields.js';
-import { declKindNames, type AttackSymbol, type AuditWordCategory, type DeclSymbol } from './symbols.js';
-
-/** Resolves a declared name that must be of one kind; reports unknown names and wrong kinds. */
-export function resolveDeclared(a: Analysis, name: Name, kind: DeclSymbol['kind']): DeclSymbol | undefined {
-  const symbol = a.globals.get(name.text);
-  if (symbol === undefined) {
-    const suggestion = suggest(a, name.text, () => [...a.globals.values()].filter((s) => s.kind === kind).map((s) => s.name));
-    report(a, issueCodes.unknownName, 'error', name.span,
-      `unknown ${kind} '${name.text}'${suggestion ? `; did you mean '${suggestion}'?` : ''}`, suggestion === undefined ? {} : { data: { suggestion } });
-    return undefined;
-  }
-  a.occurrences.push({ span: name.span, symbol, isDeclaration: false });
-  if (symbol.kind !== kind) {
-    report(a, issueCodes.kindMismatch, 'error', name.span, `'${name.text}' is ${declKindNames[symbol.kind]}, not ${declKindNames[kind]}`);
-    return undefined;
-  }
-  return symbol;
-}
+import type { AttackSymbol, AuditWordCategory, DeclSymbol } from './symbols.js';
 
 /**
  * The edit an attack's kind names: a built-in edit of the prelude (hovered as a word) or one the

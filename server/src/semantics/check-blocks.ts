@@ -2,7 +2,8 @@ import type { BlockItem, ComparisonDecl, Name, OptionItem, OptionValue, SettingI
 import type { Span } from '../problems/span.js';
 import { issueCodes } from '../problems/issue-codes.js';
 import { report, suggest, type Analysis } from './analysis.js';
-import { checkAttack, checkSetting, checkSingleItem, resolveDeclared } from './check-audit.js';
+import { checkAttack, checkSetting, checkSingleItem } from './check-audit.js';
+import { resolveDeclared } from './resolve-declared.js';
 import type { AttackSymbol, DeclSymbol } from './symbols.js';
 
 // The training-signal and policy-comparison blocks. They borrow the audit's `reward`, `corpus`,
