@@ -8,7 +8,7 @@ import {
   auditStatusNotification, reportRequest, runAuditRequest, trainingSignalStatusNotification, type AuditStatusParams, type TrainingSignalStatusParams,
 } from '../../server/src/lsp/protocol.js';
 import { auditAndTrainingSpec } from '../helpers/audit-and-training-spec.js';
-import { pullClientCapabilities, rangeOf, repoRoot, tempFolder, TestClient } from './lsp-test-client.js';
+import { pullClientCapabilities, rangeOf, repoRoot, tempFolder, NotificationWaiter, TestClient } from './lsp-test-client.js';
 
 const pools = path.join(repoRoot, 'samples/pools');
 
@@ -24,15 +24,8 @@ describe('one analysis service for audits and training signals (stdio)', { timeo
   const audits: AuditStatusParams[] = [];
   const trainings: TrainingSignalStatusParams[] = [];
   const progress: string[] = [];
-  let notify: (() => void) | undefined;
-  const until = (done: () => boolean): Promise<void> =>
-    new Promise((resolve) => {
-      const check = (): void => {
-        if (done()) resolve();
-        else notify = check;
-      };
-      check();
-    });
+  const waiter = new NotificationWaiter();
+  const until = (done: () => boolean): Promise<void> => waiter.until(done);
   const finishedAudits = (): AuditStatusParams[] => audits.filter((s) => finishedAudit.has(s.state));
   const pull = async (): Promise<FullDocumentDiagnosticReport> =>
     (await client.connection.sendRequest(DocumentDiagnosticRequest.type, { textDocument: { uri } })) as FullDocumentDiagnosticReport;
@@ -43,15 +36,15 @@ describe('one analysis service for audits and training signals (stdio)', { timeo
     client = await TestClient.start({ capabilities: { ...pullClientCapabilities, window: { workDoneProgress: true } } });
     client.connection.onNotification(auditStatusNotification, (p) => {
       audits.push(p);
-      notify?.();
+      waiter.notify();
     });
     client.connection.onNotification(trainingSignalStatusNotification, (p) => {
       trainings.push(p);
-      notify?.();
+      waiter.notify();
     });
     client.connection.onNotification('$/progress', (p: { value: { kind: string } }) => {
       progress.push(p.value.kind);
-      notify?.();
+      waiter.notify();
     });
   });
 
@@ -140,27 +133,20 @@ describe('herald.audit.run decides when the analyses run (stdio)', { timeout: 12
     fs.writeFileSync(path.join(folder.dir, 'typed.reward'), spec);
     const client = await TestClient.start({ capabilities: { ...pullClientCapabilities, window: { workDoneProgress: true } }, settings: { audit: { run: 'onType' } } });
     const events: string[] = [];
-    let notify: (() => void) | undefined;
-    const until = (done: () => boolean): Promise<void> =>
-      new Promise((resolve) => {
-        const check = (): void => {
-          if (done()) resolve();
-          else notify = check;
-        };
-        check();
-      });
+    const waiter = new NotificationWaiter();
+    const until = (done: () => boolean): Promise<void> => waiter.until(done);
     const seen = (event: string, from = 0): boolean => events.slice(from).includes(event);
     client.connection.onNotification(auditStatusNotification, (p) => {
       if (finishedAudit.has(p.state)) events.push(`audit ${p.state}`);
-      notify?.();
+      waiter.notify();
     });
     client.connection.onNotification(trainingSignalStatusNotification, (p) => {
       events.push(`training ${p.state}`);
-      notify?.();
+      waiter.notify();
     });
     client.connection.onNotification('$/progress', (p: { value: { kind: string; message?: string } }) => {
       events.push(p.value.kind === 'report' ? `progress ${p.value.message ?? ''}` : `progress ${p.value.kind}`);
-      notify?.();
+      waiter.notify();
     });
 
     await client.open(uri, spec);

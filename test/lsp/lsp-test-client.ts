@@ -279,3 +279,25 @@ export function applyEdits(text: string, edits: readonly TextEdit[]): string {
     .sort((a, b) => b.start - a.start)
     .reduce((t, e) => t.slice(0, e.start) + e.newText + t.slice(e.end), text);
 }
+
+/**
+ * Waits on a condition over the notifications a test collects: `until(done)` resolves once `done()`
+ * holds, checked now and again at each `notify()` (call it from the notification handlers).
+ */
+export class NotificationWaiter {
+  private check: (() => void) | undefined;
+
+  until(done: () => boolean): Promise<void> {
+    return new Promise((resolve) => {
+      const check = (): void => {
+        if (done()) resolve();
+        else this.check = check;
+      };
+      check();
+    });
+  }
+
+  notify(): void {
+    this.check?.();
+  }
+}

@@ -10,7 +10,7 @@ import {
   auditStatusNotification, reportRequest, trainingSignalStatusNotification, type AuditStatusParams, type TrainingSignalStatusParams,
 } from '../../server/src/lsp/protocol.js';
 import { auditAndTrainingSpec } from '../helpers/audit-and-training-spec.js';
-import { pullClientCapabilities, rangeOf, repoRoot, tempFolder, TestClient } from './lsp-test-client.js';
+import { pullClientCapabilities, rangeOf, repoRoot, tempFolder, NotificationWaiter, TestClient } from './lsp-test-client.js';
 
 // Never a stale state: when the spec has errors (a misspelt name, an unknown attack kind, a weight
 // no double holds, a pool that cannot be found) no audit runs on it, and the status, the lenses and
@@ -31,15 +31,8 @@ describe('a spec with errors is not audited, and says so everywhere (stdio)', { 
   let version = 1;
   const audits: AuditStatusParams[] = [];
   const trainings: TrainingSignalStatusParams[] = [];
-  let notify: (() => void) | undefined;
-  const until = (done: () => boolean): Promise<void> =>
-    new Promise((resolve) => {
-      const check = (): void => {
-        if (done()) resolve();
-        else notify = check;
-      };
-      check();
-    });
+  const waiter = new NotificationWaiter();
+  const until = (done: () => boolean): Promise<void> => waiter.until(done);
   /** The next audit status that is not `running`, after the ones seen so far. */
   const nextStatus = async (): Promise<AuditStatusParams> => {
     const seen = audits.length;
@@ -56,11 +49,11 @@ describe('a spec with errors is not audited, and says so everywhere (stdio)', { 
     client = await TestClient.start({ capabilities: pullClientCapabilities });
     client.connection.onNotification(auditStatusNotification, (p) => {
       audits.push(p);
-      notify?.();
+      waiter.notify();
     });
     client.connection.onNotification(trainingSignalStatusNotification, (p) => {
       trainings.push(p);
-      notify?.();
+      waiter.notify();
     });
   });
 

@@ -5,7 +5,7 @@ import {
   CodeActionRequest, DidSaveTextDocumentNotification, DocumentDiagnosticRequest, type CodeAction, type Diagnostic, type FullDocumentDiagnosticReport,
 } from 'vscode-languageserver-protocol/node';
 import { auditStatusNotification, reportRequest, type AuditStatusParams } from '../../server/src/lsp/protocol.js';
-import { applyEdits, pullClientCapabilities, rangeOf, repoRoot, tempFolder, TestClient } from './lsp-test-client.js';
+import { applyEdits, pullClientCapabilities, rangeOf, repoRoot, tempFolder, NotificationWaiter, TestClient } from './lsp-test-client.js';
 
 // The repair quick fix finishes the job: with the repair added (or already there) and compared, each
 // failing expect about the audited reward that the lattice shows holding on the repair moves to it in
@@ -43,7 +43,7 @@ describe('the repair quick fix turns a red spec green in one action (stdio)', { 
   let client: TestClient;
   let version = 1;
   const statuses: AuditStatusParams[] = [];
-  let notify: (() => void) | undefined;
+  const waiter = new NotificationWaiter();
   const finished = (): AuditStatusParams[] => statuses.filter((s) => ['passed', 'failed', 'error', 'cancelled', 'notAudited'].includes(s.state));
 
   /** Puts the text in the editor, saves it and answers the audit's status. */
@@ -52,13 +52,7 @@ describe('the repair quick fix turns a red spec green in one action (stdio)', { 
     if (version === 1) await client.open(uri, text, version++);
     else await client.replace(uri, text, version++);
     await client.connection.sendNotification(DidSaveTextDocumentNotification.type, { textDocument: { uri } });
-    await new Promise<void>((resolve) => {
-      const check = (): void => {
-        if (finished().length > seen) resolve();
-        else notify = check;
-      };
-      check();
-    });
+    await waiter.until(() => finished().length > seen);
     return finished()[seen]!;
   };
   const repairActions = async (): Promise<{ diagnostic: Diagnostic; actions: CodeAction[] }> => {
@@ -73,7 +67,7 @@ describe('the repair quick fix turns a red spec green in one action (stdio)', { 
     client = await TestClient.start({ capabilities: pullClientCapabilities });
     client.connection.onNotification(auditStatusNotification, (p) => {
       statuses.push(p);
-      notify?.();
+      waiter.notify();
     });
   });
 
