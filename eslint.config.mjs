@@ -23,6 +23,7 @@ const walls = {
   compare: above('format', 'audit', 'signal', 'findings', 'render', 'lsp', 'cli'),
   findings: above('format', 'render', 'lsp', 'cli'),
   render: above('format', 'lsp', 'cli'),
+  host: above('format', 'lsp', 'cli'),
   cli: above('lsp'),
   lsp: above('cli'),
 };

@@ -1,6 +1,7 @@
 // Issue 13, item 3 (time of check, time of use): trust is decided on the server thread, but the
 // file is opened later in the worker. The opening itself checks: the descriptor that is read must
 // be a regular file that the path, resolved again after the open, names inside the workspace.
+import { analysisRequest } from '../helpers/analysis-request.js';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -92,7 +93,7 @@ describe('the analysis worker opens files under the trust rule the request carri
 
   async function audit(untrustedFolders: readonly string[] | undefined): Promise<Outcome<AuditResults>> {
     const replies: PartReply[] = [];
-    const request = { text, specFile, audits: true, signals: false, comparisons: false, ...(untrustedFolders === undefined ? {} : { untrustedFolders }) };
+    const request = analysisRequest(text, specFile, { audits: true, signals: false, comparisons: false, ...(untrustedFolders === undefined ? {} : { untrustedFolders }) });
     await runAnalyses(1, request, { cache: newAuditCaches(), isCancelled: () => false, onProgress: () => undefined }, (r) => replies.push(r));
     const reply = replies.find((r) => r.kind === 'audits');
     assert.ok(reply?.kind === 'audits');

@@ -1,6 +1,7 @@
 // Issue 13, items 5 and 10: the shared ranking cache is read and written only in a trusted
 // workspace (and by the CLI); a cache folder that cannot be made or written is skipped with one
 // warning, never a hang (Node's recursive mkdir loops forever under /proc).
+import { analysisRequest } from '../helpers/analysis-request.js';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -82,7 +83,7 @@ describe('the ranking cache in an untrusted workspace', () => {
     process.env['HERALD_CACHE_DIR'] = cache;
     const run = async (untrustedFolders?: readonly string[]): Promise<void> => {
       const replies: PartReply[] = [];
-      const request = { text, specFile, audits: true, signals: false, comparisons: false, ...(untrustedFolders === undefined ? {} : { untrustedFolders }) };
+      const request = analysisRequest(text, specFile, { audits: true, signals: false, comparisons: false, ...(untrustedFolders === undefined ? {} : { untrustedFolders }) });
       await runAnalyses(1, request, { cache: newAuditCaches(), isCancelled: () => false, onProgress: () => undefined }, (r) => replies.push(r));
       const audits = replies.find((r) => r.kind === 'audits');
       assert.ok(audits?.kind === 'audits' && audits.outcome.state === 'done' && audits.outcome.results.report !== undefined);

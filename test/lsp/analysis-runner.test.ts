@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { analysisRequest } from '../helpers/analysis-request.js';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
@@ -13,7 +14,7 @@ const workerFile = path.join(repoRoot, 'dist/analysis-worker.js');
 
 function request(sample: string, parts: Pick<AnalysisRequest, 'audits' | 'signals' | 'comparisons'>): AnalysisRequest {
   const specFile = path.join(repoRoot, 'samples', sample);
-  return { text: fs.readFileSync(specFile, 'utf8'), specFile, ...parts };
+  return analysisRequest(fs.readFileSync(specFile, 'utf8'), specFile, parts);
 }
 
 describe('the analysis runner', () => {
@@ -44,8 +45,8 @@ describe('the analysis runner', () => {
     const outcome = await job.training;
     assert.equal(outcome?.state, 'done');
     assert.ok(outcome.results.ok);
-    assert.deepEqual(outcome.results.signals, (await signalSpec(training.text, training.specFile)).reports);
-    assert.deepEqual(outcome.results.comparisons, (await compareSpec(training.text, training.specFile)).reports);
+    assert.deepEqual(outcome.results.signals, (await signalSpec(training.spec.text, training.spec.specFile)).reports);
+    assert.deepEqual(outcome.results.comparisons, (await compareSpec(training.spec.text, training.spec.specFile)).reports);
     assert.deepEqual(progress, ['training-signal audits', 'paired comparisons']);
     assert.equal(runner.running, 0);
     await runner.dispose();

@@ -10,15 +10,15 @@ import { auditCodeActions } from '../../server/src/lsp/audit-actions.js';
 import { toDiagnostic } from '../../server/src/lsp/diagnostics.js';
 import type { DocumentAnalysis } from '../../server/src/lsp/document-analysis.js';
 import { LineIndex } from '../../server/src/problems/line-index.js';
-import { analyze } from '../../server/src/semantics/analyze.js';
+import { SpecVersion } from '../../server/src/host/spec-version.js';
 import type { FileStatus } from '../../server/src/inputs/file-probe.js';
 
 const dir = path.resolve('/tmp/herald-quick-fixes');
 const uri = pathToFileURL(path.join(dir, 'spec.reward')).href;
 
 function analysisOf(text: string, probe: (p: string) => FileStatus = () => 'ok'): DocumentAnalysis {
-  const analyzed = analyze(text, { specFile: path.join(dir, 'spec.reward'), probeFile: probe, reportUnused: false });
-  return { uri, version: 1, text, analyzed, lines: new LineIndex(text), resultId: '1' };
+  const spec = SpecVersion.ofText(text, path.join(dir, 'spec.reward'), { probeFile: probe, reportUnused: false });
+  return { uri, version: 1, text, spec, analyzed: spec.analyzed, lines: new LineIndex(text), resultId: '1' };
 }
 
 function checkerFixes(text: string, code: string, probe?: (p: string) => FileStatus): { analysis: DocumentAnalysis; diagnostic: Diagnostic; actions: CodeAction[] } {

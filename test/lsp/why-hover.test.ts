@@ -10,14 +10,15 @@ import { auditSpec } from '../../server/src/audit/audit-spec.js';
 import { hover } from '../../server/src/lsp/hover.js';
 import type { DocumentAnalysis } from '../../server/src/lsp/document-analysis.js';
 import { LineIndex } from '../../server/src/problems/line-index.js';
-import { analyze } from '../../server/src/semantics/analyze.js';
+import { SpecVersion } from '../../server/src/host/spec-version.js';
 import { auditFinished, pullClientCapabilities, rangeOf, tempFolder, TestClient } from './lsp-test-client.js';
 import { sampleDir, searchR1Spec } from '../helpers/search-r1-spec.js';
 
 const specFile = path.join(sampleDir, 'why.reward');
 
 function analysisOf(text: string): DocumentAnalysis {
-  return { uri: 'file:///why.reward', version: 1, text, analyzed: analyze(text, { specFile }), lines: new LineIndex(text), resultId: '' };
+  const spec = SpecVersion.ofText(text, specFile);
+  return { uri: 'file:///why.reward', version: 1, text, spec, analyzed: spec.analyzed, lines: new LineIndex(text), resultId: '' };
 }
 
 const hoverText = (value: ReturnType<typeof hover>): string => (value?.contents as MarkupContent).value;

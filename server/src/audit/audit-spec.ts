@@ -18,7 +18,7 @@ import type { Problem } from '../problems/problem.js';
 import type { Span } from '../problems/span.js';
 import type { RowIssue } from '../pool/types.js';
 import { newReport, type AuditReport, type Report } from '../report/schema.js';
-import { analyze } from '../semantics/analyze.js';
+import { checkSpec, type CheckedSpec } from '../semantics/analyze.js';
 import type { SpecModel } from '../semantics/check.js';
 import type { AuditDecl } from '../syntax/ast.js';
 import { auditEditPlan, planAudit, type AuditPlan } from './plan.js';
@@ -172,14 +172,19 @@ async function prepareAudit(ctx: AuditContext, plan: AuditPlan, load: Extract<In
   return prepared === undefined ? undefined : { ...prepared, commandTerms: terms.records };
 }
 
+/** Checks a spec's text and runs its audits (`auditChecked`). */
+export async function auditSpec(text: string, specFile: string, options: AuditSpecOptions = {}): Promise<AuditOutcome> {
+  return auditChecked(checkSpec(text, specFile, { probeFile: probeFileUnder(options.trust ?? WorkspaceTrust.everything) }), options);
+}
+
 /**
- * Checks a spec and runs its audits: what `herald audit` and the editor's audit share. Bad rows are
+ * Runs a checked spec's audits: what `herald audit` and the editor's audit share. Bad rows are
  * skipped and reported; the spec and the data files are only ever read.
  */
-export async function auditSpec(text: string, specFile: string, options: AuditSpecOptions = {}): Promise<AuditOutcome> {
+export async function auditChecked(spec: CheckedSpec, options: AuditSpecOptions = {}): Promise<AuditOutcome> {
+  const { text, specFile, model, problems } = spec;
   const specDir = path.dirname(specFile);
   const trust = options.trust ?? WorkspaceTrust.everything;
-  const { model, problems } = analyze(text, { specFile, probeFile: probeFileUnder(trust) });
   if (problems.some((p) => p.severity === 'error')) return { problems, dataIssues: [], dataOwners: new Map(), report: undefined, model, failures: [] };
   const decls = model.spec.decls.filter((d): d is AuditDecl => d.kind === 'audit' && (options.only === undefined || d.name?.text === options.only));
   const issues = new IssueLog();

@@ -1,8 +1,8 @@
 import * as path from 'node:path';
-import { auditSpec } from '../audit/audit-spec.js';
 import { maxWorkers } from '../edits/parallel-prepare.js';
 import { makeBaseline } from '../audit/baseline.js';
-import { specFindings } from '../findings/spec-findings.js';
+import { SpecVersion } from '../host/spec-version.js';
+import { probeFileUnder } from '../inputs/file-probe.js';
 import { specRelative } from '../inputs/paths.js';
 import { baselineFileOf, readBaseline, writeBaseline } from '../inputs/baseline-file.js';
 import { auditIssueCodes } from '../problems/issue-codes.js';
@@ -15,7 +15,6 @@ import { formatPaperTables } from '../render/format-paper-tables.js';
 import { paperTableFormats, type PaperTableFormat } from '../render/paper-tables.js';
 import type { Report } from '../report/schema.js';
 import { escapeControls } from '../report/escape-text.js';
-import { parse } from '../syntax/parse.js';
 import { commandTrust, maxInputOption, parseCommandLine, unknownName, usageError, usageExit, type CommandSpec, type OptionSpec } from './command-line.js';
 import { formatProblem, printFindings, readSpec, type CommandOutput } from './check-command.js';
 import { filesRead, fitsTerminal, outputTarget, writeOutput } from './output-file.js';
@@ -99,13 +98,18 @@ export async function runAuditCommand(args: readonly string[], io: CommandOutput
   const specFile = positionals[0]!;
   const text = readSpec(specFile, io);
   if (text === undefined) return 2;
-  const { spec } = parse(text);
+  const limits = commandTrust('audit', values['max-input-mib'], io);
+  if (typeof limits === 'number') return limits;
+  const specPath = path.resolve(specFile);
+  // The one parse and check of the run: the names, the programs, the files read and the audit all read it.
+  const version = SpecVersion.ofText(text, specPath, { probeFile: probeFileUnder(limits) });
+  const { spec } = version.analyzed.parsed;
   const unknown = unknownName('audit', 'audit', 'audit', values.audit, spec.decls, io);
   if (unknown !== undefined) return unknown;
   const consent = commandConsent(values['allow-commands']);
   const refused = refuseCommands('audit', specFile, text, spec, values.audit, consent, io);
   if (refused !== undefined) return refused;
-  const target = outputTarget('audit', values.out, filesRead(specFile, text), io);
+  const target = outputTarget('audit', values.out, filesRead(specFile, spec), io);
   if (target === undefined) return 2;
 
   const progress = values.quiet ? () => undefined : (message: string) => io.err(escapeControls(`herald: ${message}`));
@@ -114,20 +118,15 @@ export async function runAuditCommand(args: readonly string[], io: CommandOutput
   if (workers !== undefined && !(Number.isInteger(workers) && workers >= 1 && workers <= maxWorkers)) {
     return usageError('audit', `--workers takes a whole number from 1 to ${maxWorkers}, not ${JSON.stringify(values.workers)}`, io);
   }
-  const limits = commandTrust('audit', values['max-input-mib'], io);
-  if (typeof limits === 'number') return limits;
   const trust = limits.withCommands(consent);
-  const specPath = path.resolve(specFile);
-  const outcome = await auditSpec(text, specPath, { only: values.audit, onProgress: progress, candidateCache, workers, trust });
+  const outcome = await version.audit({ only: values.audit, onProgress: progress, candidateCache, workers, trust });
   const lines = new LineIndex(text);
   for (const problem of outcome.problems) io.err(formatProblem(specFile, lines, problem));
 
   // Findings without the baseline first: a run that accepts the figures does not compare with them.
   const baselineFile = baselineFileOf(specPath);
   const baseline = values['update-baseline'] || outcome.report === undefined ? undefined : { read: readBaseline(baselineFile), file: baselineFile };
-  const findings = specFindings({
-    model: outcome.model, text, specDir: path.dirname(specPath), report: outcome.report, dataIssues: outcome.dataIssues, dataOwners: outcome.dataOwners, failures: outcome.failures, baseline,
-  });
+  const findings = version.findings({ report: outcome.report, dataIssues: outcome.dataIssues, dataOwners: outcome.dataOwners, failures: outcome.failures, baseline });
   printFindings(specFile, lines, findings, io);
   if (outcome.report === undefined) return 2;
 

@@ -1,11 +1,11 @@
 import * as path from 'node:path';
-import { compareSpec } from '../compare/compare-spec.js';
+import { SpecVersion } from '../host/spec-version.js';
+import { probeFileUnder } from '../inputs/file-probe.js';
 import { LineIndex } from '../problems/line-index.js';
 import { newReport } from '../report/schema.js';
 import { analysisFormats, isAnalysisFormat, printReadNews, writeReport } from './analysis-output.js';
 import { escapeControls } from '../report/escape-text.js';
 import { allowCommandsOption, commandConsent, refuseCommands } from './command-consent.js';
-import { parse } from '../syntax/parse.js';
 import { formatPaperTables } from '../render/format-paper-tables.js';
 import { paperTableFormats, type PaperTableFormat } from '../render/paper-tables.js';
 import { commandTrust, maxInputOption, parseCommandLine, unknownName, usageError, usageExit, type CommandSpec, type OptionSpec } from './command-line.js';
@@ -56,7 +56,8 @@ export async function runCompareCommand(args: readonly string[], io: CommandOutp
   const specFile = positionals[0]!;
   const text = readSpec(specFile, io);
   if (text === undefined) return 2;
-  const { spec } = parse(text);
+  const version = SpecVersion.ofText(text, path.resolve(specFile), { probeFile: probeFileUnder(limits) });
+  const { spec } = version.analyzed.parsed;
   const unknown = unknownName('compare', 'comparison', 'comparison', values.comparison, spec.decls, io);
   if (unknown !== undefined) return unknown;
   const consent = commandConsent(values['allow-commands']);
@@ -65,9 +66,9 @@ export async function runCompareCommand(args: readonly string[], io: CommandOutp
   const trust = limits.withCommands(consent);
   const progress = (message: string): void => io.err(escapeControls(`herald: ${message}`));
   const logs = [...(values.base ?? []).map((file) => ({ file, what: 'an evaluation log named by --base' })), ...(values.treatment ?? []).map((file) => ({ file, what: 'an evaluation log named by --treatment' }))];
-  const target = outputTarget('compare', values.out, filesRead(specFile, text, logs), io);
+  const target = outputTarget('compare', values.out, filesRead(specFile, spec, logs), io);
   if (target === undefined) return 2;
-  const outcome = await compareSpec(text, path.resolve(specFile), { only: values.comparison, baseFiles: values.base, treatmentFiles: values.treatment, trust, onProgress: progress });
+  const outcome = await version.compare({ only: values.comparison, baseFiles: values.base, treatmentFiles: values.treatment, trust, onProgress: progress });
   const lines = new LineIndex(text);
   printRunProblems(specFile, lines, outcome, io);
   if (outcome.runError !== undefined) io.err(escapeControls(`herald compare: ${outcome.runError}`));

@@ -6,7 +6,7 @@ import { replaceFile } from '../inputs/replace-file.js';
 import { WorkspaceTrust } from '../inputs/trust.js';
 import { specInputs, type SpecInput } from '../inputs/spec-inputs.js';
 import { escapeControls } from '../report/escape-text.js';
-import { parse } from '../syntax/parse.js';
+import type { Spec } from '../syntax/ast.js';
 import type { CommandOutput } from './check-command.js';
 
 // Where `--out` may write: never over the spec or a file the run reads (its pools, corpora,
@@ -35,11 +35,11 @@ function describeInput(input: SpecInput, spec: string): string {
 }
 
 /** The spec itself, then every file it reads (`specInputs`: the one list), then `extra` (files named on the command line). */
-export function filesRead(specFile: string, text: string, extra: readonly ReadFile[] = []): ReadFile[] {
+export function filesRead(specFile: string, spec: Spec, extra: readonly ReadFile[] = []): ReadFile[] {
   const specPath = path.resolve(specFile);
   return [
     { file: specPath, what: 'the spec itself' },
-    ...specInputs(parse(text).spec, specPath).flatMap((input) => inputFiles(input, WorkspaceTrust.everything).map((file) => ({ file, what: describeInput(input, specFile) }))),
+    ...specInputs(spec, specPath).flatMap((input) => inputFiles(input, WorkspaceTrust.everything).map((file) => ({ file, what: describeInput(input, specFile) }))),
     ...extra.map((e) => ({ file: path.resolve(e.file), what: e.what })),
   ];
 }

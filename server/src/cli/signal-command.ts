@@ -1,11 +1,11 @@
 import * as path from 'node:path';
-import { signalSpec } from '../signal/signal-spec.js';
+import { SpecVersion } from '../host/spec-version.js';
+import { probeFileUnder } from '../inputs/file-probe.js';
 import { LineIndex } from '../problems/line-index.js';
 import { newReport } from '../report/schema.js';
 import { analysisFormats, isAnalysisFormat, printReadNews, writeReport } from './analysis-output.js';
 import { signalFindings } from '../findings/signal-findings.js';
 import { escapeControls } from '../report/escape-text.js';
-import { parse } from '../syntax/parse.js';
 import { commandTrust, maxInputOption, parseCommandLine, unknownName, usageError, usageExit, type CommandSpec, type OptionSpec } from './command-line.js';
 import { printFindings, printRunProblems, readSpec, type CommandOutput } from './check-command.js';
 import { filesRead, outputTarget } from './output-file.js';
@@ -46,7 +46,8 @@ export async function runSignalCommand(args: readonly string[], io: CommandOutpu
   const specFile = positionals[0]!;
   const text = readSpec(specFile, io);
   if (text === undefined) return 2;
-  const { spec } = parse(text);
+  const version = SpecVersion.ofText(text, path.resolve(specFile), { probeFile: probeFileUnder(limits) });
+  const { spec } = version.analyzed.parsed;
   const decls = spec.decls;
   const unknown = unknownName('signal', 'training', 'training', values.training, decls, io)
     ?? unknownName('signal', 'reward', 'reward', values.reward, decls, io)
@@ -56,9 +57,9 @@ export async function runSignalCommand(args: readonly string[], io: CommandOutpu
   const refused = refuseCommands('signal', specFile, text, spec, undefined, consent, io);
   if (refused !== undefined) return refused;
   const trust = limits.withCommands(consent);
-  const target = outputTarget('signal', values.out, filesRead(specFile, text, (values.log ?? []).map((file) => ({ file, what: 'a training log named by --log' }))), io);
+  const target = outputTarget('signal', values.out, filesRead(specFile, spec, (values.log ?? []).map((file) => ({ file, what: 'a training log named by --log' }))), io);
   if (target === undefined) return 2;
-  const outcome = await signalSpec(text, path.resolve(specFile), {
+  const outcome = await version.signal({
     only: values.training, logFiles: values.log, reward: values.reward, corpus: values.corpus, normalization: normalize, minGroups, trust,
     onProgress: (message) => io.err(escapeControls(`herald: ${message}`)),
   });

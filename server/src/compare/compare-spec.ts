@@ -9,7 +9,7 @@ import { AuditError } from '../edits/audit-error.js';
 import { createCandidateSource } from '../edits/candidate-source.js';
 import type { RowIssue } from '../pool/types.js';
 import type { ComparisonReport } from '../report/training-schema.js';
-import { analyze } from '../semantics/analyze.js';
+import { checkSpec, type CheckedSpec } from '../semantics/analyze.js';
 import type { SpecModel } from '../semantics/check.js';
 import { probeFileUnder } from '../inputs/file-probe.js';
 import type { ComparisonDecl } from '../syntax/ast.js';
@@ -53,11 +53,16 @@ function blocksOf(model: SpecModel, request: CompareRequest): ComparisonDecl[] |
   return blocks;
 }
 
-/** Checks a spec and runs its paired policy comparisons: what `herald compare` runs. */
+/** Checks a spec's text and runs its paired policy comparisons (`compareChecked`). */
 export async function compareSpec(text: string, specFile: string, request: CompareRequest = {}): Promise<CompareOutcome> {
+  return compareChecked(checkSpec(text, specFile, { probeFile: probeFileUnder(request.trust ?? WorkspaceTrust.everything) }), request);
+}
+
+/** Runs a checked spec's paired policy comparisons: what `herald compare` and the editor share. */
+export async function compareChecked(spec: CheckedSpec, request: CompareRequest = {}): Promise<CompareOutcome> {
+  const { text, specFile, model, problems } = spec;
   const specDir = path.dirname(specFile);
   const trust = request.trust ?? WorkspaceTrust.everything;
-  const { model, problems } = analyze(text, { specFile, probeFile: probeFileUnder(trust) });
   if (problems.some((p) => p.severity === 'error')) return { problems, dataIssues: [], reports: undefined, model };
   const blocks = blocksOf(model, request);
   if (typeof blocks === 'string') return { problems, dataIssues: [], reports: undefined, runError: blocks, model };

@@ -13,7 +13,7 @@ import { corpusEnv } from '../language/eval-env.js';
 import type { CorpusOrder } from '../pool/corpus-order.js';
 import type { CandidateList, Corpus, Loaded, Trajectory } from '../pool/types.js';
 import type { SpecModel } from '../semantics/check.js';
-import { ReadSets } from '../semantics/read-set.js';
+import { bindModel, type BoundModel } from '../semantics/bound-model.js';
 import type { EditPlan } from './attack-plan.js';
 import { AuditError } from './audit-error.js';
 import type { CommandAnswers } from './candidate-source.js';
@@ -29,7 +29,7 @@ import { assemblePrepared, compileSetup, consecutiveRanges, maxRowsPerRange, ran
  */
 export interface PartInit {
   readonly kind: 'init';
-  readonly model: ModelOnWire;
+  readonly model: BoundModel;
   readonly plan: EditPlan;
   readonly corpus: Corpus;
   readonly candidateFiles: ReadonlyMap<string, Loaded<CandidateList>>;
@@ -57,32 +57,6 @@ export type ToCoordinator =
   | { readonly kind: 'part'; readonly index: number; readonly part: PartOnWire; readonly rankings: readonly RankingsOnWire[] }
   | { readonly kind: 'taken'; readonly index: number }
   | { readonly kind: 'crash'; readonly message: string };
-
-/**
- * A checked model as a worker is sent it: what compiling a plan reads. It leaves out the editor's
- * occurrences and problems (an occurrence of a built-in holds its implementation, which cannot be
- * cloned) and the read sets, a class that `modelFromWire` makes again from the globals. So a worker
- * neither parses nor checks the spec again, and never loads the parser: its modules load in about
- * 0.1 s, against 0.3 s with the parser (docs/performance.md, Threads).
- */
-export interface ModelOnWire {
-  readonly spec: SpecModel['spec'];
-  readonly globals: SpecModel['globals'];
-  readonly declInfo: SpecModel['declInfo'];
-  readonly termInfo: SpecModel['termInfo'];
-  readonly edits: SpecModel['edits'];
-  readonly preludeModel: ModelOnWire | undefined;
-}
-
-export function modelOnWire(model: SpecModel): ModelOnWire {
-  const { spec, globals, declInfo, termInfo, edits } = model;
-  return { spec, globals, declInfo, termInfo, edits, preludeModel: model.preludeModel === undefined ? undefined : modelOnWire(model.preludeModel) };
-}
-
-/** The model a worker was sent, as the checker made it but for the occurrences and problems, which compiling does not read. */
-export function modelFromWire(wire: ModelOnWire): SpecModel {
-  return { ...wire, occurrences: [], problems: [], readSets: new ReadSets(wire.globals), preludeModel: wire.preludeModel === undefined ? undefined : modelFromWire(wire.preludeModel) };
-}
 
 /**
  * A part as a worker sends it: its runs' replacement ids without the corpus's ids, which the calling
@@ -170,7 +144,7 @@ export async function prepareInParallel(model: SpecModel, plan: EditPlan, inputs
 
   const claims = new Int32Array(new SharedArrayBuffer(4 * ranges.length));
   const init: PartInit = {
-    kind: 'init', model: modelOnWire(model), plan, corpus: inputs.corpus, candidateFiles: options.candidateFiles, commands: options.commands, claims,
+    kind: 'init', model: bindModel(model), plan, corpus: inputs.corpus, candidateFiles: options.candidateFiles, commands: options.commands, claims,
     ...(options.commandTerms instanceof AnsweredTerms ? { commandTerms: { specs: options.commandTerms.specs, answers: options.commandTerms.answers } } : {}),
   };
   const compiled = compileSetup(model, plan);

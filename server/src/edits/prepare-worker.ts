@@ -12,7 +12,8 @@ import type { Trajectory } from '../pool/types.js';
 import type { RankedGenerator, RankingStore, Ranking } from '../inputs/ranking-cache.js';
 import { createCandidateSource } from './candidate-source.js';
 import { compileSetup, rangePreparer, type PreparedPart } from './prepare.js';
-import { claimRange, modelFromWire, partOnWire, type FromCoordinator, type PartInit, type ToCoordinator } from './parallel-prepare.js';
+import { modelOfBound } from '../semantics/bound-model.js';
+import { claimRange, partOnWire, type FromCoordinator, type PartInit, type ToCoordinator } from './parallel-prepare.js';
 import { rankingBuffers, RankingsPacker, unpackRankings, type RankingsOnWire } from './rankings-on-wire.js';
 
 const port = parentPort;
@@ -40,7 +41,7 @@ class ThreadRankings {
 }
 
 function start(init: PartInit): (rows: readonly Trajectory[], sent: readonly RankingsOnWire[]) => { part: PreparedPart | undefined; rankings: RankingsOnWire[] } {
-  const model = modelFromWire(init.model);
+  const model = modelOfBound(init.model);
   const compiled = compileSetup(model, init.plan);
   const terms = init.commandTerms === undefined ? undefined : new AnsweredTerms(init.commandTerms.specs, init.commandTerms.answers);
   const env = corpusEnv(init.corpus, terms);

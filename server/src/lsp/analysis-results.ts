@@ -1,6 +1,5 @@
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { specFindings } from '../findings/spec-findings.js';
 import type { BaselineRead } from '../inputs/baseline-file.js';
 import type { Problem } from '../problems/problem.js';
 import { plural } from '../report/format-numbers.js';
@@ -45,8 +44,7 @@ export function problemsOf(results: SpecResults | undefined, analysis: DocumentA
   // A spec with errors has no model to anchor findings on; the keystroke diagnostics say why.
   if (results === undefined || analysis.analyzed.problems.some((p) => p.severity === 'error')) return [];
   const { audits } = results;
-  return specFindings({
-    model: analysis.analyzed.model, text: analysis.text, specDir: path.dirname(fileURLToPath(analysis.uri)),
+  return analysis.spec.findings({
     report: reportOf(analysis.uri, results)?.report, dataIssues: audits?.dataIssues ?? [], dataOwners: audits?.dataOwners ?? new Map(), failures: audits?.failures ?? [],
     baseline: audits === undefined ? undefined : { read: audits.baseline, file: audits.baselineFile },
   });

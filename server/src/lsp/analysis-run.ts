@@ -1,23 +1,24 @@
 // One run of a spec's analyses as the analysis worker executes it, and the messages that cross
 // between the server thread and the worker. Everything here is plain data that survives the copy
-// between threads (no models: they hold functions).
-import { auditSpec, type AuditFailure } from '../audit/audit-spec.js';
-import { compareSpec } from '../compare/compare-spec.js';
-import type { AuditCaches } from '../audit/audit-spec.js';
+// between threads: the spec travels as its bound model (semantics/bound-model.ts).
+import type { AuditCaches, AuditFailure } from '../audit/audit-spec.js';
+import { SpecVersion } from '../host/spec-version.js';
+import type { BoundSpec } from '../semantics/bound-model.js';
 import type { FileOwner } from '../inputs/load-inputs.js';
 import type { RowIssue } from '../pool/types.js';
 import type { Report } from '../report/schema.js';
 import type { SignalReport } from '../report/training-schema.js';
 import type { ComparisonReport } from '../report/training-schema.js';
-import { signalSpec } from '../signal/signal-spec.js';
 import { WorkspaceTrust } from '../inputs/trust.js';
 import { inputLimitsOf } from '../inputs/input-limits.js';
 import type { ImportedRows, ImportRequest } from './import-run.js';
 
-/** What one run analyses: the spec's text as the editor holds it, and which of its blocks to run. */
+/**
+ * What one run analyses: the spec as the server thread checked it (the bound model: the worker does
+ * not parse it again), and which of its blocks to run.
+ */
 export interface AnalysisRequest {
-  readonly text: string;
-  readonly specFile: string;
+  readonly spec: BoundSpec;
   readonly audits: boolean;
   readonly signals: boolean;
   readonly comparisons: boolean;
@@ -94,7 +95,7 @@ async function runAudits(request: AnalysisRequest, ctx: RunContext): Promise<Out
   const trust = trustOf(request);
   // The ranking cache lives outside the workspace: an untrusted one neither reads nor writes it.
   const candidateCache = trust.trusted ? undefined : false;
-  const outcome = await auditSpec(request.text, request.specFile, { cache, isCancelled, onProgress, trust, candidateCache, workers: request.workers });
+  const outcome = await SpecVersion.ofBound(request.spec).audit({ cache, isCancelled, onProgress, trust, candidateCache, workers: request.workers });
   if (isCancelled()) return { state: 'cancelled' };
   return { state: 'done', results: { report: outcome.report, dataIssues: outcome.dataIssues, dataOwners: outcome.dataOwners, failures: outcome.failures } };
 }
@@ -104,12 +105,13 @@ async function runTraining(request: AnalysisRequest, ctx: RunContext): Promise<O
   if (ctx.isCancelled()) return { state: 'cancelled' };
   // A command term's program runs only in a trusted workspace (the trust rule says), with the progress and cancel of the run.
   const options = { cache: ctx.cache.inputs, trust: trustOf(request), onProgress: ctx.onProgress, isCancelled: ctx.isCancelled };
+  const spec = SpecVersion.ofBound(request.spec);
   if (request.signals) ctx.onProgress('training-signal audits');
-  const signal = request.signals ? await signalSpec(request.text, request.specFile, options) : { reports: [], runError: undefined };
+  const signal = request.signals ? await spec.signal(options) : { reports: [], runError: undefined };
   if (signal.reports === undefined) return { state: 'done', results: { ok: false, runError: signal.runError } };
   if (ctx.isCancelled()) return { state: 'cancelled' };
   if (request.comparisons) ctx.onProgress('paired comparisons');
-  const compared = request.comparisons ? await compareSpec(request.text, request.specFile, options) : { reports: [], runError: undefined };
+  const compared = request.comparisons ? await spec.compare(options) : { reports: [], runError: undefined };
   if (compared.reports === undefined) return { state: 'done', results: { ok: false, runError: compared.runError } };
   if (ctx.isCancelled()) return { state: 'cancelled' };
   return { state: 'done', results: { ok: true, signals: signal.reports, comparisons: compared.reports } };

@@ -86,7 +86,7 @@ export class AnalysisRunner {
     const [audits, auditsDone] = deferred<Outcome<AuditResults>>(request.audits);
     const [training, trainingDone] = deferred<Outcome<TrainingResults>>(request.signals || request.comparisons);
     if (audits !== undefined || training !== undefined) {
-      const what = `analysing ${path.basename(request.specFile)}`;
+      const what = `analysing ${path.basename(request.spec.specFile)}`;
       this.pending.set(id, { thread, onProgress, what, latest: undefined, audits: auditsDone, training: trainingDone, imported: undefined });
       thread.worker.postMessage({ kind: 'run', id, request, cancel } satisfies WorkerRequest);
     }

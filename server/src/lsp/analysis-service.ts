@@ -51,7 +51,7 @@ function requestOf(analysis: DocumentAnalysis, scope: RunScope, trust: Workspace
   const has = (kind: 'audit' | 'training' | 'comparison'): boolean =>
     (kind === 'audit' || scope === 'all') && analysis.analyzed.model.spec.decls.some((d) => d.kind === kind);
   const request: AnalysisRequest = {
-    text: analysis.text, specFile: fileURLToPath(analysis.uri), audits: has('audit'), signals: has('training'), comparisons: has('comparison'),
+    spec: analysis.spec.bound, audits: has('audit'), signals: has('training'), comparisons: has('comparison'),
     ...trustOnWire(trust, settings.maxInputMiB),
     ...(settings.auditWorkers > 0 ? { workers: settings.auditWorkers } : {}),
   };
@@ -293,7 +293,7 @@ export class AnalysisService {
   private async skipped(uri: string, request: AnalysisRequest, untrusted: readonly string[]): Promise<void> {
     if (request.audits) {
       const count = untrusted.length;
-      const baseline = untrusted.includes(baselineFileOf(request.specFile)) ? ` (the baseline ${path.basename(baselineFileOf(request.specFile))} among them)` : '';
+      const baseline = untrusted.includes(baselineFileOf(request.spec.specFile)) ? ` (the baseline ${path.basename(baselineFileOf(request.spec.specFile))} among them)` : '';
       const status: AuditStatusParams = { uri, state: 'skipped', message: `not audited: ${count} linked file${count === 1 ? ' is' : 's are'} outside this untrusted workspace${baseline}` };
       this.finishedStatus.set(uri, status);
       await this.auditStatus(status);

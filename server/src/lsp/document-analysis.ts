@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import { analyze, type Analyzed } from '../semantics/analyze.js';
+import type { Analyzed } from '../semantics/analyze.js';
+import { SpecVersion } from '../host/spec-version.js';
 import { LineIndex } from '../problems/line-index.js';
 import type { LinkedFileProbe } from '../inputs/linked-file-probe.js';
 import { settingsKey, type HeraldSettings } from './settings.js';
@@ -10,6 +11,8 @@ export interface DocumentAnalysis {
   readonly uri: string;
   readonly version: number;
   readonly text: string;
+  /** The version as the analysis host holds it: checked once here, bound for the worker's analyses. */
+  readonly spec: SpecVersion;
   readonly analyzed: Analyzed;
   readonly lines: LineIndex;
   /**
@@ -44,12 +47,11 @@ export class AnalysisCache {
     const cached = this.latest.get(document.uri);
     if (cached !== undefined && cached.resultId === resultId) return cached;
     const text = document.getText();
-    const analyzed = analyze(text, {
-      specFile: specFileOf(document.uri),
+    const spec = SpecVersion.ofText(text, specFileOf(document.uri), {
       probeFile: settings.checkLinkedFiles ? this.probe.status : this.probe.trustOnly,
       reportUnused: settings.unusedDeclarations,
     });
-    const analysis: DocumentAnalysis = { uri: document.uri, version: document.version, text, analyzed, lines: new LineIndex(text), resultId };
+    const analysis: DocumentAnalysis = { uri: document.uri, version: document.version, text, spec, analyzed: spec.analyzed, lines: new LineIndex(text), resultId };
     this.latest.set(document.uri, analysis);
     return analysis;
   }

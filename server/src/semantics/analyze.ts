@@ -9,6 +9,25 @@ export interface Analyzed {
   readonly problems: readonly Problem[];
 }
 
+/**
+ * A spec's text, checked: what every analysis of one version of a spec starts from. The audit, the
+ * training-signal audit and the comparison read this and never parse the text again.
+ */
+export interface CheckedSpec {
+  readonly text: string;
+  /** The spec's path, against whose folder its links resolve. */
+  readonly specFile: string;
+  readonly model: SpecModel;
+  /** Syntax and checker problems together, in document order: an error among them means no analysis runs. */
+  readonly problems: readonly Problem[];
+}
+
+/** `text` parsed and checked, as the analyses take it. */
+export function checkSpec(text: string, specFile: string, options: Omit<CheckOptions, 'specFile'> = {}): CheckedSpec {
+  const { model, problems } = analyze(text, { ...options, specFile });
+  return { text, specFile, model, problems };
+}
+
 /** Parse and check a spec's text: what runs on every keystroke and in `herald check`. */
 export function analyze(text: string, options: CheckOptions = {}): Analyzed {
   const parsed = parse(text);

@@ -3,7 +3,7 @@ import { withLoggedFields } from '../edits/logged-field-rows.js';
 import { AuditError } from '../edits/audit-error.js';
 import type { RowIssue } from '../pool/types.js';
 import type { SignalReport } from '../report/training-schema.js';
-import { analyze } from '../semantics/analyze.js';
+import { checkSpec, type CheckedSpec } from '../semantics/analyze.js';
 import type { SpecModel } from '../semantics/check.js';
 import { probeFileUnder } from '../inputs/file-probe.js';
 import type { TrainingDecl } from '../syntax/ast.js';
@@ -74,11 +74,16 @@ function plansOf(model: SpecModel, request: SignalRequest): TrainingPlan[] | str
   return [overrides({ name: `signal-${request.reward}`, span: undefined, reward: request.reward, corpus, logs: [], normalization: 'std', minGroups: 5 })];
 }
 
-/** Checks a spec and runs its training-signal audits: what `herald signal` and the editor share. */
+/** Checks a spec's text and runs its training-signal audits (`signalChecked`). */
 export async function signalSpec(text: string, specFile: string, request: SignalRequest = {}): Promise<SignalOutcome> {
+  return signalChecked(checkSpec(text, specFile, { probeFile: probeFileUnder(request.trust ?? WorkspaceTrust.everything) }), request);
+}
+
+/** Runs a checked spec's training-signal audits: what `herald signal` and the editor share. */
+export async function signalChecked(spec: CheckedSpec, request: SignalRequest = {}): Promise<SignalOutcome> {
+  const { text, specFile, model, problems } = spec;
   const specDir = path.dirname(specFile);
   const trust = request.trust ?? WorkspaceTrust.everything;
-  const { model, problems } = analyze(text, { specFile, probeFile: probeFileUnder(trust) });
   if (problems.some((p) => p.severity === 'error')) return { problems, dataIssues: [], reports: undefined, model };
   const plans = plansOf(model, request);
   if (typeof plans === 'string') return { problems, dataIssues: [], reports: undefined, runError: plans, model };

@@ -125,7 +125,16 @@ function lostEscape(image: string): number {
 }
 
 /** Lexes and parses a spec. Pure: never throws, always returns an AST (possibly partial). */
+/**
+ * Texts parsed by this thread so far. The analysis host promises one parse per document version
+ * (the server thread's; the worker and every analysis read the bound model), and its tests hold it
+ * to that by counting here.
+ */
+let parses = 0;
+export const parsesSoFar = (): number => parses;
+
 export function parse(text: string): ParseResult {
+  parses++;
   const refusedSpec = refusal(text);
   if (refusedSpec !== undefined) return refusedSpec;
   const lexed = rewardLexer.tokenize(text);
