@@ -1,4 +1,4 @@
-import { fieldDependsOn } from '../semantics/check-logged-field.js';
+import { fieldDependsOn } from '../semantics/field-depends.js';
 import { MarkupKind, type Hover } from 'vscode-languageserver/node';
 import { functionSignature } from '../language/builtins.js';
 import type { IToken } from 'chevrotain';

@@ -1,30 +1,13 @@
 import { issueCodes } from '../problems/issue-codes.js';
-import { writableParts } from '../language/edit-vocabulary.js';
 import { isLoggedType, loggedTypes } from '../language/logged-fields.js';
-import type { TrajectoryPart } from '../language/types.js';
 import type { CommandSource, DependsClause, FieldDecl } from '../syntax/ast.js';
 import { cover } from '../syntax/cst-read.js';
 import { report, suggest, type Analysis } from './analysis.js';
 import type { DeclInfo } from './symbols.js';
+import { dependableParts } from './field-depends.js';
 
 // `[oracle] field NAME "doc" : TYPE = meta.PATH [depends on PART, …]`: its type and visibility, the
 // parts its value depends on, and the checks of its header.
-
-/**
- * The parts of a trajectory the field's logged value is computed from: those its `depends on`
- * names (the ones an edit can write; a misspelt one is an error of the check), or, unsaid, every
- * part an edit can write.
- */
-export function fieldDependsOn(decl: FieldDecl): readonly TrajectoryPart[] {
-  if (decl.dependsOn === undefined) return writableParts;
-  return dependableParts.filter((part) => decl.dependsOn!.parts.some((n) => n.text === part));
-}
-
-/**
- * What a `depends on` may name: the parts an edit can write, and the question, which no edit writes
- * (a per-question label, such as augmented gold answers, depends on it alone and is never frozen).
- */
-const dependableParts: readonly TrajectoryPart[] = [...writableParts, 'question'];
 
 /** The field's type and visibility as its uses see them: oracle exactly when declared so. */
 export function loggedFieldInfo(decl: FieldDecl): DeclInfo {

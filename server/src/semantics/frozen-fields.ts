@@ -2,7 +2,7 @@ import { renderedKeys } from '../importers/registry.js';
 import type { TrajectoryPart } from '../language/types.js';
 import type { Decl, FieldDecl, Term } from '../syntax/ast.js';
 import type { EditInfo } from './check-edit.js';
-import { fieldDependsOn } from './check-logged-field.js';
+import { fieldDependsOn } from './field-depends.js';
 import type { ReadSets } from './read-set.js';
 import type { DeclSymbol } from './symbols.js';
 

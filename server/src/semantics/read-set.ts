@@ -2,7 +2,7 @@ import { builtinFieldsByName, builtinFunctionsByName } from '../language/builtin
 import type { TrajectoryPart } from '../language/types.js';
 import type { Decl, Expr, FieldDecl, RewardDecl } from '../syntax/ast.js';
 import { writableParts } from '../language/edit-vocabulary.js';
-import { fieldDependsOn } from './check-logged-field.js';
+import { fieldDependsOn } from './field-depends.js';
 import type { DeclSymbol } from './symbols.js';
 
 // Which parts of a trajectory an expression reads, through the signals and detectors it names:
