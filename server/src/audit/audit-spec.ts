@@ -3,7 +3,7 @@ import { withLoggedFields } from '../edits/logged-field-rows.js';
 import { AuditError } from '../edits/audit-error.js';
 import { createCandidateSource, type CommandAnswers } from '../edits/candidate-source.js';
 import { candidateLinks } from '../edits/attack-plan.js';
-import { prepareEdits, type PreparedEdits, type RunOptions } from '../edits/prepare.js';
+import { compilePlan, prepareEdits, type PreparedEdits, type RunOptions } from '../edits/prepare.js';
 import { defaultWorkers, minRowsPerWorker, prepareInParallel, threadsFor } from '../edits/parallel-prepare.js';
 import { probeFileUnder } from '../inputs/file-probe.js';
 import { namedFiles } from '../inputs/term-cache.js';
@@ -15,7 +15,6 @@ import { specFiles, type SpecFiles } from '../inputs/spec-inputs.js';
 import { WorkspaceTrust } from '../inputs/trust.js';
 import { LineIndex } from '../problems/line-index.js';
 import type { Problem } from '../problems/problem.js';
-import type { Span } from '../problems/span.js';
 import type { RowIssue } from '../pool/types.js';
 import { newReport, type AuditReport, type Report } from '../report/schema.js';
 import { checkSpec, type CheckedSpec } from '../semantics/analyze.js';
@@ -24,7 +23,9 @@ import type { AuditDecl } from '../syntax/ast.js';
 import { auditEditPlan, planAudit, type AuditPlan } from './plan.js';
 import { commandTermSpecs, commandTermsRefused, runCommandTerms } from '../edits/command-terms.js';
 import { CommandError, commandsOf, runCommandGenerators } from './command-candidates.js';
-import { PreparedAudits, structuralFingerprint } from './prepared-audits.js';
+import { featureHash, placedReport, preparationKey, PreparedAudits, reportKey, type KeptAudit } from './prepared-audits.js';
+import { patchFeatures } from '../edits/patch-features.js';
+import type { SpecHashes } from '../semantics/decl-hashes.js';
 import { scoreAudit } from './run-audit.js';
 
 export interface AuditOutcome {
@@ -105,12 +106,12 @@ interface AuditContext {
   readonly caches: AuditCaches;
   readonly lines: LineIndex;
   readonly issues: IssueLog;
-  readonly weightSpans: readonly Span[];
+  readonly hashes: SpecHashes;
   readonly workers: number;
   readonly minRowsPerWorker: number;
 }
 
-async function auditOne(ctx: AuditContext, decl: AuditDecl, plan: AuditPlan, options: RunOptions): Promise<AuditReport | undefined | 'unreadable'> {
+async function auditOne(ctx: AuditContext, plan: AuditPlan, options: RunOptions): Promise<AuditReport | undefined | 'unreadable'> {
   const { model, specDir, caches } = ctx;
   const progress = options.onProgress ?? (() => undefined);
   const { named, linked } = ctx.files;
@@ -120,14 +121,22 @@ async function auditOne(ctx: AuditContext, decl: AuditDecl, plan: AuditPlan, opt
   });
   if (!load.ok) return 'unreadable';
   // A program's answers are part of what is prepared: editing a file its command names prepares again (inputs/term-cache.ts).
-  const programs = commandTermSpecs(model, auditEditPlan(plan)).map((term) => namedFiles(term.command, specDir)).join('\u0000');
-  const key = `${structuralFingerprint(ctx.text, decl, ctx.weightSpans)}\u0000${caches.inputs.stamps(load.files)}\u0000${programs}`;
-  const known = caches.prepared.get(plan.name, key);
-  if (known !== undefined) {
-    progress(`audit ${plan.name}: data and edits unchanged, re-scoring`);
+  const programs = commandTermSpecs(model, auditEditPlan(plan)).map((term) => namedFiles(term.command, specDir));
+  const preparation = preparationKey(plan, ctx.hashes, `${caches.inputs.stamps(load.files)}\u0000${programs.join('\u0000')}`);
+  const scoring = reportKey(plan, ctx.hashes, preparation);
+  const kept = caches.prepared.get(plan.name);
+  const reused = kept === undefined || kept.preparation !== preparation ? undefined : reusedEdits(ctx, plan, kept);
+  if (kept !== undefined && reused !== undefined) {
+    if (kept.report?.key === scoring) {
+      progress(`audit ${plan.name}: nothing it reads changed`);
+      return placedReport(kept.report.report, plan, ctx.lines);
+    }
+    progress(reused.edits.table === kept.edits.table ? `audit ${plan.name}: data and edits unchanged, re-scoring` : `audit ${plan.name}: data and edits unchanged, new features on the originals, re-scoring`);
     // Re-scored from the kept preparation: no program ran in this run.
-    const rescored = known.commandTerms === undefined ? known : { ...known, commandTerms: known.commandTerms.map((record) => ({ ...record, ran: 0 })) };
-    return scoreAudit(model, plan, rescored, ctx.lines, options);
+    const rescored = reused.edits.commandTerms === undefined ? reused.edits : { ...reused.edits, commandTerms: reused.edits.commandTerms.map((record) => ({ ...record, ran: 0 })) };
+    const report = scoreAudit(model, plan, rescored, ctx.lines, options);
+    if (report !== undefined) caches.prepared.keep(plan.name, { preparation, features: reused.features, edits: reused.edits, report: { key: scoring, report } });
+    return report;
   }
   const corpusFile = named(plan.corpus).file;
   const cacheDir = ctx.candidateCache();
@@ -143,8 +152,31 @@ async function auditOne(ctx: AuditContext, decl: AuditDecl, plan: AuditPlan, opt
   // Rankings computed before a cancellation are as valid as any: keep them too.
   caches.inputs.flushRankings();
   if (prepared === undefined) return undefined;
-  caches.prepared.keep(plan.name, key, prepared);
-  return scoreAudit(model, plan, prepared, ctx.lines, options);
+  const report = scoreAudit(model, plan, prepared, ctx.lines, options);
+  caches.prepared.keep(plan.name, { preparation, features: featureHashes(ctx, prepared), edits: prepared, ...(report === undefined ? {} : { report: { key: scoring, report } }) });
+  return report;
+}
+
+/** The content hash of each feature of a prepared table. */
+function featureHashes(ctx: AuditContext, prepared: PreparedEdits): Map<string, string> {
+  return new Map(prepared.table.keys.map((key) => [key, featureHash(ctx.hashes, key) ?? `unknown:${key}`]));
+}
+
+/**
+ * The kept edits for the current spec when only features no edit can change differ (a reward term
+ * over parts no attack writes): patched in place of a preparation (edits/patch-features.ts).
+ * Undefined when the features differ in a way only a preparation can follow.
+ */
+function reusedEdits(ctx: AuditContext, plan: AuditPlan, kept: KeptAudit): { edits: PreparedEdits; features: Map<string, string> } | undefined {
+  const unchanged = (key: string): boolean => kept.features.get(key) === (featureHash(ctx.hashes, key) ?? `unknown:${key}`);
+  const current = compilePlan(ctx.model, auditEditPlan(plan)).table.keys;
+  const same = current.length === kept.edits.table.keys.length && current.every((key, k) => key === kept.edits.table.keys[k] && unchanged(key));
+  const edits = same ? kept.edits : patchFeatures(kept.edits, ctx.model, auditEditPlan(plan), unchanged);
+  if (edits === undefined) return undefined;
+  // The same attacks (the preparation key says so), at their places in the current text.
+  const attacks = new Map(plan.attacks.map((a) => [a.name, a]));
+  const placed = { ...edits, runs: edits.runs.map((run) => ({ ...run, plan: attacks.get(run.plan.name)! })) };
+  return { edits: placed, features: same ? new Map(kept.features) : featureHashes(ctx, edits) };
 }
 
 /**
@@ -182,15 +214,14 @@ export async function auditSpec(text: string, specFile: string, options: AuditSp
  * skipped and reported; the spec and the data files are only ever read.
  */
 export async function auditChecked(spec: CheckedSpec, options: AuditSpecOptions = {}): Promise<AuditOutcome> {
-  const { text, specFile, model, problems } = spec;
+  const { text, specFile, model, problems, hashes } = spec;
   const specDir = path.dirname(specFile);
   const trust = options.trust ?? WorkspaceTrust.everything;
   if (problems.some((p) => p.severity === 'error')) return { problems, dataIssues: [], dataOwners: new Map(), report: undefined, model, failures: [] };
   const decls = model.spec.decls.filter((d): d is AuditDecl => d.kind === 'audit' && (options.only === undefined || d.name?.text === options.only));
   const issues = new IssueLog();
-  const weightSpans = model.spec.decls.flatMap((d) => (d.kind === 'reward' ? d.terms.flatMap((t) => (t.weightSpan === undefined ? [] : [t.weightSpan])) : []));
   const ctx: AuditContext = {
-    model, text, specDir, files: specFiles(model.spec, specFile), caches: options.cache ?? newAuditCaches(), lines: new LineIndex(text), issues, weightSpans,
+    model, text, specDir, files: specFiles(model.spec, specFile), caches: options.cache ?? newAuditCaches(), lines: new LineIndex(text), issues, hashes,
     workers: Math.max(1, Math.floor(options.workers ?? defaultWorkers())), minRowsPerWorker: Math.max(1, options.minRowsPerWorker ?? minRowsPerWorker),
     specFile, trust, candidateCache: lazyCacheFolder(trust.trusted ? options.candidateCache ?? defaultCacheDir() : false, options.onProgress),
   };
@@ -202,7 +233,7 @@ export async function auditChecked(spec: CheckedSpec, options: AuditSpecOptions 
     if (refused !== undefined) return { problems, dataIssues: issues.issues, dataOwners: issues.owners, report: undefined, model, failures: [refused] };
     let report: Awaited<ReturnType<typeof auditOne>>;
     try {
-      report = await auditOne(ctx, decl, plan, options);
+      report = await auditOne(ctx, plan, options);
     } catch (error) {
       if (!(error instanceof AuditError)) throw error;
       const command = error instanceof CommandError ? { command: error.command } : {};

@@ -1,53 +1,101 @@
+import { createHash } from 'node:crypto';
 import type { PreparedEdits } from '../edits/prepare.js';
-import type { Span } from '../problems/span.js';
-import type { AuditDecl } from '../syntax/ast.js';
+import type { LineIndex } from '../problems/line-index.js';
+import type { AuditReport } from '../report/schema.js';
+import { attackHashKey, termHashKey, type SpecHashes } from '../semantics/decl-hashes.js';
+import type { AuditPlan } from './plan.js';
+
+// What an audit keeps between runs, and the keys that say when it may be used again. Each key is
+// made of the content hashes of what its result reads (semantics/decl-hashes.ts: a declaration's
+// tokens and, through the names it uses, the declarations those name) and the stamps of the files
+// read, never of the spec's text: a comment, a change of layout or an edit of a declaration the
+// audit does not read keeps every result.
+//   preparation: the corpus, the pools, the detectors, the attacks (edit, targets, generators) and
+//     the programs a command term runs: what building the edits reads;
+//   features: per feature of the table, what it computes: a reward term changed over parts no edit
+//     writes is evaluated on the originals alone (edits/patch-features.ts);
+//   report: the audit block with everything it names, weights included: an unchanged one is the
+//     report again, placed on the spec's current lines (`placedReport`).
+
+export interface KeptAudit {
+  readonly preparation: string;
+  /** The content hash of each feature of the prepared table, by feature key. */
+  readonly features: ReadonlyMap<string, string>;
+  readonly edits: PreparedEdits;
+  /** The last report scored from the kept edits, and the key it was scored under. */
+  readonly report?: { readonly key: string; readonly report: AuditReport };
+}
 
 /**
- * Prepared audits kept between runs, one per audit name: reused while the spec's structure and the
- * data it read are the same (the key says both), so a weight edit re-runs arithmetic only. Its
- * lifetime is its owner's: the language server's worker keeps one, a CLI run makes a fresh one.
+ * Prepared audits kept between runs, one per audit name. Its lifetime is its owner's: the language
+ * server's worker keeps one, a CLI run makes a fresh one.
  */
 export class PreparedAudits {
-  private readonly prepared = new Map<string, { key: string; edits: PreparedEdits }>();
+  private readonly kept = new Map<string, KeptAudit>();
 
-  get(audit: string, key: string): PreparedEdits | undefined {
-    const entry = this.prepared.get(audit);
-    return entry?.key === key ? entry.edits : undefined;
+  get(audit: string): KeptAudit | undefined {
+    return this.kept.get(audit);
   }
 
-  keep(audit: string, key: string, edits: PreparedEdits): void {
-    this.prepared.set(audit, { key, edits });
+  keep(audit: string, kept: KeptAudit): void {
+    this.kept.set(audit, kept);
   }
 
   /** Data files changed on disk: nothing prepared from them can be trusted. */
   clear(): void {
-    this.prepared.clear();
+    this.kept.clear();
   }
 }
 
-/** Spans of the numbers that only scoring reads: weights, penalties, expected values, settings. */
-function scoringNumberSpans(audit: AuditDecl, rewardWeightSpans: readonly Span[]): Span[] {
-  const spans: Span[] = [...rewardWeightSpans];
-  for (const item of audit.items) {
-    if (item.kind === 'lattice') for (const entry of item.entries) if (entry.lambda !== undefined) spans.push(entry.lambda.span);
-    if (item.kind === 'expect-metric' && item.value !== undefined) spans.push(item.value.span);
-    if (item.kind === 'setting') for (const value of item.values) spans.push(value.span);
+const digest = (parts: unknown): string => createHash('sha256').update(JSON.stringify(parts)).digest('base64url');
+
+/** The hash of each feature key of an audit's table (edits/features.ts keys: `decl:`, `term:`, `command:`, `value:`). */
+export function featureHash(hashes: SpecHashes, key: string): string | undefined {
+  const colon = key.indexOf(':');
+  const kind = key.slice(0, colon);
+  const name = key.slice(colon + 1);
+  if (kind === 'term') {
+    const dot = name.indexOf('.');
+    return hashes.terms.get(termHashKey(name.slice(0, dot), name.slice(dot + 1)));
   }
-  return spans.sort((a, b) => a.start - b.start);
+  return hashes.decls.get(name);
+}
+
+/** What preparing the audit reads of the spec, with the data's stamps and the programs' files (`data`). */
+export function preparationKey(plan: AuditPlan, hashes: SpecHashes, data: string): string {
+  const decl = (name: string): string => hashes.decls.get(name) ?? `unknown:${name}`;
+  const detectors = [...new Set([...plan.lattice.map((l) => l.name), ...plan.attacks.flatMap((a) => a.targets)])];
+  return digest({
+    corpus: plan.corpus === undefined ? null : decl(plan.corpus),
+    pools: plan.pools.map(decl),
+    detectors: detectors.map((name) => [name, decl(name)]),
+    attacks: plan.attacks.map((a) => hashes.attacks.get(attackHashKey(plan.name, a.name)) ?? `unknown:${a.name}`),
+    values: plan.conformance.flatMap((c) => [decl(c.subject), decl(c.reference)]),
+    data,
+  });
+}
+
+/** What scoring the audit reads besides the prepared edits: its block and every declaration it names, weights included. */
+export function reportKey(plan: AuditPlan, hashes: SpecHashes, preparation: string): string {
+  return digest([hashes.decls.get(plan.name) ?? `unknown:${plan.name}`, preparation]);
 }
 
 /**
- * The spec as an audit's preparation sees it: the text with every scoring-only number masked and
- * whitespace folded. Two texts with the same fingerprint prepare the same edits and feature values
- * (a comment edit re-prepares needlessly, which is only slower).
+ * A kept report on the spec's current lines: what the audit's own text places (its range, each
+ * attack's, each expectation's and conformance line's text and range) taken from the current plan,
+ * and no program counted as run (it ran in the run that prepared). Equal, byte for byte, to the
+ * report a scoring of the current spec gives.
  */
-export function structuralFingerprint(text: string, audit: AuditDecl, rewardWeightSpans: readonly Span[]): string {
-  let masked = '';
-  let at = 0;
-  for (const span of scoringNumberSpans(audit, rewardWeightSpans)) {
-    masked += `${text.slice(at, span.start)}\u0000`;
-    at = span.end;
-  }
-  masked += text.slice(at);
-  return masked.replace(/\s+/g, ' ');
+export function placedReport(report: AuditReport, plan: AuditPlan, lines: LineIndex): AuditReport {
+  const attackSpans = new Map(plan.attacks.map((a) => [a.name, a.span]));
+  return {
+    ...report,
+    range: lines.range(plan.span),
+    attacks: report.attacks.map((attack) => ({ ...attack, range: lines.range(attackSpans.get(attack.name)!) })),
+    expectations: report.expectations.map((expectation, i) => ({ ...expectation, text: plan.expects[i]!.text, range: lines.range(plan.expects[i]!.span) })),
+    ...(report.conformance === undefined ? {} : {
+      conformance: report.conformance.map((line, i) => ({ ...line, text: plan.conformance[i]!.text, range: lines.range(plan.conformance[i]!.span) })),
+    }),
+    ...(report.commandTerms === undefined ? {} : { commandTerms: report.commandTerms.map((record) => ({ ...record, ran: 0 })) }),
+  };
 }

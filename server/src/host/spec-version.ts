@@ -54,8 +54,8 @@ export class SpecVersion {
     if (this.checkedSpec !== undefined) return this.checkedSpec;
     if (this.specFile === undefined) throw new Error('an unsaved spec is not analysed: its links resolve against no folder');
     if (this.boundSpec !== undefined) return (this.checkedSpec = checkedOfBound(this.boundSpec));
-    const { model, problems } = this.analyzed;
-    return (this.checkedSpec = { text: this.text, specFile: this.specFile, model, problems });
+    const { model, problems, hashes } = this.analyzed;
+    return (this.checkedSpec = { text: this.text, specFile: this.specFile, model, problems, hashes });
   }
 
   get problems(): readonly Problem[] {

@@ -1,12 +1,15 @@
 import { parse, type ParseResult } from '../syntax/parse.js';
 import type { Problem } from '../problems/problem.js';
 import { check, type CheckOptions, type SpecModel } from './check.js';
+import { specHashes, type SpecHashes } from './decl-hashes.js';
 
 export interface Analyzed {
   readonly parsed: ParseResult;
   readonly model: SpecModel;
   /** Syntax and checker problems together, in document order. */
   readonly problems: readonly Problem[];
+  /** The content hashes of its declarations, terms and attacks (what the audit's kept results are keyed by). */
+  readonly hashes: SpecHashes;
 }
 
 /**
@@ -20,12 +23,13 @@ export interface CheckedSpec {
   readonly model: SpecModel;
   /** Syntax and checker problems together, in document order: an error among them means no analysis runs. */
   readonly problems: readonly Problem[];
+  readonly hashes: SpecHashes;
 }
 
 /** `text` parsed and checked, as the analyses take it. */
 export function checkSpec(text: string, specFile: string, options: Omit<CheckOptions, 'specFile'> = {}): CheckedSpec {
-  const { model, problems } = analyze(text, { ...options, specFile });
-  return { text, specFile, model, problems };
+  const { model, problems, hashes } = analyze(text, { ...options, specFile });
+  return { text, specFile, model, problems, hashes };
 }
 
 /** Parse and check a spec's text: what runs on every keystroke and in `herald check`. */
@@ -33,5 +37,5 @@ export function analyze(text: string, options: CheckOptions = {}): Analyzed {
   const parsed = parse(text);
   const model = check(parsed.spec, options);
   const problems = [...parsed.problems, ...model.problems].sort((x, y) => x.span.start - y.span.start);
-  return { parsed, model, problems };
+  return { parsed, model, problems, hashes: specHashes(parsed.spec, parsed.tokens) };
 }

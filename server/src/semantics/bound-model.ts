@@ -35,12 +35,13 @@ export interface BoundSpec {
   readonly specFile: string;
   readonly model: BoundModel;
   readonly problems: CheckedSpec['problems'];
+  readonly hashes: CheckedSpec['hashes'];
 }
 
 export function bindSpec(checked: CheckedSpec): BoundSpec {
-  return { text: checked.text, specFile: checked.specFile, model: bindModel(checked.model), problems: checked.problems };
+  return { text: checked.text, specFile: checked.specFile, model: bindModel(checked.model), problems: checked.problems, hashes: checked.hashes };
 }
 
 export function checkedOfBound(bound: BoundSpec): CheckedSpec {
-  return { text: bound.text, specFile: bound.specFile, model: modelOfBound(bound.model), problems: bound.problems };
+  return { text: bound.text, specFile: bound.specFile, model: modelOfBound(bound.model), problems: bound.problems, hashes: bound.hashes };
 }

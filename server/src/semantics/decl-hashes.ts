@@ -1,0 +1,91 @@
+import { createHash } from 'node:crypto';
+import type { Decl, Spec } from '../syntax/ast.js';
+import type { Span } from '../problems/span.js';
+
+// Content hashes of a spec's parts, for the queries that keep what an analysis computed while what it
+// read is unchanged (audit/prepared-audits.ts). A part's hash covers its tokens (so a comment or a
+// change of layout keeps it, and a string's spaces do not) and, through every declared name among
+// them, the hashes of the declarations it uses: editing a signal changes the hash of every detector,
+// term and audit that reads it, and nothing else. A name token counts as a use wherever it stands;
+// where it is a bound variable that shadows a declaration the hash only changes more often.
+
+/** A token as the lexer gives it: its text and where it starts. */
+export interface SpecToken {
+  readonly image: string;
+  readonly startOffset: number;
+}
+
+export interface SpecHashes {
+  /** Per declared name (the first declaration of it): its tokens and the hashes of the names it uses. */
+  readonly decls: ReadonlyMap<string, string>;
+  /** Per reward term, `REWARD.TERM`: its expression, without its weight, and the hashes of the names it uses. */
+  readonly terms: ReadonlyMap<string, string>;
+  /** Per attack of an audit, `AUDIT.ATTACK`: its item (edit, targets, generators) and the hashes of the names it uses. */
+  readonly attacks: ReadonlyMap<string, string>;
+}
+
+export const termHashKey = (reward: string, term: string): string => `${reward}.${term}`;
+export const attackHashKey = (audit: string, attack: string): string => `${audit}.${attack}`;
+
+function digest(parts: unknown): string {
+  return createHash('sha256').update(JSON.stringify(parts)).digest('base64url');
+}
+
+/** The hashes of every declaration, reward term and attack of a parsed spec; `tokens` in order, without comments. */
+export function specHashes(spec: Spec, tokens: readonly SpecToken[]): SpecHashes {
+  const declared = new Map<string, Decl>();
+  for (const decl of spec.decls) if (decl.name !== undefined && !declared.has(decl.name.text)) declared.set(decl.name.text, decl);
+
+  const imagesIn = (span: Span): string[] => {
+    let low = 0;
+    let high = tokens.length;
+    while (low < high) {
+      const mid = (low + high) >>> 1;
+      if (tokens[mid]!.startOffset < span.start) low = mid + 1;
+      else high = mid;
+    }
+    const images: string[] = [];
+    for (let i = low; i < tokens.length && tokens[i]!.startOffset < span.end; i++) images.push(tokens[i]!.image);
+    return images;
+  };
+
+  const decls = new Map<string, string>();
+  const visiting = new Set<string>();
+  // The names a part uses, each with its declaration's hash, in name order.
+  const uses = (images: readonly string[], self: string | undefined): string[] =>
+    [...new Set(images.filter((image) => image !== self && declared.has(image)))].sort().map((name) => `${name}=${declHash(name)}`);
+  const declHash = (name: string): string => {
+    const known = decls.get(name);
+    if (known !== undefined) return known;
+    // A declaration that uses itself is an error of the check, and no analysis runs on it.
+    if (visiting.has(name)) return `cycle:${name}`;
+    visiting.add(name);
+    const decl = declared.get(name)!;
+    const images = imagesIn(decl.span);
+    const hash = digest([decl.kind, images, uses(images, name)]);
+    visiting.delete(name);
+    decls.set(name, hash);
+    return hash;
+  };
+  for (const name of declared.keys()) declHash(name);
+
+  const terms = new Map<string, string>();
+  const attacks = new Map<string, string>();
+  for (const decl of declared.values()) {
+    if (decl.kind === 'reward' && decl.name !== undefined) {
+      for (const term of decl.terms) {
+        if (term.body === undefined) continue;
+        const images = imagesIn(term.body.span);
+        terms.set(termHashKey(decl.name.text, term.name.text), digest(['term', images, uses(images, undefined)]));
+      }
+    }
+    if (decl.kind === 'audit' && decl.name !== undefined) {
+      for (const item of decl.items) {
+        if (item.kind !== 'attack' || item.name === undefined) continue;
+        const images = imagesIn(item.span);
+        attacks.set(attackHashKey(decl.name.text, item.name.text), digest(['attack', images, uses(images, undefined)]));
+      }
+    }
+  }
+  return { decls, terms, attacks };
+}
