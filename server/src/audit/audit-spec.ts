@@ -173,10 +173,7 @@ function reusedEdits(ctx: AuditContext, plan: AuditPlan, kept: KeptAudit): { edi
   const same = current.length === kept.edits.table.keys.length && current.every((key, k) => key === kept.edits.table.keys[k] && unchanged(key));
   const edits = same ? kept.edits : patchFeatures(kept.edits, ctx.model, auditEditPlan(plan), unchanged);
   if (edits === undefined) return undefined;
-  // The same attacks (the preparation key says so), at their places in the current text.
-  const attacks = new Map(plan.attacks.map((a) => [a.name, a]));
-  const placed = { ...edits, runs: edits.runs.map((run) => ({ ...run, plan: attacks.get(run.plan.name)! })) };
-  return { edits: placed, features: same ? new Map(kept.features) : featureHashes(ctx, edits) };
+  return { edits, features: same ? new Map(kept.features) : featureHashes(ctx, edits) };
 }
 
 /**

@@ -29,6 +29,8 @@ import { scopedRuns, selectedRowsReport } from './selection-scope.js';
 import { penaltySweep, perPool } from './sensitivity.js';
 import { offlineUtility, rowMetrics } from './utility.js';
 import { profilePool, type PoolProfile } from '../pool/profile.js';
+import type { Trajectory } from '../pool/types.js';
+import type { PoolSummary, ScoringMemo } from '../edits/scoring-memo.js';
 
 
 /**
@@ -180,7 +182,8 @@ function attackReports(scoring: AuditScoring, lattice: LatticeReport): AttackRep
     kind: run.plan.kind,
     targets: [...run.plan.targets],
     generators: run.plan.generators.map((g) => g.label),
-    range: scoring.lines.range(run.plan.span),
+    // A kept run's attack may stand elsewhere in the current text: the current plan places it.
+    range: scoring.lines.range(scoring.plan.attacks.find((a) => a.name === run.plan.name)?.span ?? run.plan.span),
     counts: run.edits,
     eligibility: { targets: [...run.eligibility.targets], others: [...run.eligibility.others] },
     candidateNotes: prepared.candidateNotes.get(run.plan.name) ?? [],
@@ -237,6 +240,12 @@ function sideStatistics(scoring: AuditScoring) {
   };
 }
 
+function poolSummary(memo: ScoringMemo, rows: readonly Trajectory[]): PoolSummary {
+  let summary = memo.pools.get(rows);
+  if (summary === undefined) memo.pools.set(rows, (summary = { questions: new Set(rows.map((r) => r.question_id)).size, profile: profilePool(rows) }));
+  return summary;
+}
+
 /** The data the audit read: corpus, pools, clusters and how often each detector fires on the originals. */
 function dataSummary(scoring: AuditScoring): Pick<AuditReport, 'corpus' | 'pools' | 'clusters' | 'detectors' | 'terms'> {
   const { plan, prepared } = scoring;
@@ -247,9 +256,10 @@ function dataSummary(scoring: AuditScoring): Pick<AuditReport, 'corpus' | 'pools
       name: inputs.corpusName, file: inputs.corpus.file, passages: inputs.corpus.passages.size,
       skipped: inputs.corpusIssues.length, issues: reportedRows(inputs.corpusIssues),
     },
-    pools: inputs.pools.map((p) => ({
-      name: p.name, file: p.file, rows: p.rows.length, questions: new Set(p.rows.map((r) => r.question_id)).size, ...readFileSection(p), profile: profileReport(profilePool(p.rows)),
-    })),
+    pools: inputs.pools.map((p) => {
+      const { questions, profile } = poolSummary(prepared.memo, p.rows);
+      return { name: p.name, file: p.file, rows: p.rows.length, questions, ...readFileSection(p), profile: profileReport(profile) };
+    }),
     clusters: prepared.clusters,
     detectors: prepared.detectorNames.map((name) => {
       const column = detectorColumns.get(name)!;

@@ -38,10 +38,16 @@ export function patchFeatures(prepared: PreparedEdits, model: SpecModel, plan: E
   source.forEach((from, k) => {
     if (from >= 0) newIndex[from] = k;
   });
-  const runs = prepared.runs.map((run): AttackRun => ({ ...run, changes: remapped(run.changes, newIndex) }));
-  return {
-    ...prepared, table, originalValues, runs, detectorNames: compiled.detectorNames, detectorColumns: compiled.detectorColumns, memo: scoringMemo(),
-  };
+  const runs = prepared.runs.map((run): AttackRun => {
+    const changes = remapped(run.changes, newIndex);
+    return changes === run.changes ? run : { ...run, changes };
+  });
+  // What the scoring memo keeps is keyed by run and weights, and by detector column: while every run
+  // and every detector column is the same, it holds for the new table too (a margin depends only on
+  // the weights and the change vectors), so the margins of a term no edit changes are not summed again.
+  const sameColumns = [...compiled.detectorColumns].every(([name, k]) => prepared.detectorColumns.get(name) === k);
+  const memo = sameColumns && runs.every((run, a) => run === prepared.runs[a]) ? prepared.memo : scoringMemo();
+  return { ...prepared, table, originalValues, runs, detectorNames: compiled.detectorNames, detectorColumns: compiled.detectorColumns, memo };
 }
 
 function readsWhatItWrites(table: FeatureTable, k: number, writes: ReadonlySet<string>): boolean {

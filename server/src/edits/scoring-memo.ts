@@ -1,6 +1,8 @@
 import { LRUCache } from 'lru-cache';
 import { bootstrapMemo, type BootstrapMemo } from '../stats/bootstrap.js';
 import type { Selection } from './attack-plan.js';
+import type { PoolProfile } from '../pool/profile.js';
+import type { Trajectory } from '../pool/types.js';
 import type { AttackRun } from './attack-run.js';
 import type { EditMargins, Selected, UnitVectors } from './scoring.js';
 
@@ -30,7 +32,15 @@ export interface ScoringMemo {
   readonly triggering: WeakMap<AttackRun, Map<number, Int32Array>>;
   /** Per run, each unit's distinct change vectors (weight-free; `selected` reads them). */
   readonly unitVectors: WeakMap<AttackRun, UnitVectors>;
+  /** Per pool's rows, what the report says of them (questions, profile): weight-free, and as long as the rows. */
+  readonly pools: WeakMap<readonly Trajectory[], PoolSummary>;
   readonly bootstrap: BootstrapMemo;
+}
+
+/** What a report says of one pool's rows, whatever the weights. */
+export interface PoolSummary {
+  readonly questions: number;
+  readonly profile: PoolProfile;
 }
 
 /**
@@ -54,6 +64,7 @@ export function scoringMemo(maxMarginBytes = marginBytes): ScoringMemo {
     selections: new WeakMap(),
     triggering: new WeakMap(),
     unitVectors: new WeakMap(),
+    pools: new WeakMap(),
     bootstrap: bootstrapMemo(),
   };
 }
