@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import { auditSpec } from '../audit/audit-spec.js';
-import { maxWorkers } from '../edits/parallel-prepare.js';
+import { maxWorkers } from '../threads/parallel-prepare.js';
 import { makeBaseline } from '../audit/baseline.js';
 import { specFindings } from '../findings/spec-findings.js';
 import { specRelative } from '../inputs/paths.js';
