@@ -2,28 +2,33 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 // The stages of server/src, lowest first (docs/architecture.md draws them). A stage may import the
-// stages below it and never one above; the three analyses are siblings and never import each other.
+// stages below it and never one above; the three analyses are siblings and never import each other,
+// and neither do scoring/ and candidates/ (nor threads/, above candidates/, and scoring/).
 // Each entry: the folder and the folders it must not import.
 const above = (...folders) => folders;
 const walls = {
-  problems: above('importers', 'stats', 'report', 'syntax', 'pool', 'inputs', 'language', 'semantics', 'format', 'reward', 'edits', 'audit', 'signal', 'compare', 'findings', 'render', 'lsp', 'cli'),
-  stats: above('importers', 'problems', 'report', 'syntax', 'pool', 'inputs', 'language', 'semantics', 'format', 'reward', 'edits', 'audit', 'signal', 'compare', 'findings', 'render', 'lsp', 'cli'),
-  report: above('syntax', 'pool', 'importers', 'inputs', 'language', 'semantics', 'format', 'reward', 'edits', 'audit', 'signal', 'compare', 'findings', 'render', 'lsp', 'cli'),
-  language: above('syntax', 'importers', 'inputs', 'semantics', 'format', 'reward', 'edits', 'audit', 'signal', 'compare', 'findings', 'render', 'lsp', 'cli'),
-  syntax: above('pool', 'importers', 'inputs', 'semantics', 'format', 'reward', 'edits', 'audit', 'signal', 'compare', 'findings', 'render', 'lsp', 'cli'),
-  pool: above('syntax', 'language', 'importers', 'inputs', 'semantics', 'format', 'reward', 'edits', 'audit', 'signal', 'compare', 'findings', 'render', 'lsp', 'cli'),
-  importers: above('syntax', 'language', 'inputs', 'semantics', 'format', 'reward', 'edits', 'audit', 'signal', 'compare', 'findings', 'render', 'lsp', 'cli'),
-  inputs: above('semantics', 'format', 'reward', 'edits', 'audit', 'signal', 'compare', 'findings', 'render', 'lsp', 'cli'),
-  semantics: above('format', 'reward', 'edits', 'audit', 'signal', 'compare', 'findings', 'render', 'lsp', 'cli'),
-  format: above('importers', 'inputs', 'reward', 'edits', 'audit', 'signal', 'compare', 'findings', 'render', 'lsp', 'cli'),
-  reward: above('format', 'edits', 'audit', 'signal', 'compare', 'findings', 'render', 'lsp', 'cli'),
-  edits: above('format', 'audit', 'signal', 'compare', 'findings', 'render', 'lsp', 'cli'),
-  audit: above('format', 'signal', 'compare', 'findings', 'render', 'lsp', 'cli'),
-  signal: above('format', 'audit', 'compare', 'findings', 'render', 'lsp', 'cli'),
-  compare: above('format', 'audit', 'signal', 'findings', 'render', 'lsp', 'cli'),
-  findings: above('format', 'render', 'lsp', 'cli'),
-  render: above('format', 'lsp', 'cli'),
-  host: above('format', 'lsp', 'cli'),
+  problems: above('importers', 'stats', 'report', 'syntax', 'pool', 'inputs', 'language', 'semantics', 'format', 'reward', 'edits', 'scoring', 'candidates', 'threads', 'audit', 'signal', 'compare', 'findings', 'render', 'ide', 'lsp', 'cli'),
+  stats: above('importers', 'problems', 'report', 'syntax', 'pool', 'inputs', 'language', 'semantics', 'format', 'reward', 'edits', 'scoring', 'candidates', 'threads', 'audit', 'signal', 'compare', 'findings', 'render', 'ide', 'lsp', 'cli'),
+  report: above('syntax', 'pool', 'importers', 'inputs', 'language', 'semantics', 'format', 'reward', 'edits', 'scoring', 'candidates', 'threads', 'audit', 'signal', 'compare', 'findings', 'render', 'ide', 'lsp', 'cli'),
+  language: above('syntax', 'importers', 'inputs', 'semantics', 'format', 'reward', 'edits', 'scoring', 'candidates', 'threads', 'audit', 'signal', 'compare', 'findings', 'render', 'ide', 'lsp', 'cli'),
+  syntax: above('pool', 'importers', 'inputs', 'semantics', 'format', 'reward', 'edits', 'scoring', 'candidates', 'threads', 'audit', 'signal', 'compare', 'findings', 'render', 'ide', 'lsp', 'cli'),
+  pool: above('syntax', 'language', 'importers', 'inputs', 'semantics', 'format', 'reward', 'edits', 'scoring', 'candidates', 'threads', 'audit', 'signal', 'compare', 'findings', 'render', 'ide', 'lsp', 'cli'),
+  importers: above('syntax', 'language', 'inputs', 'semantics', 'format', 'reward', 'edits', 'scoring', 'candidates', 'threads', 'audit', 'signal', 'compare', 'findings', 'render', 'ide', 'lsp', 'cli'),
+  inputs: above('semantics', 'format', 'reward', 'edits', 'scoring', 'candidates', 'threads', 'audit', 'signal', 'compare', 'findings', 'render', 'ide', 'lsp', 'cli'),
+  semantics: above('format', 'reward', 'edits', 'scoring', 'candidates', 'threads', 'audit', 'signal', 'compare', 'findings', 'render', 'ide', 'lsp', 'cli'),
+  format: above('importers', 'inputs', 'reward', 'edits', 'scoring', 'candidates', 'threads', 'audit', 'signal', 'compare', 'findings', 'render', 'ide', 'lsp', 'cli'),
+  reward: above('format', 'edits', 'scoring', 'candidates', 'threads', 'audit', 'signal', 'compare', 'findings', 'render', 'ide', 'lsp', 'cli'),
+  edits: above('format', 'scoring', 'candidates', 'threads', 'audit', 'signal', 'compare', 'findings', 'render', 'ide', 'lsp', 'cli'),
+  scoring: above('format', 'candidates', 'threads', 'audit', 'signal', 'compare', 'findings', 'render', 'ide', 'lsp', 'cli'),
+  candidates: above('format', 'scoring', 'threads', 'audit', 'signal', 'compare', 'findings', 'render', 'ide', 'lsp', 'cli'),
+  threads: above('format', 'scoring', 'audit', 'signal', 'compare', 'findings', 'render', 'ide', 'lsp', 'cli'),
+  audit: above('format', 'signal', 'compare', 'findings', 'render', 'ide', 'lsp', 'cli'),
+  signal: above('format', 'audit', 'compare', 'findings', 'render', 'ide', 'lsp', 'cli'),
+  compare: above('format', 'audit', 'signal', 'findings', 'render', 'ide', 'lsp', 'cli'),
+  findings: above('format', 'render', 'ide', 'lsp', 'cli'),
+  render: above('format', 'ide', 'lsp', 'cli'),
+  host: above('format', 'ide', 'lsp', 'cli'),
+  ide: above('lsp', 'cli'),
   cli: above('lsp'),
   lsp: above('cli'),
 };

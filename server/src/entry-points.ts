@@ -4,5 +4,5 @@
 // none runs another's start-up code (the server's connection, the worker's port, the CLI's argv).
 export const startServer = (): Promise<unknown> => import('./lsp/main.js');
 export const startAnalysisWorker = (): Promise<unknown> => import('./lsp/analysis-worker.js');
-export const startPrepareWorker = (): Promise<unknown> => import('./edits/prepare-worker.js');
+export const startPrepareWorker = (): Promise<unknown> => import('./threads/prepare-worker.js');
 export const startCli = (): Promise<unknown> => import('./cli/main.js');

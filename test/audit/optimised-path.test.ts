@@ -10,7 +10,7 @@ import { auditSpec, newAuditCaches, type AuditSpecOptions } from '../../server/s
 import { openRankingStore, rankingLine, storeKeyOf } from '../../server/src/inputs/ranking-cache.js';
 import { cacheFolder } from '../../server/src/inputs/cache-folder.js';
 import { corpusOrder } from '../../server/src/pool/corpus-order.js';
-import { createCandidateSource } from '../../server/src/edits/candidate-source.js';
+import { createCandidateSource } from '../../server/src/candidates/candidate-source.js';
 import { bootstrapMemo, clusterBootstrap, percentile } from '../../server/src/stats/bootstrap.js';
 import { rewardScorer } from '../../server/src/edits/features.js';
 import { maxLatticeDetectors } from '../../server/src/problems/limits.js';
@@ -22,7 +22,7 @@ import { compilePlan, prepareEdits } from '../../server/src/edits/prepare.js';
 import { changeableColumns, editRecord, evaluateFeatures } from '../../server/src/edits/attack-run.js';
 import { editVariants } from '../../server/src/edits/edit-program.js';
 import { changeOf, vectorCount } from '../../server/src/edits/edit-changes.js';
-import { estimateSelection, selectionLabel } from '../../server/src/edits/scoring.js';
+import { estimateSelection, selectionLabel } from '../../server/src/scoring/scoring.js';
 import { scoringMemo } from '../../server/src/edits/scoring-memo.js';
 import { viewOf } from '../../server/src/language/view.js';
 import { corpusEnv } from '../../server/src/language/eval-env.js';

@@ -1,4 +1,4 @@
-// An audit prepared on worker threads (edits/parallel-prepare.ts), or on one thread a range at a
+// An audit prepared on worker threads (threads/parallel-prepare.ts), or on one thread a range at a
 // time, must give the report one thread gives in one pass, byte for byte: the same figures, the
 // same notes on dropped candidates, the same generators behind each edit, the same first error.
 // Small ranges (minRowsPerWorker, rowsPerRange) make the sample pools run in many ranges.
@@ -9,7 +9,7 @@ import { describe, it } from 'node:test';
 import { auditSpec, type AuditSpecOptions } from '../../server/src/audit/audit-spec.js';
 import { Worker } from 'node:worker_threads';
 import { assemblePrepared, compileSetup, noCandidates, preparePart, setupRows, type PreparedPart } from '../../server/src/edits/prepare.js';
-import { claimRange, prepareInParallel, rowRanges, type FromCoordinator, type ToCoordinator } from '../../server/src/edits/parallel-prepare.js';
+import { claimRange, prepareInParallel, rowRanges, type FromCoordinator, type ToCoordinator } from '../../server/src/threads/parallel-prepare.js';
 import { maxRowsPerRange } from '../../server/src/edits/prepare.js';
 import { corpusEnv } from '../../server/src/language/eval-env.js';
 import type { Trajectory } from '../../server/src/pool/types.js';
@@ -91,7 +91,7 @@ describe('an audit prepared on worker threads', () => {
     const one = await outcomeJson(specFile, { workers: 1, candidateCache: cache });
     assert.equal(one.json, many.json);
     assert.equal(kept(), lines, 'the second run ranked nothing new');
-    // The workers are sent the stored rankings as corpus places (edits/rankings-on-wire.ts).
+    // The workers are sent the stored rankings as corpus places (threads/rankings-on-wire.ts).
     const again = await outcomeJson(specFile, { workers: 2, minRowsPerWorker: 40, candidateCache: cache });
     assert.equal(again.json, many.json);
     assert.equal(kept(), lines, 'the third run ranked nothing new');

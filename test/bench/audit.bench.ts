@@ -6,7 +6,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { auditSpec } from '../../server/src/audit/audit-spec.js';
-import { createCandidateSource } from '../../server/src/edits/candidate-source.js';
+import { createCandidateSource } from '../../server/src/candidates/candidate-source.js';
 import { auditEditPlan, planAudit } from '../../server/src/audit/plan.js';
 import { scoreAudit } from '../../server/src/audit/run-audit.js';
 import { prepareEdits } from '../../server/src/edits/prepare.js';

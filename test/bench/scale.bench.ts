@@ -15,7 +15,7 @@ import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { generateScaled } from '../../samples/generator/scaled.js';
 import type { AuditResult, FloorResult, Stages, ThreadsResult } from './scale-child.js';
-import { minRowsPerWorker, threadsFor } from '../../server/src/edits/parallel-prepare.js';
+import { minRowsPerWorker, threadsFor } from '../../server/src/threads/parallel-prepare.js';
 import { median } from './floor.js';
 
 const sizes = (process.env['BENCH_SIZES'] ?? '1000,10000,58368,200000').split(',').map(Number);

@@ -7,7 +7,7 @@ import { describe, it } from 'node:test';
 import type { AttackRun } from '../../server/src/edits/attack-run.js';
 import { ChangeVectorSet, changeOf, changesFeature, joinChanges, selectChanges, vectorCount, type EditChanges } from '../../server/src/edits/edit-changes.js';
 import { editMargin, pairedMargin } from '../../server/src/edits/features.js';
-import { editMargins } from '../../server/src/edits/scoring.js';
+import { editMargins } from '../../server/src/scoring/scoring.js';
 import { scoringMemo } from '../../server/src/edits/scoring-memo.js';
 import { seededRandom } from '../../server/src/stats/random.js';
 

@@ -6,7 +6,7 @@ import { describe, it } from 'node:test';
 import { MessageChannel, receiveMessageOnPort } from 'node:worker_threads';
 import type { Ranking } from '../../server/src/inputs/ranking-cache.js';
 import { corpusEnv } from '../../server/src/language/eval-env.js';
-import { rankingBuffers, RankingsPacker, unpackRankings, type RankingsOnWire } from '../../server/src/edits/rankings-on-wire.js';
+import { rankingBuffers, RankingsPacker, unpackRankings, type RankingsOnWire } from '../../server/src/threads/rankings-on-wire.js';
 
 const passages = new Map(Array.from({ length: 50 }, (_, i) => `w:${i}`).map((id) => [id, { id, title: id, text: `passage ${id}` }]));
 const order = corpusEnv({ file: 'corpus.jsonl', passages }).corpusOrder();

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { JoinedReplacementIds, ReplacementIdsBuilder, replacementAt, selectReplacements, type ReplacementIds } from '../../server/src/edits/replacement-ids.js';
-import { partOnWire } from '../../server/src/edits/parallel-prepare.js';
+import { partOnWire } from '../../server/src/threads/parallel-prepare.js';
 import type { PreparedPart } from '../../server/src/edits/prepare.js';
 import { corpusEnv } from '../../server/src/language/eval-env.js';
 

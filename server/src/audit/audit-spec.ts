@@ -1,10 +1,10 @@
 import * as path from 'node:path';
 import { withLoggedFields } from '../edits/logged-field-rows.js';
 import { AuditError } from '../edits/audit-error.js';
-import { createCandidateSource, type CommandAnswers } from '../edits/candidate-source.js';
+import { createCandidateSource, type CommandAnswers } from '../candidates/candidate-source.js';
 import { candidateLinks } from '../edits/attack-plan.js';
 import { compilePlan, prepareEdits, type PreparedEdits, type RunOptions } from '../edits/prepare.js';
-import { defaultWorkers, minRowsPerWorker, prepareInParallel, threadsFor } from '../edits/parallel-prepare.js';
+import { defaultWorkers, minRowsPerWorker, prepareInParallel, threadsFor } from '../threads/parallel-prepare.js';
 import { probeFileUnder } from '../inputs/file-probe.js';
 import { namedFiles } from '../inputs/term-cache.js';
 import { InputCache } from '../inputs/input-cache.js';

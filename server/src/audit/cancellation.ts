@@ -4,7 +4,7 @@ import { featureByVector } from '../edits/edit-changes.js';
 import { estimateArrays, type EstimateOptions } from '../stats/estimands.js';
 import { extraFeatures, type Scorer } from '../edits/features.js';
 import { selections } from '../edits/attack-plan.js';
-import { editMargins, selectedEdits } from '../edits/scoring.js';
+import { editMargins, selectedEdits } from '../scoring/scoring.js';
 import type { ScoringMemo } from '../edits/scoring-memo.js';
 
 export interface CancellationContext {

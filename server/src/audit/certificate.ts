@@ -4,8 +4,8 @@ import { featureByVector, vectorCount } from '../edits/edit-changes.js';
 import { tieTolerance } from '../stats/estimands.js';
 import { vectorChange, type Scorer } from '../edits/features.js';
 import { subsetWeights, type LatticePenalty } from './lattice.js';
-import { editMargins, type EditMargins } from '../edits/scoring.js';
-import type { ScoringMemo } from '../edits/scoring-memo.js';
+import { editMargins } from '../scoring/scoring.js';
+import type { EditMargins, ScoringMemo } from '../edits/scoring-memo.js';
 
 /**
  * The audited edits of one attack that trigger lattice detector j (f_j flips 0 → 1), in edit order,

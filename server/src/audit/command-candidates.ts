@@ -2,8 +2,8 @@
 // request of the audit's pools batched on its stdin, answers kept in the command cache. A bad
 // answer or a failed run stops the audit with an error that names the command's output line.
 import type { AttackPlan } from '../edits/attack-plan.js';
-import type { CommandAnswers } from '../edits/candidate-source.js';
-import { commandRequests, parseAnswers, requestLines } from '../edits/generators/command.js';
+import type { CommandAnswers } from '../candidates/candidate-source.js';
+import { commandRequests, parseAnswers, requestLines } from '../candidates/command.js';
 import { cachedOutput, keepOutput, outputHash } from '../inputs/command-cache.js';
 import { cacheWarning } from '../inputs/cache-folder.js';
 import { runCommand } from '../inputs/command-runner.js';

@@ -1,6 +1,6 @@
 // The certificate per generator (issue 17, §2): the finite-set certificate covers only the edits
 // that were run, so it must say which generators ran them. Each triggering edit is credited to the
-// generators that proposed its passage (edits/generators/edit-origins.ts; an id several generators
+// generators that proposed its passage (edits/edit-origins.ts; an id several generators
 // proposed belongs to each), and an exact attack's edits to the attack's kind.
 import type { AttackRun } from '../edits/attack-run.js';
 import type { GeneratorPlan } from '../edits/attack-plan.js';

@@ -5,7 +5,7 @@
 import type { AttackRun } from '../edits/attack-run.js';
 import type { Scorer } from '../edits/features.js';
 import type { PreparedEdits } from '../edits/prepare.js';
-import { editMargins, estimateSelection } from '../edits/scoring.js';
+import { editMargins, estimateSelection } from '../scoring/scoring.js';
 import type { HeldOutReport, HeldOutResult } from '../report/generator-schema.js';
 import type { EstimateOptions } from '../stats/estimands.js';
 import { certifiedLambda, triggeringEdits } from './certificate.js';

@@ -4,8 +4,8 @@ import { changesFeature } from '../edits/edit-changes.js';
 import type { EstimateOptions } from '../stats/estimands.js';
 import type { Scorer } from '../edits/features.js';
 import { selections } from '../edits/attack-plan.js';
-import { editMargins, estimateSelection, selectionLabel, type EditMargins } from '../edits/scoring.js';
-import type { ScoringMemo } from '../edits/scoring-memo.js';
+import { editMargins, estimateSelection, selectionLabel } from '../scoring/scoring.js';
+import type { EditMargins, ScoringMemo } from '../edits/scoring-memo.js';
 import { AuditError } from '../edits/audit-error.js';
 import { maxLatticeDetectors } from '../problems/limits.js';
 

@@ -2,7 +2,7 @@ import type { AttackReport, LatticeReport } from '../report/schema.js';
 import type { AttackRun } from '../edits/attack-run.js';
 import { strengthenedScorer, type FeatureTable, type Scorer } from '../edits/features.js';
 import { selections } from '../edits/attack-plan.js';
-import { editMargins, selectedMargins, selectionLabel } from '../edits/scoring.js';
+import { editMargins, selectedMargins, selectionLabel } from '../scoring/scoring.js';
 import type { ScoringMemo } from '../edits/scoring-memo.js';
 
 // The distribution of selected paired margins behind each ASR, binned for the report page's

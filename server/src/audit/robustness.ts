@@ -1,6 +1,6 @@
 import type { Scorer } from '../edits/features.js';
 import type { PreparedEdits } from '../edits/prepare.js';
-import { scoreAttack, selectionLabel } from '../edits/scoring.js';
+import { scoreAttack, selectionLabel } from '../scoring/scoring.js';
 import type { RobustnessEntry } from '../report/selection-schema.js';
 import type { PoolSelection } from '../semantics/audit-options.js';
 import type { EstimateOptions } from '../stats/estimands.js';

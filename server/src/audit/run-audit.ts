@@ -4,7 +4,7 @@ import { featureByVector } from '../edits/edit-changes.js';
 import { variantText } from '../edits/edit-program.js';
 import { editMargin, rewardScorer, type Scorer } from '../edits/features.js';
 import { compilePlan, prepareEdits, withRows, type CandidateSource, type PreparedEdits, type RunOptions } from '../edits/prepare.js';
-import { scoreAttack, selectionLabel } from '../edits/scoring.js';
+import { scoreAttack, selectionLabel } from '../scoring/scoring.js';
 import type { AnalysisInputs } from '../inputs/analysis-inputs.js';
 import { readFileSection, reportedRows } from '../inputs/pool-section.js';
 import type { AttackReport, AuditReport, FrozenFigures, LatticeReport, PoolProfileReport, WorkedPair } from '../report/schema.js';

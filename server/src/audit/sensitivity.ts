@@ -3,7 +3,7 @@ import type { AttackRun } from '../edits/attack-run.js';
 import { estimateArrays, zeroEventUpperBound, type EstimateOptions } from '../stats/estimands.js';
 import { strengthenedScorer, type FeatureTable, type Scorer } from '../edits/features.js';
 import { selections } from '../edits/attack-plan.js';
-import { editMargins, estimateSelection, selectedMargins, selectionLabel } from '../edits/scoring.js';
+import { editMargins, estimateSelection, selectedMargins, selectionLabel } from '../scoring/scoring.js';
 import type { ScoringMemo } from '../edits/scoring-memo.js';
 
 /** The penalty-scale sweep: R0 − s·Σ λ_j f_j over every lattice detector, for each scale s. */

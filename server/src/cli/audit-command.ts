@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import { maxWorkers } from '../edits/parallel-prepare.js';
+import { maxWorkers } from '../threads/parallel-prepare.js';
 import { makeBaseline } from '../audit/baseline.js';
 import { SpecVersion } from '../host/spec-version.js';
 import { probeFileUnder } from '../inputs/file-probe.js';

@@ -2,7 +2,7 @@ import { isSuccess } from '../stats/estimands.js';
 import { editMargin, rewardScorer } from '../edits/features.js';
 import type { AnalysisInputs } from '../inputs/analysis-inputs.js';
 import { prepareEdits } from '../edits/prepare.js';
-import { editMargins, selectedMargins } from '../edits/scoring.js';
+import { editMargins, selectedMargins } from '../scoring/scoring.js';
 import type { CandidateSource } from '../edits/prepare.js';
 import type { CommandTerms } from '../language/command-terms.js';
 import type { Trajectory } from '../pool/types.js';

@@ -6,7 +6,7 @@ import type { CommandTerms } from '../language/command-terms.js';
 import { withLoggedFields } from '../edits/logged-field-rows.js';
 import { candidateLinks } from '../edits/attack-plan.js';
 import { AuditError } from '../edits/audit-error.js';
-import { createCandidateSource } from '../edits/candidate-source.js';
+import { createCandidateSource } from '../candidates/candidate-source.js';
 import type { RowIssue } from '../pool/types.js';
 import type { ComparisonReport } from '../report/training-schema.js';
 import { checkSpec, type CheckedSpec } from '../semantics/analyze.js';

@@ -46,7 +46,7 @@ export interface RunIndex {
   readonly editReplacement: ReplacementIds;
   /**
    * Of a launder attack that merges several generators: which of them proposed each edit's passage
-   * (bit g: plan.generators[g]; edits/generators/edit-origins.ts); −1 where the edit has none.
+   * (bit g: plan.generators[g]; edits/edit-origins.ts); −1 where the edit has none.
    */
   readonly editOrigins?: Int32Array;
 }
@@ -167,7 +167,7 @@ const hasIsolated = 4;
 
 /**
  * One attack over a range of rows, in typed arrays so a worker thread can hand it back without a
- * copy (edits/parallel-prepare.ts). Rows and edits are numbered from the part's first row and edit;
+ * copy (threads/parallel-prepare.ts). Rows and edits are numbered from the part's first row and edit;
  * `joinRunParts` lays parts of consecutive ranges end to end into the `AttackRun` one pass over
  * every row builds.
  */

@@ -14,8 +14,8 @@ import { AuditError, featureName } from './audit-error.js';
 import { buildFeatureTable, type FeatureTable } from './features.js';
 import { evaluateMetrics, joinMetrics } from './original-metrics.js';
 import { scoringMemo, type ScoringMemo } from './scoring-memo.js';
-import { partOrigins } from './generators/edit-origins.js';
-import { dropNotes, sumDrops, type DropCounts, type GeneratorDrops } from './generators/candidates-file.js';
+import { partOrigins } from './edit-origins.js';
+import { dropNotes, sumDrops, type DropCounts, type GeneratorDrops } from './candidate-drops.js';
 import type { CommandRecord } from '../report/generator-schema.js';
 
 /** Where laundering candidates come from; built from the attacks' generators, reading visible fields only. */

@@ -4,7 +4,45 @@ import type { Selection } from './attack-plan.js';
 import type { PoolProfile } from '../pool/profile.js';
 import type { Trajectory } from '../pool/types.js';
 import type { AttackRun } from './attack-run.js';
-import type { EditMargins, Selected, UnitVectors } from './scoring.js';
+import type { RateEstimate } from '../stats/estimands.js';
+
+// The memo is made with the prepared edits (`PreparedEdits.memo`), so it and the values it keeps
+// live with the edit engine; scoring/scoring.ts computes them.
+
+/**
+ * Paired margins M(τ) = R(A(τ)) − R(τ) of every isolated-eligible edit of a run under one scorer:
+ * a margin per distinct change vector and each edit's vector (edits/edit-changes.ts), so no array
+ * holds a margin per edit. `at(e)` is edit e's margin.
+ */
+export class EditMargins {
+  constructor(
+    readonly byVector: Float64Array,
+    readonly vectorOf: Int32Array,
+  ) {}
+
+  at(edit: number): number {
+    return this.byVector[this.vectorOf[edit]!]!;
+  }
+}
+
+/** What a selection picks under one set of margins: an edit per unit, in unit order, and its margin. */
+export interface Selected {
+  readonly edits: Int32Array;
+  readonly margins: Float64Array;
+  /** Its estimates, by resamples and seed (`estimateSelection`). */
+  readonly estimates: Map<string, RateEstimate>;
+}
+
+/**
+ * Each unit's distinct change vectors, each with the unit's first edit that has it, in edit order:
+ * unit u's pairs are [unitStart[u], unitStart[u + 1]). Weight-free, so made once per run; an
+ * oracle-worst selection then compares a unit's few vectors instead of its every edit.
+ */
+export interface UnitVectors {
+  readonly unitStart: Int32Array;
+  readonly vector: Int32Array;
+  readonly firstEdit: Int32Array;
+}
 
 /**
  * What scoring one prepared edits remembers from one scoring to the next: made with the prepared

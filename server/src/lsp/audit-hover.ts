@@ -8,7 +8,7 @@ import { pairLabel, pairLink, pairParams } from './worked-pair-links.js';
 import { pairFile } from '../report/pair-file.js';
 import { generatorCertificateSentence, heldOutSentence } from '../findings/generator-wording.js';
 import { loggedFieldsText, profileCounts } from '../findings/data-reasons.js';
-import { code } from './row-text.js';
+import { code } from '../ide/row-text.js';
 import { escapeControls } from '../report/escape-text.js';
 
 // What the latest audit says about the name under the cursor, appended to its hover: a summary a

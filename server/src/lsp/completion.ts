@@ -8,15 +8,15 @@ import { optionDocs } from '../semantics/check-blocks.js';
 import { auditOptionDocs, poolSelectionDocs } from '../semantics/audit-options.js';
 import type { AuditDecl, Decl } from '../syntax/ast.js';
 import { Corpus, Identifier } from '../syntax/tokens.js';
-import { aggregateSnippets, auditItemSnippets, declarationSnippets, editDoc, editSnippet, operandKeywordSnippets, type KeywordSnippet } from './completion-keywords.js';
-import { completionWants, type ScopedVariable, type Want } from './completion-context.js';
-import { importItems } from './import-clause.js';
-import { codeBlock, declDetail, declDoc, exprOf, functionDoc, memberVisibility, sourceText, typeAndVisibility } from './describe.js';
+import { aggregateSnippets, auditItemSnippets, declarationSnippets, editDoc, editSnippet, operandKeywordSnippets, type KeywordSnippet } from '../ide/completion-keywords.js';
+import { completionWants, type ScopedVariable, type Want } from '../ide/completion-context.js';
+import { importItems, type ImportItemKind } from '../ide/import-clause.js';
+import { codeBlock, declDetail, declDoc, exprOf, functionDoc, memberVisibility, sourceText, typeAndVisibility } from '../ide/describe.js';
 import type { DocumentAnalysis } from './document-analysis.js';
-import { auditKeywordDocs, keywordDocs } from './keyword-docs.js';
+import { auditKeywordDocs, keywordDocs } from '../ide/keyword-docs.js';
 import { pathItems } from './path-completion.js';
 import { WorkspaceTrust } from '../inputs/trust.js';
-import { markdownText } from './row-text.js';
+import { markdownText } from '../ide/row-text.js';
 
 // `"` and `/` open and go on with a link's path.
 export const completionTriggerCharacters = ['.', '(', ',', '"', '/'] as const;
@@ -39,6 +39,13 @@ const declItemKinds: Record<Decl['kind'], CompletionItemKind> = {
   audit: CompletionItemKind.Module,
   training: CompletionItemKind.Module,
   comparison: CompletionItemKind.Module,
+};
+
+const importItemKinds: Record<ImportItemKind, CompletionItemKind> = {
+  keyword: CompletionItemKind.Keyword,
+  importer: CompletionItemKind.Module,
+  option: CompletionItemKind.Property,
+  'option-value': CompletionItemKind.EnumMember,
 };
 
 const auditWords: Record<AuditWordCategory, { words: Readonly<Record<string, string>>; kind: CompletionItemKind; detail: string }> = {
@@ -249,7 +256,7 @@ function addWant(b: ItemBuilder, analysis: DocumentAnalysis, want: Want): void {
     case 'import-formats':
     case 'import-options':
     case 'import-values':
-      for (const item of importItems(want)) b.add(item.label, item.kind, item.kind === CompletionItemKind.Keyword ? rank.keyword : rank.declared, item.detail, item.doc, item.snippet);
+      for (const item of importItems(want)) b.add(item.label, importItemKinds[item.kind], item.kind === 'keyword' ? rank.keyword : rank.declared, item.detail, item.doc, item.snippet);
       return;
     case 'members': {
       const owner = chainType(analysis, want.object, want.scope);

@@ -1,7 +1,7 @@
 import { SymbolKind, type DocumentSymbol, type SymbolInformation } from 'vscode-languageserver/node';
 import type { AuditDecl, Decl, RewardDecl } from '../syntax/ast.js';
 import type { Span } from '../problems/span.js';
-import { formatWeight, sourceText, typeAndVisibility } from './describe.js';
+import { formatWeight, sourceText, typeAndVisibility } from '../ide/describe.js';
 import type { DocumentAnalysis } from './document-analysis.js';
 
 /** How each declaration shows in the outline; semantic-tokens.ts and completion.ts use the same picture. */

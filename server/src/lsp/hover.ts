@@ -8,17 +8,17 @@ import type { DeclSymbol, SymbolInfo } from '../semantics/symbols.js';
 import {
   attackHeadline, auditWordCategoryNames, codeBlock, declDoc, declHeadline, exprOf, fieldHeadline, functionDoc, generatorText, memberHeadline,
   rewardTermLines, sourceText, termNamedAt, termText, typeAndVisibility, variableHeadline,
-} from './describe.js';
+} from '../ide/describe.js';
 import type { DocumentAnalysis } from './document-analysis.js';
-import { auditKeywordDocs, keywordDocs } from './keyword-docs.js';
-import { occurrenceAt, tokenAt, tokenSpan } from './occurrences.js';
+import { auditKeywordDocs, keywordDocs } from '../ide/keyword-docs.js';
+import { occurrenceAt, tokenAt, tokenSpan } from '../ide/occurrences.js';
 import { auditHoverLines } from './audit-hover.js';
-import { importHover } from './import-clause.js';
+import { importHover } from '../ide/import-clause.js';
 import type { Report } from '../report/schema.js';
 import type { ComparisonReport, SignalReport } from '../report/training-schema.js';
 import { comparisonHoverLines } from './comparison-hover.js';
 import { signalHoverLines } from './signal-hover.js';
-import { markdownText } from './row-text.js';
+import { markdownText } from '../ide/row-text.js';
 
 const keywordTypes = new Set(keywordTokens);
 

@@ -11,8 +11,8 @@ import { profilePool, type PoolProfile } from '../pool/profile.js';
 import type { Trajectory } from '../pool/types.js';
 import { analyze } from '../semantics/analyze.js';
 import { delivered, settle, trustOf, type AnalysisRequest, type Outcome, type WorkerReply } from './analysis-run.js';
-import { corpusOfPool, importedRows } from './pool-rows.js';
-import { shownRows, type ShownRow } from './row-text.js';
+import { corpusOfPool, importedRows } from '../ide/pool-rows.js';
+import { shownRows, type ShownRow } from '../ide/row-text.js';
 
 export interface ImportRequest extends Pick<AnalysisRequest, 'untrustedFolders' | 'maxInputMiB'> {
   readonly pool: NamedFile;

@@ -1,6 +1,6 @@
 import { DocumentHighlightKind, type DocumentHighlight, type Location } from 'vscode-languageserver/node';
 import type { DocumentAnalysis } from './document-analysis.js';
-import { isNavigable, occurrenceAt, occurrencesOf } from './occurrences.js';
+import { isNavigable, occurrenceAt, occurrencesOf } from '../ide/occurrences.js';
 
 /** Declared names, attacks and quantifier variables jump to where they are declared. */
 export function definition(analysis: DocumentAnalysis, offset: number): Location | null {

@@ -2,7 +2,7 @@ import * as path from 'node:path';
 import { CompletionItemKind, type CompletionItem } from 'vscode-languageserver/node';
 import { linkableEntries } from '../inputs/folder-entries.js';
 import type { WorkspaceTrust } from '../inputs/trust.js';
-import type { Want } from './completion-context.js';
+import type { Want } from '../ide/completion-context.js';
 import { specFileOf, type DocumentAnalysis } from './document-analysis.js';
 
 // Completing a link as it is typed: the folders and JSONL files beside the spec (links resolve

@@ -16,10 +16,10 @@ import { trustOnWire } from './analysis-runner.js';
 import { codeDescriptionHref } from './diagnostics.js';
 import { specFileOf, type DocumentAnalysis } from './document-analysis.js';
 import { plainText } from './hover.js';
-import { checkRows, corpusOfPool, type DataFileKind, type PoolReading } from './pool-rows.js';
+import { checkRows, corpusOfPool, type DataFileKind, type PoolReading } from '../ide/pool-rows.js';
 import type { Session } from './session.js';
 import { pairLabel, pairLink, pairParams } from './worked-pair-links.js';
-import { code, markdownText, shownRows, unescapeMarkdown, type ShownRow } from './row-text.js';
+import { code, markdownText, shownRows, unescapeMarkdown, type ShownRow } from '../ide/row-text.js';
 
 // The data files open in the editor (`.jsonl` pools, corpora and candidate files): an open spec that
 // links one makes the server check its rows as the audit would read them (one diagnostic per row the

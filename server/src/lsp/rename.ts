@@ -2,7 +2,7 @@ import { ErrorCodes, ResponseError, type Range, type TextEdit, type WorkspaceEdi
 import { builtinFieldsByName, builtinNamed } from '../language/builtins.js';
 import { keywords } from '../problems/vocabulary.js';
 import type { DocumentAnalysis } from './document-analysis.js';
-import { isNavigable, occurrenceAt, occurrencesOf, type NavigableSymbol } from './occurrences.js';
+import { isNavigable, occurrenceAt, occurrencesOf, type NavigableSymbol } from '../ide/occurrences.js';
 
 const identifier = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const reserved = new Set(keywords);

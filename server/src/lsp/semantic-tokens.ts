@@ -3,7 +3,7 @@ import type { Decl } from '../syntax/ast.js';
 import type { Span } from '../problems/span.js';
 import type { Occurrence, SymbolInfo } from '../semantics/symbols.js';
 import type { Visibility } from '../language/types.js';
-import { memberVisibility } from './describe.js';
+import { memberVisibility } from '../ide/describe.js';
 import type { DocumentAnalysis } from './document-analysis.js';
 
 // Names get colours from what they resolve to; keywords, strings and numbers are left to the

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { maxWorkers } from '../edits/parallel-prepare.js';
+import { maxWorkers } from '../threads/parallel-prepare.js';
 import { raisedLimitMebibytes } from '../inputs/input-limits.js';
 
 /** The `herald.*` settings the server reads (declared in the root package.json). */
@@ -11,7 +11,7 @@ export interface HeraldSettings {
   readonly unusedDeclarations: boolean;
   /** When analyses run: on save (and open), after typing pauses, or only on request. */
   readonly runAudit: AuditMode;
-  /** Threads that prepare a large audit; 0: the machine's cores (edits/parallel-prepare.ts). */
+  /** Threads that prepare a large audit; 0: the machine's cores (threads/parallel-prepare.ts). */
   readonly auditWorkers: number;
   /** `herald.maxInputMiB`: the input limits raised to this many MiB; undefined (the setting's 0): the defaults. */
   readonly maxInputMiB: number | undefined;

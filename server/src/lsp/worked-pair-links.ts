@@ -3,7 +3,7 @@ import { CodeActionKind, type CodeAction, type Diagnostic } from 'vscode-languag
 import type { RowPair } from '../problems/problem.js';
 import type { DocumentAnalysis } from './document-analysis.js';
 import { openWorkedPairCommand, pairEditTitle, type WorkedPairParams } from './protocol.js';
-import { markdownText } from './row-text.js';
+import { markdownText } from '../ide/row-text.js';
 
 // The ways into the trajectory diff from the spec: a code action on every finding whose rows hold
 // a worked pair, and command links in hovers. Both run the client's `herald.openWorkedPair`, so

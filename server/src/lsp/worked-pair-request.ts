@@ -15,7 +15,7 @@ import { parsePoolRow } from '../pool/schemas.js';
 import type { Trajectory } from '../pool/types.js';
 import { trustOnWire } from './analysis-runner.js';
 import { specFileOf } from './document-analysis.js';
-import { poolRowJson } from './imported-row.js';
+import { poolRowJson } from '../ide/imported-row.js';
 import { importFailure, type PoolImports } from './pool-documents.js';
 import type { WorkedPairParams, WorkedPairResult } from './protocol.js';
 import type { Session } from './session.js';

@@ -1,7 +1,7 @@
 // The keywords of the .reward language, each declared once: where it may stand, what it does, and
 // how completion writes out what it starts. The lexer's keyword tokens (syntax/tokens.ts), the
-// parser's messages (syntax/parse.ts), completion's keyword lists (lsp/completion-keywords.ts) and
-// the keyword hovers (lsp/keyword-docs.ts) are all derived from this table. Plain data with no
+// parser's messages (syntax/parse.ts), completion's keyword lists (ide/completion-keywords.ts) and
+// the keyword hovers (ide/keyword-docs.ts) are all derived from this table. Plain data with no
 // dependencies, so that any stage may read the language's words.
 //
 // Words that are names rather than keywords (attack kinds, generators, metrics, selections, block

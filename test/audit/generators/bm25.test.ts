@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { buildBm25Index, commonWordMinimum, commonWordShare, createBm25Generator, rankBm25 } from '../../../server/src/edits/generators/bm25.js';
+import { buildBm25Index, commonWordMinimum, commonWordShare, createBm25Generator, rankBm25 } from '../../../server/src/candidates/bm25.js';
 import { corpusOf, none, passage, trajectory } from './fixtures.js';
 
 // "apple" is in four of five passages, "zebra" in one: the rare shared term should win even

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { createFileGenerator, describeDrops } from '../../../server/src/edits/generators/candidates-file.js';
+import { createFileGenerator } from '../../../server/src/candidates/candidates-file.js';
+import { describeDrops } from '../../../server/src/edits/candidate-drops.js';
 import { corpusOf, none, passage, trajectory } from './fixtures.js';
 
 const corpus = corpusOf(['p1', 'p2', 'p3', 'p4'].map((id) => passage(id, id, '')));

@@ -8,7 +8,7 @@ import { describe, it } from 'node:test';
 import { auditSpec } from '../../../server/src/audit/audit-spec.js';
 import { runCommandGenerators } from '../../../server/src/audit/command-candidates.js';
 import type { AttackPlan } from '../../../server/src/edits/attack-plan.js';
-import { commandRequests, parseAnswers, requestLines } from '../../../server/src/edits/generators/command.js';
+import { commandRequests, parseAnswers, requestLines } from '../../../server/src/candidates/command.js';
 import { WorkspaceTrust } from '../../../server/src/inputs/trust.js';
 import { failureFindings } from '../../../server/src/findings/data-findings.js';
 import type { Trajectory } from '../../../server/src/pool/types.js';

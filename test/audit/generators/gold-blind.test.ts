@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { buildBm25Index, createBm25Generator } from '../../../server/src/edits/generators/bm25.js';
-import { createFileGenerator } from '../../../server/src/edits/generators/candidates-file.js';
-import type { CandidateGenerator } from '../../../server/src/edits/generators/generator.js';
-import { buildLexicalIndex, createLexicalGenerator } from '../../../server/src/edits/generators/lexical.js';
+import { buildBm25Index, createBm25Generator } from '../../../server/src/candidates/bm25.js';
+import { createFileGenerator } from '../../../server/src/candidates/candidates-file.js';
+import type { CandidateGenerator } from '../../../server/src/candidates/generator.js';
+import { buildLexicalIndex, createLexicalGenerator } from '../../../server/src/candidates/lexical.js';
 import type { Trajectory } from '../../../server/src/pool/types.js';
-import { commandRequests, requestLines } from '../../../server/src/edits/generators/command.js';
+import { commandRequests, requestLines } from '../../../server/src/candidates/command.js';
 import { corpusOf, passage, trajectory } from './fixtures.js';
 
 // Generation may read only visible fields. Two trajectories that differ only in gold must get the

@@ -1,9 +1,9 @@
 // Prints (never asserts) how long the generator indexes take to build and to answer queries over
 // a synthetic corpus. Run after the type-check: node out/test/audit/generators/index-timing.bench.js
 import { performance } from 'node:perf_hooks';
-import { buildBm25Index, createBm25Generator } from '../../../server/src/edits/generators/bm25.js';
-import type { CandidateGenerator } from '../../../server/src/edits/generators/generator.js';
-import { buildLexicalIndex, createLexicalGenerator } from '../../../server/src/edits/generators/lexical.js';
+import { buildBm25Index, createBm25Generator } from '../../../server/src/candidates/bm25.js';
+import type { CandidateGenerator } from '../../../server/src/candidates/generator.js';
+import { buildLexicalIndex, createLexicalGenerator } from '../../../server/src/candidates/lexical.js';
 import type { Passage } from '../../../server/src/pool/types.js';
 import { corpusOf, trajectory } from './fixtures.js';
 

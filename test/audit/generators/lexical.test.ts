@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { buildLexicalIndex, createLexicalGenerator } from '../../../server/src/edits/generators/lexical.js';
+import { buildLexicalIndex, createLexicalGenerator } from '../../../server/src/candidates/lexical.js';
 import { corpusOf, none, passage, trajectory } from './fixtures.js';
 
 // Content words (lower case, stop words and one-letter words out) of each passage's title + text:

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { createRanker, type RankFunction } from '../../../server/src/edits/generators/ranker.js';
+import { createRanker, type RankFunction } from '../../../server/src/candidates/ranker.js';
 
 // A ranking function that records how often it runs and the limits it was asked for: text "n"
 // ranks ids r0 … r(n-1).

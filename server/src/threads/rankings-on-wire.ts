@@ -5,7 +5,7 @@
 // thread to serialise and the worker to read back (docs/performance.md, Threads).
 import type { PlacedRanking, RankedGenerator, Ranking } from '../inputs/ranking-cache.js';
 import { idsAt, writePlaces, type CorpusOrder } from '../pool/corpus-order.js';
-import { withRoom } from './edit-changes.js';
+import { withRoom } from '../edits/edit-changes.js';
 
 /** One generator's rankings: text `t`'s places are `places[starts[t]]` up to `places[starts[t + 1]]`. */
 export interface RankingsOnWire {

@@ -14,13 +14,13 @@ import type { CorpusOrder } from '../pool/corpus-order.js';
 import type { CandidateList, Corpus, Loaded, Trajectory } from '../pool/types.js';
 import type { SpecModel } from '../semantics/check.js';
 import { bindModel, type BoundModel } from '../semantics/bound-model.js';
-import type { EditPlan } from './attack-plan.js';
-import { AuditError } from './audit-error.js';
-import type { CommandAnswers } from './candidate-source.js';
-import { AnsweredTerms, type CommandTermSpec, type TermAnswers } from './term-requests.js';
-import { visibleQueryText } from './generators/generator.js';
+import type { EditPlan } from '../edits/attack-plan.js';
+import { AuditError } from '../edits/audit-error.js';
+import type { CommandAnswers } from '../candidates/candidate-source.js';
+import { AnsweredTerms, type CommandTermSpec, type TermAnswers } from '../edits/term-requests.js';
+import { visibleQueryText } from '../candidates/generator.js';
 import { rankingBuffers, RankingsPacker, unpackRankings, type RankingsOnWire } from './rankings-on-wire.js';
-import { assemblePrepared, compileSetup, consecutiveRanges, maxRowsPerRange, rangePreparer, setupRows, type CandidateSource, type PreparedEdits, type PreparedPart, type RunOptions } from './prepare.js';
+import { assemblePrepared, compileSetup, consecutiveRanges, maxRowsPerRange, rangePreparer, setupRows, type CandidateSource, type PreparedEdits, type PreparedPart, type RunOptions } from '../edits/prepare.js';
 
 /**
  * What a worker is told once: the checked spec and the plan (it compiles the plan itself), and what
@@ -267,7 +267,7 @@ export async function prepareInParallel(model: SpecModel, plan: EditPlan, inputs
 }
 
 /**
- * The stored rankings of the query texts of `rows` (edits/generators/generator.ts: the texts the
+ * The stored rankings of the query texts of `rows` (candidates/generator.ts: the texts the
  * ranked generators ask), copied as the store keeps them: as places in the corpus's order.
  */
 function knownRankings(rows: readonly Trajectory[], generators: readonly RankedGenerator[], store: ((generator: RankedGenerator) => PlacedRankingStore) | undefined, order: CorpusOrder): RankingsOnWire[] {

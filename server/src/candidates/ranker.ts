@@ -6,9 +6,9 @@
 // milliseconds, so the memo is what keeps an audit of a large pool in seconds.
 
 import { LRUCache } from 'lru-cache';
-import type { Ranking, RankingStore } from '../../inputs/ranking-cache.js';
+import type { Ranking, RankingStore } from '../inputs/ranking-cache.js';
 
-export type { Ranking } from '../../inputs/ranking-cache.js';
+export type { Ranking } from '../inputs/ranking-cache.js';
 
 /** A pure ranking function: the first `limit` ids of a text's ranking (`Infinity`: all of them). */
 export type RankFunction = (text: string, limit: number) => Ranking;

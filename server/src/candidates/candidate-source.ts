@@ -1,16 +1,16 @@
 import type { CandidateList, Corpus, Loaded } from '../pool/types.js';
-import { buildBm25Index, createBm25Generator } from './generators/bm25.js';
-import { createFileGenerator, type FileGenerator } from './generators/candidates-file.js';
-import type { CandidateGenerator } from './generators/generator.js';
-import { buildLexicalIndex, createLexicalGenerator } from './generators/lexical.js';
+import { buildBm25Index, createBm25Generator } from './bm25.js';
+import { createFileGenerator, type FileGenerator } from './candidates-file.js';
+import type { CandidateGenerator } from './generator.js';
+import { buildLexicalIndex, createLexicalGenerator } from './lexical.js';
 import type { RankedGenerator, RankingStore } from '../inputs/ranking-cache.js';
-import { createRanker, type RankFunction, type Ranker } from './generators/ranker.js';
-import type { GeneratorPlan } from './attack-plan.js';
-import type { AttackPlan } from './attack-plan.js';
-import type { CandidateSource } from './prepare.js';
+import { createRanker, type RankFunction, type Ranker } from './ranker.js';
+import type { GeneratorPlan } from '../edits/attack-plan.js';
+import type { AttackPlan } from '../edits/attack-plan.js';
+import type { CandidateSource } from '../edits/prepare.js';
 import type { CommandRecord } from '../report/generator-schema.js';
 
-/** A command generator's answers, already run (inputs/command-runner.ts) and read (generators/command.ts). */
+/** A command generator's answers, already run (inputs/command-runner.ts) and read (command.ts). */
 export interface CommandAnswers {
   readonly lists: readonly CandidateList[];
   readonly record: CommandRecord;

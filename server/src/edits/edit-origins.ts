@@ -1,11 +1,11 @@
 // Which generator produced each laundering edit, kept beside the merged candidate lists so the
 // certificate can be stated per generator (audit/generator-certificate.ts). Kept per edit in the
 // run's index (RunIndex.editOrigins), which restricted runs (audit/restrict-run.ts) restrict too.
-import type { RunPart } from '../attack-run.js';
-import { replacementAt } from '../replacement-ids.js';
-import type { AttackPlan } from '../attack-plan.js';
-import type { CandidateSource } from '../prepare.js';
-import type { Trajectory } from '../../pool/types.js';
+import type { RunPart } from './attack-run.js';
+import { replacementAt } from './replacement-ids.js';
+import type { AttackPlan } from './attack-plan.js';
+import type { CandidateSource } from './prepare.js';
+import type { Trajectory } from '../pool/types.js';
 
 /**
  * The generators (bit g: plan.generators[g]) behind every edit of one attack's part (−1 for an edit

@@ -1,7 +1,7 @@
 // The contract every laundering-candidate generator keeps. Generators read only visible fields
 // (the question, the final answer, the corpus), never gold, so their candidates are computed once
 // per pool and corpus and reused across every edit of the reward.
-import type { Trajectory } from '../../pool/types.js';
+import type { Trajectory } from '../pool/types.js';
 
 export interface CandidateRequest {
   readonly trajectory: Trajectory;

@@ -1,26 +1,10 @@
-import { AuditError } from './audit-error.js';
-import type { AttackRun } from './attack-run.js';
+import { AuditError } from '../edits/audit-error.js';
+import type { AttackRun } from '../edits/attack-run.js';
 import { estimateArrays, type EstimateOptions, type RateEstimate } from '../stats/estimands.js';
-import { vectorMargin, type Scorer } from './features.js';
-import type { Selection } from './attack-plan.js';
-import { marginsKey, type ScoringMemo } from './scoring-memo.js';
-import { vectorCount } from './edit-changes.js';
-
-/**
- * Paired margins M(τ) = R(A(τ)) − R(τ) of every isolated-eligible edit of a run under one scorer:
- * a margin per distinct change vector and each edit's vector (edits/edit-changes.ts), so no array
- * holds a margin per edit. `at(e)` is edit e's margin.
- */
-export class EditMargins {
-  constructor(
-    readonly byVector: Float64Array,
-    readonly vectorOf: Int32Array,
-  ) {}
-
-  at(edit: number): number {
-    return this.byVector[this.vectorOf[edit]!]!;
-  }
-}
+import { vectorMargin, type Scorer } from '../edits/features.js';
+import type { Selection } from '../edits/attack-plan.js';
+import { EditMargins, marginsKey, type ScoringMemo, type Selected, type UnitVectors } from '../edits/scoring-memo.js';
+import { vectorCount } from '../edits/edit-changes.js';
 
 /** The margins of every edit of `run` under `weights`, remembered in `memo`. */
 export function editMargins(run: AttackRun, weights: Float64Array, memo: ScoringMemo): EditMargins {
@@ -54,25 +38,6 @@ function computeMargins(run: AttackRun, weights: Float64Array): EditMargins {
     throw nonFiniteMargin(run, e, byVector[vectorOf[e]!]!);
   }
   return new EditMargins(byVector, vectorOf);
-}
-
-/** What a selection picks under one set of margins: an edit per unit, in unit order, and its margin. */
-export interface Selected {
-  readonly edits: Int32Array;
-  readonly margins: Float64Array;
-  /** Its estimates, by resamples and seed (`estimateSelection`). */
-  readonly estimates: Map<string, RateEstimate>;
-}
-
-/**
- * Each unit's distinct change vectors, each with the unit's first edit that has it, in edit order:
- * unit u's pairs are [unitStart[u], unitStart[u + 1]). Weight-free, so made once per run; an
- * oracle-worst selection then compares a unit's few vectors instead of its every edit.
- */
-export interface UnitVectors {
-  readonly unitStart: Int32Array;
-  readonly vector: Int32Array;
-  readonly firstEdit: Int32Array;
 }
 
 function unitVectors(run: AttackRun, memo: ScoringMemo): UnitVectors {

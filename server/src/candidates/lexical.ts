@@ -1,8 +1,8 @@
 // The paper's primary laundering generator: passages ranked by how many distinct content words of
 // the visible question and answer they contain. An inverted index, built once per corpus, lets a
 // query touch only the passages that share a word with it.
-import type { Corpus } from '../../pool/types.js';
-import { contentWords } from '../../language/text.js';
+import type { Corpus } from '../pool/types.js';
+import { contentWords } from '../language/text.js';
 import { budgetCount, visibleQueryText, type CandidateGenerator, type CandidateRequest } from './generator.js';
 import { createRanker, type Ranker, type RankerOptions, type Ranking } from './ranker.js';
 

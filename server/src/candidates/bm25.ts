@@ -7,10 +7,10 @@
 // matches most of a large corpus, and MiniSearch scores and sorts every match: on 100,000
 // passages that was 180 ms a query, against under 1 ms without them (docs/performance.md).
 import MiniSearch from 'minisearch';
-import type { Corpus } from '../../pool/types.js';
-import { contentWords } from '../../language/text.js';
+import type { Corpus } from '../pool/types.js';
+import { contentWords } from '../language/text.js';
 import { budgetCount, visibleQueryText, type CandidateGenerator, type CandidateRequest } from './generator.js';
-import { corpusOrder } from '../../pool/corpus-order.js';
+import { corpusOrder } from '../pool/corpus-order.js';
 import { createRanker, type Ranker, type RankerOptions, type Ranking } from './ranker.js';
 
 /** A passage as the index is given it: its title's and text's content words, each joined by spaces (`joinedWords`). */

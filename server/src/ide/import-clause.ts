@@ -1,5 +1,4 @@
 import type { IToken } from 'chevrotain';
-import { CompletionItemKind } from 'vscode-languageserver/node';
 import type { OptionValue } from '../importers/importer.js';
 import { importerFor, importers, type RegisteredImporter } from '../importers/registry.js';
 import { importOptionText } from '../inputs/import-pool.js';
@@ -52,9 +51,12 @@ export function poolClauseWants(segment: readonly IToken[]): (ImportWant | { rea
   return segment.length === 4 ? [...clause, { kind: 'declaration-keywords' }] : clause;
 }
 
+/** What a completion item of the clause is; lsp/completion.ts gives each its protocol kind. */
+export type ImportItemKind = 'keyword' | 'importer' | 'option' | 'option-value';
+
 export interface ImportItem {
   readonly label: string;
-  readonly kind: CompletionItemKind;
+  readonly kind: ImportItemKind;
   readonly detail: string;
   readonly doc: string;
   readonly snippet?: string;
@@ -66,17 +68,17 @@ export const fromDoc = 'Reads the pool\'s files with an importer: `from verl(dia
 export function importItems(want: ImportWant): ImportItem[] {
   switch (want.kind) {
     case 'from':
-      return [{ label: 'from', kind: CompletionItemKind.Keyword, detail: 'from FORMAT(options)', doc: fromDoc, snippet: 'from ${1:format}' }];
+      return [{ label: 'from', kind: 'keyword', detail: 'from FORMAT(options)', doc: fromDoc, snippet: 'from ${1:format}' }];
     case 'import-formats':
-      return importers.map((i) => ({ label: i.format, kind: CompletionItemKind.Module, detail: 'importer', doc: importerDoc(i) }));
+      return importers.map((i) => ({ label: i.format, kind: 'importer', detail: 'importer', doc: importerDoc(i) }));
     case 'import-options': {
       const docs = importerFor(want.format)?.optionDocs ?? {};
       return Object.entries(docs).filter(([name]) => !want.exclude.has(name))
-        .map(([name, doc]) => ({ label: name, kind: CompletionItemKind.Property, detail: `${want.format} option`, doc, snippet: `${name}: $1` }));
+        .map(([name, doc]) => ({ label: name, kind: 'option', detail: `${want.format} option`, doc, snippet: `${name}: $1` }));
     }
     case 'import-values':
       return (importerFor(want.format)?.optionValues(want.option) ?? [])
-        .map(({ value, doc }) => ({ label: value, kind: CompletionItemKind.EnumMember, detail: `${want.format} ${want.option}`, doc }));
+        .map(({ value, doc }) => ({ label: value, kind: 'option-value', detail: `${want.format} ${want.option}`, doc }));
   }
 }
 

@@ -1,13 +1,13 @@
 import type { IToken } from 'chevrotain';
 import type { Span } from '../problems/span.js';
 import type { Occurrence, SymbolInfo } from '../semantics/symbols.js';
-import type { DocumentAnalysis } from './document-analysis.js';
+import type { AnalyzedText } from './analyzed-text.js';
 
 /**
  * The name written at `offset`. A cursor just after a name still counts (editors place it there
  * after a double click or while typing), but a name that really contains the offset wins.
  */
-export function occurrenceAt(analysis: DocumentAnalysis, offset: number): Occurrence | undefined {
+export function occurrenceAt(analysis: AnalyzedText, offset: number): Occurrence | undefined {
   let touching: Occurrence | undefined;
   for (const occurrence of analysis.analyzed.model.occurrences) {
     const { start, end } = occurrence.span;
@@ -28,14 +28,14 @@ export function isNavigable(symbol: SymbolInfo): symbol is NavigableSymbol {
  * Every occurrence of one symbol, in document order. Symbols are compared by identity: the checker
  * makes one object per declaration, attack and quantifier variable and reuses it for each use.
  */
-export function occurrencesOf(analysis: DocumentAnalysis, symbol: SymbolInfo, includeDeclaration: boolean): Occurrence[] {
+export function occurrencesOf(analysis: AnalyzedText, symbol: SymbolInfo, includeDeclaration: boolean): Occurrence[] {
   return analysis.analyzed.model.occurrences
     .filter((o) => o.symbol === symbol && (includeDeclaration || !o.isDeclaration))
     .sort((x, y) => x.span.start - y.span.start);
 }
 
 /** The token (comments excluded) that contains `offset` or ends right at it. */
-export function tokenAt(analysis: DocumentAnalysis, offset: number): IToken | undefined {
+export function tokenAt(analysis: AnalyzedText, offset: number): IToken | undefined {
   let touching: IToken | undefined;
   for (const token of analysis.analyzed.parsed.tokens) {
     const end = (token.endOffset ?? token.startOffset) + 1;

@@ -3,11 +3,11 @@ import { typeNames, type Type, type Visibility } from '../language/types.js';
 import type { AttackSymbol, AuditWordCategory, DeclSymbol, VariableSymbol } from '../semantics/symbols.js';
 import type { Decl, Expr, Generator, RewardDecl, Term } from '../syntax/ast.js';
 import type { Span } from '../problems/span.js';
-import type { DocumentAnalysis } from './document-analysis.js';
+import type { AnalyzedText } from './analyzed-text.js';
 
 // Text shared by hover and completion, so a name reads the same in both places.
 
-export function sourceText(analysis: DocumentAnalysis, span: Span): string {
+export function sourceText(analysis: AnalyzedText, span: Span): string {
   return analysis.text.slice(span.start, span.end);
 }
 
@@ -16,7 +16,7 @@ export function typeAndVisibility(type: Type, visibility: Visibility): string {
 }
 
 /** `detector \`L\`: boolean, visible` — the first line of a declared name's hover. */
-export function declHeadline(analysis: DocumentAnalysis, symbol: DeclSymbol): string {
+export function declHeadline(analysis: AnalyzedText, symbol: DeclSymbol): string {
   const info = analysis.analyzed.model.declInfo.get(symbol.decl);
   const typed = info === undefined ? '' : `: ${typeAndVisibility(info.type, info.visibility)}`;
   return `${symbol.kind} \`${symbol.name}\`${typed}`;
@@ -27,7 +27,7 @@ export function declDoc(decl: Decl): string | undefined {
 }
 
 /** The short text after a completion label: a declaration's type, or its linked path. */
-export function declDetail(analysis: DocumentAnalysis, symbol: DeclSymbol): string {
+export function declDetail(analysis: AnalyzedText, symbol: DeclSymbol): string {
   const decl = symbol.decl;
   if (decl.kind === 'corpus' || decl.kind === 'pool') return `${decl.kind} "${decl.path?.value ?? ''}"`;
   const info = analysis.analyzed.model.declInfo.get(decl);
@@ -39,19 +39,19 @@ export function formatWeight(weight: number | undefined): string {
 }
 
 /** `1 × \`token_f1(answer, gold.answers)\`` (oracle): a term's weight, expression and taint. */
-export function termText(analysis: DocumentAnalysis, term: Term): string {
+export function termText(analysis: AnalyzedText, term: Term): string {
   const body = term.body === undefined ? '?' : `\`${sourceText(analysis, term.body.span)}\``;
   const oracle = analysis.analyzed.model.termInfo.get(term)?.visibility === 'oracle' ? ' (oracle)' : '';
   return `${formatWeight(term.weight)} × ${body}${oracle}`;
 }
 
 /** The terms of a reward as markdown list lines: `answer` 1.0 × `token_f1(…)`. */
-export function rewardTermLines(analysis: DocumentAnalysis, reward: RewardDecl): string[] {
+export function rewardTermLines(analysis: AnalyzedText, reward: RewardDecl): string[] {
   return reward.terms.map((term) => (term.derived ? `- ${termText(analysis, term)}` : `- \`${term.name.text}\` ${termText(analysis, term)}`));
 }
 
 /** A reward block's term whose name is at `offset` (derived terms are named by their operand). */
-export function termNamedAt(analysis: DocumentAnalysis, offset: number): { reward: RewardDecl; term: Term } | undefined {
+export function termNamedAt(analysis: AnalyzedText, offset: number): { reward: RewardDecl; term: Term } | undefined {
   for (const decl of analysis.analyzed.parsed.spec.decls) {
     if (decl.kind !== 'reward' || offset < decl.span.start || offset > decl.span.end) continue;
     const term = decl.terms.find((t) => !t.derived && t.name.span.start <= offset && offset <= t.name.span.end);
@@ -60,7 +60,7 @@ export function termNamedAt(analysis: DocumentAnalysis, offset: number): { rewar
   return undefined;
 }
 
-export function generatorText(analysis: DocumentAnalysis, generator: Generator): string {
+export function generatorText(analysis: AnalyzedText, generator: Generator): string {
   return sourceText(analysis, generator.span);
 }
 

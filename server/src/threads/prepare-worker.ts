@@ -1,4 +1,4 @@
-// One thread of a parallel preparation (edits/parallel-prepare.ts). It compiles the spec's plan once,
+// One thread of a parallel preparation (threads/parallel-prepare.ts). It compiles the spec's plan once,
 // builds the attacks' candidate generators once (a corpus index only when a ranking is missing from
 // what the coordinator sends), then evaluates each row range it is handed and sends its part back.
 // It opens no file: the rankings it computes go back to the coordinator, which keeps them.
@@ -6,14 +6,14 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { parentPort } from 'node:worker_threads';
 import { corpusEnv } from '../language/eval-env.js';
-import { AnsweredTerms } from './term-requests.js';
+import { AnsweredTerms } from '../edits/term-requests.js';
 import type { CorpusOrder } from '../pool/corpus-order.js';
 import type { Trajectory } from '../pool/types.js';
 import type { RankedGenerator, RankingStore, Ranking } from '../inputs/ranking-cache.js';
-import { createCandidateSource } from './candidate-source.js';
-import { compileSetup, rangePreparer, type PreparedPart } from './prepare.js';
-import { modelOfBound } from '../semantics/bound-model.js';
+import { createCandidateSource } from '../candidates/candidate-source.js';
+import { compileSetup, rangePreparer, type PreparedPart } from '../edits/prepare.js';
 import { claimRange, partOnWire, type FromCoordinator, type PartInit, type ToCoordinator } from './parallel-prepare.js';
+import { modelOfBound } from '../semantics/bound-model.js';
 import { rankingBuffers, RankingsPacker, unpackRankings, type RankingsOnWire } from './rankings-on-wire.js';
 
 const port = parentPort;

@@ -4,8 +4,8 @@
 //
 // A request holds visible fields only, built here from a fixed list, so a new gold field in the
 // pool format can never reach a command by accident (test/edits/command-generator.test.ts).
-import { stepFields } from '../../language/view.js';
-import { traceOf, type CandidateList, type Trajectory } from '../../pool/types.js';
+import { stepFields } from '../language/view.js';
+import { traceOf, type CandidateList, type Trajectory } from '../pool/types.js';
 
 /** One request line: a (trajectory, citation position) whose citation the attack may replace. */
 export interface CommandRequest {

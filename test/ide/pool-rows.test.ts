@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { loadCandidates, loadCorpus, loadPool } from '../../server/src/inputs/loaders.js';
 import type { Loaded } from '../../server/src/pool/types.js';
-import { checkRows, corpusOfPool, importedRows, poolFieldReader, type DataFileKind } from '../../server/src/lsp/pool-rows.js';
+import { checkRows, corpusOfPool, importedRows, poolFieldReader, type DataFileKind } from '../../server/src/ide/pool-rows.js';
 import { parsePoolRow } from '../../server/src/pool/schemas.js';
 import type { Trajectory } from '../../server/src/pool/types.js';
 import { withLoggedFields } from '../../server/src/edits/logged-field-rows.js';
