@@ -2,6 +2,7 @@
 // Everything the extension needs at run time ends up in dist/, so the .vsix ships no node_modules.
 import * as esbuild from 'esbuild';
 import { chmod, copyFile, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { checkClientBundle } from './client-bundle.mjs';
 
 const production = process.argv.includes('--production');
 
@@ -21,9 +22,9 @@ const shared = {
 // standalone HTML page, so it is built first and its text handed to the CLI bundle as a constant
 // (server/src/render/report-page/report-view-script.ts). Always minified, no source map, and no
 // legal comments: they hold URLs, and the page must hold none; the banner keeps the notices.
-await esbuild.build({
+const reportViewBuild = await esbuild.build({
   entryPoints: ['client/webview/report-view.ts'], outfile: 'dist/report-view.js', bundle: true, platform: 'browser', format: 'iife',
-  target: 'es2022', minify: true, legalComments: 'none', logLevel: 'warning',
+  target: 'es2022', minify: true, legalComments: 'none', logLevel: 'warning', metafile: true,
   banner: { js: '/*! HERALD report view. Bundles Chart.js (c) Chart.js Contributors and @kurkle/color (c) Jukka Kurkela, both released under the MIT License. */' },
 });
 const reportView = await readFile('dist/report-view.js', 'utf8');
@@ -35,8 +36,8 @@ const reportView = await readFile('dist/report-view.js', 'utf8');
 // starts dist/prepare-worker.js threads for a large audit).
 const starter = (shebang, part) => `${shebang ? '#!/usr/bin/env node\n' : ''}'use strict';\nrequire('./engine.js').${part}();\n`;
 
-await Promise.all([
-  esbuild.build({ ...shared, entryPoints: ['client/src/extension.ts'], outfile: 'dist/client.js', external: ['vscode'] }),
+const [clientBuild] = await Promise.all([
+  esbuild.build({ ...shared, entryPoints: ['client/src/extension.ts'], outfile: 'dist/client.js', external: ['vscode'], metafile: true }),
   esbuild.build({
     ...shared, entryPoints: ['server/src/entry-points.ts'], outfile: 'dist/engine.js',
     define: { __HERALD_REPORT_VIEW__: JSON.stringify(reportView) },
@@ -49,6 +50,9 @@ await Promise.all([
   writeFile('dist/prepare-worker.js', starter(false, 'startPrepareWorker')),
   writeFile('dist/herald.js', starter(true, 'startCli')),
 ]);
+// The client's two bundles carry no engine code: of server/src, only the contract's files.
+checkClientBundle('dist/report-view.js', reportViewBuild.metafile, process.cwd());
+checkClientBundle('dist/client.js', clientBuild.metafile, process.cwd());
 await chmod('dist/server.js', 0o755);
 await chmod('dist/herald.js', 0o755);
 

@@ -2,7 +2,7 @@ import * as path from 'node:path';
 import {
   ProcessExecution, Task, TaskGroup, TaskRevealKind, tasks, workspace, type Disposable, type TaskDefinition, type TaskProvider, type WorkspaceFolder,
 } from 'vscode';
-import type { SpecOutline } from '../../server/src/lsp/protocol';
+import type { SpecOutline } from '../../server/src/contract/index';
 import type { ServerSession } from './server-session';
 import { specOutline } from './spec-outline';
 

@@ -1,5 +1,5 @@
 import { StatusBarAlignment, ThemeColor, window, type Disposable, type StatusBarItem } from 'vscode';
-import { showReportCommand, type AuditStatusParams, type TrainingSignalState, type TrainingSignalStatusParams } from '../../server/src/lsp/protocol';
+import { showReportCommand, type AuditStatusParams, type TrainingSignalState, type TrainingSignalStatusParams } from '../../server/src/contract/index';
 import { auditStatusView, clock } from './audit-status-view';
 
 const trainingIcons: Record<TrainingSignalState, string> = {

@@ -1,4 +1,4 @@
-import { firstErrorText, notAuditedTitle, type AuditState, type AuditStatusParams } from '../../server/src/lsp/protocol';
+import { firstErrorText, notAuditedTitle, type AuditState, type AuditStatusParams } from '../../server/src/contract/index';
 
 // What the status bar shows for a spec's audit status: its text, tooltip and background. Pure (no
 // vscode), so the wording is tested without an editor.

@@ -1,6 +1,5 @@
 import type { LanguageClientOptions } from 'vscode-languageclient/node';
-import type { HeraldInitializationOptions } from '../../server/src/inputs/trust';
-import { openWorkedPairCommand, showReportCommand, type WorkedPairInitializationOptions } from '../../server/src/lsp/protocol';
+import { type HeraldInitializationOptions, openWorkedPairCommand, showReportCommand, type WorkedPairInitializationOptions } from '../../server/src/contract/index';
 
 export type ClientOutputChannel = NonNullable<LanguageClientOptions['outputChannel']>;
 

@@ -1,4 +1,4 @@
-import type { AuditStatusParams, ExpectationLine, ReportResult } from '../../server/src/lsp/protocol';
+import type { AuditStatusParams, ExpectationLine, ReportResult } from '../../server/src/contract/index';
 
 // How each `expect` line fared in an audit run, from the report the server answered with. Pure
 // (no vscode), so the Test Explorer and its tests share one reading of the report.

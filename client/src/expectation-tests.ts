@@ -3,7 +3,7 @@ import {
   DiagnosticSeverity, languages, Location, Range, TestMessage, TestRunProfileKind, TestRunRequest, tests, Uri, workspace,
   type CancellationToken, type Disposable, type TestController, type TestItem, type TestRun, type TextDocument,
 } from 'vscode';
-import { reportRequest, runAuditRequest, type AuditStatusParams, type ExpectationLine, type ReportResult } from '../../server/src/lsp/protocol';
+import { reportRequest, runAuditRequest, type AuditStatusParams, type ExpectationLine, type ReportResult } from '../../server/src/contract/index';
 import { expectationLabel, expectationVerdict, notAuditedVerdict, type ExpectationState } from './expectation-results';
 import type { ServerSession } from './server-session';
 import { specOutline } from './spec-outline';

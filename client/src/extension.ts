@@ -3,7 +3,7 @@ import { LanguageClient } from 'vscode-languageclient/node';
 import { createClientOptions } from './client-options';
 import { AuditStatusBar } from './audit-status-bar';
 import { ReportPanels } from './report-panel';
-import { runAuditRequest, showReportCommand } from '../../server/src/lsp/protocol';
+import { runAuditRequest, showReportCommand } from '../../server/src/contract/index';
 import { createServerOptions } from './server-options';
 import { registerGettingStarted } from './getting-started';
 import { registerHeraldOnPath } from './herald-on-path';

@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import { commands, Range, Uri, window, workspace, WorkspaceEdit, type ExtensionContext } from 'vscode';
-import { pickLinkedFileCommand, type PickLinkedFileArguments } from '../../server/src/lsp/protocol';
+import { pickLinkedFileCommand, type PickLinkedFileArguments } from '../../server/src/contract/index';
 
 // The "Pick a file…" quick fix of a missing linked file: an open dialog beside the spec, whose
 // choice replaces the link, written as links are (relative to the spec's folder, with `/`). In an

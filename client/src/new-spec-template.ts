@@ -1,6 +1,4 @@
-import { builtinFieldsByName, builtinFunctionsByName } from '../../server/src/language/builtins';
-import type { PoolProfile } from '../../server/src/pool/profile';
-import { keywords } from '../../server/src/problems/vocabulary';
+import { reservedNames, type PoolProfile } from '../../server/src/contract/index';
 
 // The text "HERALD: New Spec" writes: the linked files, the paper's exact detectors, a starter
 // reward and an audit of it, fitted to what the pools' rows hold (their profile): an attack or a
@@ -35,7 +33,7 @@ export const placeholderCorpus = 'corpus.jsonl';
 // Names the template declares itself, and every name the language already gives a meaning (a pool
 // called `answer` would hide the built-in field).
 const taken: readonly string[] = [
-  ...keywords, ...builtinFieldsByName.keys(), ...builtinFunctionsByName.keys(), 'wiki', 'U', 'L', 'F', 'R0', 'R_L', 'R_U', 'main', 'pad_answer',
+  ...reservedNames, 'wiki', 'U', 'L', 'F', 'R0', 'R_L', 'R_U', 'main', 'pad_answer',
 ];
 
 /** A file's stem as a name: `logs/model-qwen3-8b.jsonl` → `model_qwen3_8b`; a glob (`rollout/*.jsonl`) is named after its folder. */

@@ -1,8 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import { commands, Disposable, ProgressLocation, Uri, window, workspace, type QuickPickItem } from 'vscode';
-import { importFormatsRequest, poolProfileRequest } from '../../server/src/lsp/protocol';
-import type { PoolProfile } from '../../server/src/pool/profile';
+import { importFormatsRequest, type PoolProfile, poolProfileRequest } from '../../server/src/contract/index';
 import { logLinks, newSpecText, type PoolSource } from './new-spec-template';
 import type { ServerSession } from './server-session';
 

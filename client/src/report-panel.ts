@@ -1,9 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import * as path from 'node:path';
 import { commands, Position, Range, Uri, ViewColumn, window, workspace, type Disposable, type TextEditor, type WebviewPanel } from 'vscode';
-import { openWorkedPairCommand, reportRequest, type AuditState, type ReportResult, type WorkedPairParams } from '../../server/src/lsp/protocol';
-import { renderNoticePage, renderReportPage } from '../../server/src/render/report-page/render-page';
-import { reportFiles, viewMessageOf } from '../../server/src/render/report-page/view-messages';
+import { type AuditState, openWorkedPairCommand, renderNoticePage, renderReportPage, reportFiles, reportRequest, type ReportResult, viewMessageOf, type WorkedPairParams } from '../../server/src/contract/index';
 import { followActiveSpec, reportNote } from './report-panel-state';
 import type { ServerSession } from './server-session';
 

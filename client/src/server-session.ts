@@ -1,7 +1,7 @@
 import type { LanguageClient } from 'vscode-languageclient/node';
 import {
   auditStatusNotification, trainingSignalStatusNotification, type AuditStatusParams, type TrainingSignalStatusParams,
-} from '../../server/src/lsp/protocol';
+} from '../../server/src/contract/index';
 
 /**
  * Owns the language client across restarts. A client whose start failed cannot be started

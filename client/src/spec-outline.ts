@@ -1,5 +1,5 @@
 import { Uri, workspace } from 'vscode';
-import { specOutlineRequest, type SpecOutline } from '../../server/src/lsp/protocol';
+import { specOutlineRequest, type SpecOutline } from '../../server/src/contract/index';
 import type { ServerSession } from './server-session';
 
 // A spec's blocks and expect lines, asked of the server for the text as the editor holds it (unsaved

@@ -1,5 +1,5 @@
 import { commands, Uri, window, workspace, type ExtensionContext, type TextDocumentContentProvider } from 'vscode';
-import { openWorkedPairCommand, pairEditTitle, workedPairRequest, type WorkedPairParams, type WorkedPairResult } from '../../server/src/lsp/protocol';
+import { openWorkedPairCommand, pairEditTitle, workedPairRequest, type WorkedPairParams, type WorkedPairResult } from '../../server/src/contract/index';
 import type { ServerSession } from './server-session';
 
 // The attacked-trajectory view: `herald.openWorkedPair` asks the server to rebuild a worked pair

@@ -4,8 +4,7 @@ import {
   commands, DiagnosticSeverity, languages, Range, TabInputCustom, TabInputNotebook, TabInputNotebookDiff, TabInputTerminal, TabInputText, TabInputTextDiff,
   TabInputWebview, Uri, ViewColumn, window, workspace, type Diagnostic, type Disposable, type ExtensionContext, type LogOutputChannel, type Tab, type TextEditor,
 } from 'vscode';
-import { showReportCommand } from '../../server/src/lsp/protocol';
-import { heraldVersion } from '../../server/src/version';
+import { heraldVersion, showReportCommand } from '../../server/src/contract/index';
 import type { ExpectationTests } from './expectation-tests';
 import { openWalkthroughReliably, type TabView, type WalkthroughWorkbench } from './walkthrough-opening';
 

@@ -1,5 +1,5 @@
 import type { Chart, ChartType, Plugin } from 'chart.js';
-import { thresholdLabelFontPx, thresholdLabelPlacement } from '../../server/src/render/report-page/threshold-label.js';
+import { thresholdLabelFontPx, thresholdLabelPlacement } from '../../server/src/contract/view.js';
 
 // Two small drawing plugins, created per chart with their data in a closure (so no global plugin
 // registry and no untyped options): a threshold line at 0, and interval whiskers on bars.

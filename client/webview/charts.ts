@@ -1,7 +1,5 @@
 import type { ChartConfiguration, TooltipItem } from 'chart.js';
-import { marginView, selectionTitle, strataGroups, sweepLines, type MarginSeries, type Selection } from '../../server/src/render/report-page/chart-data.js';
-import { margin, percent, rateWithUpper, shortLabel, shortNumber } from '../../server/src/report/format-numbers.js';
-import type { AttackReport, AuditReport } from '../../server/src/report/schema.js';
+import { type AttackReport, type AuditReport, margin, type MarginSeries, marginView, percent, rateWithUpper, type Selection, selectionTitle, shortLabel, shortNumber, strataGroups, sweepLines } from '../../server/src/contract/view.js';
 import { chartEvents, intervalWhiskers, thresholdLine } from './chart-plugins.js';
 import { withAlpha, type Theme } from './theme.js';
 

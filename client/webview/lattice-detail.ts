@@ -1,6 +1,4 @@
-import { selectionTitle } from '../../server/src/render/report-page/chart-data.js';
-import { subsetFigures } from '../../server/src/render/report-page/lattice-figures.js';
-import type { AuditReport } from '../../server/src/report/schema.js';
+import { type AuditReport, selectionTitle, subsetFigures } from '../../server/src/contract/view.js';
 
 // Clicking (or pressing Enter on) a node of the server-drawn Hasse diagram shows that subset's
 // figures under the diagram. Built with DOM calls; report strings only ever become text nodes.

@@ -2,9 +2,7 @@ import {
   BarController, BarElement, CategoryScale, Chart, Legend, LinearScale, LineController, LineElement, LogarithmicScale, PointElement, Tooltip,
   type ChartConfiguration, type ChartType, type DefaultDataPoint,
 } from 'chart.js';
-import { marginView, selectionTitle, seriesSummary, type Selection } from '../../server/src/render/report-page/chart-data.js';
-import { latticeDetailClass, reportDataId, type ChartKind } from '../../server/src/render/report-page/page-contract.js';
-import type { AuditReport, Report } from '../../server/src/report/schema.js';
+import { type AuditReport, type ChartKind, latticeDetailClass, marginView, type Report, reportDataId, type Selection, selectionTitle, seriesSummary } from '../../server/src/contract/view.js';
 import { marginChart, strataChart, sweepChart } from './charts.js';
 import { wireLattice } from './lattice-detail.js';
 import { wireRowLinks } from './row-links.js';

@@ -1,6 +1,4 @@
-import { rowFileAttribute, rowLineAttribute } from '../../server/src/render/report-page/page-contract.js';
-import { namedPair, pairAttribute, type ViewMessage } from '../../server/src/render/report-page/view-messages.js';
-import type { Report } from '../../server/src/report/schema.js';
+import { namedPair, pairAttribute, type Report, rowFileAttribute, rowLineAttribute, type ViewMessage } from '../../server/src/contract/view.js';
 
 // In a VS Code webview, the rows and worked pairs the page names become links: a row opens its file
 // at its line, a worked pair also opens side by side. The page only posts what was clicked

@@ -1,8 +1,5 @@
 import type { ChartConfiguration, Plugin, TooltipItem } from 'chart.js';
-import { exposureView, forestRows, type ForestRow } from '../../server/src/render/report-page/training-chart-data.js';
-import type { SignalReport } from '../../server/src/report/training-schema.js';
-import type { ComparisonReport } from '../../server/src/report/training-schema.js';
-import { thresholdLabelRoom } from '../../server/src/render/report-page/threshold-label.js';
+import { type ComparisonReport, exposureView, type ForestRow, forestRows, type SignalReport, thresholdLabelRoom } from '../../server/src/contract/view.js';
 import { chartEvents, thresholdLine } from './chart-plugins.js';
 import { withAlpha, type Theme } from './theme.js';
 

@@ -11,7 +11,7 @@ import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import { CompletionRequest, DocumentDiagnosticRequest, HoverRequest } from 'vscode-languageserver-protocol/node';
-import { auditStatusNotification, runAuditRequest, trainingSignalStatusNotification } from '../../server/src/lsp/protocol.js';
+import { auditStatusNotification, runAuditRequest, trainingSignalStatusNotification } from '../../server/src/contract/protocol.js';
 import { positionIn, pullClientCapabilities, repoRoot, TestClient } from '../lsp/lsp-test-client.js';
 import { benchSpec } from './scale-spec.js';
 

@@ -6,7 +6,7 @@ import { pathToFileURL } from 'node:url';
 import { DidSaveTextDocumentNotification, DocumentDiagnosticRequest, FileChangeType, HoverRequest, type FullDocumentDiagnosticReport } from 'vscode-languageserver-protocol/node';
 import {
   auditStatusNotification, reportRequest, runAuditRequest, trainingSignalStatusNotification, type AuditStatusParams, type TrainingSignalStatusParams,
-} from '../../server/src/lsp/protocol.js';
+} from '../../server/src/contract/protocol.js';
 import { auditAndTrainingSpec } from '../helpers/audit-and-training-spec.js';
 import { pullClientCapabilities, rangeOf, repoRoot, tempFolder, NotificationWaiter, TestClient } from './lsp-test-client.js';
 

@@ -8,7 +8,7 @@ import {
   CodeActionRequest, CodeLensRequest, DidSaveTextDocumentNotification, DocumentDiagnosticRequest, ExecuteCommandRequest, HoverRequest,
   type CodeAction, type Diagnostic, type FullDocumentDiagnosticReport,
 } from 'vscode-languageserver-protocol/node';
-import { auditStatusNotification, reportRequest, type AuditStatusParams, type ReportResult } from '../../server/src/lsp/protocol.js';
+import { auditStatusNotification, reportRequest, type AuditStatusParams, type ReportResult } from '../../server/src/contract/protocol.js';
 import { applyEdits, pullClientCapabilities, rangeOf, repoRoot, tempFolder, TestClient } from './lsp-test-client.js';
 
 const pools = path.join(repoRoot, 'samples/pools');

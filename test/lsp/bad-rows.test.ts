@@ -6,7 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import { performance } from 'node:perf_hooks';
 import { DidOpenTextDocumentNotification, DocumentDiagnosticRequest, type Diagnostic, type FullDocumentDiagnosticReport } from 'vscode-languageserver-protocol/node';
 import { maxListedRows, maxRowDiagnostics } from '../../server/src/problems/limits.js';
-import { auditStatusNotification, type AuditStatusParams } from '../../server/src/lsp/protocol.js';
+import { auditStatusNotification, type AuditStatusParams } from '../../server/src/contract/protocol.js';
 import { auditSpec } from '../inputs/workspace.js';
 import { pullClientCapabilities, rangeOf, repoRoot, tempFolder, TestClient } from './lsp-test-client.js';
 

@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, it } from 'node:test';
 import { DocumentDiagnosticRequest, type FullDocumentDiagnosticReport } from 'vscode-languageserver-protocol/node';
-import { auditStatusNotification, type AuditStatusParams } from '../../server/src/lsp/protocol.js';
+import { auditStatusNotification, type AuditStatusParams } from '../../server/src/contract/protocol.js';
 import { pullClientCapabilities, rangeOf, TestClient } from './lsp-test-client.js';
 import { auditSpec, markingCommand, markingRuns, workspace, writeMarkingProgram } from '../inputs/workspace.js';
 

@@ -10,7 +10,7 @@ import {
 import {
   auditStatusNotification, openWorkedPairCommand, reportRequest, workedPairRequest,
   type AuditStatusParams, type ReportResult, type WorkedPairParams, type WorkedPairResult,
-} from '../../server/src/lsp/protocol.js';
+} from '../../server/src/contract/protocol.js';
 import type { WorkedPair } from '../../server/src/report/schema.js';
 import { positionIn, pullClientCapabilities, pushClientCapabilities, rangeOf, repoRoot, tempFolder, TestClient } from './lsp-test-client.js';
 

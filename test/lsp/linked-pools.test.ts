@@ -9,7 +9,7 @@ import {
 import {
   openWorkedPairCommand, reportRequest, workedPairRequest,
   type ReportResult, type WorkedPairParams, type WorkedPairResult,
-} from '../../server/src/lsp/protocol.js';
+} from '../../server/src/contract/protocol.js';
 import type { AuditReport, WorkedPair } from '../../server/src/report/schema.js';
 import { auditFinished, pullClientCapabilities, repoRoot, tempFolder, TestClient } from './lsp-test-client.js';
 

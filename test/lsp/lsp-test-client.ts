@@ -11,7 +11,7 @@ import {
   type ClientCapabilities, type FileChangeType, type InitializeResult, type ProtocolConnection, type PublishDiagnosticsParams, type Range, type TextEdit,
 } from 'vscode-languageserver-protocol/node';
 import { LineIndex } from '../../server/src/problems/line-index.js';
-import { auditStatusNotification, type AuditStatusParams } from '../../server/src/lsp/protocol.js';
+import { auditStatusNotification, type AuditStatusParams } from '../../server/src/contract/protocol.js';
 
 /** The bundled server the extension ships; tests run it as a real child process. */
 export const serverPath = path.resolve(__dirname, '../../../dist/server.js');

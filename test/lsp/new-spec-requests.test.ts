@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import { importers } from '../../server/src/importers/registry.js';
-import { importFormatsRequest, poolProfileRequest } from '../../server/src/lsp/protocol.js';
+import { importFormatsRequest, poolProfileRequest } from '../../server/src/contract/protocol.js';
 import { pullClientCapabilities, repoRoot, tempFolder, TestClient } from './lsp-test-client.js';
 
 // What "HERALD: New Spec" asks the server before writing (server/src/lsp/new-spec-requests.ts): the

@@ -8,7 +8,7 @@ import {
 } from 'vscode-languageserver-protocol/node';
 import {
   auditStatusNotification, reportRequest, trainingSignalStatusNotification, type AuditStatusParams, type TrainingSignalStatusParams,
-} from '../../server/src/lsp/protocol.js';
+} from '../../server/src/contract/protocol.js';
 import { auditAndTrainingSpec } from '../helpers/audit-and-training-spec.js';
 import { pullClientCapabilities, rangeOf, repoRoot, tempFolder, NotificationWaiter, TestClient } from './lsp-test-client.js';
 

@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { DidOpenTextDocumentNotification, DocumentDiagnosticRequest, type Diagnostic, type FullDocumentDiagnosticReport } from 'vscode-languageserver-protocol/node';
-import { workedPairRequest, type WorkedPairResult } from '../../server/src/lsp/protocol.js';
+import { workedPairRequest, type WorkedPairResult } from '../../server/src/contract/protocol.js';
 import { v2Corpus, v2Resolution, v2Rows, v2Skipped, v2Spec } from '../helpers/v2-pool.js';
 import { jsonl } from '../pool/temp-files.js';
 import { auditFinished, pullClientCapabilities, tempFolder, TestClient } from './lsp-test-client.js';

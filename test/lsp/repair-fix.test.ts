@@ -4,7 +4,7 @@ import { after, before, describe, it } from 'node:test';
 import {
   CodeActionRequest, DidSaveTextDocumentNotification, DocumentDiagnosticRequest, type CodeAction, type Diagnostic, type FullDocumentDiagnosticReport,
 } from 'vscode-languageserver-protocol/node';
-import { auditStatusNotification, reportRequest, type AuditStatusParams } from '../../server/src/lsp/protocol.js';
+import { auditStatusNotification, reportRequest, type AuditStatusParams } from '../../server/src/contract/protocol.js';
 import { applyEdits, pullClientCapabilities, rangeOf, repoRoot, tempFolder, NotificationWaiter, TestClient } from './lsp-test-client.js';
 
 // The repair quick fix finishes the job: with the repair added (or already there) and compared, each

@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { LogMessageNotification, MessageType } from 'vscode-languageserver-protocol/node';
 import { expectationLabel, expectationVerdict, notAuditedVerdict } from '../../client/src/expectation-results.js';
-import { auditStatusNotification, runAuditRequest, specOutlineRequest, type AuditStatusParams } from '../../server/src/lsp/protocol.js';
+import { auditStatusNotification, runAuditRequest, specOutlineRequest, type AuditStatusParams } from '../../server/src/contract/protocol.js';
 import { specOutline } from '../../server/src/lsp/spec-outline.js';
 import { auditLogLine, serverStartLine } from '../../server/src/lsp/server-log.js';
 import { paperSpec, pullClientCapabilities, repoRoot, tempFolder, TestClient } from './lsp-test-client.js';

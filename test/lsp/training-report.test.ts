@@ -3,7 +3,7 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { reportRequest, trainingSignalStatusNotification, type ReportResult, type TrainingSignalStatusParams } from '../../server/src/lsp/protocol.js';
+import { reportRequest, trainingSignalStatusNotification, type ReportResult, type TrainingSignalStatusParams } from '../../server/src/contract/protocol.js';
 import { pullClientCapabilities, repoRoot, tempFolder, TestClient } from './lsp-test-client.js';
 
 // The sample spec with training and comparison blocks and no audit, with its links made absolute.

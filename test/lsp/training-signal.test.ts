@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { DidSaveTextDocumentNotification, DocumentDiagnosticRequest, HoverRequest, type FullDocumentDiagnosticReport } from 'vscode-languageserver-protocol/node';
-import { trainingSignalStatusNotification, type TrainingSignalStatusParams } from '../../server/src/lsp/protocol.js';
+import { trainingSignalStatusNotification, type TrainingSignalStatusParams } from '../../server/src/contract/protocol.js';
 import { pullClientCapabilities, rangeOf, repoRoot, tempFolder, TestClient } from './lsp-test-client.js';
 
 const pools = path.join(repoRoot, 'samples/pools');

@@ -7,7 +7,7 @@ import type { SpecModel } from '../../server/src/semantics/check.js';
 import { computeWorkedPair, editedRow, type ComputedPair } from '../../server/src/lsp/worked-pair.js';
 import { editedText, pairHeader, rowText } from '../../server/src/lsp/worked-pair-text.js';
 import { pairLabel } from '../../server/src/lsp/worked-pair-links.js';
-import { pairEditTitle } from '../../server/src/lsp/protocol.js';
+import { pairEditTitle } from '../../server/src/contract/protocol.js';
 import { goldenAudit, goldenCorpus, goldenRows, goldenSpec } from '../helpers/golden-audit.js';
 
 // The attacked-trajectory view's numbers: a worked pair rebuilt from the spec and its row, term by

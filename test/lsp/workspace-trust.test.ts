@@ -6,7 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import { DocumentDiagnosticRequest, ExecuteCommandRequest, type FullDocumentDiagnosticReport, type ShowMessageParams } from 'vscode-languageserver-protocol/node';
 import {
   auditStatusNotification, trainingSignalStatusNotification, type AuditStatusParams, type TrainingSignalStatusParams,
-} from '../../server/src/lsp/protocol.js';
+} from '../../server/src/contract/protocol.js';
 import { pullClientCapabilities, rangeOf, repoRoot, tempFolder, TestClient } from './lsp-test-client.js';
 import { comparisonSpec } from '../inputs/workspace.js';
 

@@ -4,15 +4,6 @@ import { fileURLToPath } from 'node:url';
 import { defaultInputLimits, type InputLimits } from './input-limits.js';
 
 /**
- * What a client sends in `initializationOptions`. VS Code's client sends its workspace trust; another
- * editor's user sends `workspaceTrusted: true` on purpose (README). Only the boolean `true` trusts:
- * a client that sends nothing, or anything else, gets an untrusted workspace.
- */
-export interface HeraldInitializationOptions {
-  readonly workspaceTrusted?: boolean;
-}
-
-/**
  * Whether a program a spec names (a `candidates command`) may run, and if not, what the user does to
  * allow it. One rule for the editor and the command line: a program runs only with explicit consent
  * (a trusted workspace; `herald audit --allow-commands` or `HERALD_ALLOW_COMMANDS=1`).
@@ -26,7 +17,10 @@ const editorConsent = (trusted: boolean): CommandConsent =>
     howToAllow: 'trust the workspace to run it (VS Code: Manage Workspace Trust; another editor: send initializationOptions {"workspaceTrusted": true}, see the README)',
   };
 
-/** The part of LSP's `initialize` parameters the trust rule reads (kept structural: inputs/ knows no LSP). */
+/**
+ * The part of LSP's `initialize` parameters the trust rule reads (kept structural: inputs/ knows no LSP;
+ * what a client sends in `initializationOptions` is `HeraldInitializationOptions`, contract/protocol.ts).
+ */
 export interface TrustParams {
   readonly initializationOptions?: unknown;
   readonly workspaceFolders?: readonly { readonly uri: string }[] | null;

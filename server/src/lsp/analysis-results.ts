@@ -9,7 +9,7 @@ import type { ComparisonReport } from '../report/training-schema.js';
 import type { AuditResults } from './analysis-run.js';
 import type { AuditMode } from './settings.js';
 import type { DocumentAnalysis } from './document-analysis.js';
-import { firstErrorText, notAuditedTitle, type AuditStatusParams, type ReportResult, type SpecErrors, type TrainingSignalStatusParams } from './protocol.js';
+import { firstErrorText, notAuditedTitle, type AuditStatusParams, type ReportResult, type SpecErrors, type TrainingSignalStatusParams } from '../contract/protocol.js';
 
 // What a spec's finished analyses leave behind, and what the editor features read from it: the
 // problems, the report view's report, the status lines. Plain data and pure functions.

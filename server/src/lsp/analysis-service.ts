@@ -16,7 +16,7 @@ import { trustOnWire, type AnalysisJob, type AnalysisRunner } from './analysis-r
 import type { DocumentAnalysis } from './document-analysis.js';
 import {
   auditStatusNotification, errorCount, firstErrorText, trainingSignalStatusNotification, type AuditStatusParams, type ReportResult, type TrainingSignalStatusParams,
-} from './protocol.js';
+} from '../contract/protocol.js';
 import type { ErrorLog } from './safe-handler.js';
 import type { Session } from './session.js';
 import { logAuditRun } from './server-log.js';

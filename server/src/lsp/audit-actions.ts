@@ -9,7 +9,7 @@ import { auditIssueCodes } from '../problems/issue-codes.js';
 import { specErrorsOf } from './analysis-results.js';
 import type { DocumentAnalysis } from './document-analysis.js';
 import { plural, shortNumber } from '../report/format-numbers.js';
-import { errorCount, firstErrorText, notAuditedTitle, showReportCommand } from './protocol.js';
+import { errorCount, firstErrorText, notAuditedTitle, showReportCommand } from '../contract/protocol.js';
 import { quickFixes, type FolderFiles } from './quick-fixes.js';
 import { repairActions, repairData } from './repair-action.js';
 import { lineStart } from './spec-edits.js';

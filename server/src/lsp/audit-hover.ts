@@ -3,11 +3,11 @@ import { isSmallSample, smallSampleMark, smallSampleSentence } from '../findings
 import type { AuditReport, Report, WorkedPair } from '../report/schema.js';
 import { isDeclSymbol, type SymbolInfo } from '../semantics/symbols.js';
 import { detectorSet, margin, percent, rateWithBound, strictWithBound } from '../report/format-numbers.js';
-import { showReportCommand } from './protocol.js';
+import { showReportCommand } from '../contract/protocol.js';
 import { pairLabel, pairLink, pairParams } from './worked-pair-links.js';
 import { pairFile } from '../report/pair-file.js';
 import { generatorCertificateSentence, heldOutSentence } from '../findings/generator-wording.js';
-import { loggedFieldsText, profileCounts } from '../findings/data-reasons.js';
+import { loggedFieldsText, profileCounts } from '../findings/profile-words.js';
 import { code } from '../ide/row-text.js';
 import { escapeControls } from '../report/escape-text.js';
 

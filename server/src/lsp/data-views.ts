@@ -4,7 +4,7 @@ import {
 import { InputCache } from '../inputs/input-cache.js';
 import type { DocumentAnalysis } from './document-analysis.js';
 import { DataDocuments, isDataDocument, type FindingsSource, type PoolImports } from './pool-documents.js';
-import type { WorkedPairInitializationOptions, WorkedPairParams, WorkedPairResult } from './protocol.js';
+import type { WorkedPairInitializationOptions, WorkedPairParams, WorkedPairResult } from '../contract/protocol.js';
 import { guardNotification, type ErrorLog } from './safe-handler.js';
 import type { Session } from './session.js';
 import { workedPairActions } from './worked-pair-links.js';

@@ -22,7 +22,7 @@ import { prepareRename, rename } from './rename.js';
 import { importFormatsAnswer, poolProfileAnswer } from './new-spec-requests.js';
 import {
   importFormatsRequest, poolProfileRequest, reportRequest, runAuditRequest, specOutlineRequest, workedPairRequest,
-} from './protocol.js';
+} from '../contract/protocol.js';
 import { specOutline } from './spec-outline.js';
 import { serverStartLine } from './server-log.js';
 import { checkedDocumentSync, guardNotification, guardRequest, Lifecycle, type RequestContext } from './safe-handler.js';

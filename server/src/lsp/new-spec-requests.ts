@@ -7,7 +7,7 @@ import { sumProfiles, type PoolProfile } from '../pool/profile.js';
 import { trustOnWire } from './analysis-runner.js';
 import type { ImportRequest } from './import-run.js';
 import { importFailure, type PoolImports } from './pool-documents.js';
-import type { ImportFormatsParams, ImportFormatsResult, PoolProfileParams, PoolProfileResult } from './protocol.js';
+import type { ImportFormatsParams, ImportFormatsResult, PoolProfileParams, PoolProfileResult } from '../contract/protocol.js';
 import type { Session } from './session.js';
 
 // What "HERALD: New Spec" and "New Spec from Framework Logs…" ask the server before writing a spec:

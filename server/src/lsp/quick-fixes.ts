@@ -6,7 +6,7 @@ import { auditIssueCodes, issueCodes } from '../problems/issue-codes.js';
 import { closeNames } from '../semantics/did-you-mean.js';
 import type { AuditDecl } from '../syntax/ast.js';
 import type { DocumentAnalysis } from './document-analysis.js';
-import { pickLinkedFileCommand, type PickLinkedFileArguments } from './protocol.js';
+import { pickLinkedFileCommand, type PickLinkedFileArguments } from '../contract/protocol.js';
 import { addToCompare } from './spec-edits.js';
 
 // Quick fixes for the checker's errors and for failed expectations, each reading the `data` its

@@ -1,6 +1,6 @@
 import { LineIndex } from '../problems/line-index.js';
 import { parse } from '../syntax/parse.js';
-import type { ExpectationLine, SpecOutline } from './protocol.js';
+import type { ExpectationLine, SpecOutline } from '../contract/protocol.js';
 
 // A spec's analysis blocks and the `expect` lines of its audits, for the client's Test Explorer and
 // task provider. Parsing only: no checker, no linked-file probe, so outlining a workspace's specs

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { CodeActionKind, type CodeAction, type Diagnostic } from 'vscode-languageserver/node';
 import type { RowPair } from '../problems/problem.js';
 import type { DocumentAnalysis } from './document-analysis.js';
-import { openWorkedPairCommand, pairEditTitle, type WorkedPairParams } from './protocol.js';
+import { openWorkedPairCommand, pairEditTitle, type WorkedPairParams } from '../contract/protocol.js';
 import { markdownText } from '../ide/row-text.js';
 
 // The ways into the trajectory diff from the spec: a code action on every finding whose rows hold

@@ -17,7 +17,7 @@ import { trustOnWire } from './analysis-runner.js';
 import { specFileOf } from './document-analysis.js';
 import { poolRowJson } from '../ide/imported-row.js';
 import { importFailure, type PoolImports } from './pool-documents.js';
-import type { WorkedPairParams, WorkedPairResult } from './protocol.js';
+import type { WorkedPairParams, WorkedPairResult } from '../contract/protocol.js';
 import type { Session } from './session.js';
 import { computeWorkedPair, editedRow, isRecord } from './worked-pair.js';
 import { editedText, importedRowText, rowText } from './worked-pair-text.js';

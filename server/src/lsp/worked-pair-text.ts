@@ -1,5 +1,5 @@
 import { margin, shortNumber } from '../report/format-numbers.js';
-import type { PairDetector, PairReward, PairTerm } from './protocol.js';
+import type { PairDetector, PairReward, PairTerm } from '../contract/protocol.js';
 
 // The two documents of the trajectory diff: the original row and the edited row as pretty-printed
 // JSON, the edited one after a `//` comment block (JSON with comments) that works the margin out

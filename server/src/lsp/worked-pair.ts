@@ -10,7 +10,7 @@ import type { CommandTerms } from '../language/command-terms.js';
 import { viewOf, type TrajectoryView } from '../language/view.js';
 import type { Corpus, TraceStep, Trajectory } from '../pool/types.js';
 import type { SpecModel } from '../semantics/check.js';
-import type { PairDetector, PairReward } from './protocol.js';
+import type { PairDetector, PairReward } from '../contract/protocol.js';
 
 // A worked pair rebuilt on demand, as a user would check it by hand: the audit's attack applied to
 // one pool row with the same operator the audit used (edits/operators.ts), every feature of the

@@ -1,5 +1,5 @@
 import { cell, heading, paragraph, text, type Block } from './format-blocks.js';
-import { loggedFieldsText, profileCounts } from '../findings/data-reasons.js';
+import { loggedFieldsText, profileCounts } from '../findings/profile-words.js';
 import type { AuditReport } from '../report/schema.js';
 
 // The pool profile section: what the audit's pools hold, counted (rows with a final answer,

@@ -1,7 +1,8 @@
 // Every custom message between the HERALD client and server, typed once: the server registers and
 // sends these objects, and the client (client/src) imports this file and sends or listens to the
 // same objects, so a method string or a params type is never written twice. Only the protocol's
-// message types are imported (no vscode, no server code), so the client bundle stays small.
+// message types and the report's and a pool profile's types are imported (no vscode, no engine), so
+// the client bundle stays small (the client reaches it through contract/index.ts).
 import { NotificationType, RequestType } from 'vscode-languageserver-protocol';
 import type { PoolProfile } from '../pool/profile.js';
 import type { Report } from '../report/schema.js';
@@ -168,6 +169,15 @@ export const workedPairRequest = new RequestType<WorkedPairParams, WorkedPairRes
 
 /** The client command that opens a worked pair side by side; its one argument is a `WorkedPairParams`. */
 export const openWorkedPairCommand = 'herald.openWorkedPair';
+
+/**
+ * What a client sends in `initializationOptions`. VS Code's client sends its workspace trust; another
+ * editor's user sends `workspaceTrusted: true` on purpose (README). Only the boolean `true` trusts:
+ * a client that sends nothing, or anything else, gets an untrusted workspace.
+ */
+export interface HeraldInitializationOptions {
+  readonly workspaceTrusted?: boolean;
+}
 
 /**
  * What the VS Code client adds to `initializationOptions`: it runs `openWorkedPairCommand`, so the
