@@ -35,7 +35,7 @@ function reauditTable(run: BenchRun): string[] {
   const repeats = reaudit.result.lines[0]?.runs.length ?? 0;
   return [
     '',
-    `${reauditHeading(reaudit.result, repeats).replace(/:$/u, '.')}`,
+    reauditHeading(reaudit.result, repeats).replace(/^re/u, 'Re').replace(/:$/u, '.'),
     '',
     markdownRow(['change', 'what it edits, and what that reads', 'seconds', '× floor', 'report']),
     markdownRow(['---', '---', '---', '---', '---']),
