@@ -1,5 +1,5 @@
 // One measurement of `npm run bench:import`, in its own process so its peak memory is its own.
-// Prints one JSON line on stdout.
+// Prints one JSON line on stdout (its shape: ImportChildResult in test/bench/run-record.ts).
 //   prepare DIR: imports DIR/dump/*.jsonl once, resolves the ids against the corpus and writes the
 //                same rows in pool format v1 to DIR/v1.jsonl (what the v1 audit reads);
 //   import DIR:  the cold audit of a spec whose pool is the dump `from verl(dialect: search_r1)`;
@@ -17,20 +17,8 @@ import { loadCorpus } from '../../server/src/inputs/loaders.js';
 import { resolvePool } from '../../server/src/pool/resolve-ids.js';
 import { parsePoolRow } from '../../server/src/pool/schemas.js';
 import type { Trajectory } from '../../server/src/pool/types.js';
+import type { ImportChildResult } from './run-record.js';
 import { benchSpec } from './scale-spec.js';
-
-export interface ImportChildResult {
-  readonly ms: number;
-  readonly rows: number;
-  readonly peakMb: number;
-  /** SHA-256 of the audit's attack sections: the same figures whichever way the rows were read. */
-  readonly reportHash?: string;
-  readonly v1Bytes?: number;
-  readonly resolved?: number;
-  readonly unresolved?: number;
-  /** Edits the format could not write back (the `rendered` run). */
-  readonly unrendered?: number;
-}
 
 const peakMb = (): number => process.resourceUsage().maxRSS / 1024;
 

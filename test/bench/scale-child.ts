@@ -1,6 +1,8 @@
 // One size of `npm run bench`, in its own process so its peak memory is its own. Prints one JSON
-// line on stdout. `floor DIR` times reading and JSON.parse of the pool and corpus; `audit DIR`
-// times the audits of DIR/bench.reward (see scale.bench.ts for what each figure means).
+// line on stdout (its shape: test/bench/run-record.ts). `floor DIR` times reading and JSON.parse of
+// the pool and corpus; `audit DIR` times the audits of DIR/bench.reward (see scale.bench.ts for
+// what each figure means); `one-thread DIR` and `machine-threads DIR` the cold audits again;
+// `reaudit DIR` the re-audit after each kind of change to the spec, the audit kept in memory.
 import { readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -13,60 +15,8 @@ import { inputLimitsOf } from '../../server/src/inputs/input-limits.js';
 import { sizeProblem } from '../../server/src/inputs/load-inputs.js';
 import { WorkspaceTrust } from '../../server/src/inputs/trust.js';
 import { median, parseFloor } from './floor.js';
+import type { AuditResult, FloorResult, ReauditLine, ReauditResult, Stages, ThreadsResult } from './run-record.js';
 import { benchSpec, groundingWeight } from './scale-spec.js';
-
-export interface FloorResult {
-  readonly kind: 'floor';
-  readonly ms: number;
-  readonly lines: number;
-}
-
-/**
- * The cold and cached-candidates audits again, in a process of their own so the peak is theirs: on
- * one thread (`--workers 1`), or on the machine's threads (for `BENCH_REPEATS`).
- */
-export interface ThreadsResult {
-  readonly kind: 'threads';
-  readonly workers: number;
-  readonly coldMs: number;
-  readonly coldCachedMs: number;
-  readonly peakMb: number;
-  /** Where the two audits' time went. */
-  readonly coldStages: Stages;
-  readonly cachedStages: Stages;
-  /** On one thread: building the BM25 index of the corpus once, alone (every thread that ranks builds one). */
-  readonly indexMs?: number;
-}
-
-/** Where one audit's time went, from its progress messages. */
-export interface Stages {
-  /** Loading and checking the files and opening the ranking cache: until the features are evaluated. */
-  readonly loadMs: number;
-  /** Evaluating the features and building the edits; when cold, also building the corpus index and ranking every query text. */
-  readonly editsMs: number;
-  readonly latticeMs: number;
-  /** Scoring every attack under every reward, and the report. */
-  readonly scoringMs: number;
-}
-
-export interface AuditResult {
-  readonly kind: 'audit';
-  readonly rows: number;
-  readonly edits: number;
-  /** Load, corpus index, candidates, edits, scoring: nothing cached on disk or in memory. */
-  readonly coldMs: number;
-  /** The same with candidate rankings from the on-disk cache (a reopened workspace). */
-  readonly coldCachedMs: number;
-  /** Worker threads the two figures above asked for (the machine's cores, as the editor and CLI default to). */
-  readonly workers: number;
-  /** Check and re-score after editing a weight of R0, data and edits in memory. */
-  readonly warmMs: number;
-  readonly latticeMs: number;
-  readonly peakMb: number;
-  readonly wideWarmMs: number;
-  readonly wideLatticeMs: number;
-  readonly widePeakMb: number;
-}
 
 const peakMb = (): number => process.resourceUsage().maxRSS / 1024;
 
@@ -89,7 +39,7 @@ function trustFor(specFile: string): WorkspaceTrust {
 }
 
 /** Times one audit run and, from its progress messages, its stages. */
-async function timedAudit(specFile: string, cache: AuditCaches, only: string, cacheDir: string, workers?: number): Promise<{ ms: number; stages: Stages; report: Awaited<ReturnType<typeof auditSpec>>['report'] }> {
+async function timedAudit(specFile: string, cache: AuditCaches, only: string, cacheDir: string, workers?: number): Promise<{ ms: number; stages: Stages; report: NonNullable<Awaited<ReturnType<typeof auditSpec>>['report']> }> {
   // The first message of each stage: the features (one thread) or the threads (several), the lattice, the scoring.
   let edits = 0;
   let lattice = 0;
@@ -149,7 +99,7 @@ async function audit(dir: string): Promise<AuditResult> {
   const cache = newAuditCaches();
   const coldCached = await timedAudit(specFile, cache, 'main', cacheDir);
   const warm = await warmRuns(specFile, cache, 'main', cacheDir, 3);
-  const audited = coldCached.report!.audits[0]!;
+  const audited = coldCached.report.audits[0]!;
   const peak = peakMb();
 
   await timedAudit(specFile, cache, 'wide', cacheDir);
@@ -193,15 +143,115 @@ async function indexMs(corpusFile: string): Promise<number> {
   return performance.now() - start;
 }
 
+/** `text` with `from`, which must occur exactly once, replaced: a bench spec that changed shape fails here, loudly. */
+function replaceOnce(text: string, from: string, to: string): string {
+  const at = text.indexOf(from);
+  if (at < 0 || text.includes(from, at + 1)) throw new Error(`the bench spec must hold ${JSON.stringify(from)} exactly once`);
+  return text.slice(0, at) + to + text.slice(at + from.length);
+}
+
+/** Where two JSON texts first differ, with some context of each; undefined when they are the same. */
+function firstDifference(kept: string, scratch: string): string | undefined {
+  if (kept === scratch) return undefined;
+  let at = 0;
+  while (kept[at] === scratch[at]) at++;
+  const around = (text: string): string => text.slice(Math.max(0, at - 80), at + 40);
+  return `at character ${at}: kept …${around(kept)}… from scratch …${around(scratch)}…`;
+}
+
+/** One kind of change to the bench spec, as an author makes it between two saves. */
+interface SpecChange {
+  readonly change: ReauditLine['change'];
+  readonly label: string;
+  /** The spec of the run-th re-audit. Each run's text differs, so nothing remembered of an earlier run's edited spec can answer it. */
+  readonly edited: (spec: string, run: number) => string;
+}
+
+const capOf = (run: number): string => (0.9 + run / 100).toFixed(2);
+
+/**
+ * The changes `reaudit` times. Each changes the report (a cap below 1 changes the scores where
+ * F1 or grounding is 1), so the comparison with a from-scratch audit would catch a stale value.
+ */
+const specChanges: readonly SpecChange[] = [
+  {
+    change: 'detector',
+    label: "L's definition: at least two cited corpus passages never retrieved; L is a target of same_final and launder and in fake_id's isolation",
+    edited: (spec, run) => replaceOnce(spec, '= any c in citations: c in corpus and c not in retrieved\n', `= (count c in citations: c in corpus and c not in retrieved) >= ${run + 1} - ${run - 1}\n`),
+  },
+  {
+    change: 'term',
+    label: "R0's answer term, capped: reads the answer, which no attack's edit writes",
+    edited: (spec, run) => replaceOnce(spec, '* token_f1(answer, gold.answers)\n', `* min(token_f1(answer, gold.answers), ${capOf(run)})\n`),
+  },
+  {
+    change: 'term',
+    label: "R0's grounding term, capped: reads the citations, which fake_id's and launder's edits write",
+    edited: (spec, run) => replaceOnce(spec, '* grounding(citations, gold.answers)\n', `* min(grounding(citations, gold.answers), ${capOf(run)})\n`),
+  },
+  {
+    change: 'comment',
+    label: "the first comment line's text, same line count",
+    edited: (spec, run) => replaceOnce(spec, '; rewritten on every run.\n', `; rewritten on every run (re-audit ${run}).\n`),
+  },
+  {
+    change: 'weight',
+    label: "R0's grounding weight",
+    edited: (spec, run) => replaceOnce(spec, `grounding   ${groundingWeight} *`, `grounding   ${(groundingWeight + run / 100).toFixed(2)} *`),
+  },
+];
+
+/**
+ * The re-audit after each kind of change, with the `main` audit prepared and kept in memory as the
+ * editor keeps it (one `AuditCaches` across runs). Every timed re-audit starts from the original
+ * spec's prepared state: the original is audited again before it, untimed. Times are medians of
+ * `BENCH_REPEATS` runs (3 when unset). The first run of each change is compared with a
+ * from-scratch audit of the same text, byte for byte; a difference is reported with where it starts
+ * (and fails the bench once its figures are printed and kept).
+ */
+async function reaudit(dir: string): Promise<ReauditResult> {
+  const specFile = path.join(dir, 'bench.reward');
+  // The audit mode's candidate cache when it ran before: rankings from disk, as a reopened workspace has them.
+  const cacheDir = path.join(dir, 'candidate-cache');
+  const runs = Math.max(1, Math.floor(Number(process.env['BENCH_REPEATS'] ?? '3')) || 3);
+  const original = benchSpec('../corpus.jsonl', 'pool.jsonl', groundingWeight);
+  const auditOf = (spec: string, caches: AuditCaches): ReturnType<typeof timedAudit> => {
+    writeFileSync(specFile, spec);
+    return timedAudit(specFile, caches, 'main', cacheDir);
+  };
+  const kept = newAuditCaches();
+  const first = await auditOf(original, kept);
+  let keptSpec = original;
+  const lines: ReauditLine[] = [];
+  for (const { change, label, edited } of specChanges) {
+    const ms: number[] = [];
+    let difference: string | undefined;
+    for (let run = 1; run <= runs; run++) {
+      if (keptSpec !== original) await auditOf(original, kept);
+      const spec = edited(original, run);
+      if (spec === original) throw new Error(`the ${change} change (${label}) left the spec as it was`);
+      const timed = await auditOf(spec, kept);
+      keptSpec = spec;
+      ms.push(timed.ms);
+      if (run > 1) continue;
+      difference = firstDifference(JSON.stringify(timed.report), JSON.stringify((await auditOf(spec, newAuditCaches())).report));
+    }
+    lines.push({ change, label, ms: median(ms), runs: ms, identical: difference === undefined, ...(difference === undefined ? {} : { difference }) });
+  }
+  writeFileSync(specFile, original);
+  return { kind: 'reaudit', rows: first.report.audits[0]!.pools.reduce((sum, p) => sum + p.rows, 0), audit: 'main', lines, peakMb: peakMb() };
+}
+
 const modes = {
   floor: (dir: string) => Promise.resolve(floor(dir)),
   audit,
   'one-thread': (dir: string) => threads(dir, 1),
   'machine-threads': (dir: string) => threads(dir, defaultWorkers()),
+  reaudit,
 } as const;
 const [mode, dir] = process.argv.slice(2);
 if (mode === undefined || !(mode in modes) || dir === undefined) {
-  console.error('usage: scale-child.js floor|audit|one-thread|machine-threads DIR');
+  console.error('usage: scale-child.js floor|audit|one-thread|machine-threads|reaudit DIR');
   process.exitCode = 2;
 } else {
   modes[mode as keyof typeof modes](dir).then(
