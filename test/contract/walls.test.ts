@@ -50,7 +50,7 @@ describe('stage walls generated from scripts/stages.mjs', () => {
 
   it('fail an import the table does not allow, and pass one it does', async () => {
     assert.deepEqual(walls(await messages('server/src/signal/x.ts', "import { auditSpec } from '../audit/audit-spec.js';\nexport const a = auditSpec;\n")),
-      [`signal/ must not import audit/: it may import ${'problems/, stats/, version.ts, report/, pool/, language/, syntax/, importers/, inputs/, semantics/, reward/, edits/'} (scripts/stages.mjs, drawn in docs/architecture.md).`]);
+      [`signal/ must not import audit/: it may import ${'problems/, stats/, version.ts, report/, pool/, language/, syntax/, importers/, inputs/, semantics/, reward/, edits/, scoring/, candidates/, threads/'} (scripts/stages.mjs, drawn in docs/architecture.md).`]);
     assert.equal(walls(await messages('server/src/report/x.ts', "import { parse } from '../syntax/parse.js';\nexport const p = parse;\n")).length, 1);
     assert.deepEqual(walls(await messages('server/src/audit/x.ts', "import { prepareEdits } from '../edits/prepare.js';\nexport const p = prepareEdits;\n")), []);
     assert.deepEqual(walls(await messages('server/src/render/report-page/x.ts', "import { percent } from '../../report/format-numbers.js';\nimport { h } from './html.js';\nexport const p = [percent, h];\n")), []);
