@@ -102,6 +102,14 @@ describe('limits: nesting through declarations', () => {
     assert.deepEqual(problems.filter((p) => p.code !== issueCodes.nestingTooDeep), []);
   });
 
+  it('reports a chain of 20,000 bare uses (each a name for the next) without exhausting the stack', () => {
+    const lines = Array.from({ length: 20_000 }, (_, i) => (i === 0 ? 'signal s0 = search_calls' : `signal s${i} = s${i - 1}`)).reverse();
+    const problems = problemsOf(`${lines.join('\n')}\n`);
+    assert.ok(problems.some((p) => p.code === issueCodes.nestingTooDeep));
+    assert.deepEqual(problems.filter((p) => p.code !== issueCodes.nestingTooDeep), []);
+    assert.deepEqual(problemsOf(`${lines.slice(-200).join('\n')}\n`), [], 'a chain of 200 is within the limit');
+  });
+
   it('checks 20,000 derived rewards in a chain, in linear time', () => {
     const lines = ['detector D "d" = has_final', 'reward R0 { a -1 * D }'];
     for (let i = 1; i < 20_000; i++) lines.push(`reward R${i} = R${i - 1} - 1 * D`);

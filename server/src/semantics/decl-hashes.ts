@@ -49,25 +49,36 @@ export function specHashes(spec: Spec, tokens: readonly SpecToken[]): SpecHashes
     return images;
   };
 
+  // The declarations' hashes in dependency order, with a stack of our own: a chain of declarations
+  // may be as long as the spec (each using the one before), deeper than the call stack goes.
   const decls = new Map<string, string>();
+  const usedNames = (images: readonly string[], self: string | undefined): string[] =>
+    [...new Set(images.filter((image) => image !== self && declared.has(image)))].sort();
   const visiting = new Set<string>();
-  // The names a part uses, each with its declaration's hash, in name order.
-  const uses = (images: readonly string[], self: string | undefined): string[] =>
-    [...new Set(images.filter((image) => image !== self && declared.has(image)))].sort().map((name) => `${name}=${declHash(name)}`);
-  const declHash = (name: string): string => {
-    const known = decls.get(name);
-    if (known !== undefined) return known;
-    // A declaration that uses itself is an error of the check, and no analysis runs on it.
-    if (visiting.has(name)) return `cycle:${name}`;
-    visiting.add(name);
-    const decl = declared.get(name)!;
-    const images = imagesIn(decl.span);
-    const hash = digest([decl.kind, images, uses(images, name)]);
-    visiting.delete(name);
-    decls.set(name, hash);
-    return hash;
-  };
-  for (const name of declared.keys()) declHash(name);
+  for (const root of declared.keys()) {
+    if (decls.has(root)) continue;
+    const stack: { name: string; images: string[]; names: string[] }[] = [];
+    const open = (name: string): void => {
+      const images = imagesIn(declared.get(name)!.span);
+      visiting.add(name);
+      stack.push({ name, images, names: usedNames(images, name) });
+    };
+    open(root);
+    while (stack.length > 0) {
+      const top = stack[stack.length - 1]!;
+      const next = top.names.find((name) => !decls.has(name) && !visiting.has(name));
+      if (next !== undefined) {
+        open(next);
+        continue;
+      }
+      stack.pop();
+      visiting.delete(top.name);
+      // A declaration that uses itself, through others, is an error of the check, and no analysis runs on it.
+      const uses = top.names.map((name) => `${name}=${decls.get(name) ?? `cycle:${name}`}`);
+      decls.set(top.name, digest([declared.get(top.name)!.kind, top.images, uses]));
+    }
+  }
+  const uses = (images: readonly string[], self: string | undefined): string[] => usedNames(images, self).map((name) => `${name}=${decls.get(name)!}`);
 
   const terms = new Map<string, string>();
   const attacks = new Map<string, string>();

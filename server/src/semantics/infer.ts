@@ -93,7 +93,9 @@ export class Inference {
       return unknown;
     }
     const base = this.active + shift;
-    if (base >= maxDependencyNesting) {
+    // A name that stands for another name adds no level, but the evaluator still calls through it:
+    // a chain of bare uses counts by the declarations open at once.
+    if (base >= maxDependencyNesting || this.inProgress.size >= maxDependencyNesting) {
       // Its body would start past the limit: say so at the use, and type it when its turn comes.
       if (usedAt !== undefined && !this.nesting.crossed) {
         this.nesting.crossed = true;
