@@ -107,7 +107,7 @@ describe('limits: nesting through declarations', () => {
     const problems = problemsOf(`${lines.join('\n')}\n`);
     assert.ok(problems.some((p) => p.code === issueCodes.nestingTooDeep));
     assert.deepEqual(problems.filter((p) => p.code !== issueCodes.nestingTooDeep), []);
-    assert.deepEqual(problemsOf(`${lines.slice(-200).join('\n')}\n`), [], 'a chain of 200 is within the limit');
+    assert.deepEqual(problemsOf(`${lines.slice(-200).join('\n')}\n`).filter((p) => p.code === issueCodes.nestingTooDeep), [], 'a chain of 200 is within the limit');
   });
 
   it('checks 20,000 derived rewards in a chain, in linear time', () => {
