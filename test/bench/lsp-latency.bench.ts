@@ -72,13 +72,14 @@ interface Summary {
   readonly n: number;
   readonly median: number;
   readonly p95: number;
+  readonly p99: number;
   readonly max: number;
 }
 
 function summarize(samples: readonly number[]): Summary {
   const sorted = [...samples].sort((a, b) => a - b);
   const at = (p: number): number => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? NaN;
-  return { n: sorted.length, median: at(0.5), p95: at(0.95), max: sorted[sorted.length - 1] ?? NaN };
+  return { n: sorted.length, median: at(0.5), p95: at(0.95), p99: at(0.99), max: sorted[sorted.length - 1] ?? NaN };
 }
 
 const cell = (value: number, digits = 2): string => value.toFixed(digits).padStart(9);
@@ -87,7 +88,7 @@ function row(label: string, samples: readonly number[], idle?: readonly number[]
   const s = summarize(samples);
   const base = idle === undefined ? undefined : summarize(idle);
   const ratios = base === undefined ? '' : `${cell(s.median / base.median, 1)}×${cell(s.p95 / base.p95, 1)}×${cell(s.max / base.max, 1)}×`;
-  return `${label.padEnd(30)} ${String(s.n).padStart(5)} ${cell(s.median)} ${cell(s.p95)} ${cell(s.max)}${ratios}`;
+  return `${label.padEnd(30)} ${String(s.n).padStart(5)} ${cell(s.median)} ${cell(s.p95)} ${cell(s.p99)} ${cell(s.max)}${ratios}`;
 }
 
 interface Times {
@@ -157,7 +158,7 @@ async function main(): Promise<void> {
   console.log(`LSP latency while analysing ${path.relative(process.cwd(), specFile)} (${what}, ${(runMs / 1000).toFixed(1)} s; ${states.join('; ')})`);
   console.log(`server: ${server ?? 'dist/server.js'}`);
   console.log('');
-  console.log(`${'request'.padEnd(30)} ${'n'.padStart(5)} ${'median ms'.padStart(9)} ${'p95 ms'.padStart(9)} ${'max ms'.padStart(9)}${'med/idle'.padStart(10)}${'p95/idle'.padStart(10)}${'max/idle'.padStart(10)}`);
+  console.log(`${'request'.padEnd(30)} ${'n'.padStart(5)} ${'median ms'.padStart(9)} ${'p95 ms'.padStart(9)} ${'p99 ms'.padStart(9)} ${'max ms'.padStart(9)}${'med/idle'.padStart(10)}${'p95/idle'.padStart(10)}${'max/idle'.padStart(10)}`);
   console.log(row('hover, idle', idle.hover));
   console.log(row('hover, during the run', busy.hover, idle.hover));
   console.log(row('completion, idle', idle.completion));
