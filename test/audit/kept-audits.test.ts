@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
-import { describe, it } from 'node:test';
+import { after, describe, it } from 'node:test';
 import { auditSpec, newAuditCaches, type AuditCaches } from '../../server/src/audit/audit-spec.js';
 
 // The audit's kept results (audit/prepared-audits.ts) against a run from scratch: after each kind
@@ -59,6 +60,59 @@ describe('kept audits: reused as far as an edit allows, and equal to a fresh run
       assert.equal(fresh.path, 'prepared');
       assert.equal(reused.json, fresh.json);
       assert.equal(reused.path, edit.path);
+    });
+  }
+});
+
+describe('kept audits over logged fields: the rows a field leaves out', () => {
+  // A copy of the sample's first rows, each with a logged score but one, which the audit leaves out.
+  const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'herald-kept-fields-'));
+  after(() => fs.rmSync(folder, { recursive: true, force: true }));
+  const rows = fs.readFileSync(path.resolve(__dirname, '../../../samples/pools/hotpot.jsonl'), 'utf8').split('\n').slice(0, 400).map((line, i) => {
+    const row = JSON.parse(line) as { meta: Record<string, unknown> };
+    if (i !== 7) row.meta['score'] = (i % 5) / 4;
+    if (i % 3 === 0) row.meta['bonus'] = 1;
+    return JSON.stringify(row);
+  });
+  fs.writeFileSync(path.join(folder, 'pool.jsonl'), `${rows.join('\n')}\n`);
+  fs.copyFileSync(path.resolve(__dirname, '../../../samples/pools/corpus.jsonl'), path.join(folder, 'corpus.jsonl'));
+  const fieldsFile = path.join(folder, 'fields.reward');
+  const spec = `corpus wiki = "corpus.jsonl"
+pool p = "pool.jsonl"
+field score "the logged score" : number = meta.score
+field bonus "a bonus a third of the rows log" : number = meta.bonus depends on question
+detector L "cites a real passage it never retrieved" = any c in citations: c in corpus and c not in retrieved
+reward R0 {
+  answer 1.0 * token_f1(answer, gold.answers)
+  logged 0.3 * score
+}
+reward R_L = R0 - 1.2 * L
+audit fields {
+  reward R0
+  compare R_L
+  corpus wiki
+  pools p
+  attack launder targets L using lexical(4)
+  lattice L = 1.2
+}
+`;
+
+  async function outcomeOf(text: string, cache: AuditCaches): Promise<string> {
+    const outcome = await auditSpec(text, fieldsFile, { cache, candidateCache: false });
+    assert.ok(outcome.report !== undefined);
+    return JSON.stringify({ report: outcome.report, dataIssues: outcome.dataIssues });
+  }
+
+  for (const [what, text] of [
+    ['a weight', spec.replace('0.3 * score', '0.4 * score')],
+    ['a comment', `# a comment\n${spec}`],
+    ['a term over a field the audit reads already', spec.replace('0.3 * score', '0.3 * min(score, 0.5)')],
+    ['a term over a field the audit did not read (it leaves out other rows)', spec.replace('  logged 0.3 * score\n', '  logged 0.3 * score\n  extra  0.1 * bonus\n')],
+  ] as const) {
+    it(`after ${what}: the same report and the same rows left out as a fresh run`, async () => {
+      const cache = newAuditCaches();
+      await outcomeOf(spec, cache);
+      assert.equal(await outcomeOf(text, cache), await outcomeOf(text, newAuditCaches()));
     });
   }
 });

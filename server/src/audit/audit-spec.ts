@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import { withLoggedFields } from '../edits/logged-field-rows.js';
+import { fieldsReadBy, withLoggedFields } from '../edits/logged-field-rows.js';
 import { AuditError } from '../edits/audit-error.js';
 import { createCandidateSource, type CommandAnswers } from '../candidates/candidate-source.js';
 import { candidateLinks } from '../edits/attack-plan.js';
@@ -122,11 +122,14 @@ async function auditOne(ctx: AuditContext, plan: AuditPlan, options: RunOptions)
   if (!load.ok) return 'unreadable';
   // A program's answers are part of what is prepared: editing a file its command names prepares again (inputs/term-cache.ts).
   const programs = commandTermSpecs(model, auditEditPlan(plan)).map((term) => namedFiles(term.command, specDir));
-  const preparation = preparationKey(plan, ctx.hashes, `${caches.inputs.stamps(load.files)}\u0000${programs.join('\u0000')}`);
+  const fields = fieldsReadBy(model, auditEditPlan(plan)).flatMap((f) => (f.name === undefined ? [] : [f.name.text]));
+  const preparation = preparationKey(plan, ctx.hashes, fields, `${caches.inputs.stamps(load.files)}\u0000${programs.join('\u0000')}`);
   const scoring = reportKey(plan, ctx.hashes, preparation);
   const kept = caches.prepared.get(plan.name);
   const reused = kept === undefined || kept.preparation !== preparation ? undefined : reusedEdits(ctx, plan, kept);
   if (kept !== undefined && reused !== undefined) {
+    // The rows a logged field the audit reads leaves out are said again, as the preparation said them.
+    withLoggedFields(model, load.inputs, ctx.issues, auditEditPlan(plan));
     if (kept.report?.key === scoring) {
       progress(`audit ${plan.name}: nothing it reads changed`);
       return placedReport(kept.report.report, plan, ctx.lines);

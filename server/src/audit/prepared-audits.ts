@@ -61,8 +61,12 @@ export function featureHash(hashes: SpecHashes, key: string): string | undefined
   return hashes.decls.get(name);
 }
 
-/** What preparing the audit reads of the spec, with the data's stamps and the programs' files (`data`). */
-export function preparationKey(plan: AuditPlan, hashes: SpecHashes, data: string): string {
+/**
+ * What preparing the audit reads of the spec, with the data's stamps and the programs' files
+ * (`data`). The logged fields the plan reads (`fields`, by name) are part of it: a row that lacks
+ * one is left out of the audit, so they choose the rows.
+ */
+export function preparationKey(plan: AuditPlan, hashes: SpecHashes, fields: readonly string[], data: string): string {
   const decl = (name: string): string => hashes.decls.get(name) ?? `unknown:${name}`;
   const detectors = [...new Set([...plan.lattice.map((l) => l.name), ...plan.attacks.flatMap((a) => a.targets)])];
   return digest({
@@ -71,6 +75,7 @@ export function preparationKey(plan: AuditPlan, hashes: SpecHashes, data: string
     detectors: detectors.map((name) => [name, decl(name)]),
     attacks: plan.attacks.map((a) => hashes.attacks.get(attackHashKey(plan.name, a.name)) ?? `unknown:${a.name}`),
     values: plan.conformance.flatMap((c) => [decl(c.subject), decl(c.reference)]),
+    fields: fields.map((name) => [name, decl(name)]),
     data,
   });
 }
