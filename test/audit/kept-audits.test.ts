@@ -4,6 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { auditSpec, newAuditCaches, type AuditCaches } from '../../server/src/audit/audit-spec.js';
+import { PreparedAudits } from '../../server/src/audit/prepared-audits.js';
 
 // The audit's kept results (audit/prepared-audits.ts) against a run from scratch: after each kind
 // of edit of the paper's sample, the report of the run that reuses what it kept is the report of a
@@ -62,6 +63,28 @@ describe('kept audits: reused as far as an edit allows, and equal to a fresh run
       assert.equal(reused.path, edit.path);
     });
   }
+});
+
+describe('earlier preparations, kept while they fit', () => {
+  it("undoing a detector's edit finds the preparation before it: the report placed again, as a fresh run gives it", async () => {
+    const cache = newAuditCaches();
+    const before = await audit(base, cache);
+    const detector = edited('has_final and answer != "" and search_calls == 0', 'has_final and answer != "" and search_calls < 1');
+    assert.equal((await audit(detector, cache)).path, 'prepared');
+    const undone = await audit(base, cache);
+    assert.equal(undone.path, 'placed');
+    assert.equal(undone.json, before.json);
+    assert.equal((await audit(detector, cache)).path, 'placed', 'and redoing it finds the detector\'s');
+  });
+
+  it('keeps no earlier preparation past its budget, and always the latest', async () => {
+    const cache: AuditCaches = { inputs: newAuditCaches().inputs, prepared: new PreparedAudits(1) };
+    await audit(base, cache);
+    const detector = edited('has_final and answer != "" and search_calls == 0', 'has_final and answer != "" and search_calls < 1');
+    await audit(detector, cache);
+    assert.equal((await audit(base, cache)).path, 'prepared', 'the earlier preparation did not fit in one byte');
+    assert.equal((await audit(base, cache)).path, 'placed', 'the latest is kept whatever its size');
+  });
 });
 
 describe('kept audits over logged fields: the rows a field leaves out', () => {

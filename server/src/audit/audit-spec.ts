@@ -125,8 +125,8 @@ async function auditOne(ctx: AuditContext, plan: AuditPlan, options: RunOptions)
   const fields = fieldsReadBy(model, auditEditPlan(plan)).flatMap((f) => (f.name === undefined ? [] : [f.name.text]));
   const preparation = preparationKey(plan, ctx.hashes, fields, `${caches.inputs.stamps(load.files)}\u0000${programs.join('\u0000')}`);
   const scoring = reportKey(plan, ctx.hashes, preparation);
-  const kept = caches.prepared.get(plan.name);
-  const reused = kept === undefined || kept.preparation !== preparation ? undefined : reusedEdits(ctx, plan, kept);
+  const kept = caches.prepared.get(plan.name, preparation);
+  const reused = kept === undefined ? undefined : reusedEdits(ctx, plan, kept);
   if (kept !== undefined && reused !== undefined) {
     // The rows a logged field the audit reads leaves out are said again, as the preparation said them.
     withLoggedFields(model, load.inputs, ctx.issues, auditEditPlan(plan));
