@@ -188,8 +188,17 @@ export function workbenchActions(page: Page): {
   problemRows(): Promise<string[]>;
 } {
   const quickInput = async (keys: string, text: string, row?: string): Promise<void> => {
-    await page.keyboard.press(keys);
-    await page.locator('.quick-input-widget input').waitFor({ state: 'visible' });
+    // A key pressed while the workbench moves focus (a panel closing, a webview taking it) can be
+    // dropped: press it again rather than wait out the whole timeout.
+    for (let attempt = 1; ; attempt++) {
+      await page.keyboard.press(keys);
+      try {
+        await page.locator('.quick-input-widget input').waitFor({ state: 'visible', timeout: attempt < 3 ? 5000 : 30_000 });
+        break;
+      } catch (error) {
+        if (attempt >= 3) throw error;
+      }
+    }
     await page.keyboard.type(text);
     if (row !== undefined) await page.locator('.quick-input-list .monaco-list-row', { hasText: row }).first().waitFor();
     await page.keyboard.press('Enter');
