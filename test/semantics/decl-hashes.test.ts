@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { analyze } from '../../server/src/semantics/analyze.js';
+import { checkSpec } from '../../server/src/semantics/analyze.js';
 import type { SpecHashes } from '../../server/src/semantics/decl-hashes.js';
 
 const spec = `# a comment
@@ -24,7 +24,7 @@ corpus wiki = "corpus.jsonl"
 pool p = "p.jsonl"
 `;
 
-const hashesOf = (text: string): SpecHashes => analyze(text).hashes;
+const hashesOf = (text: string): SpecHashes => checkSpec(text, '/tmp/hashes.reward').hashes;
 
 /** The names whose hash differs between the two texts. */
 function changed(before: string, after: string): string[] {

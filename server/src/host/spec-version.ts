@@ -4,7 +4,7 @@ import { compareChecked, type CompareOutcome, type CompareRequest } from '../com
 import { specFindings, type FindingsInput } from '../findings/spec-findings.js';
 import { LineIndex } from '../problems/line-index.js';
 import type { Problem } from '../problems/problem.js';
-import { analyze, type Analyzed, type CheckedSpec } from '../semantics/analyze.js';
+import { analyze, checkedOf, type Analyzed, type CheckedSpec } from '../semantics/analyze.js';
 import { bindSpec, checkedOfBound, type BoundSpec } from '../semantics/bound-model.js';
 import type { CheckOptions } from '../semantics/check.js';
 import { signalChecked, type SignalOutcome, type SignalRequest } from '../signal/signal-spec.js';
@@ -54,8 +54,7 @@ export class SpecVersion {
     if (this.checkedSpec !== undefined) return this.checkedSpec;
     if (this.specFile === undefined) throw new Error('an unsaved spec is not analysed: its links resolve against no folder');
     if (this.boundSpec !== undefined) return (this.checkedSpec = checkedOfBound(this.boundSpec));
-    const { model, problems, hashes } = this.analyzed;
-    return (this.checkedSpec = { text: this.text, specFile: this.specFile, model, problems, hashes });
+    return (this.checkedSpec = checkedOf(this.text, this.specFile, this.analyzed));
   }
 
   get problems(): readonly Problem[] {
