@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { SpecVersion } from '../../server/src/host/spec-version.js';
 import { analysisRequest } from '../helpers/analysis-request.js';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -112,7 +113,7 @@ describe('the analysis runner', () => {
     const runner = new AnalysisRunner(workerFile);
     const asked: ImportRequest = {
       pool: { name: 'p', file: path.join(folder.dir, '*.jsonl'), glob: true, importer: { format: 'verl', options: { dialect: 'search_r1' } } },
-      files: [file], specDir: folder.dir, select: { kind: 'file', file, spec: { text: spec, specFile } },
+      files: [file], specDir: folder.dir, select: { kind: 'file', file, spec: SpecVersion.ofText(spec, specFile).bound },
     };
     const lines = (outcome: Outcome<ImportedRows>): unknown => (outcome.state === 'done' ? outcome.results.checked?.map((r) => [r.line, r.ok]) : outcome);
     const first = await runner.importRows(asked);

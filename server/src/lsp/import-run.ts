@@ -3,13 +3,12 @@
 // `loadPoolLink` and the worker's cache, like an analysis's, so no import and no check of its rows
 // runs on the server thread, and the server thread gets only what it shows (row-text.ts).
 import type { AuditCaches } from '../audit/audit-spec.js';
-import { probeFileUnder } from '../inputs/file-probe.js';
 import type { NamedFile } from '../inputs/load-inputs.js';
 import { loadPoolLink } from '../inputs/pool-link.js';
 import { specFiles } from '../inputs/spec-inputs.js';
 import { profilePool, type PoolProfile } from '../pool/profile.js';
 import type { Trajectory } from '../pool/types.js';
-import { analyze } from '../semantics/analyze.js';
+import { checkedOfBound, type BoundSpec } from '../semantics/bound-model.js';
 import { delivered, settle, trustOf, type AnalysisRequest, type Outcome, type WorkerReply } from './analysis-run.js';
 import { corpusOfPool, importedRows } from '../ide/pool-rows.js';
 import { shownRows, type ShownRow } from '../ide/row-text.js';
@@ -24,7 +23,7 @@ export interface ImportRequest extends Pick<AnalysisRequest, 'untrustedFolders' 
    * editor holds it) reads the pool (a data file); or the first row with an id (a worked pair).
    */
   readonly select:
-    | { readonly kind: 'file'; readonly file: string; readonly spec: { readonly text: string; readonly specFile: string } }
+    | { readonly kind: 'file'; readonly file: string; readonly spec: BoundSpec }
     | { readonly kind: 'id'; readonly id: string }
     // What the rows hold, counted (a new spec's starter is fitted to it); no row crosses to the server thread.
     | { readonly kind: 'profile' };
@@ -56,7 +55,7 @@ async function answer(request: ImportRequest, cache: AuditCaches, loadName: (loa
     return { state: 'done', results: { load: loadName(loaded), ...(row === undefined ? {} : { row }), ...fileError } };
   }
   // The spec says which corpus the rows resolve against and which logged fields it declares.
-  const { model } = analyze(select.spec.text, { specFile: select.spec.specFile, probeFile: probeFileUnder(trust) });
+  const { model } = checkedOfBound(select.spec);
   const corpusName = corpusOfPool(model, request.pool.name);
   const corpus = corpusName === undefined ? undefined : await cache.inputs.corpus(specFiles(model.spec, select.spec.specFile).named(corpusName).file, trust);
   const load = `${loadName(loaded)}+${corpus === undefined ? 'no corpus' : loadName(corpus)}`;

@@ -213,7 +213,7 @@ export class DataDocuments {
     const specText = link.spec.text;
     const settings = await this.session.settings.for(link.spec.uri);
     const outcome = await this.imports.importRows({
-      pool: pool.link, files: pool.files, specDir: path.dirname(specFile), select: { kind: 'file', file, spec: { text: specText, specFile } },
+      pool: pool.link, files: pool.files, specDir: path.dirname(specFile), select: { kind: 'file', file, spec: link.spec.spec.bound },
       ...trustOnWire(trust, settings.maxInputMiB), ...(known?.specText === specText ? { known: known.load } : {}),
     });
     if (outcome.state !== 'done') {
