@@ -38,7 +38,8 @@ const edits: readonly { what: string; text: string; path: Path }[] = [
   { what: 'a declaration the audit does not read', text: `${base}\nsignal unused_here "not read by the audit" = search_calls > 9\n`, path: 'placed' },
   { what: 'a weight', text: edited('tool_cost  -0.03  * search_calls', 'tool_cost  -0.04  * search_calls'), path: 're-scored' },
   { what: 'a penalty of the lattice', text: edited('lattice U = 0.5, L = 1.2, F = 1.0', 'lattice U = 0.5, L = 1.3, F = 1.0'), path: 're-scored' },
-  { what: 'an expected value', text: edited('<= 20%', '<= 25%'), path: 're-scored' },
+  { what: 'an expected value (judged against the kept report)', text: edited('<= 20%', '<= 1%'), path: 'placed' },
+  { what: 'an expect line added', text: edited('  expect minimal_repair == {L}\n', '  expect minimal_repair == {L}\n  expect worst_margin(R_L, same_final, first_visible) < 0\n'), path: 'placed' },
   // The paper's same_final writes the steps (it drops the searches) and fake_id and launder the
   // citations and the final text: a term over the answer alone is one no edit changes.
   { what: 'a term over parts no attack writes', text: edited('1.0   * token_f1(answer, gold.answers)', '1.0   * exact_match(answer, gold.answers)'), path: 'patched' },

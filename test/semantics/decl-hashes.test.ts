@@ -54,6 +54,15 @@ describe('content hashes of declarations, terms and attacks', () => {
     assert.deepEqual(changed(spec, spec.replace('-0.1 * search_calls', '-0.1 * min(search_calls, 3)')), ['R0', 'R_U', 'a', 'term R0.cost']);
   });
 
+  it("an audit's expect lines change its declaration's hash, not its report's", () => {
+    const withExpect = spec.replace('  lattice U = 0.5\n', '  lattice U = 0.5\n  expect asr(R0, same_final, first_visible) <= 20%\n');
+    const a = checkSpec(withExpect, '/tmp/hashes.reward').hashes;
+    const b = checkSpec(withExpect.replace('<= 20%', '<= 25%'), '/tmp/hashes.reward').hashes;
+    assert.notEqual(a.decls.get('a'), b.decls.get('a'));
+    assert.equal(a.reports.get('a'), b.reports.get('a'));
+    assert.notEqual(a.reports.get('a'), checkSpec(withExpect.replace('lattice U = 0.5', 'lattice U = 0.6'), '/tmp/hashes.reward').hashes.reports.get('a'));
+  });
+
   it('a chain of declarations deeper than the call stack is hashed', () => {
     const chain = Array.from({ length: 20_000 }, (_, i) => (i === 0 ? 'signal s0 "s" = search_calls > 0' : `signal s${i} "s" = s${i - 1}`)).reverse().join('\n');
     const hashes = hashesOf(chain);

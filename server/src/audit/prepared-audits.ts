@@ -4,6 +4,7 @@ import type { PreparedEdits } from '../edits/prepare.js';
 import type { LineIndex } from '../problems/line-index.js';
 import type { AuditReport } from '../report/schema.js';
 import { attackHashKey, termHashKey, type SpecHashes } from '../semantics/decl-hashes.js';
+import { evaluateExpectation } from './expectations.js';
 import type { AuditPlan } from './plan.js';
 
 // What an audit keeps between runs, and the keys that say when it may be used again. Each key is
@@ -114,16 +115,20 @@ export function preparationKey(plan: AuditPlan, hashes: SpecHashes, fields: read
   });
 }
 
-/** What scoring the audit reads besides the prepared edits: its block and every declaration it names, weights included. */
+/**
+ * What scoring the audit reads besides the prepared edits: its block and every declaration it
+ * names, weights included, but its `expect` lines, which are judged against the report itself.
+ */
 export function reportKey(plan: AuditPlan, hashes: SpecHashes, preparation: string): string {
-  return digest([hashes.decls.get(plan.name) ?? `unknown:${plan.name}`, preparation]);
+  return digest([hashes.reports.get(plan.name) ?? `unknown:${plan.name}`, preparation]);
 }
 
 /**
  * A kept report on the spec's current lines: what the audit's own text places (its range, each
- * attack's, each expectation's and conformance line's text and range) taken from the current plan,
- * and no program counted as run (it ran in the run that prepared). Equal, byte for byte, to the
- * report a scoring of the current spec gives.
+ * attack's and conformance line's text and range) taken from the current plan, its current `expect`
+ * lines judged against it (as a scoring judges them, from the attacks and the lattice), and no
+ * program counted as run (it ran in the run that prepared). Equal, byte for byte, to the report a
+ * scoring of the current spec gives.
  */
 export function placedReport(report: AuditReport, plan: AuditPlan, lines: LineIndex): AuditReport {
   const attackSpans = new Map(plan.attacks.map((a) => [a.name, a.span]));
@@ -131,7 +136,7 @@ export function placedReport(report: AuditReport, plan: AuditPlan, lines: LineIn
     ...report,
     range: lines.range(plan.span),
     attacks: report.attacks.map((attack) => ({ ...attack, range: lines.range(attackSpans.get(attack.name)!) })),
-    expectations: report.expectations.map((expectation, i) => ({ ...expectation, text: plan.expects[i]!.text, range: lines.range(plan.expects[i]!.span) })),
+    expectations: plan.expects.map((expect) => ({ text: expect.text, range: lines.range(expect.span), ...evaluateExpectation(expect, report.attacks, report.lattice) })),
     ...(report.conformance === undefined ? {} : {
       conformance: report.conformance.map((line, i) => ({ ...line, text: plan.conformance[i]!.text, range: lines.range(plan.conformance[i]!.span) })),
     }),

@@ -22,6 +22,11 @@ export interface SpecHashes {
   readonly terms: ReadonlyMap<string, string>;
   /** Per attack of an audit, `AUDIT.ATTACK`: its item (edit, targets, generators) and the hashes of the names it uses. */
   readonly attacks: ReadonlyMap<string, string>;
+  /**
+   * Per audit: what its report is computed from, its block without the `expect` lines (which are
+   * judged against the report), and the hashes of the names that remain.
+   */
+  readonly reports: ReadonlyMap<string, string>;
 }
 
 export const termHashKey = (reward: string, term: string): string => `${reward}.${term}`;
@@ -36,7 +41,8 @@ export function specHashes(spec: Spec, tokens: readonly SpecToken[]): SpecHashes
   const declared = new Map<string, Decl>();
   for (const decl of spec.decls) if (decl.name !== undefined && !declared.has(decl.name.text)) declared.set(decl.name.text, decl);
 
-  const imagesIn = (span: Span): string[] => {
+  // The images of the tokens in `span`, but those in `leaveOut` (spans inside it, in order).
+  const imagesIn = (span: Span, leaveOut: readonly Span[] = []): string[] => {
     let low = 0;
     let high = tokens.length;
     while (low < high) {
@@ -45,7 +51,13 @@ export function specHashes(spec: Spec, tokens: readonly SpecToken[]): SpecHashes
       else high = mid;
     }
     const images: string[] = [];
-    for (let i = low; i < tokens.length && tokens[i]!.startOffset < span.end; i++) images.push(tokens[i]!.image);
+    let gap = 0;
+    for (let i = low; i < tokens.length && tokens[i]!.startOffset < span.end; i++) {
+      const at = tokens[i]!.startOffset;
+      while (gap < leaveOut.length && leaveOut[gap]!.end <= at) gap++;
+      if (gap < leaveOut.length && leaveOut[gap]!.start <= at) continue;
+      images.push(tokens[i]!.image);
+    }
     return images;
   };
 
@@ -82,6 +94,7 @@ export function specHashes(spec: Spec, tokens: readonly SpecToken[]): SpecHashes
 
   const terms = new Map<string, string>();
   const attacks = new Map<string, string>();
+  const reports = new Map<string, string>();
   for (const decl of declared.values()) {
     if (decl.kind === 'reward' && decl.name !== undefined) {
       for (const term of decl.terms) {
@@ -91,6 +104,9 @@ export function specHashes(spec: Spec, tokens: readonly SpecToken[]): SpecHashes
       }
     }
     if (decl.kind === 'audit' && decl.name !== undefined) {
+      const expects = decl.items.filter((item) => item.kind === 'expect-metric' || item.kind === 'expect-minimal').map((item) => item.span);
+      const images = imagesIn(decl.span, expects);
+      reports.set(decl.name.text, digest(['report', images, uses(images, decl.name.text)]));
       for (const item of decl.items) {
         if (item.kind !== 'attack' || item.name === undefined) continue;
         const images = imagesIn(item.span);
@@ -98,5 +114,5 @@ export function specHashes(spec: Spec, tokens: readonly SpecToken[]): SpecHashes
       }
     }
   }
-  return { decls, terms, attacks };
+  return { decls, terms, attacks, reports };
 }
