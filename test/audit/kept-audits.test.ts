@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
-import { after, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { auditSpec, newAuditCaches, type AuditCaches } from '../../server/src/audit/audit-spec.js';
 import { PreparedAudits } from '../../server/src/audit/prepared-audits.js';
+import { jsonl, tempDir } from '../pool/temp-files.js';
 
 // The audit's kept results (audit/prepared-audits.ts) against a run from scratch: after each kind
 // of edit of the paper's sample, the report of the run that reuses what it kept is the report of a
@@ -90,17 +90,16 @@ describe('earlier preparations, kept while they fit', () => {
 
 describe('kept audits over logged fields: the rows a field leaves out', () => {
   // A copy of the sample's first rows, each with a logged score but one, which the audit leaves out.
-  const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'herald-kept-fields-'));
-  after(() => fs.rmSync(folder, { recursive: true, force: true }));
+  const temp = tempDir();
   const rows = fs.readFileSync(path.resolve(__dirname, '../../../samples/pools/hotpot.jsonl'), 'utf8').split('\n').slice(0, 400).map((line, i) => {
     const row = JSON.parse(line) as { meta: Record<string, unknown> };
     if (i !== 7) row.meta['score'] = (i % 5) / 4;
     if (i % 3 === 0) row.meta['bonus'] = 1;
     return JSON.stringify(row);
   });
-  fs.writeFileSync(path.join(folder, 'pool.jsonl'), `${rows.join('\n')}\n`);
-  fs.copyFileSync(path.resolve(__dirname, '../../../samples/pools/corpus.jsonl'), path.join(folder, 'corpus.jsonl'));
-  const fieldsFile = path.join(folder, 'fields.reward');
+  temp.write('pool.jsonl', jsonl(rows));
+  temp.write('corpus.jsonl', fs.readFileSync(path.resolve(__dirname, '../../../samples/pools/corpus.jsonl')));
+  const fieldsFile = path.join(temp.dir, 'fields.reward');
   const spec = `corpus wiki = "corpus.jsonl"
 pool p = "pool.jsonl"
 field score "the logged score" : number = meta.score

@@ -29,7 +29,7 @@ describe('the analysis host: one parse and check per version', () => {
     const parses = await parsesOf(async () => {
       // The server thread: the keystroke check, bound and copied to the worker as postMessage copies it.
       const version = SpecVersion.ofText(text, specFile, { probeFile: probeFileUnder(WorkspaceTrust.everything) });
-      assert.deepEqual(version.problems.filter((p) => p.severity === 'error'), []);
+      assert.deepEqual(version.checked.problems.filter((p) => p.severity === 'error'), []);
       const spec = structuredClone(version.bound);
       await runAnalyses(1, { spec, audits: true, signals: true, comparisons: false }, { cache: newAuditCaches(), isCancelled: () => false, onProgress: () => undefined }, (r) => replies.push(r));
     });

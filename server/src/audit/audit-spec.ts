@@ -3,7 +3,8 @@ import { fieldsReadBy, withLoggedFields } from '../edits/logged-field-rows.js';
 import { AuditError } from '../edits/audit-error.js';
 import { createCandidateSource, type CommandAnswers } from '../candidates/candidate-source.js';
 import { candidateLinks } from '../edits/attack-plan.js';
-import { compilePlan, prepareEdits, type PreparedEdits, type RunOptions } from '../edits/prepare.js';
+import { compileSetup, prepareEdits, type PreparedEdits, type RunOptions } from '../edits/prepare.js';
+import type { EditPlan } from '../edits/attack-plan.js';
 import { defaultWorkers, minRowsPerWorker, prepareInParallel, threadsFor } from '../threads/parallel-prepare.js';
 import { probeFileUnder } from '../inputs/file-probe.js';
 import { namedFiles } from '../inputs/term-cache.js';
@@ -23,7 +24,7 @@ import type { AuditDecl } from '../syntax/ast.js';
 import { auditEditPlan, planAudit, type AuditPlan } from './plan.js';
 import { commandTermSpecs, commandTermsRefused, runCommandTerms } from '../edits/command-terms.js';
 import { CommandError, commandsOf, runCommandGenerators } from './command-candidates.js';
-import { featureHash, placedReport, preparationKey, PreparedAudits, reportKey, type KeptAudit } from './prepared-audits.js';
+import { featureHash, nothingRun, placedReport, preparationKey, PreparedAudits, reportKey, type KeptAudit } from './prepared-audits.js';
 import { patchFeatures } from '../edits/patch-features.js';
 import type { SpecHashes } from '../semantics/decl-hashes.js';
 import { scoreAudit } from './run-audit.js';
@@ -121,22 +122,23 @@ async function auditOne(ctx: AuditContext, plan: AuditPlan, options: RunOptions)
   });
   if (!load.ok) return 'unreadable';
   // A program's answers are part of what is prepared: editing a file its command names prepares again (inputs/term-cache.ts).
-  const programs = commandTermSpecs(model, auditEditPlan(plan)).map((term) => namedFiles(term.command, specDir));
-  const fields = fieldsReadBy(model, auditEditPlan(plan)).flatMap((f) => (f.name === undefined ? [] : [f.name.text]));
+  const editPlan = auditEditPlan(plan);
+  const programs = commandTermSpecs(model, editPlan).map((term) => namedFiles(term.command, specDir));
+  const fields = fieldsReadBy(model, editPlan).flatMap((f) => (f.name === undefined ? [] : [f.name.text]));
   const preparation = preparationKey(plan, ctx.hashes, fields, `${caches.inputs.stamps(load.files)}\u0000${programs.join('\u0000')}`);
   const scoring = reportKey(plan, ctx.hashes, preparation);
   const kept = caches.prepared.get(plan.name, preparation);
-  const reused = kept === undefined ? undefined : reusedEdits(ctx, plan, kept);
+  const reused = kept === undefined ? undefined : reusedEdits(ctx, editPlan, kept);
   if (kept !== undefined && reused !== undefined) {
     // The rows a logged field the audit reads leaves out are said again, as the preparation said them.
-    withLoggedFields(model, load.inputs, ctx.issues, auditEditPlan(plan));
+    withLoggedFields(model, load.inputs, ctx.issues, editPlan);
     if (kept.report?.key === scoring) {
       progress(`audit ${plan.name}: nothing it reads changed`);
       return placedReport(kept.report.report, plan, ctx.lines);
     }
     progress(reused.edits.table === kept.edits.table ? `audit ${plan.name}: data and edits unchanged, re-scoring` : `audit ${plan.name}: data and edits unchanged, new features on the originals, re-scoring`);
     // Re-scored from the kept preparation: no program ran in this run.
-    const rescored = reused.edits.commandTerms === undefined ? reused.edits : { ...reused.edits, commandTerms: reused.edits.commandTerms.map((record) => ({ ...record, ran: 0 })) };
+    const rescored = reused.edits.commandTerms === undefined ? reused.edits : { ...reused.edits, commandTerms: nothingRun(reused.edits.commandTerms) };
     const report = scoreAudit(model, plan, rescored, ctx.lines, options);
     if (report !== undefined) caches.prepared.keep(plan.name, { preparation, features: reused.features, edits: reused.edits, report: { key: scoring, report } });
     return report;
@@ -162,7 +164,7 @@ async function auditOne(ctx: AuditContext, plan: AuditPlan, options: RunOptions)
 
 /** The content hash of each feature of a prepared table. */
 function featureHashes(ctx: AuditContext, prepared: PreparedEdits): Map<string, string> {
-  return new Map(prepared.table.keys.map((key) => [key, featureHash(ctx.hashes, key) ?? `unknown:${key}`]));
+  return new Map(prepared.table.keys.map((key) => [key, featureHash(ctx.hashes, key)]));
 }
 
 /**
@@ -170,11 +172,12 @@ function featureHashes(ctx: AuditContext, prepared: PreparedEdits): Map<string, 
  * over parts no attack writes): patched in place of a preparation (edits/patch-features.ts).
  * Undefined when the features differ in a way only a preparation can follow.
  */
-function reusedEdits(ctx: AuditContext, plan: AuditPlan, kept: KeptAudit): { edits: PreparedEdits; features: Map<string, string> } | undefined {
-  const unchanged = (key: string): boolean => kept.features.get(key) === (featureHash(ctx.hashes, key) ?? `unknown:${key}`);
-  const current = compilePlan(ctx.model, auditEditPlan(plan)).table.keys;
+function reusedEdits(ctx: AuditContext, editPlan: EditPlan, kept: KeptAudit): { edits: PreparedEdits; features: Map<string, string> } | undefined {
+  const unchanged = (key: string): boolean => kept.features.get(key) === featureHash(ctx.hashes, key);
+  const compiled = compileSetup(ctx.model, editPlan);
+  const current = compiled.table.keys;
   const same = current.length === kept.edits.table.keys.length && current.every((key, k) => key === kept.edits.table.keys[k] && unchanged(key));
-  const edits = same ? kept.edits : patchFeatures(kept.edits, ctx.model, auditEditPlan(plan), unchanged);
+  const edits = same ? kept.edits : patchFeatures(kept.edits, compiled, unchanged);
   if (edits === undefined) return undefined;
   return { edits, features: same ? new Map(kept.features) : featureHashes(ctx, edits) };
 }

@@ -1,6 +1,7 @@
 import type { ComparisonOp } from '../syntax/ast.js';
-import type { AttackReport, LatticeReport } from '../report/schema.js';
-import type { ExpectPlan } from './plan.js';
+import type { AttackReport, AuditReport, LatticeReport } from '../report/schema.js';
+import type { LineIndex } from '../problems/line-index.js';
+import type { AuditPlan, ExpectPlan } from './plan.js';
 import { frozenSentence, percent, vacuousLattice } from '../report/format-numbers.js';
 
 // Rates are compared as fractions; a tolerance keeps `== 0` and `<= 5%` free of float noise.
@@ -31,6 +32,11 @@ export interface ExpectationResult {
 }
 
 /** Checks one `expect` line against the audit's figures. */
+/** The audit's `expect` lines as its report gives them: each line's text and place, judged against the attacks and the lattice. */
+export function expectationReports(plan: Pick<AuditPlan, 'expects'>, attacks: readonly AttackReport[], lattice: LatticeReport, lines: LineIndex): AuditReport['expectations'] {
+  return plan.expects.map((expect) => ({ text: expect.text, range: lines.range(expect.span), ...evaluateExpectation(expect, attacks, lattice) }));
+}
+
 export function evaluateExpectation(expect: ExpectPlan, attacks: readonly AttackReport[], lattice: LatticeReport): ExpectationResult {
   if (expect.kind === 'minimal') {
     // The lattice leaves out the attacks frozen under the audited reward: said with its result.

@@ -1,10 +1,9 @@
-import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import type { PreparedEdits } from '../edits/prepare.js';
 import type { LineIndex } from '../problems/line-index.js';
 import type { AuditReport } from '../report/schema.js';
-import { attackHashKey, termHashKey, type SpecHashes } from '../semantics/decl-hashes.js';
-import { evaluateExpectation } from './expectations.js';
+import { attackHashKey, contentDigest, termHashKey, type SpecHashes } from '../semantics/decl-hashes.js';
+import { expectationReports } from './expectations.js';
 import type { AuditPlan } from './plan.js';
 
 // What an audit keeps between runs, and the keys that say when it may be used again. Each key is
@@ -82,18 +81,23 @@ export function preparedBytes(edits: PreparedEdits): number {
   return bytes;
 }
 
-const digest = (parts: unknown): string => createHash('sha256').update(JSON.stringify(parts)).digest('base64url');
 
-/** The hash of each feature key of an audit's table (edits/features.ts keys: `decl:`, `term:`, `command:`, `value:`). */
-export function featureHash(hashes: SpecHashes, key: string): string | undefined {
+/**
+ * The hash of a feature key of an audit's table (edits/features.ts keys: `decl:`, `term:`,
+ * `command:`, `value:`); a key the spec does not hash stands for itself, so it equals only itself.
+ */
+export function featureHash(hashes: SpecHashes, key: string): string {
   const colon = key.indexOf(':');
   const kind = key.slice(0, colon);
   const name = key.slice(colon + 1);
-  if (kind === 'term') {
-    const dot = name.indexOf('.');
-    return hashes.terms.get(termHashKey(name.slice(0, dot), name.slice(dot + 1)));
-  }
-  return hashes.decls.get(name);
+  const dot = name.indexOf('.');
+  const hash = kind === 'term' ? hashes.terms.get(termHashKey(name.slice(0, dot), name.slice(dot + 1))) : hashes.decls.get(name);
+  return hash ?? `unknown:${key}`;
+}
+
+/** Command terms' records of a run that ran no program: its results were kept from the run that did. */
+export function nothingRun<T extends { readonly ran: number }>(records: readonly T[]): T[] {
+  return records.map((record) => ({ ...record, ran: 0 }));
 }
 
 /**
@@ -104,7 +108,7 @@ export function featureHash(hashes: SpecHashes, key: string): string | undefined
 export function preparationKey(plan: AuditPlan, hashes: SpecHashes, fields: readonly string[], data: string): string {
   const decl = (name: string): string => hashes.decls.get(name) ?? `unknown:${name}`;
   const detectors = [...new Set([...plan.lattice.map((l) => l.name), ...plan.attacks.flatMap((a) => a.targets)])];
-  return digest({
+  return contentDigest({
     corpus: plan.corpus === undefined ? null : decl(plan.corpus),
     pools: plan.pools.map(decl),
     detectors: detectors.map((name) => [name, decl(name)]),
@@ -120,7 +124,7 @@ export function preparationKey(plan: AuditPlan, hashes: SpecHashes, fields: read
  * names, weights included, but its `expect` lines, which are judged against the report itself.
  */
 export function reportKey(plan: AuditPlan, hashes: SpecHashes, preparation: string): string {
-  return digest([hashes.reports.get(plan.name) ?? `unknown:${plan.name}`, preparation]);
+  return contentDigest([hashes.reports.get(plan.name) ?? `unknown:${plan.name}`, preparation]);
 }
 
 /**
@@ -136,10 +140,10 @@ export function placedReport(report: AuditReport, plan: AuditPlan, lines: LineIn
     ...report,
     range: lines.range(plan.span),
     attacks: report.attacks.map((attack) => ({ ...attack, range: lines.range(attackSpans.get(attack.name)!) })),
-    expectations: plan.expects.map((expect) => ({ text: expect.text, range: lines.range(expect.span), ...evaluateExpectation(expect, report.attacks, report.lattice) })),
+    expectations: expectationReports(plan, report.attacks, report.lattice, lines),
     ...(report.conformance === undefined ? {} : {
       conformance: report.conformance.map((line, i) => ({ ...line, text: plan.conformance[i]!.text, range: lines.range(plan.conformance[i]!.span) })),
     }),
-    ...(report.commandTerms === undefined ? {} : { commandTerms: report.commandTerms.map((record) => ({ ...record, ran: 0 })) }),
+    ...(report.commandTerms === undefined ? {} : { commandTerms: nothingRun(report.commandTerms) }),
   };
 }

@@ -17,7 +17,7 @@ import { findCancellations } from './cancellation.js';
 import { certify } from './certificate.js';
 import { certifyByGenerator } from './generator-certificate.js';
 import { heldOutCertification } from './held-out.js';
-import { evaluateExpectation } from './expectations.js';
+import { expectationReports } from './expectations.js';
 import { conformanceReports, notConformingOf } from './conformance.js';
 import { evaluateLattice, type LatticePenalty } from './lattice.js';
 import { attackMarginHistogram, repairScorers } from './margin-histogram.js';
@@ -100,11 +100,7 @@ function scorePrepared(model: SpecModel, plan: AuditPlan, every: PreparedEdits, 
     return failing.length === 0 ? entry : { ...entry, notConforming: failing };
   };
   const attacks = scoredAttacks.map((a) => ({ ...a, results: a.results.map(marked) }));
-  const expectations = plan.expects.map((expect) => ({
-    text: expect.text,
-    range: lines.range(expect.span),
-    ...evaluateExpectation(expect, attacks, lattice),
-  }));
+  const expectations = expectationReports(plan, attacks, lattice, lines);
   return {
     name: plan.name,
     range: lines.range(plan.span),

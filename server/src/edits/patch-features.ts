@@ -1,12 +1,10 @@
 import { corpusEnv } from '../language/eval-env.js';
 import { viewOf } from '../language/view.js';
-import type { SpecModel } from '../semantics/check.js';
-import type { EditPlan } from './attack-plan.js';
 import { evaluateColumns, type AttackRun } from './attack-run.js';
 import { AuditError } from './audit-error.js';
 import { ChangeVectorSet, type EditChanges } from './edit-changes.js';
 import type { FeatureTable } from './features.js';
-import { compileSetup, type PreparedEdits } from './prepare.js';
+import type { CompiledSetup, PreparedEdits } from './prepare.js';
 import { scoringMemo } from './scoring-memo.js';
 
 /**
@@ -22,9 +20,8 @@ import { scoringMemo } from './scoring-memo.js';
  * or one that reads a command term, needs the edits themselves (a preparation); a new feature that
  * fails or is not finite on some row is left to the preparation too, which reports it as it always does.
  */
-export function patchFeatures(prepared: PreparedEdits, model: SpecModel, plan: EditPlan, kept: (key: string) => boolean): PreparedEdits | undefined {
-  const compiled = compileSetup(model, plan);
-  const { table } = compiled;
+export function patchFeatures(prepared: PreparedEdits, compiled: CompiledSetup, kept: (key: string) => boolean): PreparedEdits | undefined {
+  const { table, plan } = compiled;
   const before = prepared.table;
   const source = table.keys.map((key) => (kept(key) ? before.index.get(key) ?? -1 : -1));
   const fresh = Int32Array.from(source.flatMap((from, k) => (from < 0 ? [k] : [])));

@@ -2,7 +2,6 @@ import * as path from 'node:path';
 import { auditChecked, type AuditOutcome, type AuditSpecOptions } from '../audit/audit-spec.js';
 import { compareChecked, type CompareOutcome, type CompareRequest } from '../compare/compare-spec.js';
 import { specFindings, type FindingsInput } from '../findings/spec-findings.js';
-import { LineIndex } from '../problems/line-index.js';
 import type { Problem } from '../problems/problem.js';
 import { analyze, checkedOf, type Analyzed, type CheckedSpec } from '../semantics/analyze.js';
 import { bindSpec, checkedOfBound, type BoundSpec } from '../semantics/bound-model.js';
@@ -57,21 +56,9 @@ export class SpecVersion {
     return (this.checkedSpec = checkedOf(this.text, this.specFile, this.analyzed));
   }
 
-  get problems(): readonly Problem[] {
-    return this.checked.problems;
-  }
-
-  get hasErrors(): boolean {
-    return this.problems.some((p) => p.severity === 'error');
-  }
-
   /** Bind: the checked spec as it is sent to the analysis worker. */
   get bound(): BoundSpec {
     return (this.boundSpec ??= bindSpec(this.checked));
-  }
-
-  get lines(): LineIndex {
-    return new LineIndex(this.text);
   }
 
   audit(options: AuditSpecOptions = {}): Promise<AuditOutcome> {

@@ -32,7 +32,8 @@ export interface SpecHashes {
 export const termHashKey = (reward: string, term: string): string => `${reward}.${term}`;
 export const attackHashKey = (audit: string, attack: string): string => `${audit}.${attack}`;
 
-function digest(parts: unknown): string {
+/** The content hash of plain data: SHA-256 of its JSON. What every kept result's key is made of. */
+export function contentDigest(parts: unknown): string {
   return createHash('sha256').update(JSON.stringify(parts)).digest('base64url');
 }
 
@@ -87,7 +88,7 @@ export function specHashes(spec: Spec, tokens: readonly SpecToken[]): SpecHashes
       visiting.delete(top.name);
       // A declaration that uses itself, through others, is an error of the check, and no analysis runs on it.
       const uses = top.names.map((name) => `${name}=${decls.get(name) ?? `cycle:${name}`}`);
-      decls.set(top.name, digest([declared.get(top.name)!.kind, top.images, uses]));
+      decls.set(top.name, contentDigest([declared.get(top.name)!.kind, top.images, uses]));
     }
   }
   const uses = (images: readonly string[], self: string | undefined): string[] => usedNames(images, self).map((name) => `${name}=${decls.get(name)!}`);
@@ -100,17 +101,17 @@ export function specHashes(spec: Spec, tokens: readonly SpecToken[]): SpecHashes
       for (const term of decl.terms) {
         if (term.body === undefined) continue;
         const images = imagesIn(term.body.span);
-        terms.set(termHashKey(decl.name.text, term.name.text), digest(['term', images, uses(images, undefined)]));
+        terms.set(termHashKey(decl.name.text, term.name.text), contentDigest(['term', images, uses(images, undefined)]));
       }
     }
     if (decl.kind === 'audit' && decl.name !== undefined) {
       const expects = decl.items.filter((item) => item.kind === 'expect-metric' || item.kind === 'expect-minimal').map((item) => item.span);
       const images = imagesIn(decl.span, expects);
-      reports.set(decl.name.text, digest(['report', images, uses(images, decl.name.text)]));
+      reports.set(decl.name.text, contentDigest(['report', images, uses(images, decl.name.text)]));
       for (const item of decl.items) {
         if (item.kind !== 'attack' || item.name === undefined) continue;
         const images = imagesIn(item.span);
-        attacks.set(attackHashKey(decl.name.text, item.name.text), digest(['attack', images, uses(images, undefined)]));
+        attacks.set(attackHashKey(decl.name.text, item.name.text), contentDigest(['attack', images, uses(images, undefined)]));
       }
     }
   }
