@@ -15,14 +15,14 @@ const specFile = path.resolve(__dirname, '../../../samples/paper.reward');
 const base = fs.readFileSync(specFile, 'utf8').replace('pools hotpot, wiki2, musique5, musique8', 'pools hotpot');
 
 /** How a run went, from its progress messages. */
-type Path = 'placed' | 're-scored' | 'patched' | 'prepared';
+type Path = 'placed' | 're-scored' | 'patched' | 'revisited' | 'prepared';
 
 async function audit(text: string, cache: AuditCaches): Promise<{ json: string; path: Path }> {
   const messages: string[] = [];
   const outcome = await auditSpec(text, specFile, { cache, only: 'paper', candidateCache: false, onProgress: (m) => messages.push(m) });
   assert.ok(outcome.report !== undefined, JSON.stringify(outcome.problems.filter((p) => p.severity === 'error').slice(0, 2)));
   const said = (fragment: string): boolean => messages.some((m) => m.includes(fragment));
-  const path: Path = said('nothing it reads changed') ? 'placed' : said('evaluating') || said('building edits') ? 'prepared' : said('new features on the originals') ? 'patched' : 're-scored';
+  const path: Path = said('nothing it reads changed') ? 'placed' : said('evaluating') || said('building edits') ? 'prepared' : said('on the originals and the kept edits') ? 'revisited' : said('new features on the originals') ? 'patched' : 're-scored';
   return { json: JSON.stringify(outcome.report), path };
 }
 
@@ -45,8 +45,10 @@ const edits: readonly { what: string; text: string; path: Path }[] = [
   { what: 'a term over parts no attack writes', text: edited('1.0   * token_f1(answer, gold.answers)', '1.0   * exact_match(answer, gold.answers)'), path: 'patched' },
   { what: 'a term added', text: edited('  invalid    -0.1   * invalid_actions\n', '  invalid    -0.1   * invalid_actions\n  covered     0.2   * cover_match(answer, gold.answers)\n'), path: 'patched' },
   { what: 'a term removed', text: edited('  invalid    -0.1   * invalid_actions\n', ''), path: 'patched' },
-  { what: 'a term over parts an attack writes', text: edited('-0.03  * search_calls', '-0.03  * min(search_calls, 4)'), path: 'prepared' },
-  { what: 'a signal a term reads through its rate', text: edited('signal invalid_action "at least one invalid action" = invalid_actions > 0', 'signal invalid_action "at least one invalid action" = invalid_actions > 1'), path: 'prepared' },
+  // Eligibility and isolation read the detectors alone: the kept edits are built again and only the
+  // new term is evaluated on them.
+  { what: 'a term over parts an attack writes', text: edited('-0.03  * search_calls', '-0.03  * min(search_calls, 4)'), path: 'revisited' },
+  { what: 'a signal a term reads through its rate', text: edited('signal invalid_action "at least one invalid action" = invalid_actions > 0', 'signal invalid_action "at least one invalid action" = invalid_actions > 1'), path: 'revisited' },
   { what: "a detector's definition", text: edited('has_final and answer != "" and search_calls == 0', 'has_final and answer != "" and search_calls < 1'), path: 'prepared' },
   { what: "a string's inner spaces (not layout)", text: edited('"cites an id that is not in the corpus"', '"cites an id that is  not in the corpus"'), path: 'prepared' },
   { what: "an attack's generator", text: edited('using lexical(8)', 'using lexical(6)'), path: 'prepared' },

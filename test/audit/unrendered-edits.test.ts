@@ -13,7 +13,7 @@ import { repoRoot, tempFolder } from '../lsp/lsp-test-client.js';
 
 const log = 'skyrl-global_step_1_evals-hermes.jsonl';
 
-function spec(reads: boolean): string {
+function spec(reads: boolean, conforms = ''): string {
   return `corpus wiki = "${path.join(repoRoot, 'samples/pools/corpus.jsonl')}"
 pool runs = "${log}" from skyrl(dialect: hermes)
 
@@ -33,7 +33,7 @@ audit a {
   corpus wiki
   pools runs
   attack drop_search targets T
-}
+${conforms}}
 `;
 }
 
@@ -68,6 +68,31 @@ describe('edits a format cannot write back', () => {
     assert.deepEqual(found.map((p) => [p.severity, written.slice(p.span.start, p.span.end)]), [['warning', 'attack drop_search targets T']]);
     assert.match(found[0]!.message, /^in audit a, 2 drop_search edits cannot be written back in the log's format and are not counted: a term reads the rendered text; the first, /);
   });
+
+  // A term that reads the rendered response is evaluated on every edit, as the detectors are: which
+  // edits count depends on it, so adding or removing one prepares the edits again
+  // (edits/patch-features.ts). The `conforms` line keeps the field read either way, so the
+  // preparation's key alone would not tell.
+  for (const [from, to] of [[false, true], [true, false]] as const) {
+    it(`are counted as a fresh run counts them after a term ${to ? 'that reads the rendered response is added' : 'that read it is removed'}, the audit kept in memory`, async () => {
+      const file = path.join(folder.dir, 'spec.reward');
+      const conforms = '  conforms answered to answered within 0\n';
+      const run = async (reads: boolean, cache = newAuditCaches(), messages: string[] = []) => {
+        fs.writeFileSync(file, spec(reads, conforms));
+        const outcome = await auditSpec(spec(reads, conforms), file, { cache, candidateCache: false, onProgress: (m) => messages.push(m) });
+        assert.ok(outcome.report, JSON.stringify(outcome.problems));
+        return outcome.report;
+      };
+      const cache = newAuditCaches();
+      await run(from, cache);
+      const messages: string[] = [];
+      const reused = await run(to, cache, messages);
+      const fresh = await run(to);
+      assert.ok(messages.some((m) => m.includes('building edits')), messages.join('\n'));
+      assert.equal(reused.audits[0]!.attacks[0]!.unrendered?.edits, to ? 2 : undefined);
+      assert.equal(JSON.stringify(reused), JSON.stringify(fresh));
+    });
+  }
 
   it('are no concern of a reward that reads no rendered text: every edit counts and the report keeps its shape', async () => {
     const attack = (await audit(false)).attacks[0]!;

@@ -3,7 +3,7 @@ import { fieldsReadBy, withLoggedFields } from '../edits/logged-field-rows.js';
 import { AuditError } from '../edits/audit-error.js';
 import { createCandidateSource, type CommandAnswers } from '../candidates/candidate-source.js';
 import { candidateLinks } from '../edits/attack-plan.js';
-import { compileSetup, prepareEdits, type PreparedEdits, type RunOptions } from '../edits/prepare.js';
+import { compileSetup, prepareEdits, type CandidateSource, type PreparedEdits, type RunOptions } from '../edits/prepare.js';
 import type { EditPlan } from '../edits/attack-plan.js';
 import { defaultWorkers, minRowsPerWorker, prepareInParallel, threadsFor } from '../threads/parallel-prepare.js';
 import { probeFileUnder } from '../inputs/file-probe.js';
@@ -128,7 +128,7 @@ async function auditOne(ctx: AuditContext, plan: AuditPlan, options: RunOptions)
   const preparation = preparationKey(plan, ctx.hashes, fields, `${caches.inputs.stamps(load.files)}\u0000${programs.join('\u0000')}`);
   const scoring = reportKey(plan, ctx.hashes, preparation);
   const kept = caches.prepared.get(plan.name, preparation);
-  const reused = kept === undefined ? undefined : reusedEdits(ctx, editPlan, kept);
+  const reused = kept === undefined ? undefined : reusedEdits(ctx, editPlan, kept, await keptEditsSource(ctx, plan, load, progress), options.isCancelled);
   if (kept !== undefined && reused !== undefined) {
     // The rows a logged field the audit reads leaves out are said again, as the preparation said them.
     withLoggedFields(model, load.inputs, ctx.issues, editPlan);
@@ -136,7 +136,11 @@ async function auditOne(ctx: AuditContext, plan: AuditPlan, options: RunOptions)
       progress(`audit ${plan.name}: nothing it reads changed`);
       return placedReport(kept.report.report, plan, ctx.lines);
     }
-    progress(reused.edits.table === kept.edits.table ? `audit ${plan.name}: data and edits unchanged, re-scoring` : `audit ${plan.name}: data and edits unchanged, new features on the originals, re-scoring`);
+    progress(reused.edits.table === kept.edits.table ? `audit ${plan.name}: data and edits unchanged, re-scoring`
+      : reused.revisited
+        ? `audit ${plan.name}: data and edits unchanged, new features on the originals and the kept edits, re-scoring`
+        : `audit ${plan.name}: data and edits unchanged, new features on the originals, re-scoring`);
+    caches.inputs.flushRankings();
     // Re-scored from the kept preparation: no program ran in this run.
     const rescored = reused.edits.commandTerms === undefined ? reused.edits : { ...reused.edits, commandTerms: nothingRun(reused.edits.commandTerms) };
     const report = scoreAudit(model, plan, rescored, ctx.lines, options);
@@ -151,8 +155,7 @@ async function auditOne(ctx: AuditContext, plan: AuditPlan, options: RunOptions)
   });
   if (commands.kind === 'cancelled') return undefined;
   if (commands.kind === 'failed') throw new CommandError(commands.error, commands.command);
-  const rankings = cacheDir === false ? undefined
-    : await caches.inputs.rankings(cacheDir, corpusFile, load.inputs.corpus, ctx.trust, (reason) => progress(`audit ${plan.name}: ${cacheWarning('entry', reason)}`));
+  const rankings = await rankingsFor(ctx, plan, load, progress);
   const prepared = await prepareAudit(ctx, plan, load, commands.answers, rankings, options);
   // Rankings computed before a cancellation are as valid as any: keep them too.
   caches.inputs.flushRankings();
@@ -162,24 +165,46 @@ async function auditOne(ctx: AuditContext, plan: AuditPlan, options: RunOptions)
   return report;
 }
 
+/** The candidate rankings kept on disk for the audit's corpus, when the cache folder may be used. */
+async function rankingsFor(ctx: AuditContext, plan: AuditPlan, load: Extract<InputLoad, { ok: true }>, progress: (message: string) => void): Promise<((generator: RankedGenerator) => PersistentStore) | undefined> {
+  const cacheDir = ctx.candidateCache();
+  if (cacheDir === false) return undefined;
+  return ctx.caches.inputs.rankings(cacheDir, ctx.files.named(plan.corpus).file, load.inputs.corpus, ctx.trust, (reason) => progress(`audit ${plan.name}: ${cacheWarning('entry', reason)}`));
+}
+
+/**
+ * The candidates that build a kept audit's edits again, when a new feature is one its edits can
+ * change (edits/patch-features.ts): the corpus and candidate files it was prepared from, with the
+ * rankings kept. None for an audit with a command generator: building its edits again must not run
+ * the program, and its answers are the preparation's alone.
+ */
+async function keptEditsSource(ctx: AuditContext, plan: AuditPlan, load: Extract<InputLoad, { ok: true }>, progress: (message: string) => void): Promise<CandidateSource | undefined> {
+  if (commandsOf(plan.attacks).length > 0) return undefined;
+  const rankings = await rankingsFor(ctx, plan, load, progress);
+  return createCandidateSource(load.inputs.corpus, load.candidateFiles, rankings === undefined ? {} : { store: rankings });
+}
+
 /** The content hash of each feature of a prepared table. */
 function featureHashes(ctx: AuditContext, prepared: PreparedEdits): Map<string, string> {
   return new Map(prepared.table.keys.map((key) => [key, featureHash(ctx.hashes, key)]));
 }
 
 /**
- * The kept edits for the current spec when only features no edit can change differ (a reward term
- * over parts no attack writes): patched in place of a preparation (edits/patch-features.ts).
- * Undefined when the features differ in a way only a preparation can follow.
+ * The kept edits for the current spec when only features that are not detectors differ (a reward
+ * term): patched in place of a preparation (edits/patch-features.ts), building the kept edits again
+ * from `candidates` where a new feature is one an edit can change. Undefined when the features
+ * differ in a way only a preparation can follow.
  */
-function reusedEdits(ctx: AuditContext, editPlan: EditPlan, kept: KeptAudit): { edits: PreparedEdits; features: Map<string, string> } | undefined {
+function reusedEdits(ctx: AuditContext, editPlan: EditPlan, kept: KeptAudit, candidates: CandidateSource | undefined, isCancelled: (() => boolean) | undefined): { edits: PreparedEdits; features: Map<string, string>; revisited: boolean } | undefined {
   const unchanged = (key: string): boolean => kept.features.get(key) === featureHash(ctx.hashes, key);
   const compiled = compileSetup(ctx.model, editPlan);
   const current = compiled.table.keys;
   const same = current.length === kept.edits.table.keys.length && current.every((key, k) => key === kept.edits.table.keys[k] && unchanged(key));
-  const edits = same ? kept.edits : patchFeatures(kept.edits, compiled, unchanged);
+  const edits = same ? kept.edits : patchFeatures(kept.edits, compiled, unchanged, candidates, isCancelled);
   if (edits === undefined) return undefined;
-  return { edits, features: same ? new Map(kept.features) : featureHashes(ctx, edits) };
+  // An attack's edits were built again when it can change a feature that is new.
+  const revisited = edits.runs.some((run) => run.changes.columns.some((k) => !unchanged(edits.table.keys[k]!)));
+  return { edits, features: same ? new Map(kept.features) : featureHashes(ctx, edits), revisited };
 }
 
 /**

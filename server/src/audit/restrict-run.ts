@@ -37,6 +37,7 @@ export function restrictRun(run: AttackRun, keep: (row: number, cluster: number)
       unitCluster: Int32Array.from(unitsKept, (u) => unitCluster[u]!),
       editRow: Int32Array.from(editsKept, (e) => run.index.editRow[e]!),
       editPosition: Int32Array.from(editsKept, (e) => run.index.editPosition[e]!),
+      editOrdinal: Int32Array.from(editsKept, (e) => run.index.editOrdinal[e]!),
       editReplacement: selectReplacements(run.index.editReplacement, editsKept),
       ...(run.index.editOrigins === undefined ? {} : { editOrigins: Int32Array.from(editsKept, (e) => run.index.editOrigins![e]!) }),
     },

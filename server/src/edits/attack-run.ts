@@ -42,6 +42,11 @@ export interface RunIndex {
   readonly editRow: Int32Array;
   /** The citation position each edit changes, or −1 for an edit of no one position. */
   readonly editPosition: Int32Array;
+  /**
+   * Each edit's place among every edit its original's attack builds, kept or not, in generation
+   * order: what building the row's edits again finds it by (edits/patch-features.ts).
+   */
+  readonly editOrdinal: Int32Array;
   /** The passage id each edit puts in, when it puts one in (`replacementAt`). */
   readonly editReplacement: ReplacementIds;
   /**
@@ -134,15 +139,10 @@ export function changeableColumns(table: FeatureTable, writes: ReadonlySet<Traje
   return Int32Array.from(columns);
 }
 
-export interface AttackContext {
-  readonly table: FeatureTable;
+/** What building a row's edits reads: the rows, the compiled edits, the candidates, the corpus. */
+export interface EditSource {
   readonly env: EvalEnv;
   readonly rows: readonly Trajectory[];
-  readonly views: readonly TrajectoryView[];
-  /** originalValues[r * F + k] */
-  readonly originalValues: Float64Array;
-  /** Feature indices of the audit's detectors (the lattice and every attack's targets). */
-  readonly detectorColumns: ReadonlyMap<string, number>;
   /** The compiled edit of each attack. */
   readonly editOf: (plan: AttackPlan) => CompiledEdit;
   /** Candidate ids for a laundering edit of one citation position. */
@@ -150,14 +150,60 @@ export interface AttackContext {
   readonly isCancelled: () => boolean;
 }
 
-/** The attack's edits of one original, built as they are read (edits/edit-program.ts). */
-function editsOf(plan: AttackPlan, ctx: AttackContext, row: number): Iterable<Edit> {
-  return editVariants(ctx.editOf(plan), ctx.views[row]!, {
+export interface AttackContext extends EditSource {
+  readonly table: FeatureTable;
+  readonly views: readonly TrajectoryView[];
+  /** originalValues[r * F + k] */
+  readonly originalValues: Float64Array;
+  /** Feature indices of the audit's detectors (the lattice and every attack's targets). */
+  readonly detectorColumns: ReadonlyMap<string, number>;
+}
+
+/** The attack's edits of one original (`view` is its row's), built as they are read (edits/edit-program.ts). */
+function editsOf(plan: AttackPlan, ctx: EditSource, row: number, view: TrajectoryView): Iterable<Edit> {
+  return editVariants(ctx.editOf(plan), view, {
     trajectoryId: ctx.rows[row]!.id,
     env: ctx.env,
     candidatesAt: (position) => ctx.candidatesFor(plan, row, position),
     row,
   });
+}
+
+/**
+ * The order in which an edit's changeable features are evaluated. Eligibility and isolation read
+ * the audit's detectors alone, so the other features are evaluated only on the edits kept
+ * (`keptEdits`): an edit that fails them costs its detectors only. Two kinds are evaluated on every
+ * edit (`everyEdit`), as the detectors are: a feature that reads a logged field, since whether the
+ * format can write the edit back decides whether it is counted at all (edits/rendered-view.ts), and
+ * one that reads a command term, whose program answers for every edited trajectory
+ * (edits/command-terms.ts).
+ */
+export function evaluationOrder(table: FeatureTable, changeable: Int32Array, detectorColumns: ReadonlyMap<string, number>): { everyEdit: Int32Array; keptEdits: Int32Array } {
+  const detectors = new Set(detectorColumns.values());
+  const onEveryEdit = (k: number): boolean => detectors.has(k) || table.reads[k]!.has('meta') || table.commands[k]!.length > 0;
+  return { everyEdit: changeable.filter(onEveryEdit), keptEdits: changeable.filter((k) => !onEveryEdit(k)) };
+}
+
+/**
+ * Builds the edits of each unit's original again, as `runAttackRows` built them, and hands `visit`
+ * every kept edit (found by its ordinal) with its view, rendered when `rendered`: what evaluating a
+ * new feature on the kept edits alone needs. `views(row)` is the row's view. False when cancelled.
+ */
+export function revisitKeptEdits(plan: AttackPlan, source: EditSource, index: RunIndex, rendered: boolean, views: (row: number) => TrajectoryView, visit: (edit: number, view: TrajectoryView) => void): boolean {
+  for (let u = 0; u < index.unitRow.length; u++) {
+    if (u % 256 === 0 && source.isCancelled()) return false;
+    const row = index.unitRow[u]!;
+    let e = index.unitFirst[u]!;
+    const end = e + index.unitCount[u]!;
+    let ordinal = -1;
+    for (const edit of editsOf(plan, source, row, views(row))) {
+      if (++ordinal !== index.editOrdinal[e]) continue;
+      visit(e, rendered ? renderedView(source.rows[row]!, edit) : edit.view);
+      if (++e === end) break;
+    }
+    if (e !== end) throw new Error(`attack '${plan.name}': the edits of row ${row} built again are fewer than those kept`);
+  }
+  return true;
 }
 
 /** Row flags of a part: the row has an edit, an eligible edit, an isolated-eligible edit. */
@@ -179,6 +225,7 @@ export interface RunPart {
   /** Per isolated-eligible edit: its row, citation position (−1: none) and replacement id. */
   readonly editRow: Int32Array;
   readonly editPosition: Int32Array;
+  readonly editOrdinal: Int32Array;
   readonly editReplacement: ReplacementIds;
   /** Set by `preparePart`: the generators behind each edit (RunIndex.editOrigins), when the attack merges several. */
   readonly editOrigins?: Int32Array;
@@ -212,12 +259,14 @@ export function runAttackRows(plan: AttackPlan, ctx: AttackContext, from: number
   let eligibleCount = 0;
   const editRow: number[] = [];
   const editPosition: number[] = [];
+  const editOrdinal: number[] = [];
   const editReplacement = new ReplacementIdsBuilder(ctx.env.corpusOrder());
   const scratch = new Float64Array(F);
   // An edit leaves every feature that reads nothing it writes as it was on the original: only the
   // others are evaluated (the read sets come from the checker: semantics/read-set.ts), and only
   // their changes are kept, as the index of the edit's change vector among the distinct ones.
   const changeable = changeableColumns(ctx.table, ctx.editOf(plan).writes);
+  const { everyEdit, keptEdits } = evaluationOrder(ctx.table, changeable, ctx.detectorColumns);
   const vectors = new ChangeVectorSet(changeable.length);
   let vectorOf = new Int32Array(1024);
   // A term that reads what the row logged is evaluated on the edited rollout's rendered text.
@@ -229,16 +278,19 @@ export function runAttackRows(plan: AttackPlan, ctx: AttackContext, from: number
     if (row % 256 === 0 && ctx.isCancelled()) return undefined;
     const base = row * F;
     let flags = 0;
+    let ordinal = -1;
     flipped.fill(0);
     changedOther.fill(0);
-    for (const edit of editsOf(plan, ctx, row)) {
+    for (const edit of editsOf(plan, ctx, row, ctx.views[row]!)) {
+      ordinal++;
       flags |= hasEdit;
       // One row may have many variants (`delete each s in steps` over a long run is steps²): the
       // editor's cancel must still reach it.
       if (++constructible % 4096 === 0 && ctx.isCancelled()) return undefined;
       scratch.set(ctx.originalValues.subarray(base, base + F));
+      const view = readsLogged ? renderedView(ctx.rows[row]!, edit) : edit.view;
       try {
-        evaluateColumns(ctx.table, changeable, readsLogged ? renderedView(ctx.rows[row]!, edit) : edit.view, ctx.env, scratch, 0, row);
+        evaluateColumns(ctx.table, everyEdit, view, ctx.env, scratch, 0, row);
       } catch (error) {
         if (!(error instanceof UnrenderedEdit)) throw error;
         unrenderedEdits++;
@@ -259,6 +311,7 @@ export function runAttackRows(plan: AttackPlan, ctx: AttackContext, from: number
         continue;
       }
       flags |= hasIsolated;
+      evaluateColumns(ctx.table, keptEdits, view, ctx.env, scratch, 0, row);
       const bad = scratch.findIndex((v) => !Number.isFinite(v));
       if (bad >= 0) throw new AuditError(`attack '${plan.name}': term '${featureName(ctx.table.keys[bad]!)}' is ${scratch[bad]} on an edit; every term must be a finite number`, row);
       const e = editRow.length;
@@ -267,6 +320,7 @@ export function runAttackRows(plan: AttackPlan, ctx: AttackContext, from: number
       vectorOf[e] = vectors.index();
       editRow.push(row - from);
       editPosition.push(edit.position ?? -1);
+      editOrdinal.push(ordinal);
       editReplacement.push(edit.replacement);
     }
     rowFlags[row - from] = flags;
@@ -280,7 +334,7 @@ export function runAttackRows(plan: AttackPlan, ctx: AttackContext, from: number
   const changes: EditChanges = { columns: changeable, vectors: vectors.finish(), vectorOf: vectorOf.slice(0, editRow.length) };
   return {
     rowFlags, constructible, eligible: eligibleCount,
-    editRow: Int32Array.from(editRow), editPosition: Int32Array.from(editPosition), editReplacement: editReplacement.finish(), changes,
+    editRow: Int32Array.from(editRow), editPosition: Int32Array.from(editPosition), editOrdinal: Int32Array.from(editOrdinal), editReplacement: editReplacement.finish(), changes,
     unrendered: { edits: unrenderedEdits, ...(firstUnrendered === undefined ? {} : { first: firstUnrendered }) },
     targetActive, targetFlips, otherChanges,
   };
@@ -324,6 +378,7 @@ export function joinRunParts(plan: AttackPlan, oracle: boolean, parts: readonly 
   let u = 0;
   const editRow = new Int32Array(total);
   const editPosition = new Int32Array(total);
+  const editOrdinal = new Int32Array(total);
   const editReplacement = new JoinedReplacementIds(total, parts[0]?.part.editReplacement.corpusIds ?? []);
   const editOrigins = parts.some(({ part }) => part.editOrigins !== undefined) ? new Int32Array(total) : undefined;
   let at = 0;
@@ -352,6 +407,7 @@ export function joinRunParts(plan: AttackPlan, oracle: boolean, parts: readonly 
       for (; e < part.editRow.length && part.editRow[e] === i; e++, at++) {
         editRow[at] = row;
         editPosition[at] = part.editPosition[e]!;
+        editOrdinal[at] = part.editOrdinal[e]!;
         editReplacement.set(at, part.editReplacement, e);
         if (editOrigins !== undefined) editOrigins[at] = part.editOrigins?.[e] ?? -1;
       }
@@ -362,7 +418,7 @@ export function joinRunParts(plan: AttackPlan, oracle: boolean, parts: readonly 
       u++;
     }
   }
-  const index: RunIndex = { unitRow, unitFirst, unitCount, unitCluster, editRow, editPosition, editReplacement: editReplacement.finish(), ...(editOrigins === undefined ? {} : { editOrigins }) };
+  const index: RunIndex = { unitRow, unitFirst, unitCount, unitCluster, editRow, editPosition, editOrdinal, editReplacement: editReplacement.finish(), ...(editOrigins === undefined ? {} : { editOrigins }) };
   // Every part has the same changeable features (one plan).
   const changes = joinChanges(parts[0]?.part.changes.columns ?? new Int32Array(0), parts.map(({ part }) => part.changes));
   return {

@@ -1,59 +1,85 @@
-import { corpusEnv } from '../language/eval-env.js';
-import { viewOf } from '../language/view.js';
-import { evaluateColumns, type AttackRun } from './attack-run.js';
+import { corpusEnv, type EvalEnv } from '../language/eval-env.js';
+import { viewOf, type TrajectoryView } from '../language/view.js';
+import { changeableColumns, evaluateColumns, evaluationOrder, revisitKeptEdits, type AttackRun, type EditSource } from './attack-run.js';
 import { AuditError } from './audit-error.js';
-import { ChangeVectorSet, type EditChanges } from './edit-changes.js';
+import { ChangeVectorSet, slotOf, type EditChanges } from './edit-changes.js';
 import type { FeatureTable } from './features.js';
-import type { CompiledSetup, PreparedEdits } from './prepare.js';
+import { candidatesExcluded, type CandidateSource, type CompiledSetup, type PreparedEdits } from './prepare.js';
+import { UnrenderedEdit } from './rendered-view.js';
 import { scoringMemo } from './scoring-memo.js';
+import type { CompiledEdit } from '../reward/compile-edit.js';
+import type { AttackPlan } from './attack-plan.js';
 
 /**
  * The prepared edits of a plan whose features differ from those `prepared` was made with only in
- * features no edit can change (a reward term over parts no attack writes, a term added or removed):
- * the kept columns are laid out in the new table's order, each new feature is evaluated on the
- * originals alone, and every edit keeps its change vector without the columns the new table drops.
- * The result is what `prepareEdits` would compute from scratch, bit for bit: the same table, the same
- * values, and the same distinct change vectors numbered in the order the edits meet them.
+ * features that are not detectors (a reward term changed, added or removed): the kept columns are
+ * laid out in the new table's order and each new feature is evaluated on the originals. An attack
+ * whose edits can change a new feature builds its kept edits again (`revisitKeptEdits`) and
+ * evaluates the new features on them alone: eligibility and isolation read the detectors, which are
+ * the same, so the kept edits are too. Every edit keeps its change vector without the columns the new
+ * table drops. The result is what `prepareEdits` would compute from scratch, bit for bit: the same
+ * table, the same values, and the same distinct change vectors numbered in the order the edits meet
+ * them.
  *
  * `kept(key)` says whether the feature of that key is unchanged since `prepared` (its content hash is
- * the same). Undefined when the plan cannot be patched: a new feature some attack's edit can change,
- * or one that reads a command term, needs the edits themselves (a preparation); a new feature that
- * fails or is not finite on some row is left to the preparation too, which reports it as it always does.
+ * the same). Undefined when the plan cannot be patched: a new feature that reads a command term, or
+ * one some attack's edit changes when no `candidates` are given or its evaluation decides which edits
+ * count (it reads a logged field the format renders); a new feature that fails or is not finite on an
+ * original or a kept edit is left to the preparation too, which reports it as it always does.
  */
-export function patchFeatures(prepared: PreparedEdits, compiled: CompiledSetup, kept: (key: string) => boolean): PreparedEdits | undefined {
+export function patchFeatures(prepared: PreparedEdits, compiled: CompiledSetup, kept: (key: string) => boolean, candidates?: CandidateSource, isCancelled: () => boolean = () => false): PreparedEdits | undefined {
   const { table, plan } = compiled;
   const before = prepared.table;
   const source = table.keys.map((key) => (kept(key) ? before.index.get(key) ?? -1 : -1));
   const fresh = Int32Array.from(source.flatMap((from, k) => (from < 0 ? [k] : [])));
-  for (const k of fresh) {
-    if (table.commands[k]!.length > 0) return undefined;
-    for (const attack of plan.attacks) if (readsWhatItWrites(table, k, compiled.edits.get(attack.name)!.writes)) return undefined;
-  }
-  const originalValues = laidOut(prepared, table, source, fresh);
-  if (originalValues === undefined) return undefined;
+  for (const k of fresh) if (table.commands[k]!.length > 0) return undefined;
   const newIndex = new Int32Array(before.keys.length).fill(-1);
   source.forEach((from, k) => {
     if (from >= 0) newIndex[from] = k;
   });
-  const runs = prepared.runs.map((run): AttackRun => {
-    const changes = remapped(run.changes, newIndex);
-    return changes === run.changes ? run : { ...run, changes };
+  // Which columns are evaluated on every edit decides which edits count (an edit its format cannot
+  // write back is not): it must be the same columns, unchanged, under both tables.
+  const attacks = prepared.runs.map((run, a) => {
+    const changeable = changeableColumns(table, compiled.edits.get(plan.attacks[a]!.name)!.writes);
+    const everyEdit = evaluationOrder(table, changeable, compiled.detectorColumns).everyEdit;
+    const keptEveryEdit = Array.from(evaluationOrder(before, run.changes.columns, prepared.detectorColumns).everyEdit, (k) => before.keys[k]!);
+    const same = everyEdit.every((k) => source[k]! >= 0) && sameKeys(Array.from(everyEdit, (k) => table.keys[k]!), keptEveryEdit);
+    return { changeable, same, newFeatures: changeable.filter((k) => source[k]! < 0) };
   });
-  // What the scoring memo keeps is keyed by run and weights, and by detector column: while every run
-  // and every detector column is the same, it holds for the new table too (a margin depends only on
-  // the weights and the change vectors), so the margins of a term no edit changes are not summed again.
-  const sameColumns = [...compiled.detectorColumns].every(([name, k]) => prepared.detectorColumns.get(name) === k);
-  const memo = sameColumns && runs.every((run, a) => run === prepared.runs[a]) ? prepared.memo : scoringMemo();
-  return { ...prepared, table, originalValues, runs, detectorNames: compiled.detectorNames, detectorColumns: compiled.detectorColumns, memo };
+  if (attacks.some((a) => !a.same)) return undefined;
+  if (candidates === undefined && attacks.some((a) => a.newFeatures.length > 0)) return undefined;
+  const env = corpusEnv(prepared.inputs.corpus, undefined);
+  try {
+    const originalValues = laidOut(prepared, table, source, fresh, env);
+    if (originalValues === undefined) return undefined;
+    const runs: AttackRun[] = [];
+    for (const [a, run] of prepared.runs.entries()) {
+      const { changeable, newFeatures } = attacks[a]!;
+      let changes: EditChanges | undefined;
+      if (newFeatures.length === 0) changes = remapped(run.changes, newIndex);
+      else {
+        const revisit: Revisit = { run, table, changeable, newFeatures, source, originalValues, env, candidates: candidates!, isCancelled, rows: prepared.rows, edit: compiled.edits.get(run.plan.name)! };
+        changes = revisitedChanges(revisit);
+      }
+      if (changes === undefined) return undefined;
+      runs.push(changes === run.changes ? run : { ...run, changes });
+    }
+    // What the scoring memo keeps is keyed by run and weights, and by detector column: while every run
+    // and every detector column is the same, it holds for the new table too (a margin depends only on
+    // the weights and the change vectors), so the margins of a term no edit changes are not summed again.
+    const sameColumns = [...compiled.detectorColumns].every(([name, k]) => prepared.detectorColumns.get(name) === k);
+    const memo = sameColumns && runs.every((run, a) => run === prepared.runs[a]) ? prepared.memo : scoringMemo();
+    return { ...prepared, table, originalValues, runs, detectorNames: compiled.detectorNames, detectorColumns: compiled.detectorColumns, memo };
+  } catch (error) {
+    if (error instanceof AuditError || error instanceof UnrenderedEdit) return undefined;
+    throw error;
+  }
 }
 
-function readsWhatItWrites(table: FeatureTable, k: number, writes: ReadonlySet<string>): boolean {
-  for (const part of table.reads[k]!) if (writes.has(part)) return true;
-  return false;
-}
+const sameKeys = (a: readonly string[], b: readonly string[]): boolean => a.length === b.length && a.every((key, i) => key === b[i]);
 
 /** The originals' values in the new table's columns: kept ones copied, new ones evaluated. */
-function laidOut(prepared: PreparedEdits, table: FeatureTable, source: readonly number[], fresh: Int32Array): Float64Array | undefined {
+function laidOut(prepared: PreparedEdits, table: FeatureTable, source: readonly number[], fresh: Int32Array, env: EvalEnv): Float64Array | undefined {
   const F = table.keys.length;
   const G = prepared.table.keys.length;
   const rows = prepared.rows;
@@ -65,17 +91,75 @@ function laidOut(prepared: PreparedEdits, table: FeatureTable, source: readonly 
     }
   }
   if (fresh.length === 0) return values;
-  const env = corpusEnv(prepared.inputs.corpus, undefined);
-  try {
-    for (let r = 0; r < rows.length; r++) {
-      evaluateColumns(table, fresh, viewOf(rows[r]!), env, values, r * F, r);
-      for (const k of fresh) if (!Number.isFinite(values[r * F + k]!)) return undefined;
-    }
-  } catch (error) {
-    if (error instanceof AuditError) return undefined;
-    throw error;
+  for (let r = 0; r < rows.length; r++) {
+    evaluateColumns(table, fresh, viewOf(rows[r]!), env, values, r * F, r);
+    for (const k of fresh) if (!Number.isFinite(values[r * F + k]!)) return undefined;
   }
   return values;
+}
+
+interface Revisit {
+  readonly run: AttackRun;
+  readonly edit: CompiledEdit;
+  readonly table: FeatureTable;
+  /** The features the attack's edits can change under the new table, ascending. */
+  readonly changeable: Int32Array;
+  /** Those of them the kept preparation has no column for. */
+  readonly newFeatures: Int32Array;
+  /** Per new column, the kept column it is (−1: new). */
+  readonly source: readonly number[];
+  /** The originals' values under the new table. */
+  readonly originalValues: Float64Array;
+  readonly rows: PreparedEdits['rows'];
+  readonly env: EvalEnv;
+  readonly candidates: CandidateSource;
+  readonly isCancelled: () => boolean;
+}
+
+/**
+ * A run's change vectors over the new table when some new feature is one its edits can change: the
+ * kept edits are built again and the new features evaluated on each, the kept columns' changes
+ * copied from its old vector. Undefined when cancelled or a new feature is not finite on an edit.
+ */
+function revisitedChanges(r: Revisit): EditChanges | undefined {
+  const { run, table, changeable, source, originalValues } = r;
+  const F = table.keys.length;
+  const oldWidth = run.changes.columns.length;
+  const oldSlots = Array.from(changeable, (k) => (source[k]! < 0 ? -1 : slotOf(run.changes, source[k]!)));
+  if (oldSlots.some((slot, i) => slot < 0 && source[changeable[i]!]! >= 0)) return undefined;
+  const set = new ChangeVectorSet(changeable.length);
+  const vectorOf = new Int32Array(run.index.editRow.length);
+  const scratch = new Float64Array(F);
+  let finite = true;
+  // One row's view and the ids its candidates may not be, for as long as its edits are built.
+  let current: { row: number; view: TrajectoryView; excluded: ReadonlySet<string> } | undefined;
+  const rowOf = (row: number): NonNullable<typeof current> => {
+    if (current?.row !== row) {
+      const view = viewOf(r.rows[row]!);
+      current = { row, view, excluded: candidatesExcluded(view) };
+    }
+    return current;
+  };
+  const editSource: EditSource = {
+    env: r.env, rows: r.rows, isCancelled: r.isCancelled, editOf: () => r.edit,
+    candidatesFor: (plan: AttackPlan, row: number, position: number) => r.candidates.candidatesFor(plan, r.rows[row]!, position, rowOf(row).excluded),
+  };
+  // A term that reads what the row logged is evaluated on the edited rollout's rendered text, as the preparation evaluated it.
+  const rendered = Array.from(changeable).some((k) => table.reads[k]!.has('meta'));
+  const complete = revisitKeptEdits(run.plan, editSource, run.index, rendered, (row) => rowOf(row).view, (e, view) => {
+    const row = run.index.editRow[e]!;
+    const base = row * F;
+    evaluateColumns(table, r.newFeatures, view, r.env, scratch, 0, row);
+    const v = run.changes.vectorOf[e]!;
+    for (let i = 0; i < changeable.length; i++) {
+      const slot = oldSlots[i]!;
+      const k = changeable[i]!;
+      if (slot < 0) finite &&= Number.isFinite(scratch[k]!);
+      set.vector[i] = slot < 0 ? scratch[k]! - originalValues[base + k]! : run.changes.vectors[v * oldWidth + slot]!;
+    }
+    vectorOf[e] = set.index();
+  });
+  return complete && finite ? { columns: changeable, vectors: set.finish(), vectorOf } : undefined;
 }
 
 /**

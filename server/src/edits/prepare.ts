@@ -1,6 +1,6 @@
 import type { AnalysisInputs } from '../inputs/analysis-inputs.js';
 import { corpusEnv, type EvalEnv } from '../language/eval-env.js';
-import { viewOf } from '../language/view.js';
+import { viewOf, type TrajectoryView } from '../language/view.js';
 import type { Trajectory } from '../pool/types.js';
 import { RewardCompiler, type CompiledReward, type Feature } from '../reward/compile.js';
 import type { CommandTerms } from '../language/command-terms.js';
@@ -217,12 +217,7 @@ export function preparePart(setup: PrepareSetup, candidates: CandidateSource, is
   // or cited) are collected once per row, not once per position.
   let excluded: { row: number; ids: ReadonlySet<string> } | undefined;
   const exclusionsOf = (row: number): ReadonlySet<string> => {
-    if (excluded?.row !== row) {
-      const view = views[row]!;
-      const ids = new Set(view.retrieved);
-      for (const id of view.citations) ids.add(id);
-      excluded = { row, ids };
-    }
+    if (excluded?.row !== row) excluded = { row, ids: candidatesExcluded(views[row]!) };
     return excluded.ids;
   };
   const ctx: AttackContext = {
@@ -246,6 +241,13 @@ export function preparePart(setup: PrepareSetup, candidates: CandidateSource, is
     return editOrigins === undefined ? run : { ...run, editOrigins };
   });
   return { originalValues, originalMetrics, runs: withOrigins, drops: drops() };
+}
+
+/** The ids a laundering candidate of this original may not be: what it retrieved or cites. */
+export function candidatesExcluded(view: TrajectoryView): ReadonlySet<string> {
+  const ids = new Set(view.retrieved);
+  for (const id of view.citations) ids.add(id);
+  return ids;
 }
 
 /**
