@@ -15,14 +15,14 @@ const specFile = path.resolve(__dirname, '../../../samples/paper.reward');
 const base = fs.readFileSync(specFile, 'utf8').replace('pools hotpot, wiki2, musique5, musique8', 'pools hotpot');
 
 /** How a run went, from its progress messages. */
-type Path = 'placed' | 're-scored' | 'patched' | 'revisited' | 'prepared';
+type Path = 'placed' | 're-scored' | 'patched' | 'revisited' | 'rebuilt' | 'prepared';
 
 async function audit(text: string, cache: AuditCaches): Promise<{ json: string; path: Path }> {
   const messages: string[] = [];
   const outcome = await auditSpec(text, specFile, { cache, only: 'paper', candidateCache: false, onProgress: (m) => messages.push(m) });
   assert.ok(outcome.report !== undefined, JSON.stringify(outcome.problems.filter((p) => p.severity === 'error').slice(0, 2)));
   const said = (fragment: string): boolean => messages.some((m) => m.includes(fragment));
-  const path: Path = said('nothing it reads changed') ? 'placed' : said('evaluating') || said('building edits') ? 'prepared' : said('on the originals and the kept edits') ? 'revisited' : said('new features on the originals') ? 'patched' : 're-scored';
+  const path: Path = said('nothing it reads changed') ? 'placed' : said('evaluating') || said('building edits') ? 'prepared' : said('every edit built again') ? 'rebuilt' : said('on the originals and the kept edits') ? 'revisited' : said('new features on the originals') ? 'patched' : 're-scored';
   return { json: JSON.stringify(outcome.report), path };
 }
 
@@ -49,8 +49,13 @@ const edits: readonly { what: string; text: string; path: Path }[] = [
   // new term is evaluated on them.
   { what: 'a term over parts an attack writes', text: edited('-0.03  * search_calls', '-0.03  * min(search_calls, 4)'), path: 'revisited' },
   { what: 'a signal a term reads through its rate', text: edited('signal invalid_action "at least one invalid action" = invalid_actions > 0', 'signal invalid_action "at least one invalid action" = invalid_actions > 1'), path: 'revisited' },
-  { what: "a detector's definition", text: edited('has_final and answer != "" and search_calls == 0', 'has_final and answer != "" and search_calls < 1'), path: 'prepared' },
-  { what: "a string's inner spaces (not layout)", text: edited('"cites an id that is not in the corpus"', '"cites an id that is  not in the corpus"'), path: 'prepared' },
+  { what: "a detector's definition", text: edited('has_final and answer != "" and search_calls == 0', 'has_final and answer != "" and search_calls < 1'), path: 'rebuilt' },
+  // Every edit is built again, only the changed detector evaluated on it (the others' values are
+  // kept per edit), and only a newly kept edit's other terms.
+  { what: "the definition of a detector two attacks target and the third keeps unchanged", text: edited('any c in citations: c in corpus and c not in retrieved', '(count c in citations: c in corpus and c not in retrieved) >= 2'), path: 'rebuilt' },
+  { what: "a detector's definition widened", text: edited('= any c in citations: c not in corpus', '= any c in citations: c not in corpus or c in retrieved'), path: 'rebuilt' },
+  { what: 'a detector and a term an attack changes, together', text: edited('any c in citations: c in corpus and c not in retrieved', '(count c in citations: c in corpus and c not in retrieved) >= 2').replace('-0.03  * search_calls', '-0.03  * min(search_calls, 4)'), path: 'rebuilt' },
+  { what: "a string's inner spaces (not layout)", text: edited('"cites an id that is not in the corpus"', '"cites an id that is  not in the corpus"'), path: 'rebuilt' },
   { what: "an attack's generator", text: edited('using lexical(8)', 'using lexical(6)'), path: 'prepared' },
 ];
 
@@ -73,7 +78,7 @@ describe('earlier preparations, kept while they fit', () => {
     const cache = newAuditCaches();
     const before = await audit(base, cache);
     const detector = edited('has_final and answer != "" and search_calls == 0', 'has_final and answer != "" and search_calls < 1');
-    assert.equal((await audit(detector, cache)).path, 'prepared');
+    assert.equal((await audit(detector, cache)).path, 'rebuilt');
     const undone = await audit(base, cache);
     assert.equal(undone.path, 'placed');
     assert.equal(undone.json, before.json);
@@ -85,7 +90,7 @@ describe('earlier preparations, kept while they fit', () => {
     await audit(base, cache);
     const detector = edited('has_final and answer != "" and search_calls == 0', 'has_final and answer != "" and search_calls < 1');
     await audit(detector, cache);
-    assert.equal((await audit(base, cache)).path, 'prepared', 'the earlier preparation did not fit in one byte');
+    assert.equal((await audit(base, cache)).path, 'rebuilt', 'the earlier preparation did not fit in one byte: the latest is patched');
     assert.equal((await audit(base, cache)).path, 'placed', 'the latest is kept whatever its size');
   });
 });

@@ -47,7 +47,7 @@ describe('replacement ids', () => {
 
   it('travel to the calling thread without the corpus ids, which it has in the same order', () => {
     const ids = built(given);
-    const run = { rowFlags: new Uint8Array(1), constructible: 0, eligible: 0, editRow: new Int32Array(0), editPosition: new Int32Array(0), editOrdinal: new Int32Array(0), editReplacement: ids, changes: { columns: new Int32Array(0), vectors: new Float64Array(0), vectorOf: new Int32Array(0) }, unrendered: { edits: 0 }, targetActive: [], targetFlips: [], otherChanges: [] };
+    const run = { rowFlags: new Uint8Array(1), constructible: 0, eligible: 0, editRow: new Int32Array(0), editPosition: new Int32Array(0), editOrdinal: new Int32Array(0), editReplacement: ids, changes: { columns: new Int32Array(0), vectors: new Float64Array(0), vectorOf: new Int32Array(0) }, detectorBits: new Uint32Array(0), unrendered: { edits: 0 }, targetActive: [], targetFlips: [], otherChanges: [] };
     const part: PreparedPart = { originalValues: new Float64Array(0), originalMetrics: new Float64Array(0), runs: [run], drops: [] };
     const { wire, transfers } = partOnWire(part);
     assert.deepEqual(wire.runs[0]!.editReplacement.corpusIds, [], 'no corpus id is sent');

@@ -125,9 +125,10 @@ async function auditOne(ctx: AuditContext, plan: AuditPlan, options: RunOptions)
   const editPlan = auditEditPlan(plan);
   const programs = commandTermSpecs(model, editPlan).map((term) => namedFiles(term.command, specDir));
   const fields = fieldsReadBy(model, editPlan).flatMap((f) => (f.name === undefined ? [] : [f.name.text]));
-  const preparation = preparationKey(plan, ctx.hashes, fields, `${caches.inputs.stamps(load.files)}\u0000${programs.join('\u0000')}`);
+  const { key: preparation, shape } = preparationKey(plan, ctx.hashes, fields, `${caches.inputs.stamps(load.files)}\u0000${programs.join('\u0000')}`);
   const scoring = reportKey(plan, ctx.hashes, preparation);
-  const kept = caches.prepared.get(plan.name, preparation);
+  // The same preparation, kept; else the latest of the same shape, whose detectors a patch evaluates again.
+  const kept = caches.prepared.get(plan.name, preparation) ?? caches.prepared.ofShape(plan.name, shape);
   const reused = kept === undefined ? undefined : reusedEdits(ctx, editPlan, kept, await keptEditsSource(ctx, plan, load, progress), options.isCancelled);
   if (kept !== undefined && reused !== undefined) {
     // The rows a logged field the audit reads leaves out are said again, as the preparation said them.
@@ -136,15 +137,12 @@ async function auditOne(ctx: AuditContext, plan: AuditPlan, options: RunOptions)
       progress(`audit ${plan.name}: nothing it reads changed`);
       return placedReport(kept.report.report, plan, ctx.lines);
     }
-    progress(reused.edits.table === kept.edits.table ? `audit ${plan.name}: data and edits unchanged, re-scoring`
-      : reused.revisited
-        ? `audit ${plan.name}: data and edits unchanged, new features on the originals and the kept edits, re-scoring`
-        : `audit ${plan.name}: data and edits unchanged, new features on the originals, re-scoring`);
+    progress(`audit ${plan.name}: ${reusedWords[reused.reuse]}, re-scoring`);
     caches.inputs.flushRankings();
     // Re-scored from the kept preparation: no program ran in this run.
     const rescored = reused.edits.commandTerms === undefined ? reused.edits : { ...reused.edits, commandTerms: nothingRun(reused.edits.commandTerms) };
     const report = scoreAudit(model, plan, rescored, ctx.lines, options);
-    if (report !== undefined) caches.prepared.keep(plan.name, { preparation, features: reused.features, edits: reused.edits, report: { key: scoring, report } });
+    if (report !== undefined) caches.prepared.keep(plan.name, { preparation, shape, features: reused.features, edits: reused.edits, report: { key: scoring, report } });
     return report;
   }
   const corpusFile = named(plan.corpus).file;
@@ -161,7 +159,7 @@ async function auditOne(ctx: AuditContext, plan: AuditPlan, options: RunOptions)
   caches.inputs.flushRankings();
   if (prepared === undefined) return undefined;
   const report = scoreAudit(model, plan, prepared, ctx.lines, options);
-  caches.prepared.keep(plan.name, { preparation, features: featureHashes(ctx, prepared), edits: prepared, ...(report === undefined ? {} : { report: { key: scoring, report } }) });
+  caches.prepared.keep(plan.name, { preparation, shape, features: featureHashes(ctx, prepared), edits: prepared, ...(report === undefined ? {} : { report: { key: scoring, report } }) });
   return report;
 }
 
@@ -195,17 +193,28 @@ function featureHashes(ctx: AuditContext, prepared: PreparedEdits): Map<string, 
  * from `candidates` where a new feature is one an edit can change. Undefined when the features
  * differ in a way only a preparation can follow.
  */
-function reusedEdits(ctx: AuditContext, editPlan: EditPlan, kept: KeptAudit, candidates: CandidateSource | undefined, isCancelled: (() => boolean) | undefined): { edits: PreparedEdits; features: Map<string, string>; revisited: boolean } | undefined {
+function reusedEdits(ctx: AuditContext, editPlan: EditPlan, kept: KeptAudit, candidates: CandidateSource | undefined, isCancelled: (() => boolean) | undefined): { edits: PreparedEdits; features: Map<string, string>; reuse: Reuse } | undefined {
   const unchanged = (key: string): boolean => kept.features.get(key) === featureHash(ctx.hashes, key);
   const compiled = compileSetup(ctx.model, editPlan);
   const current = compiled.table.keys;
   const same = current.length === kept.edits.table.keys.length && current.every((key, k) => key === kept.edits.table.keys[k] && unchanged(key));
   const edits = same ? kept.edits : patchFeatures(kept.edits, compiled, unchanged, candidates, isCancelled);
   if (edits === undefined) return undefined;
-  // An attack's edits were built again when it can change a feature that is new.
-  const revisited = edits.runs.some((run) => run.changes.columns.some((k) => !unchanged(edits.table.keys[k]!)));
-  return { edits, features: same ? new Map(kept.features) : featureHashes(ctx, edits), revisited };
+  // Every edit was built again when a detector is new; the kept ones when an attack can change a feature that is.
+  const reuse: Reuse = same ? 'kept' : compiled.detectorNames.some((name) => !unchanged(`decl:${name}`)) ? 'every edit'
+    : edits.runs.some((run) => run.changes.columns.some((k) => !unchanged(edits.table.keys[k]!))) ? 'kept edits' : 'originals';
+  return { edits, features: same ? new Map(kept.features) : featureHashes(ctx, edits), reuse };
 }
+
+/** How much of a kept preparation a run used again, from the most to the least. */
+type Reuse = 'kept' | 'originals' | 'kept edits' | 'every edit';
+
+const reusedWords: Record<Reuse, string> = {
+  kept: 'data and edits unchanged',
+  originals: 'data and edits unchanged, new features on the originals',
+  'kept edits': 'data and edits unchanged, new features on the originals and the kept edits',
+  'every edit': 'detectors changed, every edit built again and only what changed evaluated',
+};
 
 /**
  * The audit's edits, prepared on the threads its rows call for. The candidate source, with any

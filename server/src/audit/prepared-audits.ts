@@ -20,6 +20,8 @@ import type { AuditPlan } from './plan.js';
 
 export interface KeptAudit {
   readonly preparation: string;
+  /** The preparation's key without the detectors' definitions (`preparationKey`): what a patch with new detectors may start from. */
+  readonly shape: string;
   /** The content hash of each feature of the prepared table, by feature key. */
   readonly features: ReadonlyMap<string, string>;
   readonly edits: PreparedEdits;
@@ -32,7 +34,7 @@ export interface KeptAudit {
  * belong to the input cache): the latest preparation of every audit is always kept, and earlier
  * ones, most recently used first, while they fit. So undoing an edit that prepared again (a
  * detector's definition) finds the preparation before it. At 58,368 rows and three attacks a
- * preparation holds 31 MB (34 MB with a 10-detector lattice), so about eight earlier ones fit.
+ * preparation holds 41 MB, so about six earlier ones fit.
  */
 export const keptAuditBytes = 256 * 1024 * 1024;
 
@@ -52,6 +54,15 @@ export class PreparedAudits {
   get(audit: string, preparation: string): KeptAudit | undefined {
     const latest = this.latest.get(audit);
     return latest?.preparation === preparation ? latest : this.earlier.get(keyOf(audit, preparation));
+  }
+
+  /**
+   * The audit's latest kept preparation when it has this shape: the same but for the detectors'
+   * definitions, which a patch evaluates again (edits/patch-features.ts).
+   */
+  ofShape(audit: string, shape: string): KeptAudit | undefined {
+    const latest = this.latest.get(audit);
+    return latest?.shape === shape ? latest : undefined;
   }
 
   keep(audit: string, kept: KeptAudit): void {
@@ -74,6 +85,7 @@ const keyOf = (audit: string, preparation: string): string => `${audit}\u0000${p
 export function preparedBytes(edits: PreparedEdits): number {
   let bytes = edits.originalValues.byteLength + edits.originalMetrics.byteLength;
   for (const run of edits.runs) {
+    bytes += run.detectorBits.byteLength;
     for (const value of [...Object.values(run.index), ...Object.values(run.changes), run.index.editReplacement.places]) {
       if (ArrayBuffer.isView(value)) bytes += value.byteLength;
     }
@@ -103,20 +115,22 @@ export function nothingRun<T extends { readonly ran: number }>(records: readonly
 /**
  * What preparing the audit reads of the spec, with the data's stamps and the programs' files
  * (`data`). The logged fields the plan reads (`fields`, by name) are part of it: a row that lacks
- * one is left out of the audit, so they choose the rows.
+ * one is left out of the audit, so they choose the rows. Its `shape` leaves the detectors'
+ * definitions out (their names and order stay in).
  */
-export function preparationKey(plan: AuditPlan, hashes: SpecHashes, fields: readonly string[], data: string): string {
+export function preparationKey(plan: AuditPlan, hashes: SpecHashes, fields: readonly string[], data: string): { key: string; shape: string } {
   const decl = (name: string): string => hashes.decls.get(name) ?? `unknown:${name}`;
   const detectors = [...new Set([...plan.lattice.map((l) => l.name), ...plan.attacks.flatMap((a) => a.targets)])];
-  return contentDigest({
+  const read = (definitions: boolean): string => contentDigest({
     corpus: plan.corpus === undefined ? null : decl(plan.corpus),
     pools: plan.pools.map(decl),
-    detectors: detectors.map((name) => [name, decl(name)]),
-    attacks: plan.attacks.map((a) => hashes.attacks.get(attackHashKey(plan.name, a.name)) ?? `unknown:${a.name}`),
+    detectors: detectors.map((name) => [name, definitions ? decl(name) : null]),
+    attacks: plan.attacks.map((a) => (definitions ? hashes.attacks : hashes.attackShapes).get(attackHashKey(plan.name, a.name)) ?? `unknown:${a.name}`),
     values: plan.conformance.flatMap((c) => [decl(c.subject), decl(c.reference)]),
     fields: fields.map((name) => [name, decl(name)]),
     data,
   });
+  return { key: read(true), shape: read(false) };
 }
 
 /**

@@ -29,6 +29,8 @@ export function restrictRun(run: AttackRun, keep: (row: number, cluster: number)
     edits: run.edits,
     eligibility: run.eligibility,
     unrendered: run.unrendered,
+    // Of the whole run, as its counts are.
+    detectorBits: run.detectorBits,
     changes,
     index: {
       unitRow: Int32Array.from(unitsKept, (u) => unitRow[u]!),

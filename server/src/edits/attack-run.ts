@@ -95,6 +95,12 @@ export interface AttackRun {
    * 0/1 detector is its original's plus its change, exactly.
    */
   readonly changes: EditChanges;
+  /**
+   * Per constructible edit, in row order and each row's in generation order: bit i set when the
+   * audit's detector i (`detectorColumns` order) is 1 on it, or the top bit alone for an edit its
+   * format could not write back. Empty when the audit has more than `maxRecordedDetectors` detectors.
+   */
+  readonly detectorBits: Uint32Array;
 }
 
 /**
@@ -231,6 +237,8 @@ export interface RunPart {
   readonly editOrigins?: Int32Array;
   /** What each edit changes (AttackRun.changes), over the features the attack can change. */
   readonly changes: EditChanges;
+  /** AttackRun.detectorBits over the range's edits. */
+  readonly detectorBits: Uint32Array;
   /** Edits whose row's format could not write them back (rows numbered from the range's first). */
   readonly unrendered: Unrendered;
   /** AttackRun.eligibility over the range: per target (plan order) rows active and rows flipped, per other detector rows changed. */
@@ -240,11 +248,32 @@ export interface RunPart {
 }
 
 /**
+ * What a kept preparation knows of one attack's edits over the same rows, so that building them
+ * again evaluates only what changed (edits/patch-features.ts): each edit's detectors, whether its
+ * format wrote it back, and each kept edit's change vector.
+ */
+export interface KnownEdits {
+  /** The kept run of this attack, over every row of the pool (its rows numbered from the first). */
+  readonly run: AttackRun;
+  /** Per feature of the new table: its slot in the kept run's change vectors, or −1 (evaluate it). */
+  readonly slots: Int32Array;
+  /** Per audit detector, in `detectorColumns` order: its bit in the kept run's `detectorBits`, or −1 (evaluate it). */
+  readonly bits: Int32Array;
+  /** The next edit's entries in the kept run: the rows are visited in order, range after range. */
+  readonly cursor: { constructible: number; kept: number };
+}
+
+/** The detectors `AttackRun.detectorBits` records: one bit each, and the top bit marks an edit not written back. */
+export const maxRecordedDetectors = 31;
+const unrenderedMark = 0x80000000;
+
+/**
  * Builds every edit of one attack on rows [from, to) and keeps the isolated-eligible ones: eligible
  * when every target detector flips 0 → 1, isolated when every other audit detector keeps its value.
- * Undefined when cancelled.
+ * Given `known` (rows numbered from `known.from` in its run), what it knows is taken instead of
+ * evaluated. Undefined when cancelled.
  */
-export function runAttackRows(plan: AttackPlan, ctx: AttackContext, from: number, to: number): RunPart | undefined {
+export function runAttackRows(plan: AttackPlan, ctx: AttackContext, from: number, to: number, known?: { readonly from: number; readonly edits: KnownEdits }): RunPart | undefined {
   const F = ctx.table.keys.length;
   const targets = plan.targets.map((t) => ctx.detectorColumns.get(t)!);
   const others = [...ctx.detectorColumns.entries()].filter(([name]) => !plan.targets.includes(name)).map(([, column]) => column);
@@ -273,6 +302,28 @@ export function runAttackRows(plan: AttackPlan, ctx: AttackContext, from: number
   const readsLogged = Array.from(changeable).some((k) => ctx.table.reads[k]!.has('meta'));
   let unrenderedEdits = 0;
   let firstUnrendered: Unrendered['first'];
+  // Each edit's detectors, as bits, so a kept preparation can decide eligibility and isolation again
+  // after one detector changes without evaluating the others (`KnownEdits`).
+  const detectors = Int32Array.from(ctx.detectorColumns.values());
+  const recordsBits = detectors.length <= maxRecordedDetectors;
+  let detectorBits = new Uint32Array(recordsBits ? 1024 : 0);
+  const record = (bits: number): void => {
+    if (!recordsBits) return;
+    if (constructible > detectorBits.length) {
+      const grown = new Uint32Array(detectorBits.length * 2);
+      grown.set(detectorBits);
+      detectorBits = grown;
+    }
+    detectorBits[constructible - 1] = bits;
+  };
+  const knownRun = known?.edits.run;
+  const cursor = known?.edits.cursor;
+  // Known: the detectors to evaluate (the others are read from the kept bits), and on an edit kept
+  // before, the features its kept vector does not hold.
+  const knownDetectors = known === undefined ? everyEdit : everyEdit.filter((k) => !detectors.includes(k) || known.edits.bits[detectors.indexOf(k)]! < 0);
+  const keptBefore = known === undefined ? keptEdits : keptEdits.filter((k) => known.edits.slots[k]! < 0);
+  const isDetector = new Uint8Array(F);
+  for (const k of detectors) isDetector[k] = 1;
 
   for (let row = from; row < to; row++) {
     if (row % 256 === 0 && ctx.isCancelled()) return undefined;
@@ -289,13 +340,37 @@ export function runAttackRows(plan: AttackPlan, ctx: AttackContext, from: number
       if (++constructible % 4096 === 0 && ctx.isCancelled()) return undefined;
       scratch.set(ctx.originalValues.subarray(base, base + F));
       const view = readsLogged ? renderedView(ctx.rows[row]!, edit) : edit.view;
+      // The edit's entries in the kept run: its detectors, and its place among the kept edits.
+      let knownBits = 0;
+      let wasKept = -1;
+      if (knownRun !== undefined && cursor !== undefined) {
+        knownBits = knownRun.detectorBits[cursor.constructible++]!;
+        const k = cursor.kept;
+        if (k < knownRun.index.editRow.length && knownRun.index.editRow[k] === known!.from + row && knownRun.index.editOrdinal[k] === ordinal) wasKept = cursor.kept++;
+        if (knownBits === unrenderedMark) {
+          unrenderedEdits++;
+          firstUnrendered ??= { row: row - from, reason: knownRun.unrendered.first!.reason };
+          record(unrenderedMark);
+          continue;
+        }
+        for (let i = 0; i < detectors.length; i++) {
+          const bit = known!.edits.bits[i]!;
+          if (bit >= 0) scratch[detectors[i]!] = (knownBits >>> bit) & 1;
+        }
+      }
       try {
-        evaluateColumns(ctx.table, everyEdit, view, ctx.env, scratch, 0, row);
+        evaluateColumns(ctx.table, knownDetectors, view, ctx.env, scratch, 0, row);
       } catch (error) {
         if (!(error instanceof UnrenderedEdit)) throw error;
         unrenderedEdits++;
         firstUnrendered ??= { row: row - from, reason: error.reason };
+        record(unrenderedMark);
         continue;
+      }
+      if (recordsBits) {
+        let bits = 0;
+        for (let i = 0; i < detectors.length; i++) if (scratch[detectors[i]!] !== 0) bits |= 1 << i;
+        record(bits);
       }
       let eligible = true;
       for (let t = 0; t < targets.length; t++) {
@@ -311,12 +386,17 @@ export function runAttackRows(plan: AttackPlan, ctx: AttackContext, from: number
         continue;
       }
       flags |= hasIsolated;
-      evaluateColumns(ctx.table, keptEdits, view, ctx.env, scratch, 0, row);
+      evaluateColumns(ctx.table, wasKept < 0 ? keptEdits : keptBefore, view, ctx.env, scratch, 0, row);
       const bad = scratch.findIndex((v) => !Number.isFinite(v));
       if (bad >= 0) throw new AuditError(`attack '${plan.name}': term '${featureName(ctx.table.keys[bad]!)}' is ${scratch[bad]} on an edit; every term must be a finite number`, row);
       const e = editRow.length;
       vectorOf = withRoom(vectorOf, e + 1);
-      for (let i = 0; i < changeable.length; i++) vectors.vector[i] = scratch[changeable[i]!]! - ctx.originalValues[base + changeable[i]!]!;
+      const old = wasKept < 0 ? -1 : knownRun!.changes.vectorOf[wasKept]! * knownRun!.changes.columns.length;
+      for (let i = 0; i < changeable.length; i++) {
+        const k = changeable[i]!;
+        const slot = old < 0 || isDetector[k] === 1 ? -1 : known!.edits.slots[k]!;
+        vectors.vector[i] = slot < 0 ? scratch[k]! - ctx.originalValues[base + k]! : knownRun!.changes.vectors[old + slot]!;
+      }
       vectorOf[e] = vectors.index();
       editRow.push(row - from);
       editPosition.push(edit.position ?? -1);
@@ -335,6 +415,7 @@ export function runAttackRows(plan: AttackPlan, ctx: AttackContext, from: number
   return {
     rowFlags, constructible, eligible: eligibleCount,
     editRow: Int32Array.from(editRow), editPosition: Int32Array.from(editPosition), editOrdinal: Int32Array.from(editOrdinal), editReplacement: editReplacement.finish(), changes,
+    detectorBits: detectorBits.slice(0, recordsBits ? constructible : 0),
     unrendered: { edits: unrenderedEdits, ...(firstUnrendered === undefined ? {} : { first: firstUnrendered }) },
     targetActive, targetFlips, otherChanges,
   };
@@ -419,6 +500,12 @@ export function joinRunParts(plan: AttackPlan, oracle: boolean, parts: readonly 
     }
   }
   const index: RunIndex = { unitRow, unitFirst, unitCount, unitCluster, editRow, editPosition, editOrdinal, editReplacement: editReplacement.finish(), ...(editOrigins === undefined ? {} : { editOrigins }) };
+  const detectorBits = new Uint32Array(parts.reduce((sum, { part }) => sum + part.detectorBits.length, 0));
+  let bitsAt = 0;
+  for (const { part } of parts) {
+    detectorBits.set(part.detectorBits, bitsAt);
+    bitsAt += part.detectorBits.length;
+  }
   // Every part has the same changeable features (one plan).
   const changes = joinChanges(parts[0]?.part.changes.columns ?? new Int32Array(0), parts.map(({ part }) => part.changes));
   return {
@@ -433,5 +520,6 @@ export function joinRunParts(plan: AttackPlan, oracle: boolean, parts: readonly 
     },
     index,
     changes,
+    detectorBits,
   };
 }

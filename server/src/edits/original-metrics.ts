@@ -67,3 +67,10 @@ export function joinMetrics(parts: readonly { readonly from: number; readonly va
   }
   return values;
 }
+
+/** The metrics of originals [from, to), laid out as `evaluateMetrics` over them alone, from its layout over all `rows`. */
+export function metricsOfRange(values: Float64Array, rows: number, from: number, to: number): Float64Array {
+  const range = new Float64Array(metrics.length * (to - from));
+  for (let m = 0; m < metrics.length; m++) range.set(values.subarray(m * rows + from, m * rows + to), m * (to - from));
+  return range;
+}

@@ -1,10 +1,11 @@
 import { corpusEnv, type EvalEnv } from '../language/eval-env.js';
 import { viewOf, type TrajectoryView } from '../language/view.js';
-import { changeableColumns, evaluateColumns, evaluationOrder, revisitKeptEdits, type AttackRun, type EditSource } from './attack-run.js';
+import { changeableColumns, evaluateColumns, evaluationOrder, maxRecordedDetectors, revisitKeptEdits, type AttackRun, type EditSource, type KnownEdits } from './attack-run.js';
 import { AuditError } from './audit-error.js';
 import { ChangeVectorSet, slotOf, type EditChanges } from './edit-changes.js';
 import type { FeatureTable } from './features.js';
-import { candidatesExcluded, type CandidateSource, type CompiledSetup, type PreparedEdits } from './prepare.js';
+import { assemblePrepared, candidatesExcluded, consecutiveRanges, maxRowsPerRange, rangePreparer, setupRows, type CandidateSource, type CompiledSetup, type PreparedEdits, type PreparedPart } from './prepare.js';
+import { metricsOfRange } from './original-metrics.js';
 import { UnrenderedEdit } from './rendered-view.js';
 import { scoringMemo } from './scoring-memo.js';
 import type { CompiledEdit } from '../reward/compile-edit.js';
@@ -38,20 +39,35 @@ export function patchFeatures(prepared: PreparedEdits, compiled: CompiledSetup, 
     if (from >= 0) newIndex[from] = k;
   });
   // Which columns are evaluated on every edit decides which edits count (an edit its format cannot
-  // write back is not): it must be the same columns, unchanged, under both tables.
+  // write back is not): besides the detectors, it must be the same columns, unchanged, under both
+  // tables.
+  const isDetector = (detectors: ReadonlyMap<string, number>): ((k: number) => boolean) => {
+    const columns = new Set(detectors.values());
+    return (k) => columns.has(k);
+  };
+  const detectorNow = isDetector(compiled.detectorColumns);
+  const detectorBefore = isDetector(prepared.detectorColumns);
   const attacks = prepared.runs.map((run, a) => {
     const changeable = changeableColumns(table, compiled.edits.get(plan.attacks[a]!.name)!.writes);
-    const everyEdit = evaluationOrder(table, changeable, compiled.detectorColumns).everyEdit;
-    const keptEveryEdit = Array.from(evaluationOrder(before, run.changes.columns, prepared.detectorColumns).everyEdit, (k) => before.keys[k]!);
+    const everyEdit = evaluationOrder(table, changeable, compiled.detectorColumns).everyEdit.filter((k) => !detectorNow(k));
+    const keptEveryEdit = Array.from(evaluationOrder(before, run.changes.columns, prepared.detectorColumns).everyEdit.filter((k) => !detectorBefore(k)), (k) => before.keys[k]!);
     const same = everyEdit.every((k) => source[k]! >= 0) && sameKeys(Array.from(everyEdit, (k) => table.keys[k]!), keptEveryEdit);
-    return { changeable, same, newFeatures: changeable.filter((k) => source[k]! < 0) };
+    return { changeable, same, logged: everyEdit.length > 0, newFeatures: changeable.filter((k) => source[k]! < 0) };
   });
   if (attacks.some((a) => !a.same)) return undefined;
   if (candidates === undefined && attacks.some((a) => a.newFeatures.length > 0)) return undefined;
+  const newDetectors = [...compiled.detectorColumns.values()].filter((k) => source[k]! < 0);
   const env = corpusEnv(prepared.inputs.corpus, undefined);
   try {
     const originalValues = laidOut(prepared, table, source, fresh, env);
     if (originalValues === undefined) return undefined;
+    if (newDetectors.length > 0) {
+      // Eligibility and isolation change with a detector: every edit is built again (edits/attack-run.ts, `KnownEdits`).
+      const readsLogged = (t: FeatureTable, k: number | undefined): boolean => k !== undefined && (t.reads[k]!.has('meta') || t.commands[k]!.length > 0);
+      const plain = newDetectors.every((k) => !readsLogged(table, k) && !readsLogged(before, before.index.get(table.keys[k]!)));
+      if (candidates === undefined || !plain || attacks.some((a) => a.logged)) return undefined;
+      return knownPreparation(prepared, compiled, source, originalValues, env, candidates, isCancelled);
+    }
     const runs: AttackRun[] = [];
     for (const [a, run] of prepared.runs.entries()) {
       const { changeable, newFeatures } = attacks[a]!;
@@ -74,6 +90,41 @@ export function patchFeatures(prepared: PreparedEdits, compiled: CompiledSetup, 
     if (error instanceof AuditError || error instanceof UnrenderedEdit) return undefined;
     throw error;
   }
+}
+
+/**
+ * The preparation of a plan whose detectors differ from the kept one's, from what it knows: every
+ * edit is built again, range by range as a preparation builds them, and only the new detectors are
+ * evaluated on it (the others' values are the kept bits), the other new features on the kept edits
+ * alone, and an edit kept before keeps its vector's other changes (`runAttackRows` given `known`).
+ * Undefined when the kept runs did not record their detectors or a range is cancelled.
+ */
+function knownPreparation(prepared: PreparedEdits, compiled: CompiledSetup, source: readonly number[], originalValues: Float64Array, env: EvalEnv, candidates: CandidateSource, isCancelled: () => boolean): PreparedEdits | undefined {
+  const { table } = compiled;
+  const names = [...compiled.detectorColumns.keys()];
+  if (names.length > maxRecordedDetectors || !sameKeys(names, [...prepared.detectorColumns.keys()])) return undefined;
+  if (prepared.runs.some((run) => run.detectorBits.length !== run.edits.edits.constructible)) return undefined;
+  const bits = Int32Array.from(names, (name, i) => (source[compiled.detectorColumns.get(name)!]! < 0 ? -1 : i));
+  const known = prepared.runs.map((run): KnownEdits => ({
+    run, bits, cursor: { constructible: 0, kept: 0 },
+    slots: Int32Array.from(table.keys, (_, k) => (source[k]! < 0 ? -1 : slotOf(run.changes, source[k]!))),
+  }));
+  const rows = prepared.rows;
+  const F = table.keys.length;
+  const prepareRange = rangePreparer(compiled, env, candidates, isCancelled);
+  const parts: { from: number; part: PreparedPart }[] = [];
+  for (const { from, to } of consecutiveRanges(rows.length, maxRowsPerRange)) {
+    const part = prepareRange(rows.slice(from, to), {
+      from, originalValues: originalValues.slice(from * F, to * F), originalMetrics: metricsOfRange(prepared.originalMetrics, rows.length, from, to), runs: known,
+    });
+    if (part === undefined) return undefined;
+    parts.push({ from, part });
+  }
+  if (known.some(({ run, cursor }) => cursor.constructible !== run.detectorBits.length || cursor.kept !== run.index.editRow.length)) {
+    throw new Error('the edits built again are not those the kept preparation built');
+  }
+  const assembled = assemblePrepared(setupRows(compiled, rows, env), prepared.inputs, candidates, parts);
+  return prepared.commandTerms === undefined ? assembled : { ...assembled, commandTerms: prepared.commandTerms };
 }
 
 const sameKeys = (a: readonly string[], b: readonly string[]): boolean => a.length === b.length && a.every((key, i) => key === b[i]);

@@ -9,7 +9,7 @@ import type { CommandTermRecord } from './command-terms.js';
 import { compileEdit, type CompiledEdit } from '../reward/compile-edit.js';
 import type { SpecModel } from '../semantics/check.js';
 import type { AttackPlan, EditPlan } from './attack-plan.js';
-import { evaluateFeatures, joinRunParts, runAttackRows, type AttackContext, type AttackRun, type RunPart } from './attack-run.js';
+import { evaluateFeatures, joinRunParts, runAttackRows, type AttackContext, type AttackRun, type KnownEdits, type RunPart } from './attack-run.js';
 import { AuditError, featureName } from './audit-error.js';
 import { buildFeatureTable, type FeatureTable } from './features.js';
 import { evaluateMetrics, joinMetrics } from './original-metrics.js';
@@ -171,6 +171,20 @@ export interface PartFailure {
   readonly message: string;
 }
 
+/**
+ * What a kept preparation knows of one row range (edits/patch-features.ts): its originals' values
+ * under the new table, their metrics, and each attack's kept edits. A part given it evaluates only
+ * what changed.
+ */
+export interface KnownRange {
+  /** The range's first row, in the kept preparation's rows. */
+  readonly from: number;
+  readonly originalValues: Float64Array;
+  readonly originalMetrics: Float64Array;
+  /** Per attack, in plan order. */
+  readonly runs: readonly KnownEdits[];
+}
+
 /** One row range's share of a preparation: what `prepareEdits` computes, for rows [0, setup.rows.length) of the setup. */
 export interface PreparedPart {
   readonly originalValues: Float64Array;
@@ -192,27 +206,29 @@ function failureOf(error: unknown, stage: number): PartFailure {
  * Evaluates the originals' features and builds every attack's edits over the setup's rows, stopping
  * at the first AuditError (returned as `failure`). Undefined when cancelled.
  */
-export function preparePart(setup: PrepareSetup, candidates: CandidateSource, isCancelled: () => boolean, progress: (message: string) => void = () => undefined): PreparedPart | undefined {
+export function preparePart(setup: PrepareSetup, candidates: CandidateSource, isCancelled: () => boolean, progress: (message: string) => void = () => undefined, known?: KnownRange): PreparedPart | undefined {
   const { table, rows, env } = setup;
   const F = table.keys.length;
   // The views live as long as this part: nothing prepared keeps one.
   const views = rows.map(viewOf);
-  const originalValues = new Float64Array(rows.length * F);
+  const originalValues = known?.originalValues ?? new Float64Array(rows.length * F);
   const runs: RunPart[] = [];
   const drops = (): GeneratorDrops[][] => setup.plan.attacks.map((a) => candidates.drops(a));
   const failed = (failure: PartFailure): PreparedPart => ({ originalValues, originalMetrics: new Float64Array(0), runs, drops: drops(), failure });
-  progress(`evaluating ${F} terms on ${rows.length} trajectories`);
-  try {
-    views.forEach((view, r) => evaluateFeatures(table, view, env, originalValues, r * F, r));
-  } catch (error) {
-    return failed(failureOf(error, 0));
+  if (known === undefined) {
+    progress(`evaluating ${F} terms on ${rows.length} trajectories`);
+    try {
+      views.forEach((view, r) => evaluateFeatures(table, view, env, originalValues, r * F, r));
+    } catch (error) {
+      return failed(failureOf(error, 0));
+    }
+    const bad = originalValues.findIndex((v) => !Number.isFinite(v));
+    if (bad >= 0) {
+      const message = `term '${featureName(table.keys[bad % F]!)}' is ${originalValues[bad]}; every term must be a finite number`;
+      return failed({ stage: 1, row: Math.floor(bad / F), message });
+    }
   }
-  const bad = originalValues.findIndex((v) => !Number.isFinite(v));
-  if (bad >= 0) {
-    const message = `term '${featureName(table.keys[bad % F]!)}' is ${originalValues[bad]}; every term must be a finite number`;
-    return failed({ stage: 1, row: Math.floor(bad / F), message });
-  }
-  const originalMetrics = evaluateMetrics(views, env);
+  const originalMetrics = known?.originalMetrics ?? evaluateMetrics(views, env);
   // An attack asks for candidates position by position, row by row: the ids to leave out (retrieved
   // or cited) are collected once per row, not once per position.
   let excluded: { row: number; ids: ReadonlySet<string> } | undefined;
@@ -228,7 +244,7 @@ export function preparePart(setup: PrepareSetup, candidates: CandidateSource, is
     progress(`attack ${attack.name}: building edits`);
     let run: RunPart | undefined;
     try {
-      run = runAttackRows(attack, ctx, 0, rows.length);
+      run = runAttackRows(attack, ctx, 0, rows.length, known === undefined ? undefined : { from: known.from, edits: known.runs[a]! });
     } catch (error) {
       return failed(failureOf(error, 2 + a));
     }
@@ -272,10 +288,10 @@ export function consecutiveRanges(rows: number, size: number): { from: number; t
  * preparation does. A file generator counts its drops over every range its source serves, so each
  * part reports what its own range added. Undefined for a range `isCancelled` stopped.
  */
-export function rangePreparer(compiled: CompiledSetup, env: EvalEnv, candidates: CandidateSource, isCancelled: () => boolean): (rows: readonly Trajectory[]) => PreparedPart | undefined {
+export function rangePreparer(compiled: CompiledSetup, env: EvalEnv, candidates: CandidateSource, isCancelled: () => boolean): (rows: readonly Trajectory[], known?: KnownRange) => PreparedPart | undefined {
   let dropsBefore: readonly (readonly GeneratorDrops[])[] = [];
-  return (rows) => {
-    const part = preparePart(setupRows(compiled, rows, env), candidates, isCancelled);
+  return (rows, known) => {
+    const part = preparePart(setupRows(compiled, rows, env), candidates, isCancelled, undefined, known);
     if (part === undefined) return undefined;
     const drops = part.drops.map((attack, a) => attack.map((g, i) => ({ label: g.label, dropped: minus(g.dropped, dropsBefore[a]?.[i]?.dropped) })));
     dropsBefore = part.drops;

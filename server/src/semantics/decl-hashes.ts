@@ -23,6 +23,11 @@ export interface SpecHashes {
   /** Per attack of an audit, `AUDIT.ATTACK`: its item (edit, targets, generators) and the hashes of the names it uses. */
   readonly attacks: ReadonlyMap<string, string>;
   /**
+   * Per attack, `AUDIT.ATTACK`: its hash with the detectors it names (its targets) counted by name,
+   * not by definition: what stays when a detector's definition changes (audit/prepared-audits.ts).
+   */
+  readonly attackShapes: ReadonlyMap<string, string>;
+  /**
    * Per audit: what its report is computed from, its block without the `expect` lines (which are
    * judged against the report), and the hashes of the names that remain.
    */
@@ -95,6 +100,9 @@ export function specHashes(spec: Spec, tokens: readonly SpecToken[]): SpecHashes
 
   const terms = new Map<string, string>();
   const attacks = new Map<string, string>();
+  const attackShapes = new Map<string, string>();
+  const shapeUses = (images: readonly string[]): string[] =>
+    usedNames(images, undefined).map((name) => (declared.get(name)!.kind === 'detector' ? `${name}=detector` : `${name}=${decls.get(name)!}`));
   const reports = new Map<string, string>();
   for (const decl of declared.values()) {
     if (decl.kind === 'reward' && decl.name !== undefined) {
@@ -112,8 +120,9 @@ export function specHashes(spec: Spec, tokens: readonly SpecToken[]): SpecHashes
         if (item.kind !== 'attack' || item.name === undefined) continue;
         const images = imagesIn(item.span);
         attacks.set(attackHashKey(decl.name.text, item.name.text), contentDigest(['attack', images, uses(images, undefined)]));
+        attackShapes.set(attackHashKey(decl.name.text, item.name.text), contentDigest(['attack', images, shapeUses(images)]));
       }
     }
   }
-  return { decls, terms, attacks, reports };
+  return { decls, terms, attacks, attackShapes, reports };
 }

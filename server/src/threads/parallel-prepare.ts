@@ -67,7 +67,7 @@ export type PartOnWire = PreparedPart;
 /** `part` for sending, with the buffers to hand over without a copy. */
 export function partOnWire(part: PreparedPart): { wire: PartOnWire; transfers: ArrayBuffer[] } {
   const wire = { ...part, runs: part.runs.map((run) => ({ ...run, editReplacement: { ...run.editReplacement, corpusIds: [] } })) };
-  const arrays = [part.originalValues, part.originalMetrics, ...part.runs.flatMap((r) => [r.rowFlags, r.editRow, r.editPosition, r.editOrdinal, r.editReplacement.places, ...(r.editOrigins === undefined ? [] : [r.editOrigins]), r.changes.columns, r.changes.vectors, r.changes.vectorOf])];
+  const arrays = [part.originalValues, part.originalMetrics, ...part.runs.flatMap((r) => [r.rowFlags, r.editRow, r.editPosition, r.editOrdinal, r.editReplacement.places, ...(r.editOrigins === undefined ? [] : [r.editOrigins]), r.changes.columns, r.changes.vectors, r.changes.vectorOf, r.detectorBits])];
   return { wire, transfers: [...new Set(arrays.map((a) => a.buffer as ArrayBuffer))] };
 }
 
