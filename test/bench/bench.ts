@@ -19,7 +19,7 @@ function main(): void {
   for (const line of importPrinted) console.log(line);
   const run: BenchRun = { format: 1, started, commit, machine, knobs, scale, import: imported, printed: [...printed, ...importPrinted] };
   process.stderr.write(`bench: wrote ${writeRun(run)}; npm run docs regenerates docs/performance.md's tables from it\n`);
-  failUnlessIdentical(scale.reaudit);
+  failUnlessIdentical(scale.reaudit, scale.shards);
 }
 
 main();

@@ -83,6 +83,19 @@ const reauditResult = z.object({
   peakMb: z.number(),
 });
 
+/** One shard process of the bench pool (`herald audit --shard I/N` in process), cached rankings. */
+const shardResult = z.object({ kind: z.literal('shard'), ms: z.number(), bytes: z.number(), peakMb: z.number() });
+
+/** The merge of every shard's file, in a process of its own, then compared with one run's report. */
+const mergeResult = z.object({
+  kind: z.literal('merge'),
+  ms: z.number(),
+  /** The merging process's peak before the one-run audit it is compared with. */
+  peakMb: z.number(),
+  identical: z.boolean(),
+  difference: z.string().optional(),
+});
+
 const scaleSize = z.object({
   floor: floorResult,
   audit: auditResult,
@@ -142,6 +155,8 @@ export const benchRunSchema = z.object({
     generated: z.string(),
     sizes: z.array(scaleSize),
     reaudit: z.object({ floorMs: z.number(), result: reauditResult }).optional(),
+    /** Three shard processes and their merge, at the re-audit's size. */
+    shards: z.object({ floorMs: z.number(), rows: z.number(), shards: z.array(shardResult), merge: mergeResult }).optional(),
     totalMs: z.number(),
   }),
   import: importResult.optional(),
@@ -155,12 +170,14 @@ export type ThreadsResult = z.infer<typeof threadsResult>;
 export type AuditResult = z.infer<typeof auditResult>;
 export type ReauditResult = z.infer<typeof reauditResult>;
 export type ReauditLine = z.infer<typeof reauditLine>;
+export type ShardResult = z.infer<typeof shardResult>;
+export type MergeResult = z.infer<typeof mergeResult>;
 export type ScaleSize = z.infer<typeof scaleSize>;
 export type ImportChildResult = z.infer<typeof importChild>;
 export type ImportResult = z.infer<typeof importResult>;
 export type Stages = z.infer<typeof stages>;
 /** What a child process prints as its last line, checked as it is read. */
-export const childResults = { floor: floorResult, threads: threadsResult, audit: auditResult, reaudit: reauditResult, import: importChild } as const;
+export const childResults = { floor: floorResult, threads: threadsResult, audit: auditResult, reaudit: reauditResult, shard: shardResult, merge: mergeResult, import: importChild } as const;
 
 /** Environment variables the benches read. */
 export const benchKnobs = ['BENCH_SIZES', 'BENCH_REPEATS', 'BENCH_IMPORT_ROWS', 'HERALD_CACHE_DIR'] as const;

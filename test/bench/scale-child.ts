@@ -15,7 +15,10 @@ import { inputLimitsOf } from '../../server/src/inputs/input-limits.js';
 import { sizeProblem } from '../../server/src/inputs/load-inputs.js';
 import { WorkspaceTrust } from '../../server/src/inputs/trust.js';
 import { median, parseFloor } from './floor.js';
-import type { AuditResult, FloorResult, ReauditLine, ReauditResult, Stages, ThreadsResult } from './run-record.js';
+import type { AuditResult, FloorResult, MergeResult, ReauditLine, ReauditResult, ShardResult, Stages, ThreadsResult } from './run-record.js';
+import { createHash } from 'node:crypto';
+import { decodePartial, encodePartial } from '../../server/src/audit/shards.js';
+import { heraldVersion } from '../../server/src/version.js';
 import { benchSpec, groundingWeight } from './scale-spec.js';
 
 const peakMb = (): number => process.resourceUsage().maxRSS / 1024;
@@ -242,19 +245,58 @@ async function reaudit(dir: string): Promise<ReauditResult> {
   return { kind: 'reaudit', rows: first.report.audits[0]!.pools.reduce((sum, p) => sum + p.rows, 0), audit: 'main', lines, peakMb: peakMb() };
 }
 
+/** The shards' files of the bench spec's `main` audit, beside the pool. */
+const shardFile = (dir: string, index: number): string => path.join(dir, `shard-${index}.bin`);
+const shardCount = 3;
+
+/** Shard `index` of three of the `main` audit, with the candidate rankings the audit mode cached, written as `herald audit --shard` writes it. */
+async function shard(dir: string, index = 0): Promise<ShardResult> {
+  const specFile = path.join(dir, 'bench.reward');
+  writeFileSync(specFile, benchSpec('../corpus.jsonl', 'pool.jsonl', groundingWeight));
+  const started = performance.now();
+  const text = readFileSync(specFile, 'utf8');
+  const outcome = await auditSpec(text, specFile, { only: 'main', candidateCache: path.join(dir, 'candidate-cache'), trust: trustFor(specFile), shards: { write: { index, count: shardCount } } });
+  if (outcome.shards === undefined) throw new Error(`shard ${index} did not run: ${JSON.stringify(outcome.failures)}`);
+  const bytes = encodePartial({ format: 'herald-partial', version: 1, tool: heraldVersion, spec: { path: specFile, sha256: createHash('sha256').update(text).digest('hex') }, shard: { index, count: shardCount }, audits: outcome.shards });
+  writeFileSync(shardFile(dir, index), bytes);
+  return { kind: 'shard', ms: performance.now() - started, bytes: bytes.length, peakMb: peakMb() };
+}
+
+/** The merge of the three shards' files (`herald merge`), then the one-run audit it must equal. */
+async function merge(dir: string): Promise<MergeResult> {
+  const specFile = path.join(dir, 'bench.reward');
+  const text = readFileSync(specFile, 'utf8');
+  const started = performance.now();
+  const files = Array.from({ length: shardCount }, (_, i) => decodePartial(readFileSync(shardFile(dir, i))));
+  const partials = files.map((file) => {
+    if (typeof file === 'string') throw new Error(file);
+    return file;
+  });
+  const merged = await auditSpec(text, specFile, { only: 'main', trust: trustFor(specFile), shards: { merge: partials } });
+  const ms = performance.now() - started;
+  const peak = peakMb();
+  if (merged.report === undefined) throw new Error(`the merge did not run: ${JSON.stringify(merged.failures)}`);
+  const whole = await auditSpec(text, specFile, { only: 'main', candidateCache: path.join(dir, 'candidate-cache'), trust: trustFor(specFile) });
+  for (let i = 0; i < shardCount; i++) rmSync(shardFile(dir, i), { force: true });
+  const difference = firstDifference(JSON.stringify(merged.report), JSON.stringify(whole.report));
+  return { kind: 'merge', ms, peakMb: peak, identical: difference === undefined, ...(difference === undefined ? {} : { difference }) };
+}
+
 const modes = {
   floor: (dir: string) => Promise.resolve(floor(dir)),
+  shard: (dir: string, index?: string) => shard(dir, Number(index ?? '0')),
+  merge,
   audit,
   'one-thread': (dir: string) => threads(dir, 1),
   'machine-threads': (dir: string) => threads(dir, defaultWorkers()),
   reaudit,
 } as const;
-const [mode, dir] = process.argv.slice(2);
+const [mode, dir, arg] = process.argv.slice(2);
 if (mode === undefined || !(mode in modes) || dir === undefined) {
-  console.error('usage: scale-child.js floor|audit|one-thread|machine-threads|reaudit DIR');
+  console.error('usage: scale-child.js floor|audit|one-thread|machine-threads|reaudit|merge DIR, or shard DIR I');
   process.exitCode = 2;
 } else {
-  modes[mode as keyof typeof modes](dir).then(
+  (modes[mode as keyof typeof modes] as (dir: string, arg?: string) => Promise<unknown>)(dir, arg).then(
     (result) => console.log(JSON.stringify(result)),
     (error: unknown) => {
       console.error(error);

@@ -32,8 +32,8 @@ export const reauditSizeOf = (sizes: readonly number[]): number => (sizes.includ
 
 // Every size runs with Node's default heap limit, as the editor's audit worker and the CLI do (a
 // roomier limit only lets the collector wait longer, which inflates peak memory).
-export function runScaleChild<T>(mode: 'floor' | 'audit' | 'one-thread' | 'machine-threads' | 'reaudit', dir: string, schema: z.ZodType<T>): T {
-  const result = spawnSync(process.execPath, [child, mode, dir], { encoding: 'utf8', maxBuffer: 1 << 24 });
+export function runScaleChild<T>(mode: 'floor' | 'audit' | 'one-thread' | 'machine-threads' | 'reaudit' | 'shard' | 'merge', dir: string, schema: z.ZodType<T>, ...args: string[]): T {
+  const result = spawnSync(process.execPath, [child, mode, dir, ...args], { encoding: 'utf8', maxBuffer: 1 << 24 });
   if (result.status !== 0 || !result.stdout.trim().split('\n').pop()?.startsWith('{')) throw new Error(`${mode} ${dir} failed (${result.status}):\n${result.stderr}`);
   return childLine(schema, result.stdout);
 }
@@ -44,8 +44,22 @@ export function reauditLines(reaudit: NonNullable<BenchRun['scale']['reaudit']>)
   return [reauditHeading(reaudit.result, repeats), ...reaudit.result.lines.map((line) => reauditLine(line, reaudit.floorMs)), reauditPeakLine(reaudit.result)];
 }
 
+/** The shards' lines: each shard, the merge, and whether the merged report is one run's. */
+export function shardLines(shards: NonNullable<BenchRun['scale']['shards']>): string[] {
+  const ratio = (ms: number): string => `${seconds(ms)} s (${(ms / shards.floorMs).toFixed(2)}×)`;
+  return [
+    `three shard processes of main at ${shards.rows.toLocaleString('en-US')} rows (herald audit --shard I/3, one thread each, cached rankings, run one after another), then herald merge; × = ratio to the floor:`,
+    ...shards.shards.map((s, i) => `shard ${i}/3: ${ratio(s.ms)}, partial file ${(s.bytes / 1024 / 1024).toFixed(1)} MiB, peak ${Math.round(s.peakMb)} MB`),
+    `merge: ${ratio(shards.merge.ms)}, peak ${Math.round(shards.merge.peakMb)} MB; the merged report is ${shards.merge.identical ? 'identical to' : `NOT the one-process report (${shards.merge.difference ?? ''})`}${shards.merge.identical ? ' the one-process report' : ''}`,
+  ];
+}
+
 /** Fails the process, after its figures are printed and kept, when a re-audit's report was not a from-scratch audit's. */
-export function failUnlessIdentical(reaudit: BenchRun['scale']['reaudit']): void {
+export function failUnlessIdentical(reaudit: BenchRun['scale']['reaudit'], shards?: BenchRun['scale']['shards']): void {
+  if (shards?.merge.identical === false) {
+    process.stderr.write(`bench: FAILED: the merged shards' report is not the one-process report: ${shards.merge.difference ?? ''}\n`);
+    process.exitCode = 1;
+  }
   const differing = reaudit?.result.lines.filter((line) => !line.identical) ?? [];
   for (const line of differing) process.stderr.write(`bench: FAILED: the re-audit after a ${line.change} change (${line.label}) is not a from-scratch audit's report: ${line.difference ?? ''}\n`);
   if (differing.length > 0) process.exitCode = 1;
@@ -74,6 +88,7 @@ export function scaleLines(scale: BenchRun['scale'], machine: BenchRun['machine'
     'the load, the lattice and the scoring stay on the calling thread, every thread that ranks builds its own corpus index, and the rest divides perfectly',
     ...scale.sizes.flatMap(stagesLines),
     ...(scale.reaudit === undefined ? [] : ['', ...reauditLines(scale.reaudit)]),
+    ...(scale.shards === undefined ? [] : ['', ...shardLines(scale.shards)]),
     `total ${seconds(scale.totalMs)} s`,
   ];
 }
@@ -87,6 +102,7 @@ export function scaleBench(): BenchRun['scale'] {
   const generatedNote = generated.written.length === 0 ? 'reused' : `generated ${generated.written.length} files in ${seconds(performance.now() - started)} s`;
   const measured: ScaleSize[] = [];
   let reaudit: BenchRun['scale']['reaudit'];
+  let shards: BenchRun['scale']['shards'];
   for (const size of sizes) {
     const dir = path.join(benchRoot, String(size));
     const floor = runScaleChild('floor', dir, childResults.floor);
@@ -99,8 +115,13 @@ export function scaleBench(): BenchRun['scale'] {
     }
     measured.push({ floor, audit, oneThread, machineThreads });
     // After the audit mode, whose candidate cache it reads: rankings from disk, as a reopened workspace has them.
-    if (size === reauditSizeOf(sizes)) reaudit = { floorMs: floor.ms, result: runScaleChild('reaudit', dir, childResults.reaudit) };
+    if (size === reauditSizeOf(sizes)) {
+      reaudit = { floorMs: floor.ms, result: runScaleChild('reaudit', dir, childResults.reaudit) };
+      // One after another: each shard's time is its own, as on a machine of its own.
+      const shardRuns = [0, 1, 2].map((index) => runScaleChild('shard', dir, childResults.shard, String(index)));
+      shards = { floorMs: floor.ms, rows: audit.rows, shards: shardRuns, merge: runScaleChild('merge', dir, childResults.merge) };
+    }
     process.stderr.write(`bench: ${size} done\n`);
   }
-  return { dir: benchRoot, corpusPassages: 100_000, generated: generatedNote, sizes: measured, ...(reaudit === undefined ? {} : { reaudit }), totalMs: performance.now() - started };
+  return { dir: benchRoot, corpusPassages: 100_000, generated: generatedNote, sizes: measured, ...(reaudit === undefined ? {} : { reaudit }), ...(shards === undefined ? {} : { shards }), totalMs: performance.now() - started };
 }

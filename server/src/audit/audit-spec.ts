@@ -3,9 +3,11 @@ import { fieldsReadBy, withLoggedFields } from '../edits/logged-field-rows.js';
 import { AuditError } from '../edits/audit-error.js';
 import { createCandidateSource, type CommandAnswers } from '../candidates/candidate-source.js';
 import { candidateLinks } from '../edits/attack-plan.js';
-import { compileSetup, prepareEdits, type CandidateSource, type PreparedEdits, type RunOptions } from '../edits/prepare.js';
+import { assemblePrepared, compileSetup, prepareEdits, rangePreparer, setupRows, type CandidateSource, type PreparedEdits, type RunOptions } from '../edits/prepare.js';
+import { corpusEnv } from '../language/eval-env.js';
+import { mergedParts, partProblem, shardRanges, type PartialFile, type Shard, type ShardAudit } from './shards.js';
 import type { EditPlan } from '../edits/attack-plan.js';
-import { defaultWorkers, minRowsPerWorker, prepareInParallel, threadsFor } from '../threads/parallel-prepare.js';
+import { defaultWorkers, minRowsPerWorker, partFromWire, partOnWire, prepareInParallel, threadsFor } from '../threads/parallel-prepare.js';
 import { probeFileUnder } from '../inputs/file-probe.js';
 import { namedFiles } from '../inputs/term-cache.js';
 import { InputCache } from '../inputs/input-cache.js';
@@ -42,6 +44,8 @@ export interface AuditOutcome {
   readonly model: SpecModel;
   /** Audits that could not produce honest figures (a term or margin that is not finite): no report. */
   readonly failures: readonly AuditFailure[];
+  /** With `shards: { write }`: each audit's share of the shard, when every audit prepared it. */
+  readonly shards?: readonly ShardAudit[];
 }
 
 export interface AuditFailure {
@@ -93,6 +97,12 @@ export interface AuditSpecOptions extends RunOptions {
   readonly workers?: number | undefined;
   /** Rows per worker at least; default `minRowsPerWorker` (tests lower it to run small pools in parallel). */
   readonly minRowsPerWorker?: number | undefined;
+  /**
+   * Shards (audit/shards.ts): `write` prepares only that shard's rows, on this thread, and hands
+   * back their parts (`AuditOutcome.shards`) with no report; `merge` takes every shard's parts in
+   * place of preparing and reports what one run over every row would.
+   */
+  readonly shards?: { readonly write: Shard } | { readonly merge: readonly PartialFile[] } | undefined;
 }
 
 interface AuditContext {
@@ -110,9 +120,12 @@ interface AuditContext {
   readonly hashes: SpecHashes;
   readonly workers: number;
   readonly minRowsPerWorker: number;
+  readonly shards: AuditSpecOptions['shards'];
+  /** What a shard's audits prepared (`shards: { write }`), in audit order. */
+  readonly written: ShardAudit[];
 }
 
-async function auditOne(ctx: AuditContext, plan: AuditPlan, options: RunOptions): Promise<AuditReport | undefined | 'unreadable'> {
+async function auditOne(ctx: AuditContext, plan: AuditPlan, options: RunOptions): Promise<AuditReport | undefined | 'unreadable' | 'shard'> {
   const { model, specDir, caches } = ctx;
   const progress = options.onProgress ?? (() => undefined);
   const { named, linked } = ctx.files;
@@ -123,6 +136,7 @@ async function auditOne(ctx: AuditContext, plan: AuditPlan, options: RunOptions)
   if (!load.ok) return 'unreadable';
   // A program's answers are part of what is prepared: editing a file its command names prepares again (inputs/term-cache.ts).
   const editPlan = auditEditPlan(plan);
+  if (ctx.shards !== undefined) return shardedAudit(ctx, plan, load, editPlan, options);
   const programs = commandTermSpecs(model, editPlan).map((term) => namedFiles(term.command, specDir));
   const fields = fieldsReadBy(model, editPlan).flatMap((f) => (f.name === undefined ? [] : [f.name.text]));
   const { key: preparation, shape } = preparationKey(plan, ctx.hashes, fields, `${caches.inputs.stamps(load.files)}\u0000${programs.join('\u0000')}`);
@@ -161,6 +175,56 @@ async function auditOne(ctx: AuditContext, plan: AuditPlan, options: RunOptions)
   const report = scoreAudit(model, plan, prepared, ctx.lines, options);
   caches.prepared.keep(plan.name, { preparation, shape, features: featureHashes(ctx, prepared), edits: prepared, ...(report === undefined ? {} : { report: { key: scoring, report } }) });
   return report;
+}
+
+/**
+ * One audit of a shard run: `write` prepares the shard's row ranges and keeps their parts in
+ * `ctx.written`; `merge` lays every shard's parts end to end and scores them, as one run joins its
+ * threads' parts. Both key the parts by what preparing read, the data files by their contents (so
+ * another machine's copy of the same bytes merges). Programs are not sharded: an audit that runs one
+ * is refused.
+ */
+async function shardedAudit(ctx: AuditContext, plan: AuditPlan, load: Extract<InputLoad, { ok: true }>, editPlan: EditPlan, options: RunOptions): Promise<AuditReport | undefined | 'shard'> {
+  if (commandsOf(plan.attacks).length > 0 || commandTermSpecs(ctx.model, editPlan).length > 0) {
+    throw new AuditError('an audit whose candidates or terms are computed by a program cannot be sharded: run it whole');
+  }
+  const shards = ctx.shards!;
+  const progress = options.onProgress ?? (() => undefined);
+  const inputs = withLoggedFields(ctx.model, load.inputs, ctx.issues, editPlan);
+  const rows = inputs.pools.flatMap((p) => p.rows);
+  const fields = fieldsReadBy(ctx.model, editPlan).flatMap((f) => (f.name === undefined ? [] : [f.name.text]));
+  const contents = await Promise.all(load.files.map((file) => ctx.caches.inputs.contentHash(file, ctx.trust)));
+  const { key } = preparationKey(plan, ctx.hashes, fields, contents.map((hash) => hash ?? 'unreadable').join('\u0000'));
+  const compiled = compileSetup(ctx.model, editPlan);
+  const env = corpusEnv(inputs.corpus, undefined);
+  const rankings = 'write' in shards ? await rankingsFor(ctx, plan, load, progress) : undefined;
+  const source = createCandidateSource(inputs.corpus, load.candidateFiles, rankings === undefined ? {} : { store: rankings });
+  if ('write' in shards) {
+    const ranges = shardRanges(rows.length, shards.write);
+    progress(`audit ${plan.name}: building edits on shard ${shards.write.index}/${shards.write.count}, ${ranges.reduce((sum, r) => sum + r.to - r.from, 0)} of ${rows.length} trajectories`);
+    const prepareRange = rangePreparer(compiled, env, source, options.isCancelled ?? (() => false));
+    const parts: ShardAudit['parts'][number][] = [];
+    for (const { from, to } of ranges) {
+      const part = prepareRange(rows.slice(from, to));
+      if (part === undefined) return undefined;
+      parts.push({ from, to, part: partOnWire(part).wire });
+    }
+    ctx.caches.inputs.flushRankings();
+    ctx.written.push({ name: plan.name, key, rows: rows.length, parts });
+    return 'shard';
+  }
+  const merged = mergedParts(plan.name, key, rows.length, shards.merge);
+  if (typeof merged === 'string') throw new AuditError(merged);
+  const corpusIds = env.corpusOrder().ids;
+  const parts = merged.map(({ from, to, part }) => {
+    const problem = partProblem(part, to - from, compiled.table.keys.length, plan.attacks.length);
+    if (problem !== undefined) throw new AuditError(`the shard with rows ${from}–${to - 1} of audit '${plan.name}' does not fit the spec: ${problem}`);
+    return { from, part: partFromWire(part, corpusIds) };
+  });
+  progress(`audit ${plan.name}: merging ${parts.length} row ranges of ${shards.merge.length} shards`);
+  const prepared = assemblePrepared(setupRows(compiled, rows, env), inputs, source, parts);
+  // As a preparation that ran no program records its command terms.
+  return scoreAudit(ctx.model, plan, { ...prepared, commandTerms: [] }, ctx.lines, options);
 }
 
 /** The candidate rankings kept on disk for the audit's corpus, when the cache folder may be used. */
@@ -259,7 +323,7 @@ export async function auditChecked(spec: CheckedSpec, options: AuditSpecOptions 
   const issues = new IssueLog();
   const ctx: AuditContext = {
     model, text, specDir, files: specFiles(model.spec, specFile), caches: options.cache ?? newAuditCaches(), lines: new LineIndex(text), issues, hashes,
-    workers: Math.max(1, Math.floor(options.workers ?? defaultWorkers())), minRowsPerWorker: Math.max(1, options.minRowsPerWorker ?? minRowsPerWorker),
+    workers: Math.max(1, Math.floor(options.workers ?? defaultWorkers())), minRowsPerWorker: Math.max(1, options.minRowsPerWorker ?? minRowsPerWorker), shards: options.shards, written: [],
     specFile, trust, candidateCache: lazyCacheFolder(trust.trusted ? options.candidateCache ?? defaultCacheDir() : false, options.onProgress),
   };
   const audits: AuditReport[] = [];
@@ -277,7 +341,8 @@ export async function auditChecked(spec: CheckedSpec, options: AuditSpecOptions 
       return { problems, dataIssues: issues.issues, dataOwners: issues.owners, report: undefined, model, failures: [{ audit: plan.name, reason: error.message, ...command }] };
     }
     if (report === 'unreadable' || report === undefined) return { problems, dataIssues: issues.issues, dataOwners: issues.owners, report: undefined, model, failures: [] };
-    audits.push(report);
+    if (report !== 'shard') audits.push(report);
   }
+  if (ctx.shards !== undefined && 'write' in ctx.shards) return { problems, dataIssues: issues.issues, dataOwners: issues.owners, report: undefined, model, failures: [], shards: ctx.written };
   return { problems, dataIssues: issues.issues, dataOwners: issues.owners, report: newReport(path.basename(specFile), { audits }), model, failures: [] };
 }

@@ -17,10 +17,16 @@ import type { Report } from '../report/schema.js';
 import { escapeControls } from '../report/escape-text.js';
 import { commandTrust, maxInputOption, parseCommandLine, unknownName, usageError, usageExit, type CommandSpec, type OptionSpec } from './command-line.js';
 import { formatProblem, printFindings, readSpec, type CommandOutput } from './check-command.js';
-import { filesRead, fitsTerminal, outputTarget, writeOutput } from './output-file.js';
+import { filesRead, fitsTerminal, outputTarget, writeFileTarget, writeOutput, type OutputTarget } from './output-file.js';
+import { createHash } from 'node:crypto';
+import type { AuditOutcome } from '../audit/audit-spec.js';
+import { encodePartial, parseShard, type PartialFile, type Shard } from '../audit/shards.js';
+import type { WorkspaceTrust } from '../inputs/trust.js';
+import { heraldVersion } from '../version.js';
 import { allowCommandsOption, commandConsent, refuseCommands } from './command-consent.js';
 
-const formats = ['table', 'json', 'sarif', 'html'] as const;
+export const auditFormats = ['table', 'json', 'sarif', 'html'] as const;
+const formats = auditFormats;
 type Format = (typeof formats)[number];
 
 export const auditCommand = {
@@ -43,6 +49,11 @@ export const auditCommand = {
     'no-cache': { type: 'boolean', default: false, help: 'keep no candidate rankings between runs, and run every candidates command again' },
     'max-input-mib': maxInputOption,
     'allow-commands': allowCommandsOption,
+    shard: {
+      type: 'string', value: 'I/N',
+      help: "prepare only shard I of N (counted from 0: a consecutive N-th of each audit's rows) and write it to --partial FILE instead of a report; `herald merge` of every shard's file writes the report one run would (docs/sharding.md)",
+    },
+    partial: { type: 'string', value: 'FILE', help: 'where --shard writes its prepared rows (a binary file for `herald merge`); refused, with nothing written, when FILE is a file the run reads' },
     workers: {
       type: 'string', value: 'N',
       help: 'threads that prepare an audit (rank candidates, evaluate terms, build edits); default: the number of cores; an audit uses at most one per 10,000 trajectories, and one thread below 20,000; the report is the same for every N',
@@ -109,6 +120,15 @@ export async function runAuditCommand(args: readonly string[], io: CommandOutput
   const consent = commandConsent(values['allow-commands']);
   const refused = refuseCommands('audit', specFile, text, spec, values.audit, consent, io);
   if (refused !== undefined) return refused;
+  if ((values.shard === undefined) !== (values.partial === undefined)) return usageError('audit', '--shard I/N and --partial FILE go together', io);
+  if (values.shard !== undefined) {
+    if (values.out !== undefined || tables !== undefined || values['update-baseline'] || format !== 'table') {
+      return usageError('audit', '--shard writes no report: --out, --format, --tables and --update-baseline belong to `herald merge` of the shards', io);
+    }
+    const shard = parseShard(values.shard);
+    if (typeof shard === 'string') return usageError('audit', shard, io);
+    return writeShard(version, shard, { specFile, specPath, text, partial: values.partial!, only: values.audit, quiet: values.quiet, trust: limits.withCommands(consent), candidateCache: values['no-cache'] ? false : values['cache-dir'] }, io);
+  }
   const target = outputTarget('audit', values.out, filesRead(specFile, spec), io);
   if (target === undefined) return 2;
 
@@ -120,6 +140,28 @@ export async function runAuditCommand(args: readonly string[], io: CommandOutput
   }
   const trust = limits.withCommands(consent);
   const outcome = await version.audit({ only: values.audit, onProgress: progress, candidateCache, workers, trust });
+  return reportAudit(version, outcome, { specFile, specPath, text, target, format, tables, quiet: values.quiet, updateBaseline: values['update-baseline'] }, io);
+}
+
+/** How a run's report is written: what `herald audit` and `herald merge` share. */
+interface ReportOptions {
+  readonly specFile: string;
+  readonly specPath: string;
+  readonly text: string;
+  readonly target: OutputTarget;
+  readonly format: Format;
+  readonly tables: PaperTableFormat | undefined;
+  readonly quiet: boolean;
+  readonly updateBaseline: boolean;
+}
+
+/**
+ * Prints an audit run's problems and findings and writes its report; the exit code: 0, 1 when an
+ * expectation failed or a figure regressed, 2 when there is no report.
+ */
+export async function reportAudit(version: SpecVersion, outcome: AuditOutcome, options: ReportOptions, io: CommandOutput & { write: (text: string) => void }): Promise<number> {
+  const { specFile, specPath, text, target, format, tables } = options;
+  const values = { quiet: options.quiet, 'update-baseline': options.updateBaseline };
   const lines = new LineIndex(text);
   for (const problem of outcome.problems) io.err(formatProblem(specFile, lines, problem));
 
@@ -144,4 +186,34 @@ export async function runAuditCommand(args: readonly string[], io: CommandOutput
   if (baseline?.read.kind === 'invalid') return 2;
   const failed = findings.some((f) => f.code === auditIssueCodes.expectFailed || f.code === auditIssueCodes.asrRegression || f.code === auditIssueCodes.notConforming);
   return failed ? 1 : 0;
+}
+
+interface ShardOptions {
+  readonly specFile: string;
+  readonly specPath: string;
+  readonly text: string;
+  readonly partial: string;
+  readonly only: string | undefined;
+  readonly quiet: boolean;
+  readonly trust: WorkspaceTrust;
+  readonly candidateCache: string | false | undefined;
+}
+
+/** `herald audit --shard I/N --partial FILE`: prepares the shard and writes its parts; 0 when written, 2 otherwise. */
+async function writeShard(version: SpecVersion, shard: Shard, options: ShardOptions, io: CommandOutput & { write: (text: string) => void }): Promise<number> {
+  const { specFile, text } = options;
+  const target = outputTarget('audit', options.partial, filesRead(specFile, version.analyzed.parsed.spec), io);
+  if (target === undefined) return 2;
+  if (target.kind !== 'file') return usageError('audit', '--partial takes a file', io);
+  const progress = options.quiet ? () => undefined : (message: string) => io.err(escapeControls(`herald: ${message}`));
+  const outcome = await version.audit({ only: options.only, onProgress: progress, candidateCache: options.candidateCache, trust: options.trust, shards: { write: shard } });
+  const lines = new LineIndex(text);
+  for (const problem of outcome.problems) io.err(formatProblem(specFile, lines, problem));
+  printFindings(specFile, lines, version.findings({ report: undefined, dataIssues: outcome.dataIssues, dataOwners: outcome.dataOwners, failures: outcome.failures }), io);
+  if (outcome.shards === undefined) return 2;
+  const partial: PartialFile = {
+    format: 'herald-partial', version: 1, tool: heraldVersion, shard, audits: outcome.shards,
+    spec: { path: options.specPath, sha256: createHash('sha256').update(text).digest('hex') },
+  };
+  return writeFileTarget(target, [encodePartial(partial)], io, options.quiet) ? 0 : 2;
 }

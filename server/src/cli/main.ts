@@ -2,13 +2,14 @@ import { auditCommand, runAuditCommand } from './audit-command.js';
 import { checkCommand, runCheck } from './check-command.js';
 import { compareCommand, runCompareCommand } from './compare-command.js';
 import { importCommand, runImportCommand } from './import-command.js';
+import { mergeCommand, runMergeCommand } from './merge-command.js';
 import { runSignalCommand, signalCommand } from './signal-command.js';
 import { usageExit } from './command-line.js';
 import { killRunsOnInterrupt } from './interrupts.js';
 import { escapeControls } from '../report/escape-text.js';
 import { heraldVersion } from '../version.js';
 
-const commands = [checkCommand, auditCommand, signalCommand, compareCommand, importCommand];
+const commands = [checkCommand, auditCommand, mergeCommand, signalCommand, compareCommand, importCommand];
 
 const usage = `usage: herald <command> [options]
        herald --version | -V
@@ -35,6 +36,8 @@ async function main(argv: readonly string[]): Promise<number> {
       return runCheck(rest, io);
     case 'audit':
       return runAuditCommand(rest, io);
+    case 'merge':
+      return runMergeCommand(rest, io);
     case 'signal':
       return runSignalCommand(rest, io);
     case 'compare':

@@ -158,6 +158,11 @@ export function writeOutput(target: OutputTarget, rendered: string | Iterable<st
     for (const piece of pieces) io.write(piece);
     return true;
   }
+  return writeFileTarget(target, pieces, io, quiet);
+}
+
+/** Writes bytes to a file target (never stdout), as `writeOutput` writes text. */
+export function writeFileTarget(target: Extract<OutputTarget, { kind: 'file' }>, pieces: Iterable<string | Uint8Array>, io: CommandOutput, quiet = false): boolean {
   const written = replaceFile(target.real, pieces, { beforeRename: (stats) => stillWritable(target, stats) });
   if (!written.ok) {
     io.err(escapeControls(`herald: cannot write ${target.file}: ${written.reason}; ${fs.existsSync(target.real) ? 'it was left as it was' : 'nothing was written'}`));

@@ -30,8 +30,8 @@ function keptMode(file: string): number | undefined {
 }
 
 /** Writes all of `text` at the descriptor's position (a short write is retried). */
-function writeAll(fd: number, text: string): void {
-  const bytes = Buffer.from(text, 'utf8');
+function writeAll(fd: number, piece: string | Uint8Array): void {
+  const bytes = typeof piece === 'string' ? Buffer.from(piece, 'utf8') : piece;
   for (let at = 0; at < bytes.length;) at += fs.writeSync(fd, bytes, at, bytes.length - at);
 }
 
@@ -46,7 +46,7 @@ function message(error: unknown): string {
  * file's name must still lead to the file written (same device and inode): a folder moved during
  * the write is caught rather than written into.
  */
-export function replaceFile(file: string, pieces: Iterable<string>, options: ReplaceOptions = {}): Replaced {
+export function replaceFile(file: string, pieces: Iterable<string | Uint8Array>, options: ReplaceOptions = {}): Replaced {
   const temporary = path.join(path.dirname(file), `.${path.basename(file)}.${randomBytes(6).toString('hex')}.tmp`);
   const mode = options.mode ?? keptMode(file);
   let fd: number;

@@ -72,7 +72,7 @@ export function partOnWire(part: PreparedPart): { wire: PartOnWire; transfers: A
 }
 
 /** The part a worker sent, its replacement ids read against this thread's corpus ids (in corpus order). */
-function partFromWire(part: PartOnWire, corpusIds: readonly string[]): PreparedPart {
+export function partFromWire(part: PartOnWire, corpusIds: readonly string[]): PreparedPart {
   return { ...part, runs: part.runs.map((run) => ({ ...run, editReplacement: { ...run.editReplacement, corpusIds } })) };
 }
 
