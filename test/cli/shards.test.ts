@@ -65,6 +65,7 @@ describe('herald audit --shard and herald merge', () => {
     assert.match(runHerald(['audit', specFile, '--shard', '0/2']).stderr, /--shard I\/N and --partial FILE go together/);
     assert.match(runHerald(['audit', specFile, '--shard', '2/2', '--partial', partial(9)]).stderr, /--shard takes I\/N, shard I of N counted from 0/);
     assert.match(runHerald(['audit', specFile, '--shard', '0/2', '--partial', partial(9), '--format', 'json']).stderr, /--shard writes no report/);
+    assert.match(runHerald(['audit', specFile, '--shard', '0/2', '--partial', partial(9), '--workers', '2']).stderr, /--shard prepares on one thread/);
     const overSpec = runHerald(['audit', specFile, '--shard', '0/2', '--partial', specFile]);
     assert.equal(overSpec.code, 2);
     assert.equal(readFileSync(specFile, 'utf8'), spec('1.2'), 'the spec is left as it was');

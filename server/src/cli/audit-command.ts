@@ -125,6 +125,7 @@ export async function runAuditCommand(args: readonly string[], io: CommandOutput
     if (values.out !== undefined || tables !== undefined || values['update-baseline'] || format !== 'table') {
       return usageError('audit', '--shard writes no report: --out, --format, --tables and --update-baseline belong to `herald merge` of the shards', io);
     }
+    if (values.workers !== undefined) return usageError('audit', '--shard prepares on one thread: run more shards than cores instead of --workers', io);
     const shard = parseShard(values.shard);
     if (typeof shard === 'string') return usageError('audit', shard, io);
     return writeShard(version, shard, { specFile, specPath, text, partial: values.partial!, only: values.audit, quiet: values.quiet, trust: limits.withCommands(consent), candidateCache: values['no-cache'] ? false : values['cache-dir'] }, io);
@@ -159,29 +160,28 @@ interface ReportOptions {
  * Prints an audit run's problems and findings and writes its report; the exit code: 0, 1 when an
  * expectation failed or a figure regressed, 2 when there is no report.
  */
-export async function reportAudit(version: SpecVersion, outcome: AuditOutcome, options: ReportOptions, io: CommandOutput & { write: (text: string) => void }): Promise<number> {
-  const { specFile, specPath, text, target, format, tables } = options;
-  const values = { quiet: options.quiet, 'update-baseline': options.updateBaseline };
+export function reportAudit(version: SpecVersion, outcome: AuditOutcome, options: ReportOptions, io: CommandOutput & { write: (text: string) => void }): number {
+  const { specFile, specPath, text, target, format, tables, quiet, updateBaseline } = options;
   const lines = new LineIndex(text);
   for (const problem of outcome.problems) io.err(formatProblem(specFile, lines, problem));
 
   // Findings without the baseline first: a run that accepts the figures does not compare with them.
   const baselineFile = baselineFileOf(specPath);
-  const baseline = values['update-baseline'] || outcome.report === undefined ? undefined : { read: readBaseline(baselineFile), file: baselineFile };
+  const baseline = updateBaseline || outcome.report === undefined ? undefined : { read: readBaseline(baselineFile), file: baselineFile };
   const findings = version.findings({ report: outcome.report, dataIssues: outcome.dataIssues, dataOwners: outcome.dataOwners, failures: outcome.failures, baseline });
   printFindings(specFile, lines, findings, io);
   if (outcome.report === undefined) return 2;
 
   const fit = fitsTerminal(target, io);
   const rendered = tables === undefined ? render(outcome.report, format, { fit, findings, lines, specFile, specPath }) : formatPaperTables(outcome.report, tables, { fit });
-  if (!writeOutput(target, rendered, io, values.quiet)) return 2;
-  if (values['update-baseline']) {
+  if (!writeOutput(target, rendered, io, quiet)) return 2;
+  if (updateBaseline) {
     const written = writeBaseline(baselineFile, makeBaseline(outcome.report, outcome.model));
     if (!written.ok) {
       io.err(escapeControls(`herald: the baseline was not written: ${written.reason}`));
       return 2;
     }
-    if (!values.quiet) io.err(escapeControls(`herald: wrote the baseline ${specRelative(process.cwd(), baselineFile)}`));
+    if (!quiet) io.err(escapeControls(`herald: wrote the baseline ${specRelative(process.cwd(), baselineFile)}`));
   }
   if (baseline?.read.kind === 'invalid') return 2;
   const failed = findings.some((f) => f.code === auditIssueCodes.expectFailed || f.code === auditIssueCodes.asrRegression || f.code === auditIssueCodes.notConforming);

@@ -191,6 +191,12 @@ export function evaluationOrder(table: FeatureTable, changeable: Int32Array, det
 }
 
 /**
+ * Thrown when a row's edits built again are not those a kept preparation built (which the same
+ * plan, rows and candidates rule out): the kept preparation is not used, and the audit prepares.
+ */
+export class EditsBuiltAgainDiffer extends Error {}
+
+/**
  * Builds the edits of each unit's original again, as `runAttackRows` built them, and hands `visit`
  * every kept edit (found by its ordinal) with its view, rendered when `rendered`: what evaluating a
  * new feature on the kept edits alone needs. `views(row)` is the row's view. False when cancelled.
@@ -207,7 +213,7 @@ export function revisitKeptEdits(plan: AttackPlan, source: EditSource, index: Ru
       visit(e, rendered ? renderedView(source.rows[row]!, edit) : edit.view);
       if (++e === end) break;
     }
-    if (e !== end) throw new Error(`attack '${plan.name}': the edits of row ${row} built again are fewer than those kept`);
+    if (e !== end) throw new EditsBuiltAgainDiffer(`attack '${plan.name}': the edits of row ${row} built again are fewer than those kept`);
   }
   return true;
 }
@@ -320,8 +326,8 @@ export function runAttackRows(plan: AttackPlan, ctx: AttackContext, from: number
   const cursor = known?.edits.cursor;
   // Known: the detectors to evaluate (the others are read from the kept bits), and on an edit kept
   // before, the features its kept vector does not hold.
-  const knownDetectors = known === undefined ? everyEdit : everyEdit.filter((k) => !detectors.includes(k) || known.edits.bits[detectors.indexOf(k)]! < 0);
-  const keptBefore = known === undefined ? keptEdits : keptEdits.filter((k) => known.edits.slots[k]! < 0);
+  const evaluatedOnEvery = known === undefined ? everyEdit : everyEdit.filter((k) => !detectors.includes(k) || known.edits.bits[detectors.indexOf(k)]! < 0);
+  const evaluatedOnKeptBefore = known === undefined ? keptEdits : keptEdits.filter((k) => known.edits.slots[k]! < 0);
   const isDetector = new Uint8Array(F);
   for (const k of detectors) isDetector[k] = 1;
 
@@ -359,7 +365,7 @@ export function runAttackRows(plan: AttackPlan, ctx: AttackContext, from: number
         }
       }
       try {
-        evaluateColumns(ctx.table, knownDetectors, view, ctx.env, scratch, 0, row);
+        evaluateColumns(ctx.table, evaluatedOnEvery, view, ctx.env, scratch, 0, row);
       } catch (error) {
         if (!(error instanceof UnrenderedEdit)) throw error;
         unrenderedEdits++;
@@ -386,7 +392,7 @@ export function runAttackRows(plan: AttackPlan, ctx: AttackContext, from: number
         continue;
       }
       flags |= hasIsolated;
-      evaluateColumns(ctx.table, wasKept < 0 ? keptEdits : keptBefore, view, ctx.env, scratch, 0, row);
+      evaluateColumns(ctx.table, wasKept < 0 ? keptEdits : evaluatedOnKeptBefore, view, ctx.env, scratch, 0, row);
       const bad = scratch.findIndex((v) => !Number.isFinite(v));
       if (bad >= 0) throw new AuditError(`attack '${plan.name}': term '${featureName(ctx.table.keys[bad]!)}' is ${scratch[bad]} on an edit; every term must be a finite number`, row);
       const e = editRow.length;

@@ -1,6 +1,6 @@
 import { corpusEnv, type EvalEnv } from '../language/eval-env.js';
 import { viewOf, type TrajectoryView } from '../language/view.js';
-import { changeableColumns, evaluateColumns, evaluationOrder, maxRecordedDetectors, revisitKeptEdits, type AttackRun, type EditSource, type KnownEdits } from './attack-run.js';
+import { changeableColumns, EditsBuiltAgainDiffer, evaluateColumns, evaluationOrder, maxRecordedDetectors, revisitKeptEdits, type AttackRun, type EditSource, type KnownEdits } from './attack-run.js';
 import { AuditError } from './audit-error.js';
 import { ChangeVectorSet, slotOf, type EditChanges } from './edit-changes.js';
 import type { FeatureTable } from './features.js';
@@ -87,7 +87,7 @@ export function patchFeatures(prepared: PreparedEdits, compiled: CompiledSetup, 
     const memo = sameColumns && runs.every((run, a) => run === prepared.runs[a]) ? prepared.memo : scoringMemo();
     return { ...prepared, table, originalValues, runs, detectorNames: compiled.detectorNames, detectorColumns: compiled.detectorColumns, memo };
   } catch (error) {
-    if (error instanceof AuditError || error instanceof UnrenderedEdit) return undefined;
+    if (error instanceof AuditError || error instanceof UnrenderedEdit || error instanceof EditsBuiltAgainDiffer) return undefined;
     throw error;
   }
 }
@@ -121,7 +121,7 @@ function knownPreparation(prepared: PreparedEdits, compiled: CompiledSetup, sour
     parts.push({ from, part });
   }
   if (known.some(({ run, cursor }) => cursor.constructible !== run.detectorBits.length || cursor.kept !== run.index.editRow.length)) {
-    throw new Error('the edits built again are not those the kept preparation built');
+    throw new EditsBuiltAgainDiffer('the edits built again are not those the kept preparation built');
   }
   const assembled = assemblePrepared(setupRows(compiled, rows, env), prepared.inputs, candidates, parts);
   return prepared.commandTerms === undefined ? assembled : { ...assembled, commandTerms: prepared.commandTerms };
