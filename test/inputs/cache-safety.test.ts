@@ -10,6 +10,7 @@ import { describe, it } from 'node:test';
 import { auditSpec as runAuditSpec, newAuditCaches, type AuditOutcome, type AuditSpecOptions } from '../../server/src/audit/audit-spec.js';
 import { cacheFolder, prepareCacheFolder, readCacheFile, writeCacheFile } from '../../server/src/inputs/cache-folder.js';
 import { openRankingStore, rankingFileName, rankingLine, storeKeyOf } from '../../server/src/inputs/ranking-cache.js';
+import { indexFileName } from '../../server/src/inputs/index-cache.js';
 import { corpusOrder } from '../../server/src/pool/corpus-order.js';
 import { auditSpec, secret, workspace } from './workspace.js';
 
@@ -264,5 +265,34 @@ for await (const line of createInterface({ input: process.stdin })) console.log(
     assert.deepEqual(run.warnings, [`audit quick: warning: cache entry not used: ${file} is a symbolic link`]);
     assert.deepEqual(fs.readFileSync(secretFile), before);
     assert.ok(fs.lstatSync(file).isFile(), 'the output was kept in a new file in place of the link');
+  });
+});
+
+describe('the BM25 index kept beside the rankings', () => {
+  const bm25Text = text.replace('using lexical(2)', 'using bm25(2)');
+  const indexFile = (dir: string): string => path.join(cacheFolder(dir), indexFileName(corpusHash));
+  it('is written by the run that builds it and loaded by one that ranks anew; damaged, it is built again; the report is the same each time', async () => {
+    assert.notEqual(bm25Text, text);
+    const plain = await audit(false, bm25Text);
+    const dir = freshCache();
+    assert.equal((await audit(dir, bm25Text)).report, plain.report);
+    assert.equal(fs.statSync(indexFile(dir)).mode & 0o777, 0o600);
+    // Without the rankings, the next run ranks every query again, from the index it loads.
+    fs.rmSync(path.join(cacheFolder(dir), rankingFileName(corpusHash, 'bm25')));
+    const written = fs.statSync(indexFile(dir)).mtimeMs;
+    assert.equal((await audit(dir, bm25Text)).report, plain.report);
+    assert.equal(fs.statSync(indexFile(dir)).mtimeMs, written, 'an index that loads is not written again');
+    // Worker threads are sent the file and load their own from it.
+    fs.rmSync(path.join(cacheFolder(dir), rankingFileName(corpusHash, 'bm25')));
+    assert.equal((await audit(dir, bm25Text, { workers: 3, minRowsPerWorker: 40 })).report, plain.report);
+    fs.rmSync(path.join(cacheFolder(dir), rankingFileName(corpusHash, 'bm25')));
+    fs.writeFileSync(indexFile(dir), Buffer.from([0xff, 0x0d, 0x6f, 0x7b, 0x00]));
+    assert.equal((await audit(dir, bm25Text, { workers: 3, minRowsPerWorker: 40 })).report, plain.report, 'workers sent a damaged file build their own');
+    fs.rmSync(path.join(cacheFolder(dir), rankingFileName(corpusHash, 'bm25')));
+    fs.writeFileSync(indexFile(dir), Buffer.from([0xff, 0x0d, 0x6f, 0x7b, 0x00]));
+    const damaged = await audit(dir, bm25Text);
+    assert.equal(damaged.report, plain.report);
+    assert.deepEqual(damaged.warnings, []);
+    assert.ok(fs.statSync(indexFile(dir)).size > 5, 'the damaged file is replaced by the index built again');
   });
 });

@@ -5,6 +5,8 @@ import { createCandidateSource, type CommandAnswers } from '../candidates/candid
 import { candidateLinks } from '../edits/attack-plan.js';
 import { assemblePrepared, compileSetup, prepareEdits, rangePreparer, setupRows, type CandidateSource, type PreparedEdits, type RunOptions } from '../edits/prepare.js';
 import { corpusEnv } from '../language/eval-env.js';
+import { bm25IndexOf, type Bm25Index } from '../candidates/bm25.js';
+import type { StoredBm25Bytes } from '../threads/parallel-prepare.js';
 import { mergedParts, partProblem, shardRanges, type PartialFile, type Shard, type ShardAudit } from './shards.js';
 import type { EditPlan } from '../edits/attack-plan.js';
 import { defaultWorkers, minRowsPerWorker, partFromWire, partOnWire, prepareInParallel, threadsFor } from '../threads/parallel-prepare.js';
@@ -198,7 +200,8 @@ async function shardedAudit(ctx: AuditContext, plan: AuditPlan, load: Extract<In
   const compiled = compileSetup(ctx.model, editPlan);
   const env = corpusEnv(inputs.corpus, undefined);
   const rankings = 'write' in shards ? await rankingsFor(ctx, plan, load, progress) : undefined;
-  const source = createCandidateSource(inputs.corpus, load.candidateFiles, rankings === undefined ? {} : { store: rankings });
+  const bm25Index = 'write' in shards ? (await bm25IndexFor(ctx, plan, load, progress)).index : undefined;
+  const source = createCandidateSource(inputs.corpus, load.candidateFiles, { ...(rankings === undefined ? {} : { store: rankings }), bm25Index });
   if ('write' in shards) {
     const ranges = shardRanges(rows.length, shards.write);
     progress(`audit ${plan.name}: building edits on shard ${shards.write.index}/${shards.write.count}, ${ranges.reduce((sum, r) => sum + r.to - r.from, 0)} of ${rows.length} trajectories`);
@@ -234,6 +237,31 @@ async function rankingsFor(ctx: AuditContext, plan: AuditPlan, load: Extract<Inp
   return ctx.caches.inputs.rankings(cacheDir, ctx.files.named(plan.corpus).file, load.inputs.corpus, ctx.trust, (reason) => progress(`audit ${plan.name}: ${cacheWarning('entry', reason)}`));
 }
 
+/** The run's BM25 index, and its stored file's bytes for the worker threads. */
+interface Bm25Supply {
+  readonly index: () => Bm25Index;
+  readonly stored: () => StoredBm25Bytes | undefined;
+}
+
+/**
+ * The run's BM25 index of the audit's corpus, on first use: loaded from the cache folder
+ * (inputs/index-cache.ts) or built and kept there; and the stored file's bytes, which worker threads
+ * are sent to load their own from (threads/parallel-prepare.ts).
+ */
+async function bm25IndexFor(ctx: AuditContext, plan: AuditPlan, load: Extract<InputLoad, { ok: true }>, progress: (message: string) => void): Promise<Bm25Supply> {
+  const cacheDir = ctx.candidateCache();
+  const store = cacheDir === false ? undefined
+    : await ctx.caches.inputs.corpusIndex(cacheDir, ctx.files.named(plan.corpus).file, ctx.trust, (reason) => progress(`audit ${plan.name}: ${cacheWarning('entry', reason)}`));
+  let index: Bm25Index | undefined;
+  return {
+    index: () => (index ??= bm25IndexOf(load.inputs.corpus, store?.load(), (built) => store?.save(built))),
+    stored: () => {
+      const bytes = store?.bytes();
+      return bytes === undefined ? undefined : { bytes, corpusHash: store!.corpusHash };
+    },
+  };
+}
+
 /**
  * The candidates that build a kept audit's edits again, when a new feature is one its edits can
  * change (edits/patch-features.ts): the corpus and candidate files it was prepared from, with the
@@ -243,7 +271,7 @@ async function rankingsFor(ctx: AuditContext, plan: AuditPlan, load: Extract<Inp
 async function keptEditsSource(ctx: AuditContext, plan: AuditPlan, load: Extract<InputLoad, { ok: true }>, progress: (message: string) => void): Promise<CandidateSource | undefined> {
   if (commandsOf(plan.attacks).length > 0) return undefined;
   const rankings = await rankingsFor(ctx, plan, load, progress);
-  return createCandidateSource(load.inputs.corpus, load.candidateFiles, rankings === undefined ? {} : { store: rankings });
+  return createCandidateSource(load.inputs.corpus, load.candidateFiles, { ...(rankings === undefined ? {} : { store: rankings }), bm25Index: (await bm25IndexFor(ctx, plan, load, progress)).index });
 }
 
 /** The content hash of each feature of a prepared table. */
@@ -286,7 +314,8 @@ const reusedWords: Record<Reuse, string> = {
  * collected while the audit is scored and kept.
  */
 async function prepareAudit(ctx: AuditContext, plan: AuditPlan, load: Extract<InputLoad, { ok: true }>, commands: ReadonlyMap<string, CommandAnswers>, rankings: ((generator: RankedGenerator) => PersistentStore) | undefined, options: RunOptions): Promise<PreparedEdits | undefined> {
-  const source = createCandidateSource(load.inputs.corpus, load.candidateFiles, { ...(rankings === undefined ? {} : { store: rankings }), commands });
+  const bm25 = await bm25IndexFor(ctx, plan, load, options.onProgress ?? (() => undefined));
+  const source = createCandidateSource(load.inputs.corpus, load.candidateFiles, { ...(rankings === undefined ? {} : { store: rankings }), commands, bm25Index: bm25.index });
   const editPlan = auditEditPlan(plan);
   const inputs = withLoggedFields(ctx.model, load.inputs, ctx.issues, editPlan);
   const progress = options.onProgress ?? (() => undefined);
@@ -300,7 +329,7 @@ async function prepareAudit(ctx: AuditContext, plan: AuditPlan, load: Extract<In
   const prepared = workers < 2
     ? prepareEdits(ctx.model, editPlan, inputs, source, withTerms)
     : await prepareInParallel(ctx.model, editPlan, inputs, source, {
-      ...withTerms, workers, candidateFiles: load.candidateFiles, commands, minRows: ctx.minRowsPerWorker, rankings,
+      ...withTerms, workers, candidateFiles: load.candidateFiles, commands, minRows: ctx.minRowsPerWorker, rankings, storedBm25Index: bm25.stored,
     });
   return prepared === undefined ? undefined : { ...prepared, commandTerms: terms.records };
 }

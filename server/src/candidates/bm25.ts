@@ -6,12 +6,13 @@
 // score, their inverse document frequency being near its floor, but a query that holds one
 // matches most of a large corpus, and MiniSearch scores and sorts every match: on 100,000
 // passages that was 180 ms a query, against under 1 ms without them (docs/performance.md).
-import MiniSearch from 'minisearch';
+import MiniSearch, { type Options } from 'minisearch';
 import type { Corpus } from '../pool/types.js';
 import { contentWords } from '../language/text.js';
 import { budgetCount, visibleQueryText, type CandidateGenerator, type CandidateRequest } from './generator.js';
 import { corpusOrder } from '../pool/corpus-order.js';
 import { createRanker, type Ranker, type RankerOptions, type Ranking } from './ranker.js';
+import type { StoredIndex } from '../inputs/index-cache.js';
 
 /** A passage as the index is given it: its title's and text's content words, each joined by spaces (`joinedWords`). */
 interface IndexedPassage {
@@ -93,25 +94,67 @@ export function rankBm25(search: MiniSearch<IndexedPassage>, order: ReadonlyMap<
   return { ids, complete: results.length <= limit };
 }
 
-/** Builds the MiniSearch index over title and text: the expensive part, shared by every budget. */
-export function buildBm25Index(corpus: Corpus, options: RankerOptions = {}): Bm25Index {
-  const passages: IndexedPassage[] = [];
-  for (const passage of corpus.passages.values()) passages.push({ id: passage.id, title: joinedWords(passage.title), text: joinedWords(passage.text) });
-  const common = commonWords(passages);
+/** MiniSearch's options for an index that leaves `common` out, as it was built and as it is loaded. */
+function searchOptions(common: ReadonlySet<string>): Options<IndexedPassage> {
   // MiniSearch drops a term for which processTerm returns null, in documents and queries alike.
   const processTerm = (term: string): string | null => (common.has(term) ? null : term);
-  const search = new MiniSearch<IndexedPassage>({
+  return {
     idField: 'id',
     fields: ['title', 'text'],
     storeFields: [],
     tokenize: splitWords,
     processTerm,
     searchOptions: { combineWith: 'OR', prefix: false, fuzzy: false, tokenize, processTerm },
-  });
-  for (const passage of passages) search.add(passage);
+  };
+}
+
+function indexOf(corpus: Corpus, search: MiniSearch<IndexedPassage>, common: ReadonlySet<string>, options: RankerOptions): Bm25Index {
   const order = corpusOrder(corpus).places;
   const rank = (text: string, limit: number): Ranking => rankBm25(search, order, text, limit);
   return { search, order, common, ranker: createRanker(rank, options), rank };
+}
+
+/** Builds the MiniSearch index over title and text: the expensive part, shared by every budget. */
+export function buildBm25Index(corpus: Corpus, options: RankerOptions = {}): Bm25Index {
+  const passages: IndexedPassage[] = [];
+  for (const passage of corpus.passages.values()) passages.push({ id: passage.id, title: joinedWords(passage.title), text: joinedWords(passage.text) });
+  const common = commonWords(passages);
+  const search = new MiniSearch<IndexedPassage>(searchOptions(common));
+  for (const passage of passages) search.add(passage);
+  return indexOf(corpus, search, common, options);
+}
+
+/** An index as it is kept on disk and sent to threads (inputs/index-cache.ts). */
+export function storedBm25Index(index: Bm25Index): StoredIndex {
+  return { common: [...index.common], search: index.search.toJSON() };
+}
+
+/**
+ * The index `stored` holds, over `corpus`, whose content it was built from (the store is keyed by
+ * it): the same rankings as building it, score for score. Throws when MiniSearch cannot read it.
+ */
+export function loadedBm25Index(corpus: Corpus, stored: StoredIndex, options: RankerOptions = {}): Bm25Index {
+  const common = new Set(stored.common);
+  const search = MiniSearch.loadJS<IndexedPassage>(stored.search as Parameters<typeof MiniSearch.loadJS>[0], searchOptions(common));
+  return indexOf(corpus, search, common, options);
+}
+
+/**
+ * The corpus's index from `stored` when it can be read, else built, and then given to `keep` (the
+ * disk cache) so the next run loads it. One per corpus and run: the threads of a run are sent the
+ * one the calling thread has (threads/parallel-prepare.ts).
+ */
+export function bm25IndexOf(corpus: Corpus, stored: StoredIndex | undefined, keep?: (index: StoredIndex) => void): Bm25Index {
+  if (stored !== undefined) {
+    try {
+      return loadedBm25Index(corpus, stored);
+    } catch {
+      // Written by another MiniSearch, or damaged past what the store's check sees: built again.
+    }
+  }
+  const index = buildBm25Index(corpus);
+  keep?.(storedBm25Index(index));
+  return index;
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { CandidateList, Corpus, Loaded } from '../pool/types.js';
-import { buildBm25Index, createBm25Generator } from './bm25.js';
+import { buildBm25Index, createBm25Generator, type Bm25Index } from './bm25.js';
 import { createFileGenerator, type FileGenerator } from './candidates-file.js';
 import type { CandidateGenerator } from './generator.js';
 import { buildLexicalIndex, createLexicalGenerator } from './lexical.js';
@@ -21,6 +21,8 @@ export interface CandidateSourceOptions {
   readonly store?: (generator: RankedGenerator) => RankingStore | undefined;
   /** Each command generator's answers, by the command as written. */
   readonly commands?: ReadonlyMap<string, CommandAnswers>;
+  /** The corpus's BM25 index, loaded or built once for the run (`bm25IndexOf`); built here on a miss otherwise. */
+  readonly bm25Index?: (() => Bm25Index) | undefined;
 }
 
 /**
@@ -34,7 +36,7 @@ export function createCandidateSource(corpus: Corpus, candidateFiles: ReadonlyMa
     let ranker = rankers.get(generator);
     if (ranker === undefined) {
       let index: { rank: RankFunction } | undefined;
-      const built = () => (index ??= generator === 'bm25' ? buildBm25Index(corpus) : buildLexicalIndex(corpus));
+      const built = () => (index ??= generator === 'bm25' ? options.bm25Index?.() ?? buildBm25Index(corpus) : buildLexicalIndex(corpus));
       const store = options.store?.(generator);
       ranker = createRanker((text, limit) => built().rank(text, limit), store === undefined ? {} : { store });
       rankers.set(generator, ranker);

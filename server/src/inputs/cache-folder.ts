@@ -172,7 +172,7 @@ export function readCacheFile(dir: string, name: string, maxBytes: number): Cach
  * replaced and never followed). False when the folder is not fit (see `prepareCacheFolder`) or the
  * disk refused: the caches are only accelerators. Two writers of one name: the last rename wins, whole.
  */
-export function writeCacheFile(dir: string, name: string, parts: Iterable<string>): boolean {
+export function writeCacheFile(dir: string, name: string, parts: Iterable<string | Uint8Array>): boolean {
   if (prepareCacheFolder(dir) !== undefined) return false;
   return replaceFile(path.join(cacheFolder(dir), name), parts, { mode: 0o600 }).ok;
 }

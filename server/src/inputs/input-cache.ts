@@ -1,5 +1,6 @@
 import * as fs from 'node:fs';
 import type { RegisteredImporter } from '../importers/registry.js';
+import { openIndexStore, type IndexStore } from './index-cache.js';
 import { importPool, type ImportRequest, type LoadedImport, type PoolImport } from './import-pool.js';
 import { loadCandidates, loadCorpus, loadPool, type LoadedCorpus } from './loaders.js';
 import { joinFiles } from './pool-link.js';
@@ -76,8 +77,7 @@ export class InputCache {
    * cannot be hashed. `onRefused` hears of a store file that is there but not used (see openRankingStore).
    */
   async rankings(dir: string, corpusFile: string, corpus: Corpus, trust: WorkspaceTrust, onRefused?: (reason: string) => void): Promise<((generator: RankedGenerator) => PersistentStore) | undefined> {
-    if (!trust.allows(corpusFile)) return undefined;
-    const hash = await this.load(`hash:${trust.key}:${corpusFile}`, corpusFile, () => fileHash(corpusFile, linkedFileAccess(trust)));
+    const hash = await this.contentHash(corpusFile, trust);
     if (hash === undefined) return undefined;
     return (generator) => {
       // One store per corpus file and generator: a store for the file's old content is not asked for again.
@@ -89,6 +89,12 @@ export class InputCache {
       }
       return entry.store;
     };
+  }
+
+  /** The on-disk BM25 index of a corpus under `dir` (inputs/index-cache.ts); undefined when the corpus file cannot be hashed. */
+  async corpusIndex(dir: string, corpusFile: string, trust: WorkspaceTrust, onRefused?: (reason: string) => void): Promise<IndexStore | undefined> {
+    const hash = await this.contentHash(corpusFile, trust);
+    return hash === undefined ? undefined : openIndexStore(dir, hash, onRefused);
   }
 
   /** A linked file's SHA-256 (kept until it changes), or undefined when the rule refuses it or it cannot be read. */

@@ -42,6 +42,17 @@ export interface PartInit {
    * taken back (`claimRange`). Absent, a worker prepares every range it is sent.
    */
   readonly claims?: Int32Array;
+  /**
+   * The corpus's BM25 index as the cache folder keeps it, when it does and some query text of the
+   * rows has no stored ranking: a worker loads it on its first miss instead of building its own.
+   */
+  readonly bm25Index?: StoredBm25Bytes;
+}
+
+/** A stored BM25 index file's bytes (inputs/index-cache.ts) and the corpus content hash they must name. */
+export interface StoredBm25Bytes {
+  readonly bytes: Uint8Array;
+  readonly corpusHash: string;
 }
 
 /** Claims range `index` in `claims` for the thread that calls it; false when another thread holds it. */
@@ -114,6 +125,11 @@ export interface ParallelOptions extends RunOptions {
   readonly rankings?: ((generator: RankedGenerator) => PlacedRankingStore) | undefined;
   /** Rows per range at least, up to `maxRowsPerRange` (`rowRanges`); `minRowsPerWorker` unless a test asks for small ranges. */
   readonly minRows?: number;
+  /**
+   * The BM25 index file the cache folder holds, if any: sent to the workers when some query text is
+   * not ranked yet, so each loads it rather than building its own (a worker without it builds one).
+   */
+  readonly storedBm25Index?: (() => StoredBm25Bytes | undefined) | undefined;
 }
 
 /**
@@ -143,14 +159,19 @@ export async function prepareInParallel(model: SpecModel, plan: EditPlan, inputs
   progress(`building edits on ${rows.length} trajectories with ${threads} threads`);
 
   const claims = new Int32Array(new SharedArrayBuffer(4 * ranges.length));
+  const ranked = rankedGenerators.filter((r) => plan.attacks.some((a) => a.generators.some((g) => g.kind === r)));
+  // Only when some query text has no stored ranking; the file is sent as read, and checked where it is loaded.
+  const bm25 = ranked.includes('bm25') && rows.some((row) => options.rankings?.('bm25').placesOf(visibleQueryText(row)) === undefined)
+    ? options.storedBm25Index?.()
+    : undefined;
   const init: PartInit = {
     kind: 'init', model: bindModel(model), plan, corpus: inputs.corpus, candidateFiles: options.candidateFiles, commands: options.commands, claims,
+    ...(bm25 === undefined ? {} : { bm25Index: bm25 }),
     ...(options.commandTerms instanceof AnsweredTerms ? { commandTerms: { specs: options.commandTerms.specs, answers: options.commandTerms.answers } } : {}),
   };
   const compiled = compileSetup(model, plan);
   const env = corpusEnv(inputs.corpus, options.commandTerms);
   const order = env.corpusOrder();
-  const ranked = rankedGenerators.filter((r) => plan.attacks.some((a) => a.generators.some((g) => g.kind === r)));
   const parts: (PreparedPart | undefined)[] = ranges.map(() => undefined);
   const workers: Worker[] = [];
   let next = 0;

@@ -11,6 +11,8 @@ import type { CorpusOrder } from '../pool/corpus-order.js';
 import type { Trajectory } from '../pool/types.js';
 import type { RankedGenerator, RankingStore, Ranking } from '../inputs/ranking-cache.js';
 import { createCandidateSource } from '../candidates/candidate-source.js';
+import { bm25IndexOf } from '../candidates/bm25.js';
+import { indexOfBytes } from '../inputs/index-cache.js';
 import { compileSetup, rangePreparer, type PreparedPart } from '../edits/prepare.js';
 import { claimRange, partOnWire, type FromCoordinator, type PartInit, type ToCoordinator } from './parallel-prepare.js';
 import { modelOfBound } from '../semantics/bound-model.js';
@@ -53,7 +55,10 @@ function start(init: PartInit): (rows: readonly Trajectory[], sent: readonly Ran
     return of;
   };
   const store = (generator: RankedGenerator): RankingStore => rankingsOf(generator).store;
-  const candidates = createCandidateSource(init.corpus, init.candidateFiles, { store, commands: init.commands });
+  // The stored index, loaded on the first query no stored ranking answers (built when it cannot be).
+  const sentIndex = init.bm25Index;
+  const bm25Index = sentIndex === undefined ? undefined : () => bm25IndexOf(init.corpus, indexOfBytes(sentIndex.bytes, sentIndex.corpusHash));
+  const candidates = createCandidateSource(init.corpus, init.candidateFiles, { store, commands: init.commands, bm25Index });
   const prepareRange = rangePreparer(compiled, env, candidates, () => false);
   return (rows, sent) => {
     // The coordinator keeps every ranking and sends each range its own: kept across ranges here, they

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { buildBm25Index, commonWordMinimum, commonWordShare, createBm25Generator, rankBm25 } from '../../../server/src/candidates/bm25.js';
+import { bm25IndexOf, buildBm25Index, commonWordMinimum, commonWordShare, createBm25Generator, loadedBm25Index, rankBm25, storedBm25Index } from '../../../server/src/candidates/bm25.js';
+import { indexBytes, indexOfBytes, type StoredIndex } from '../../../server/src/inputs/index-cache.js';
 import { corpusOf, none, passage, trajectory } from './fixtures.js';
 
 // "apple" is in four of five passages, "zebra" in one: the rare shared term should win even
@@ -95,5 +96,35 @@ describe('bm25 generator', () => {
         assert.equal(prefix.complete, full.ids.length <= limit, `${query}, first ${limit}`);
       }
     }
+  });
+
+  it('loads from its stored bytes with the same rankings, score for score, common words and ties included', () => {
+    const words = Array.from({ length: 1200 }, (_, i) => passage(`p${i}`, i % 7 === 0 ? 'Pie' : 'Tree', `common apple ${i % 5 === 0 ? 'zebra' : 'river'} w${i % 37}`));
+    const large = corpusOf(words);
+    const built = buildBm25Index(large);
+    assert.ok(built.common.size > 0);
+    const bytes = indexBytes('corpus-hash', storedBm25Index(built));
+    const stored = indexOfBytes(bytes, 'corpus-hash');
+    assert.ok(stored);
+    const loaded = loadedBm25Index(large, stored);
+    assert.deepEqual([...loaded.common], [...built.common]);
+    for (const query of ['apple zebra', 'pie', 'tree river w3', 'common', 'w12 w13 savanna', '']) {
+      assert.deepEqual(loaded.search.search(query, { combineWith: 'OR' }), built.search.search(query, { combineWith: 'OR' }), query);
+      assert.deepEqual(rankBm25(loaded.search, loaded.order, query, 10), rankBm25(built.search, built.order, query, 10), query);
+    }
+  });
+
+  it('is built again, and kept, when what is stored is another corpus\'s, damaged or unreadable', () => {
+    const bytes = indexBytes('corpus-hash', storedBm25Index(index));
+    assert.equal(indexOfBytes(bytes, 'another-hash'), undefined);
+    assert.equal(indexOfBytes(bytes.subarray(0, bytes.length - 9), 'corpus-hash'), undefined);
+    assert.equal(indexOfBytes(Buffer.from('{"version": "index-v1"}'), 'corpus-hash'), undefined);
+    const kept: StoredIndex[] = [];
+    const rebuilt = bm25IndexOf(corpus, { common: [], search: { notAnIndex: true } }, (stored) => kept.push(stored));
+    assert.equal(kept.length, 1);
+    assert.deepEqual(rankBm25(rebuilt.search, rebuilt.order, 'pie recipe'), rankBm25(index.search, index.order, 'pie recipe'));
+    const reused: StoredIndex[] = [];
+    bm25IndexOf(corpus, kept[0], (stored) => reused.push(stored));
+    assert.equal(reused.length, 0, 'a stored index that loads is not written again');
   });
 });
