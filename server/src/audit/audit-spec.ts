@@ -145,7 +145,7 @@ async function auditOne(ctx: AuditContext, plan: AuditPlan, options: RunOptions)
   const scoring = reportKey(plan, ctx.hashes, preparation);
   // The same preparation, kept; else the latest of the same shape, whose detectors a patch evaluates again.
   const kept = caches.prepared.get(plan.name, preparation) ?? caches.prepared.ofShape(plan.name, shape);
-  const reused = kept === undefined ? undefined : reusedEdits(ctx, editPlan, kept, await keptEditsSource(ctx, plan, load, progress), options.isCancelled);
+  const reused = kept === undefined ? undefined : reusedEdits(ctx, editPlan, kept, await keptEditsSource(ctx, plan, load, progress), { ...options, onProgress: (m) => progress(`audit ${plan.name}: ${m}`) });
   if (kept !== undefined && reused !== undefined) {
     // The rows a logged field the audit reads leaves out are said again, as the preparation said them.
     withLoggedFields(model, load.inputs, ctx.issues, editPlan);
@@ -285,12 +285,14 @@ function featureHashes(ctx: AuditContext, prepared: PreparedEdits): Map<string, 
  * from `candidates` where a new feature is one an edit can change. Undefined when the features
  * differ in a way only a preparation can follow.
  */
-function reusedEdits(ctx: AuditContext, editPlan: EditPlan, kept: KeptAudit, candidates: CandidateSource | undefined, isCancelled: (() => boolean) | undefined): { edits: PreparedEdits; features: Map<string, string>; reuse: Reuse } | undefined {
+function reusedEdits(ctx: AuditContext, editPlan: EditPlan, kept: KeptAudit, candidates: CandidateSource | undefined, options: RunOptions): { edits: PreparedEdits; features: Map<string, string>; reuse: Reuse } | undefined {
   const unchanged = (key: string): boolean => kept.features.get(key) === featureHash(ctx.hashes, key);
   const compiled = compileSetup(ctx.model, editPlan);
   const current = compiled.table.keys;
   const same = current.length === kept.edits.table.keys.length && current.every((key, k) => key === kept.edits.table.keys[k] && unchanged(key));
-  const edits = same ? kept.edits : patchFeatures(kept.edits, compiled, unchanged, candidates, isCancelled);
+  // Patching builds edits again for a changed term or detector (seconds on a training-sized pool): say so first.
+  if (!same) options.onProgress?.('changed terms or detectors: patching the kept preparation');
+  const edits = same ? kept.edits : patchFeatures(kept.edits, compiled, unchanged, candidates, options.isCancelled);
   if (edits === undefined) return undefined;
   // Every edit was built again when a detector is new; the kept ones when an attack can change a feature that is.
   const reuse: Reuse = same ? 'kept' : compiled.detectorNames.some((name) => !unchanged(`decl:${name}`)) ? 'every edit'

@@ -13,7 +13,7 @@ import { filesRead, outputTarget } from './output-file.js';
 
 export const mergeCommand = {
   name: 'merge',
-  operands: '<partial>...',
+  operands: '<partial…>',
   positionals: { min: 1, max: Infinity },
   brief: "merge the shards of an audit (herald audit --shard I/N --partial FILE) into its report",
   summary: "reads every shard's partial file of one audit run (herald audit SPEC --shard I/N --partial FILE, I = 0 … N−1), checks that they are every shard of the same spec over the same data, and writes the report one run over every row would, byte for byte; it loads the spec and its data again but builds no edit (docs/sharding.md)",
