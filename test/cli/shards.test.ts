@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { rmSync } from 'node:fs';
+import { auditSpec } from '../inputs/workspace.js';
 
 // `herald audit --shard I/N --partial FILE` and `herald merge` as users run them: the bundled CLI.
 const herald = path.resolve('dist/herald.js');
@@ -15,30 +16,14 @@ function runHerald(args: string[]): { code: number | null; stdout: string; stder
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
-const spec = (lambda: string): string => `corpus wiki = "${pools}/corpus.jsonl"
-pool hotpot = "${pools}/hotpot.jsonl"
-detector L "cites a real passage it never retrieved" = any c in citations: c in corpus and c not in retrieved
-reward R0 {
-  answer    1.0 * token_f1(answer, gold.answers)
-  grounding 0.6 * grounding(citations, gold.answers)
-}
-reward R_L = R0 - ${lambda} * L
-audit quick {
-  reward R0
-  compare R_L
-  corpus wiki
-  pools hotpot
-  attack launder targets L using lexical(2)
-  lattice L = 1.2
-  expect asr(R_L, launder, first_visible) == 0
-}
-`;
+// The shared one-pool audit, with an expectation so the exit code is the expectation's.
+const spec = (expected: string): string => auditSpec(`${pools}/corpus.jsonl`, `${pools}/hotpot.jsonl`, `  expect asr(R_L, launder, first_visible) ${expected}\n`);
 
 describe('herald audit --shard and herald merge', () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'herald-shards-'));
   after(() => rmSync(dir, { recursive: true, force: true }));
   const specFile = path.join(dir, 'quick.reward');
-  writeFileSync(specFile, spec('1.2'));
+  writeFileSync(specFile, spec('== 0'));
   const partial = (i: number): string => path.join(dir, `shard-${i}.bin`);
 
   it('write one file per shard and no report; the merge is the whole run\'s report and exit code', () => {
@@ -68,14 +53,14 @@ describe('herald audit --shard and herald merge', () => {
     assert.match(runHerald(['audit', specFile, '--shard', '0/2', '--partial', partial(9), '--workers', '2']).stderr, /--shard prepares on one thread/);
     const overSpec = runHerald(['audit', specFile, '--shard', '0/2', '--partial', specFile]);
     assert.equal(overSpec.code, 2);
-    assert.equal(readFileSync(specFile, 'utf8'), spec('1.2'), 'the spec is left as it was');
+    assert.equal(readFileSync(specFile, 'utf8'), spec('== 0'), 'the spec is left as it was');
     const missing = runHerald(['merge', partial(0)]);
     assert.equal(missing.code, 2);
     assert.match(missing.stderr, /shard 1\/2 missing/);
     const notPartial = runHerald(['merge', specFile]);
     assert.equal(notPartial.code, 2);
     assert.match(notPartial.stderr, /quick\.reward: error: not a partial file/);
-    writeFileSync(specFile, spec('1.3'));
+    writeFileSync(specFile, spec('<= 1'));
     const edited = runHerald(['merge', partial(0), partial(1)]);
     assert.equal(edited.code, 2);
     assert.match(edited.stderr, /not the spec the shards ran/);

@@ -169,8 +169,7 @@ async function auditOne(ctx: AuditContext, plan: AuditPlan, options: RunOptions)
   });
   if (commands.kind === 'cancelled') return undefined;
   if (commands.kind === 'failed') throw new CommandError(commands.error, commands.command);
-  const rankings = await rankingsFor(ctx, plan, load, progress);
-  const prepared = await prepareAudit(ctx, plan, load, commands.answers, rankings, options);
+  const prepared = await prepareAudit(ctx, plan, load, await auditCandidates(ctx, plan, load, progress, commands.answers), commands.answers, options);
   // Rankings computed before a cancellation are as valid as any: keep them too.
   caches.inputs.flushRankings();
   if (prepared === undefined) return undefined;
@@ -199,9 +198,8 @@ async function shardedAudit(ctx: AuditContext, plan: AuditPlan, load: Extract<In
   const { key } = preparationKey(plan, ctx.hashes, fields, contents.map((hash) => hash ?? 'unreadable').join('\u0000'));
   const compiled = compileSetup(ctx.model, editPlan);
   const env = corpusEnv(inputs.corpus, undefined);
-  const rankings = 'write' in shards ? await rankingsFor(ctx, plan, load, progress) : undefined;
-  const bm25Index = 'write' in shards ? (await bm25IndexFor(ctx, plan, load, progress)).index : undefined;
-  const source = createCandidateSource(inputs.corpus, load.candidateFiles, { ...(rankings === undefined ? {} : { store: rankings }), bm25Index });
+  // A merge builds no edit, so it ranks nothing and leaves the cache folder alone.
+  const source = 'write' in shards ? (await auditCandidates(ctx, plan, load, progress)).source : createCandidateSource(load.inputs.corpus, load.candidateFiles);
   if ('write' in shards) {
     const ranges = shardRanges(rows.length, shards.write);
     progress(`audit ${plan.name}: building edits on shard ${shards.write.index}/${shards.write.count}, ${ranges.reduce((sum, r) => sum + r.to - r.from, 0)} of ${rows.length} trajectories`);
@@ -270,8 +268,23 @@ async function bm25IndexFor(ctx: AuditContext, plan: AuditPlan, load: Extract<In
  */
 async function keptEditsSource(ctx: AuditContext, plan: AuditPlan, load: Extract<InputLoad, { ok: true }>, progress: (message: string) => void): Promise<CandidateSource | undefined> {
   if (commandsOf(plan.attacks).length > 0) return undefined;
+  return (await auditCandidates(ctx, plan, load, progress)).source;
+}
+
+/** An audit's candidates, and what its worker threads are sent of the cache folder. */
+interface AuditCandidates {
+  /** Over the corpus and candidate files, with the kept rankings and BM25 index and the command generators' answers. */
+  readonly source: CandidateSource;
+  readonly rankings: ((generator: RankedGenerator) => PersistentStore) | undefined;
+  readonly storedBm25: () => StoredBm25Bytes | undefined;
+}
+
+/** The one place an audit's candidate source is made: preparing, patching a kept preparation, a shard and a merge. */
+async function auditCandidates(ctx: AuditContext, plan: AuditPlan, load: Extract<InputLoad, { ok: true }>, progress: (message: string) => void, commands?: ReadonlyMap<string, CommandAnswers>): Promise<AuditCandidates> {
   const rankings = await rankingsFor(ctx, plan, load, progress);
-  return createCandidateSource(load.inputs.corpus, load.candidateFiles, { ...(rankings === undefined ? {} : { store: rankings }), bm25Index: (await bm25IndexFor(ctx, plan, load, progress)).index });
+  const bm25 = await bm25IndexFor(ctx, plan, load, progress);
+  const source = createCandidateSource(load.inputs.corpus, load.candidateFiles, { ...(rankings === undefined ? {} : { store: rankings }), ...(commands === undefined ? {} : { commands }), bm25Index: bm25.index });
+  return { source, rankings, storedBm25: bm25.stored };
 }
 
 /** The content hash of each feature of a prepared table. */
@@ -315,9 +328,8 @@ const reusedWords: Record<Reuse, string> = {
  * corpus index it built (93 MB for a 100,000-passage corpus), is this function's alone, so it can be
  * collected while the audit is scored and kept.
  */
-async function prepareAudit(ctx: AuditContext, plan: AuditPlan, load: Extract<InputLoad, { ok: true }>, commands: ReadonlyMap<string, CommandAnswers>, rankings: ((generator: RankedGenerator) => PersistentStore) | undefined, options: RunOptions): Promise<PreparedEdits | undefined> {
-  const bm25 = await bm25IndexFor(ctx, plan, load, options.onProgress ?? (() => undefined));
-  const source = createCandidateSource(load.inputs.corpus, load.candidateFiles, { ...(rankings === undefined ? {} : { store: rankings }), commands, bm25Index: bm25.index });
+async function prepareAudit(ctx: AuditContext, plan: AuditPlan, load: Extract<InputLoad, { ok: true }>, candidates: AuditCandidates, commands: ReadonlyMap<string, CommandAnswers>, options: RunOptions): Promise<PreparedEdits | undefined> {
+  const { source, rankings, storedBm25 } = candidates;
   const editPlan = auditEditPlan(plan);
   const inputs = withLoggedFields(ctx.model, load.inputs, ctx.issues, editPlan);
   const progress = options.onProgress ?? (() => undefined);
@@ -331,7 +343,7 @@ async function prepareAudit(ctx: AuditContext, plan: AuditPlan, load: Extract<In
   const prepared = workers < 2
     ? prepareEdits(ctx.model, editPlan, inputs, source, withTerms)
     : await prepareInParallel(ctx.model, editPlan, inputs, source, {
-      ...withTerms, workers, candidateFiles: load.candidateFiles, commands, minRows: ctx.minRowsPerWorker, rankings, storedBm25Index: bm25.stored,
+      ...withTerms, workers, candidateFiles: load.candidateFiles, commands, minRows: ctx.minRowsPerWorker, rankings, storedBm25Index: storedBm25,
     });
   return prepared === undefined ? undefined : { ...prepared, commandTerms: terms.records };
 }
