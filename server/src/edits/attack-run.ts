@@ -6,7 +6,7 @@ import type { TrajectoryPart } from '../language/types.js';
 import { AuditError, featureName } from './audit-error.js';
 import type { FeatureTable } from './features.js';
 import type { CompiledEdit } from '../reward/compile-edit.js';
-import { editVariants, type Edit } from './edit-program.js';
+import { editVariants, swapRebuilder, type Edit } from './edit-program.js';
 import type { AttackPlan } from './attack-plan.js';
 import { ChangeVectorSet, joinChanges, withRoom, type EditChanges } from './edit-changes.js';
 import { renderedView, UnrenderedEdit } from './rendered-view.js';
@@ -199,9 +199,26 @@ export class EditsBuiltAgainDiffer extends Error {}
 /**
  * Builds the edits of each unit's original again, as `runAttackRows` built them, and hands `visit`
  * every kept edit (found by its ordinal) with its view, rendered when `rendered`: what evaluating a
- * new feature on the kept edits alone needs. `views(row)` is the row's view. False when cancelled.
+ * new feature on the kept edits alone needs. `views(row)` is the row's view. An edit that is one
+ * citation swap is rebuilt from the position and id the run kept (`swapRebuilder`), the row's other
+ * variants not built. False when cancelled.
  */
 export function revisitKeptEdits(plan: AttackPlan, source: EditSource, index: RunIndex, rendered: boolean, views: (row: number) => TrajectoryView, visit: (edit: number, view: TrajectoryView) => void): boolean {
+  const rebuild = swapRebuilder(source.editOf(plan));
+  if (rebuild !== undefined) {
+    for (let u = 0; u < index.unitRow.length; u++) {
+      if (u % 256 === 0 && source.isCancelled()) return false;
+      const row = index.unitRow[u]!;
+      const original = views(row);
+      for (let e = index.unitFirst[u]!, end = e + index.unitCount[u]!; e < end; e++) {
+        const replacement = replacementAt(index.editReplacement, e);
+        if (replacement === undefined) throw new EditsBuiltAgainDiffer(`attack '${plan.name}': a kept edit of row ${row} swapped no citation`);
+        const edit = rebuild(original, index.editPosition[e]!, replacement);
+        visit(e, rendered ? renderedView(source.rows[row]!, edit) : edit.view);
+      }
+    }
+    return true;
+  }
   for (let u = 0; u < index.unitRow.length; u++) {
     if (u % 256 === 0 && source.isCancelled()) return false;
     const row = index.unitRow[u]!;
@@ -334,6 +351,8 @@ export function runAttackRows(plan: AttackPlan, ctx: AttackContext, from: number
   for (let row = from; row < to; row++) {
     if (row % 256 === 0 && ctx.isCancelled()) return undefined;
     const base = row * F;
+    // Every edit of the row starts from the original's values: one view of them per row, not per edit.
+    const originalRow = ctx.originalValues.subarray(base, base + F);
     let flags = 0;
     let ordinal = -1;
     flipped.fill(0);
@@ -344,7 +363,7 @@ export function runAttackRows(plan: AttackPlan, ctx: AttackContext, from: number
       // One row may have many variants (`delete each s in steps` over a long run is steps²): the
       // editor's cancel must still reach it.
       if (++constructible % 4096 === 0 && ctx.isCancelled()) return undefined;
-      scratch.set(ctx.originalValues.subarray(base, base + F));
+      scratch.set(originalRow);
       const view = readsLogged ? renderedView(ctx.rows[row]!, edit) : edit.view;
       // The edit's entries in the kept run: its detectors, and its place among the kept edits.
       let knownBits = 0;
@@ -393,8 +412,9 @@ export function runAttackRows(plan: AttackPlan, ctx: AttackContext, from: number
       }
       flags |= hasIsolated;
       evaluateColumns(ctx.table, wasKept < 0 ? keptEdits : evaluatedOnKeptBefore, view, ctx.env, scratch, 0, row);
-      const bad = scratch.findIndex((v) => !Number.isFinite(v));
-      if (bad >= 0) throw new AuditError(`attack '${plan.name}': term '${featureName(ctx.table.keys[bad]!)}' is ${scratch[bad]} on an edit; every term must be a finite number`, row);
+      let bad = 0;
+      while (bad < F && Number.isFinite(scratch[bad]!)) bad++;
+      if (bad < F) throw new AuditError(`attack '${plan.name}': term '${featureName(ctx.table.keys[bad]!)}' is ${scratch[bad]} on an edit; every term must be a finite number`, row);
       const e = editRow.length;
       vectorOf = withRoom(vectorOf, e + 1);
       const old = wasKept < 0 ? -1 : knownRun!.changes.vectorOf[wasKept]! * knownRun!.changes.columns.length;

@@ -57,6 +57,28 @@ export function replaceCitation(view: TrajectoryView, position: number, replacem
 }
 
 /**
+ * For an edit that is one `replace` whose new final text names the id it puts in (any source but
+ * `other_ranks`, which rewrites a rank marker): its variant at `position` with `replacement`,
+ * rebuilt without building the original's other variants or asking the source again. It is the
+ * variant the engine built, view for view: the engine's `replace` makes it with `replaceCitation`'s
+ * own replacer from the original, whatever the source. What a run kept of an edit (its position and
+ * id) is enough to find it again (edits/attack-run.ts, `revisitKeptEdits`). Undefined for an edit of
+ * any other shape.
+ */
+export function swapRebuilder(edit: CompiledEdit): ((original: TrajectoryView, position: number, replacement: string) => Edit) | undefined {
+  const op = edit.ops.length === 1 ? edit.ops[0]! : undefined;
+  if (op?.verb !== 'replace' || op.source.kind === 'other_ranks') return undefined;
+  // Per original, as the engine makes them: its step origins, which its variants share, and one
+  // replacer per position, which works out once whether the final text is rewritten.
+  let last: { original: TrajectoryView; stepOrigin: readonly number[]; replacers: ((replacement: string) => TrajectoryView)[] } | undefined;
+  return (original, position, replacement) => {
+    if (last?.original !== original) last = { original, stepOrigin: original.steps.map((_s, i) => i), replacers: [] };
+    const replace = (last.replacers[position] ??= citationReplacer(original, position, original, Infinity));
+    return { position, replacement, view: replace(replacement), stepOrigin: last.stepOrigin };
+  };
+}
+
+/**
  * `replaceCitation` for each candidate of one position in turn: whether the final text is rewritten
  * (`textFrom` written there, the citation cited once) is worked out once, not per candidate. `room`:
  * the characters the rewrite may add (each place `textFrom` is written grows by the difference).
@@ -127,6 +149,11 @@ function characterRoom(original: TrajectoryView, view: TrajectoryView): number {
 function* applyFrom(ops: readonly CompiledOp[], at: number, state: Variant, ctx: OpContext): Generator<Variant> {
   if (at === ops.length) {
     yield state;
+    return;
+  }
+  // The last operation's variants are the edit's: yielded as they come, not each through a generator of its own.
+  if (at === ops.length - 1) {
+    yield* applyOp(ops[at]!, state, ctx);
     return;
   }
   for (const next of applyOp(ops[at]!, state, ctx)) yield* applyFrom(ops, at + 1, next, ctx);

@@ -30,6 +30,12 @@ export class CitationTally {
   private passing = 0;
   /** The original's test (`CitationTest`), which its swaps share. */
   private testOfOriginal: (id: string) => boolean = () => false;
+  /**
+   * The original's test's answer per id asked so far, its own citations first: a launder attack puts
+   * the same few candidates at every position of a row (they are ranked for the row's query), so most
+   * of its swaps ask again. A test that throws is not kept: asked again, it throws again.
+   */
+  private answers = new Map<string, boolean>();
 
   constructor(private readonly test: CitationTest) {}
 
@@ -41,10 +47,13 @@ export class CitationTally {
     const swap = view.swap;
     if (swap === undefined) return undefined;
     if (swap.original !== this.original || env !== this.env) this.count(swap.original, env);
-    const passes = this.passes;
-    if (passes === undefined) return undefined;
+    const passed = this.passes;
+    if (passed === undefined) return undefined;
     try {
-      return this.passing - passes[swap.position]! + (this.testOfOriginal(view.citations[swap.position]!) ? 1 : 0);
+      const id = view.citations[swap.position]!;
+      let answer = this.answers.get(id);
+      if (answer === undefined) this.answers.set(id, (answer = this.testOfOriginal(id)));
+      return this.passing - passed[swap.position]! + (answer ? 1 : 0);
     } catch (error) {
       if (error instanceof EvaluationError) return undefined;
       throw error;
@@ -55,11 +64,14 @@ export class CitationTally {
     this.original = original;
     this.env = env;
     const passes = new Uint8Array(original.citations.length);
+    const answers = (this.answers = new Map());
     let passing = 0;
     try {
       const test = (this.testOfOriginal = this.test(original, env));
       original.citations.forEach((id, i) => {
-        if (test(id)) {
+        let passed = answers.get(id);
+        if (passed === undefined) answers.set(id, (passed = test(id)));
+        if (passed) {
           passes[i] = 1;
           passing++;
         }
