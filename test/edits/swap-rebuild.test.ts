@@ -1,7 +1,8 @@
-// A kept edit that swaps one citation is rebuilt from the position and id its run kept
-// (`swapRebuilder`, used when a new term is evaluated on the kept edits): the very variant the
-// engine builds, view for view, for every source that names the id it puts in; no rebuilder for an
-// edit of another shape.
+// An edit that is one citation swap: its variants come from one flat loop (`swapVariants`), the
+// general engine's variants in the same order; and a kept one is rebuilt from the position and id its
+// run kept (`swapRebuilder`, used when a new term is evaluated on the kept edits), the very variant
+// the engine builds, view for view, for every source that names the id it puts in; no rebuilder for
+// an edit of another shape.
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
@@ -50,6 +51,37 @@ describe('a one-citation swap rebuilt from what its run kept', () => {
     }
     assert.ok(compared > 100, `compared ${compared} variants`);
     assert.ok(rewritten > 0, 'some variants rewrite the final text');
+  });
+
+  it('the flat loop of a one-replace edit gives the variants the general engine gives, in order', async () => {
+    // The same replace after a `set` that changes nothing goes through the general engine
+    // (`applyOp`, `replacements`): its variants are the flat loop's but for the swap mark.
+    const corpus = (await loadCorpus(path.resolve('samples/pools/corpus.jsonl'))).corpus;
+    const rows = (await loadPool(path.resolve('samples/pools/hotpot.jsonl'), 'hotpot')).items;
+    const env = corpusEnv(corpus);
+    const ids = [...corpus.passages.keys()];
+    const sources = [
+      'with generated',
+      'with fake_id',
+      'with x in retrieved where x != c',
+      'with x in gold.support where x != c',
+    ];
+    let compared = 0;
+    for (const source of sources) {
+      const flat = declared(`edit swap "s" = replace each c in citations ${source}`, 'swap');
+      const general = declared(`edit swap "s" = set answer = answer, replace each c in citations ${source}`, 'swap');
+      rows.forEach((row, r) => {
+        const original = viewOf(row);
+        const candidatesAt = (position: number): string[] => [ids[(r + position) % ids.length]!, ...original.citations, ids[(r * 7 + 3) % ids.length]!];
+        const ctx = { trajectoryId: row.id, env, candidatesAt };
+        const unmarked = (edit: Edit): unknown => ({ ...edit, view: { ...edit.view, swap: undefined } });
+        const fromFlat = [...editVariants(flat, original, ctx)];
+        assert.ok(fromFlat.every((edit) => edit.view.swap?.original === original && edit.view.swap.position === edit.position), source);
+        assert.deepEqual(fromFlat.map(unmarked), [...editVariants(general, original, ctx)].map(unmarked), `${source} on row ${row.id}`);
+        compared += fromFlat.length;
+      });
+    }
+    assert.ok(compared > 100, `compared ${compared} variants`);
   });
 
   it('is not offered for a rank marker moved, several operations or another verb', () => {

@@ -60,10 +60,10 @@ export function replaceCitation(view: TrajectoryView, position: number, replacem
  * For an edit that is one `replace` whose new final text names the id it puts in (any source but
  * `other_ranks`, which rewrites a rank marker): its variant at `position` with `replacement`,
  * rebuilt without building the original's other variants or asking the source again. It is the
- * variant the engine built, view for view: the engine's `replace` makes it with `replaceCitation`'s
- * own replacer from the original, whatever the source. What a run kept of an edit (its position and
- * id) is enough to find it again (edits/attack-run.ts, `revisitKeptEdits`). Undefined for an edit of
- * any other shape.
+ * variant the engine built, view for view: the engine's `replace` makes it with `citationReplacer`
+ * from the original, whatever the source. What a run kept of an edit (its position and id) is
+ * enough to find it again (edits/attack-run.ts, `revisitKeptEdits`). Undefined for an edit of any
+ * other shape. Only for edits the engine built: their bound on what an edit adds held then.
  */
 export function swapRebuilder(edit: CompiledEdit): ((original: TrajectoryView, position: number, replacement: string) => Edit) | undefined {
   const op = edit.ops.length === 1 ? edit.ops[0]! : undefined;
@@ -110,6 +110,11 @@ function occurrences(text: string, part: string): number {
 export function* editVariants(edit: CompiledEdit, original: TrajectoryView, ctx: EditContext): Generator<Edit> {
   try {
     if (edit.guard !== undefined && !edit.guard(original, ctx.env)) return;
+    const only = edit.ops.length === 1 ? edit.ops[0]! : undefined;
+    if (only?.verb === 'replace') {
+      yield* swapVariants(only, original, ctx);
+      return;
+    }
     const start: Variant = { position: undefined, replacement: undefined, view: original, stepOrigin: original.steps.map((_s, i) => i), changed: false };
     // An edit that is one `replace` changes one citation (and the final text) of the original: its
     // views say so, and expressions that count a test over the citations re-test only that one.
@@ -120,6 +125,43 @@ export function* editVariants(edit: CompiledEdit, original: TrajectoryView, ctx:
   } catch (error) {
     if (!(error instanceof EvaluationError)) throw error;
     throw new AuditError(`edit '${edit.name}': ${error.message}`, ctx.row);
+  }
+}
+
+/**
+ * The variants of an edit that is one `replace`, as `applyOp` and `replacements` build them from the
+ * original (the same views, ids and positions in the same order, the same errors at the same
+ * variant), without a generator and two objects per variant between them: a laundering attack builds
+ * dozens of these per row.
+ */
+function* swapVariants(op: Extract<CompiledOp, { verb: 'replace' }>, original: TrajectoryView, ctx: EditContext): Generator<Edit> {
+  const { env } = ctx;
+  const { source } = op;
+  const stepOrigin = original.steps.map((_s, i) => i);
+  const room = characterRoom(original, original);
+  for (let position = 0; position < original.citations.length; position++) {
+    const current = original.citations[position]!;
+    if (!op.test(current, original, env)) continue;
+    if (source.kind === 'other_ranks') {
+      for (const [replacement, view] of otherRanks(original, position, original, room)) {
+        if (replacement !== current) yield { position, replacement, view, stepOrigin };
+      }
+      continue;
+    }
+    if (source.kind === 'fake_id') {
+      const id = fakeIdFor(ctx.trajectoryId, position, env.corpusIds);
+      if (id !== current) yield { position, replacement: id, view: citationReplacer(original, position, original, room)(id), stepOrigin };
+      continue;
+    }
+    const replace = citationReplacer(original, position, original, room);
+    // A candidate equal to the citation is no edit; replacing it would add nothing, so no bound is passed either.
+    if (source.kind === 'each') {
+      for (const id of source.candidates(current, original, env)) {
+        if (source.test(current, id, original, env) && id !== current) yield { position, replacement: id, view: replace(id), stepOrigin };
+      }
+      continue;
+    }
+    for (const id of ctx.candidatesAt(position)) if (id !== current) yield { position, replacement: id, view: replace(id), stepOrigin };
   }
 }
 

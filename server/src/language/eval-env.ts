@@ -8,8 +8,8 @@ import { normalizeAnswer } from './text.js';
 /**
  * What expressions read besides the trajectory (the audited corpus), and the caches of one
  * evaluation: they live exactly as long as the environment (one preparation on one thread) and no
- * longer; prepared edits do not keep it. The normalised passages are the exception: they are the
- * corpus's (`normalizedPassages`).
+ * longer; prepared edits do not keep it. The corpus's ids and normalised passages are the exception:
+ * they are kept with the corpus (`corpusFacts`).
  */
 export interface EvalEnv {
   readonly corpusIds: ReadonlySet<string>;
