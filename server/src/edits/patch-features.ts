@@ -182,18 +182,20 @@ function revisitedChanges(r: Revisit): EditChanges | undefined {
   const vectorOf = new Int32Array(run.index.editRow.length);
   const scratch = new Float64Array(F);
   let finite = true;
-  // One row's view and the ids its candidates may not be, for as long as its edits are built.
-  let current: { row: number; view: TrajectoryView; excluded: ReadonlySet<string> } | undefined;
+  // One row's view and, once its candidates are asked for (a rebuilt swap never asks), the ids they
+  // may not be, for as long as its edits are built.
+  let current: { row: number; view: TrajectoryView; excluded?: ReadonlySet<string> } | undefined;
   const rowOf = (row: number): NonNullable<typeof current> => {
-    if (current?.row !== row) {
-      const view = viewOf(r.rows[row]!);
-      current = { row, view, excluded: candidatesExcluded(view) };
-    }
+    if (current?.row !== row) current = { row, view: viewOf(r.rows[row]!) };
     return current;
+  };
+  const excludedOf = (row: number): ReadonlySet<string> => {
+    const of = rowOf(row);
+    return (of.excluded ??= candidatesExcluded(of.view));
   };
   const editSource: EditSource = {
     env: r.env, rows: r.rows, isCancelled: r.isCancelled, editOf: () => r.edit,
-    candidatesFor: (plan: AttackPlan, row: number, position: number) => r.candidates.candidatesFor(plan, r.rows[row]!, position, rowOf(row).excluded),
+    candidatesFor: (plan: AttackPlan, row: number, position: number) => r.candidates.candidatesFor(plan, r.rows[row]!, position, excludedOf(row)),
   };
   // A term that reads what the row logged is evaluated on the edited rollout's rendered text, as the preparation evaluated it.
   const rendered = Array.from(changeable).some((k) => table.reads[k]!.has('meta'));
