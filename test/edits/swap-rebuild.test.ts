@@ -6,10 +6,10 @@
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
-import { editVariants, swapRebuilder, type Edit } from '../../server/src/edits/edit-program.js';
+import { editVariants, swapRebuilder, type Edit, type EditContext } from '../../server/src/edits/edit-program.js';
 import { loadCorpus, loadPool } from '../../server/src/inputs/loaders.js';
 import { corpusEnv } from '../../server/src/language/eval-env.js';
-import { viewOf } from '../../server/src/language/view.js';
+import { viewOf, type TrajectoryView } from '../../server/src/language/view.js';
 import { compileEdit, type CompiledEdit } from '../../server/src/reward/compile-edit.js';
 import { analyze } from '../../server/src/semantics/analyze.js';
 import { preludeEdit } from './prelude-edits.js';
@@ -20,12 +20,23 @@ function declared(spec: string, name: string): CompiledEdit {
   return compileEdit(model, model.edits.get(name)!);
 }
 
+/** Each row of a sample pool as an edit reads it: its view, and the context an attack builds its edits in. */
+async function sampleRows(): Promise<{ id: string; original: TrajectoryView; ctx: EditContext }[]> {
+  const corpus = (await loadCorpus(path.resolve('samples/pools/corpus.jsonl'))).corpus;
+  const rows = (await loadPool(path.resolve('samples/pools/hotpot.jsonl'), 'hotpot')).items;
+  const env = corpusEnv(corpus);
+  const ids = [...corpus.passages.keys()];
+  return rows.map((row, r) => {
+    const original = viewOf(row);
+    // Candidates that differ by position and row, the row's citations among them, as ranked candidates may.
+    const candidatesAt = (position: number): string[] => [ids[(r + position) % ids.length]!, ...original.citations, ids[(r * 7 + 3) % ids.length]!];
+    return { id: row.id, original, ctx: { trajectoryId: row.id, env, candidatesAt } };
+  });
+}
+
 describe('a one-citation swap rebuilt from what its run kept', () => {
   it('is the variant the engine built, for the prelude and a declared swap, on every row of a sample pool', async () => {
-    const corpus = (await loadCorpus(path.resolve('samples/pools/corpus.jsonl'))).corpus;
-    const rows = (await loadPool(path.resolve('samples/pools/hotpot.jsonl'), 'hotpot')).items;
-    const env = corpusEnv(corpus);
-    const ids = [...corpus.passages.keys()];
+    const rows = await sampleRows();
     const edits = [
       preludeEdit('launder'),
       preludeEdit('fake_id'),
@@ -36,18 +47,15 @@ describe('a one-citation swap rebuilt from what its run kept', () => {
     for (const edit of edits) {
       const rebuild = swapRebuilder(edit);
       assert.ok(rebuild !== undefined, edit.name);
-      rows.forEach((row, r) => {
-        const original = viewOf(row);
-        // Candidates that differ by position and row, a cited id among them, as ranked candidates do.
-        const candidatesAt = (position: number): string[] => [ids[(r + position) % ids.length]!, ids[(r * 7 + 3) % ids.length]!, ...original.citations.slice(0, 1)];
-        for (const built of editVariants(edit, original, { trajectoryId: row.id, env, candidatesAt })) {
+      for (const { id, original, ctx } of rows) {
+        for (const built of editVariants(edit, original, ctx)) {
           const again: Edit = rebuild(original, built.position!, built.replacement!);
-          assert.deepEqual(again, built, `${edit.name} on row ${row.id} at ${built.position}`);
+          assert.deepEqual(again, built, `${edit.name} on row ${id} at ${built.position}`);
           assert.equal(again.view.swap?.original, original);
           compared++;
           if (again.view.finalText !== original.finalText) rewritten++;
         }
-      });
+      }
     }
     assert.ok(compared > 100, `compared ${compared} variants`);
     assert.ok(rewritten > 0, 'some variants rewrite the final text');
@@ -56,10 +64,7 @@ describe('a one-citation swap rebuilt from what its run kept', () => {
   it('the flat loop of a one-replace edit gives the variants the general engine gives, in order', async () => {
     // The same replace after a `set` that changes nothing goes through the general engine
     // (`applyOp`, `replacements`): its variants are the flat loop's but for the swap mark.
-    const corpus = (await loadCorpus(path.resolve('samples/pools/corpus.jsonl'))).corpus;
-    const rows = (await loadPool(path.resolve('samples/pools/hotpot.jsonl'), 'hotpot')).items;
-    const env = corpusEnv(corpus);
-    const ids = [...corpus.passages.keys()];
+    const rows = await sampleRows();
     const sources = [
       'with generated',
       'with fake_id',
@@ -70,16 +75,13 @@ describe('a one-citation swap rebuilt from what its run kept', () => {
     for (const source of sources) {
       const flat = declared(`edit swap "s" = replace each c in citations ${source}`, 'swap');
       const general = declared(`edit swap "s" = set answer = answer, replace each c in citations ${source}`, 'swap');
-      rows.forEach((row, r) => {
-        const original = viewOf(row);
-        const candidatesAt = (position: number): string[] => [ids[(r + position) % ids.length]!, ...original.citations, ids[(r * 7 + 3) % ids.length]!];
-        const ctx = { trajectoryId: row.id, env, candidatesAt };
-        const unmarked = (edit: Edit): unknown => ({ ...edit, view: { ...edit.view, swap: undefined } });
+      const unmarked = (edit: Edit): unknown => ({ ...edit, view: { ...edit.view, swap: undefined } });
+      for (const { id, original, ctx } of rows) {
         const fromFlat = [...editVariants(flat, original, ctx)];
         assert.ok(fromFlat.every((edit) => edit.view.swap?.original === original && edit.view.swap.position === edit.position), source);
-        assert.deepEqual(fromFlat.map(unmarked), [...editVariants(general, original, ctx)].map(unmarked), `${source} on row ${row.id}`);
+        assert.deepEqual(fromFlat.map(unmarked), [...editVariants(general, original, ctx)].map(unmarked), `${source} on row ${id}`);
         compared += fromFlat.length;
-      });
+      }
     }
     assert.ok(compared > 100, `compared ${compared} variants`);
   });

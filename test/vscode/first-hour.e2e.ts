@@ -120,10 +120,19 @@ describe("a researcher's first hour on her own logs, keyboard only (code-server 
   it('writes a spec from a verl dump without the command line: the format guessed, the starter fitted to the rows', async () => {
     await runCommand('HERALD: New Spec from Framework Logs');
     // code-server's file dialog is a quick input holding a path: replace it with the dump's first file.
-    await quickInput().locator('input').waitFor({ state: 'visible' });
-    await page.keyboard.press('Control+A');
+    const box = quickInput().locator('input');
+    await box.waitFor({ state: 'visible' });
+    // The dialog writes its starting folder into the box after the box shows: a path typed over the
+    // box before that was once merged with it ("Please enter a path that exists"). So wait for the
+    // folder, and type again until the box holds exactly the path.
+    for (const deadline = Date.now() + 10_000; (await box.inputValue()) === '' && Date.now() < deadline;) await page.waitForTimeout(100);
     const dumpFile = path.join(workspace, 'logs/dump/1.jsonl');
-    await page.keyboard.type(dumpFile);
+    for (let attempt = 0; attempt < 3 && (await box.inputValue()) !== dumpFile; attempt += 1) {
+      if (attempt > 0) console.log(`      (the file dialog held ${JSON.stringify(await box.inputValue())}; typed the path again)`);
+      await page.keyboard.press('Control+A');
+      await page.keyboard.type(dumpFile);
+    }
+    assert.equal(await box.inputValue(), dumpFile);
     await page.keyboard.press('Enter');
     // The format: the guessed one is the first row, so Enter takes it.
     const guessed = page.locator('.quick-input-list .monaco-list-row.focused', { hasText: 'verl' }).first();
@@ -133,7 +142,7 @@ describe("a researcher's first hour on her own logs, keyboard only (code-server 
     if (!shown) {
       // What the window showed instead, for the record of a slow run.
       await shot(page, '01-format-not-shown-yet');
-      if ((await quickInput().locator('input').inputValue().catch(() => '')) === dumpFile) await page.keyboard.press('Enter');
+      if ((await box.inputValue().catch(() => '')) === dumpFile) await page.keyboard.press('Enter');
     }
     await guessed.waitFor({ timeout: 60_000 });
     assert.match(await guessed.innerText(), /the first records import as this/);
@@ -167,7 +176,14 @@ describe("a researcher's first hour on her own logs, keyboard only (code-server 
     await openByKeyboard('first-try.reward');
     await actions.toggleProblems();
     const reason = page.locator('.markers-panel .monaco-list-row', { hasText: 'no citations' }).first();
-    await reason.waitFor({ timeout: 150_000 });
+    try {
+      await reason.waitFor({ timeout: 150_000 });
+    } catch (error) {
+      // What the window showed instead: the panel's rows and the status bar, and a screenshot.
+      await shot(page, '03-no-citations-not-shown');
+      const status = await page.locator('.statusbar-item').allInnerTexts();
+      throw new Error(`no 'no citations' row: problems ${JSON.stringify(await actions.problemRows())}, status bar ${JSON.stringify(status.filter((t) => t.includes('HERALD')))}: ${String(error)}`);
+    }
     await statusBar('HERALD audited (no expectations); 2 of 2 attacks test nothing').waitFor();
     await shot(page, '03-no-citations-at-the-attack');
     await actions.toggleProblems();
