@@ -279,7 +279,7 @@ interface AuditCandidates {
   readonly storedBm25: () => StoredBm25Bytes | undefined;
 }
 
-/** The one place an audit's candidate source is made: preparing, patching a kept preparation, a shard and a merge. */
+/** The one place an audit's candidate source is made: preparing, patching a kept preparation and a shard (a merge, which ranks nothing, has a bare one). */
 async function auditCandidates(ctx: AuditContext, plan: AuditPlan, load: Extract<InputLoad, { ok: true }>, progress: (message: string) => void, commands?: ReadonlyMap<string, CommandAnswers>): Promise<AuditCandidates> {
   const rankings = await rankingsFor(ctx, plan, load, progress);
   const bm25 = await bm25IndexFor(ctx, plan, load, progress);

@@ -14,6 +14,9 @@ import { AuditError } from './audit-error.js';
 // to its original is bounded (problems/limits.ts) and checked before the longer list or text is
 // built: operations compound, so a few lines of spec could otherwise ask for gigabytes.
 
+/** An original's steps as their own origins (`Edit.stepOrigin` of a variant that moves no step). */
+const ownStepOrigins = (original: TrajectoryView): number[] => original.steps.map((_s, i) => i);
+
 /** One exact edit A(τ) of a trajectory, as the reward sees it. */
 export interface Edit {
   /** The element an `each` operation changed: a citation position, or the original index of a step; undefined for `all` operations. */
@@ -72,7 +75,7 @@ export function swapRebuilder(edit: CompiledEdit): ((original: TrajectoryView, p
   // replacer per position, which works out once whether the final text is rewritten.
   let last: { original: TrajectoryView; stepOrigin: readonly number[]; replacers: ((replacement: string) => TrajectoryView)[] } | undefined;
   return (original, position, replacement) => {
-    if (last?.original !== original) last = { original, stepOrigin: original.steps.map((_s, i) => i), replacers: [] };
+    if (last?.original !== original) last = { original, stepOrigin: ownStepOrigins(original), replacers: [] };
     const replace = (last.replacers[position] ??= citationReplacer(original, position, original, Infinity));
     return { position, replacement, view: replace(replacement), stepOrigin: last.stepOrigin };
   };
@@ -115,7 +118,7 @@ export function* editVariants(edit: CompiledEdit, original: TrajectoryView, ctx:
       yield* swapVariants(only, original, ctx);
       return;
     }
-    const start: Variant = { position: undefined, replacement: undefined, view: original, stepOrigin: original.steps.map((_s, i) => i), changed: false };
+    const start: Variant = { position: undefined, replacement: undefined, view: original, stepOrigin: ownStepOrigins(original), changed: false };
     // An edit that is one `replace` changes one citation (and the final text) of the original: its
     // views say so, and expressions that count a test over the citations re-test only that one.
     const opCtx: OpContext = { ...ctx, original, swaps: edit.ops.length === 1 && edit.ops[0]!.verb === 'replace' };
@@ -137,7 +140,7 @@ export function* editVariants(edit: CompiledEdit, original: TrajectoryView, ctx:
 function* swapVariants(op: Extract<CompiledOp, { verb: 'replace' }>, original: TrajectoryView, ctx: EditContext): Generator<Edit> {
   const { env } = ctx;
   const { source } = op;
-  const stepOrigin = original.steps.map((_s, i) => i);
+  const stepOrigin = ownStepOrigins(original);
   const room = characterRoom(original, original);
   for (let position = 0; position < original.citations.length; position++) {
     const current = original.citations[position]!;
