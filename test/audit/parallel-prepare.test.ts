@@ -19,6 +19,10 @@ import { AuditError } from '../../server/src/edits/audit-error.js';
 import { goldenCorpus, goldenRows, goldenSpec } from '../helpers/golden-audit.js';
 import { tempDir } from '../pool/temp-files.js';
 import { cacheFolder } from '../../server/src/inputs/cache-folder.js';
+import { auditEditPlan, planAudit } from '../../server/src/audit/plan.js';
+import { buildBm25Index, loadedBm25Index, storedBm25Index, type Bm25Index } from '../../server/src/candidates/bm25.js';
+import { createCandidateSource } from '../../server/src/candidates/candidate-source.js';
+import { indexBytes, indexOfBytes } from '../../server/src/inputs/index-cache.js';
 
 async function outcomeJson(specFile: string, options: AuditSpecOptions, text = fs.readFileSync(specFile, 'utf8')): Promise<{ json: string; progress: string[] }> {
   const progress: string[] = [];
@@ -155,6 +159,39 @@ describe('the worker threads themselves', () => {
       assert.deepEqual(replies.map((r) => r.kind === 'crash' ? r.message : `${r.kind} ${r.index}`), ['taken 0', 'part 1']);
       assert.equal(Atomics.load(claims, 1), 1, 'the worker claimed the range it prepared');
       assert.equal(claimRange(claims, 1), false, 'so no other thread can');
+    } finally {
+      await worker.terminate();
+    }
+  });
+
+  it('rank with the BM25 index sent after the init instead of building their own', async () => {
+    const text = goldenSpec.replace('using lexical(4)', 'using bm25(2)');
+    const { model } = analyze(text);
+    const decl = model.spec.decls.find((d) => d.kind === 'audit');
+    assert.ok(decl?.kind === 'audit');
+    const plan = auditEditPlan(planAudit(decl, text)!);
+    // The index of the corpus's ids over other texts (each passage's text moved to the next id): it
+    // ranks otherwise than the index a worker would build, so the edits say which one it used.
+    const all = [...goldenCorpus.passages.values()];
+    const moved = { file: 'c.jsonl', passages: new Map(all.map((p, i) => [p.id, { ...p, title: all[(i + 1) % all.length]!.title, text: all[(i + 1) % all.length]!.text }])) };
+    const bytes = indexBytes('corpus-hash', storedBm25Index(buildBm25Index(moved)));
+    const prepared = (bm25Index?: () => Bm25Index): PreparedPart => preparePart(setupRows(compileSetup(model, plan), goldenRows, corpusEnv(goldenCorpus)),
+      createCandidateSource(goldenCorpus, new Map(), bm25Index === undefined ? {} : { bm25Index }), () => false)!;
+    const swaps = (part: PreparedPart): number[][] => part.runs.map((run) => [...run.editReplacement.places]);
+    const withSent = prepared(() => loadedBm25Index(goldenCorpus, indexOfBytes(bytes, 'corpus-hash')!));
+    assert.notDeepEqual(swaps(withSent), swaps(prepared()), 'the two indexes give other edits');
+    const worker = new Worker(path.resolve('dist/prepare-worker.js'));
+    try {
+      const reply = new Promise<ToCoordinator>((resolve, reject) => {
+        worker.once('message', resolve);
+        worker.once('error', reject);
+      });
+      worker.postMessage({ kind: 'init', model: bindModel(model), plan, corpus: goldenCorpus, candidateFiles: new Map(), commands: new Map() } satisfies FromCoordinator);
+      worker.postMessage({ kind: 'index', bm25Index: { bytes, corpusHash: 'corpus-hash' } } satisfies FromCoordinator);
+      worker.postMessage({ kind: 'part', index: 0, rows: goldenRows, known: [] } satisfies FromCoordinator);
+      const answer = await reply;
+      assert.equal(answer.kind, 'part', JSON.stringify(answer));
+      assert.deepEqual(answer.kind === 'part' ? swaps(answer.part) : [], swaps(withSent));
     } finally {
       await worker.terminate();
     }

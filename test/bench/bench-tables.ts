@@ -4,7 +4,7 @@
 import * as path from 'node:path';
 import { importLines } from './import.bench.js';
 import { runsDir, type BenchRun } from './run-record.js';
-import { reauditHeading, ratio, scalingLine, seconds, stagesLines, tableRow } from './scale-lines.js';
+import { pairLine, reauditHeading, ratio, scalingLine, seconds, stagesLines, tableRow } from './scale-lines.js';
 
 export const performanceDoc = path.join('docs', 'performance.md');
 const generator = 'scripts/write-bench-tables.mjs';
@@ -52,10 +52,11 @@ export function renderBenchTables(fileName: string, run: BenchRun): string {
     ...scaleTable(run),
     ...reauditTable(run),
     '',
-    'Threads (the two cold audits again on one thread) and stages (where the one-thread time goes):',
+    'Threads (the two cold audits again on one thread; at one size, two one-thread audits at once, what the machine itself allows) and stages (where the one-thread time goes):',
     '',
     '```',
     ...run.scale.sizes.map(scalingLine),
+    ...(run.scale.pair === undefined ? [] : [pairLine(run.scale.pair)]),
     ...run.scale.sizes.flatMap(stagesLines),
     '```',
     // The import part's lines but the first (its folder and the load) and the last (the total).

@@ -41,6 +41,15 @@ const threadsResult = z.object({
   indexMs: z.number().optional(),
 });
 
+/** The cached one-thread audit of `main`, timed alone in its process (`pair` runs it). */
+const timingResult = z.object({ kind: z.literal('timing'), ms: z.number() });
+
+/**
+ * What the machine gives two copies of the same work: the cached one-thread audit of `main` in a
+ * process alone, then in two processes at once. The threads line's speedup is read against it.
+ */
+const pairResult = z.object({ kind: z.literal('pair'), aloneMs: z.number(), togetherMs: z.tuple([z.number(), z.number()]) });
+
 const auditResult = z.object({
   kind: z.literal('audit'),
   rows: z.number(),
@@ -155,6 +164,8 @@ export const benchRunSchema = z.object({
     generated: z.string(),
     sizes: z.array(scaleSize),
     reaudit: z.object({ floorMs: z.number(), result: reauditResult }).optional(),
+    /** Two one-thread audits at once against one alone, at the re-audit's size. */
+    pair: z.object({ rows: z.number(), result: pairResult }).optional(),
     /** Three shard processes and their merge, at the re-audit's size. */
     shards: z.object({ floorMs: z.number(), rows: z.number(), shards: z.array(shardResult), merge: mergeResult }).optional(),
     totalMs: z.number(),
@@ -171,13 +182,15 @@ export type AuditResult = z.infer<typeof auditResult>;
 export type ReauditResult = z.infer<typeof reauditResult>;
 export type ReauditLine = z.infer<typeof reauditLine>;
 export type ShardResult = z.infer<typeof shardResult>;
+export type PairResult = z.infer<typeof pairResult>;
+export type TimingResult = z.infer<typeof timingResult>;
 export type MergeResult = z.infer<typeof mergeResult>;
 export type ScaleSize = z.infer<typeof scaleSize>;
 export type ImportChildResult = z.infer<typeof importChild>;
 export type ImportResult = z.infer<typeof importResult>;
 export type Stages = z.infer<typeof stages>;
 /** What a child process prints as its last line, checked as it is read. */
-export const childResults = { floor: floorResult, threads: threadsResult, audit: auditResult, reaudit: reauditResult, shard: shardResult, merge: mergeResult, import: importChild } as const;
+export const childResults = { floor: floorResult, threads: threadsResult, audit: auditResult, reaudit: reauditResult, shard: shardResult, merge: mergeResult, pair: pairResult, timing: timingResult, import: importChild } as const;
 
 /** Environment variables the benches read. */
 export const benchKnobs = ['BENCH_SIZES', 'BENCH_REPEATS', 'BENCH_IMPORT_ROWS', 'HERALD_CACHE_DIR'] as const;

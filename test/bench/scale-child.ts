@@ -2,7 +2,9 @@
 // line on stdout (its shape: test/bench/run-record.ts). `floor DIR` times reading and JSON.parse of
 // the pool and corpus; `audit DIR` times the audits of DIR/bench.reward (see scale.bench.ts for
 // what each figure means); `one-thread DIR` and `machine-threads DIR` the cold audits again;
-// `reaudit DIR` the re-audit after each kind of change to the spec, the audit kept in memory.
+// `reaudit DIR` the re-audit after each kind of change to the spec, the audit kept in memory;
+// `pair DIR` the cached one-thread audit alone and then two of it at once, each in a process of its own.
+import { spawn } from 'node:child_process';
 import { readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -15,7 +17,7 @@ import { inputLimitsOf } from '../../server/src/inputs/input-limits.js';
 import { sizeProblem } from '../../server/src/inputs/load-inputs.js';
 import { WorkspaceTrust } from '../../server/src/inputs/trust.js';
 import { median, parseFloor } from './floor.js';
-import type { AuditResult, FloorResult, MergeResult, ReauditLine, ReauditResult, ShardResult, Stages, ThreadsResult } from './run-record.js';
+import { childLine, childResults, type AuditResult, type FloorResult, type MergeResult, type PairResult, type ReauditLine, type ReauditResult, type ShardResult, type Stages, type ThreadsResult, type TimingResult } from './run-record.js';
 import { createHash } from 'node:crypto';
 import { decodePartial, encodePartial } from '../../server/src/audit/shards.js';
 import { heraldVersion } from '../../server/src/version.js';
@@ -282,6 +284,34 @@ async function merge(dir: string): Promise<MergeResult> {
   return { kind: 'merge', ms, peakMb: peak, identical: difference === undefined, ...(difference === undefined ? {} : { difference }) };
 }
 
+/** The cached one-thread audit of `main` (the audit mode's candidate cache), timed; it reads the spec `pair` wrote. */
+async function cachedOneThread(dir: string): Promise<TimingResult> {
+  const timed = await timedAudit(path.join(dir, 'bench.reward'), newAuditCaches(), 'main', path.join(dir, 'candidate-cache'), 1);
+  return { kind: 'timing', ms: timed.ms };
+}
+
+/** `cached-one-thread` in a process of its own; its time. */
+function cachedOneThreadProcess(dir: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [__filename, 'cached-one-thread', dir], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.setEncoding('utf8').on('data', (text: string) => (out += text));
+    child.on('error', reject);
+    child.on('close', (code) => (code === 0 ? resolve(childLine(childResults.timing, out).ms) : reject(new Error(`cached-one-thread ${dir} exited with ${code}`))));
+  });
+}
+
+/**
+ * The cached one-thread audit in a process alone, then in two processes at once: how much two
+ * copies of this work slow each other on this machine, whatever the audit's own threads do.
+ */
+async function pair(dir: string): Promise<PairResult> {
+  writeSpec(path.join(dir, 'bench.reward'), groundingWeight);
+  const aloneMs = await cachedOneThreadProcess(dir);
+  const [first, second] = await Promise.all([cachedOneThreadProcess(dir), cachedOneThreadProcess(dir)]);
+  return { kind: 'pair', aloneMs, togetherMs: [first, second] };
+}
+
 const modes = {
   floor: (dir: string) => Promise.resolve(floor(dir)),
   shard: (dir: string, index?: string) => shard(dir, Number(index ?? '0')),
@@ -290,10 +320,12 @@ const modes = {
   'one-thread': (dir: string) => threads(dir, 1),
   'machine-threads': (dir: string) => threads(dir, defaultWorkers()),
   reaudit,
+  pair,
+  'cached-one-thread': cachedOneThread,
 } as const;
 const [mode, dir, arg] = process.argv.slice(2);
 if (mode === undefined || !(mode in modes) || dir === undefined) {
-  console.error('usage: scale-child.js floor|audit|one-thread|machine-threads|reaudit|merge DIR, or shard DIR I');
+  console.error('usage: scale-child.js floor|audit|one-thread|machine-threads|reaudit|merge|pair|cached-one-thread DIR, or shard DIR I');
   process.exitCode = 2;
 } else {
   (modes[mode as keyof typeof modes] as (dir: string, arg?: string) => Promise<unknown>)(dir, arg).then(

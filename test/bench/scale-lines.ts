@@ -2,7 +2,7 @@
 // tables show them (test/bench/bench-tables.ts): one place, so the docs say what the bench said.
 import { minRowsPerWorker, threadsFor } from '../../server/src/threads/parallel-prepare.js';
 import { median } from './floor.js';
-import type { ReauditLine, ReauditResult, ScaleSize, Stages, ThreadsResult } from './run-record.js';
+import type { PairResult, ReauditLine, ReauditResult, ScaleSize, Stages, ThreadsResult } from './run-record.js';
 
 export const seconds = (ms: number): string => (ms / 1000).toFixed(ms < 10_000 ? 2 : 1);
 export const ratio = (ms: number, floor: number): string => `${(ms / floor).toFixed(ms / floor < 10 ? 2 : 1)}×`;
@@ -49,6 +49,17 @@ export function scalingLine(size: ScaleSize): string {
     return `${label} ${seconds(oneMs)} s on 1 thread, ${seconds(manyMs)} s on ${n}: ${speedup.toFixed(2)}×${range}, parallel fraction ${p.toFixed(2)}, projected on 32 cores ${seconds(oneMs * ((1 - p) + p / 32))} s`;
   };
   return `${rows}: ${describe('cold', (t) => t.coldMs)}; ${describe('cached candidates', (t) => t.coldCachedMs)}; one-thread peak ${peak} MB`;
+}
+
+/**
+ * What two copies of the same work cost this machine: the cached one-thread audit alone, and two of
+ * it at once in processes of their own. Two threads that split the work and slow each other as much
+ * give about 2 × alone / together: the figure the threads line's speedup is to be read against.
+ */
+export function pairLine({ rows, result }: { readonly rows: number; readonly result: PairResult }): string {
+  const slowest = Math.max(...result.togetherMs);
+  return `${count(rows)}, the machine itself: the cached one-thread audit took ${seconds(result.aloneMs)} s alone and ${result.togetherMs.map(seconds).join(' s and ')} s as two processes at once `
+    + `(${(slowest / result.aloneMs).toFixed(2)}× slower); two threads that split this work and slow each other as much give about ${((2 * result.aloneMs) / slowest).toFixed(2)}×`;
 }
 
 /**

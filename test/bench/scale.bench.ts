@@ -3,9 +3,9 @@
 // every line). Pools of 1,000, 10,000, 58,368 and 200,000 trajectories over a 100,000-passage
 // corpus are generated outside the repo (${TMPDIR:-/tmp}/herald-bench, reused while their
 // parameters match) and each size is measured in its own process, so peak memory is per size.
-// Prints one table, then per size the threads line and the stages lines (where one thread's time
-// goes, and the best more threads could do), then the re-audit after each kind of change at one
-// size; asserts nothing but that each re-audit's report is a from-scratch audit's.
+// Prints one table, then per size the threads line, the machine's own line for two copies of the
+// work at once (at one size), and the stages lines (where one thread's time goes, and the best more
+// threads could do), then the re-audit after each kind of change at one size; asserts nothing but that each re-audit's report is a from-scratch audit's.
 // BENCH_SIZES=1000,10000 limits the sizes. BENCH_REPEATS=N measures the threads line N times, one
 // thread and the machine's threads alternated in processes of their own, and gives medians with
 // the range of the per-pair speedups: on a small, shared machine one pair varies by more than the
@@ -19,7 +19,7 @@ import type { z } from 'zod';
 import { generateScaled } from '../../samples/generator/scaled.js';
 import { threadsFor } from '../../server/src/threads/parallel-prepare.js';
 import { childLine, childResults, type BenchRun, type ScaleSize, type ThreadsResult } from './run-record.js';
-import { reauditHeading, reauditLine, reauditPeakLine, scalingLine, seconds, stagesLines, tableHeader, tableRow } from './scale-lines.js';
+import { pairLine, reauditHeading, reauditLine, reauditPeakLine, scalingLine, seconds, stagesLines, tableHeader, tableRow } from './scale-lines.js';
 
 export const benchRoot = path.join(os.tmpdir(), 'herald-bench');
 const child = path.join(__dirname, 'scale-child.js');
@@ -32,7 +32,7 @@ export const reauditSizeOf = (sizes: readonly number[]): number => (sizes.includ
 
 // Every size runs with Node's default heap limit, as the editor's audit worker and the CLI do (a
 // roomier limit only lets the collector wait longer, which inflates peak memory).
-export function runScaleChild<T>(mode: 'floor' | 'audit' | 'one-thread' | 'machine-threads' | 'reaudit' | 'shard' | 'merge', dir: string, schema: z.ZodType<T>, ...args: string[]): T {
+export function runScaleChild<T>(mode: 'floor' | 'audit' | 'one-thread' | 'machine-threads' | 'reaudit' | 'shard' | 'merge' | 'pair', dir: string, schema: z.ZodType<T>, ...args: string[]): T {
   const result = spawnSync(process.execPath, [child, mode, dir, ...args], { encoding: 'utf8', maxBuffer: 1 << 24 });
   if (result.status !== 0 || !result.stdout.trim().split('\n').pop()?.startsWith('{')) throw new Error(`${mode} ${dir} failed (${result.status}):\n${result.stderr}`);
   return childLine(schema, result.stdout);
@@ -83,6 +83,7 @@ export function scaleLines(scale: BenchRun['scale'], machine: BenchRun['machine'
     '',
     "threads: the cold and cached figures above use the machine's cores; the same two audits on one thread (--workers 1), in a process of their own:",
     ...scale.sizes.map(scalingLine),
+    ...(scale.pair === undefined ? [] : [pairLine(scale.pair)]),
     '',
     "stages: where the one-thread audits' time goes (progress messages; medians with BENCH_REPEATS), and the best this design could do on more threads:",
     'the load, the lattice and the scoring stay on the calling thread, every thread that ranks builds its own corpus index, and the rest divides perfectly',
@@ -103,6 +104,7 @@ export function scaleBench(): BenchRun['scale'] {
   const measured: ScaleSize[] = [];
   let reaudit: BenchRun['scale']['reaudit'];
   let shards: BenchRun['scale']['shards'];
+  let pair: BenchRun['scale']['pair'];
   for (const size of sizes) {
     const dir = path.join(benchRoot, String(size));
     const floor = runScaleChild('floor', dir, childResults.floor);
@@ -117,11 +119,15 @@ export function scaleBench(): BenchRun['scale'] {
     // After the audit mode, whose candidate cache it reads: rankings from disk, as a reopened workspace has them.
     if (size === reauditSizeOf(sizes)) {
       reaudit = { floorMs: floor.ms, result: runScaleChild('reaudit', dir, childResults.reaudit) };
+      pair = { rows: audit.rows, result: runScaleChild('pair', dir, childResults.pair) };
       // One after another: each shard's time is its own, as on a machine of its own.
       const shardRuns = [0, 1, 2].map((index) => runScaleChild('shard', dir, childResults.shard, String(index)));
       shards = { floorMs: floor.ms, rows: audit.rows, shards: shardRuns, merge: runScaleChild('merge', dir, childResults.merge) };
     }
     process.stderr.write(`bench: ${size} done\n`);
   }
-  return { dir: benchRoot, corpusPassages: 100_000, generated: generatedNote, sizes: measured, ...(reaudit === undefined ? {} : { reaudit }), ...(shards === undefined ? {} : { shards }), totalMs: performance.now() - started };
+  return {
+    dir: benchRoot, corpusPassages: 100_000, generated: generatedNote, sizes: measured,
+    ...(reaudit === undefined ? {} : { reaudit }), ...(pair === undefined ? {} : { pair }), ...(shards === undefined ? {} : { shards }), totalMs: performance.now() - started,
+  };
 }

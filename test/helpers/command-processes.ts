@@ -63,8 +63,13 @@ export async function started(arg: string, count: number, withinMs = 20_000): Pr
   return false;
 }
 
-/** The processes with `arg` as an argument after waiting up to `withinMs` for them all to end (empty: none). */
-export function survivors(arg: string, withinMs = 10_000): Promise<number[]> {
+/**
+ * The processes with `arg` as an argument after waiting up to `withinMs` for them all to end (empty:
+ * none). The wait is long because the sweep can be another process's to make (the guard, a Node
+ * process that must start and read its closed stdin): on a machine loaded by the rest of the suite,
+ * 10 s was once too short for it.
+ */
+export function survivors(arg: string, withinMs = 30_000): Promise<number[]> {
   return remaining(() => processesWith(arg), withinMs);
 }
 

@@ -42,11 +42,17 @@ export interface PartInit {
    * taken back (`claimRange`). Absent, a worker prepares every range it is sent.
    */
   readonly claims?: Int32Array;
-  /**
-   * The corpus's BM25 index as the cache folder keeps it, when it does and some query text of the
-   * rows has no stored ranking: a worker loads it on its first miss instead of building its own.
-   */
-  readonly bm25Index?: StoredBm25Bytes;
+}
+
+/**
+ * The corpus's BM25 index as the cache folder keeps it, sent after the init when the folder keeps it
+ * and some query text of the rows has no stored ranking: a worker loads it on its first miss instead
+ * of building its own. It follows the init, and comes before any range, because finding out needs the
+ * stored rankings, which the calling thread reads while the workers start.
+ */
+export interface IndexMessage {
+  readonly kind: 'index';
+  readonly bm25Index: StoredBm25Bytes;
 }
 
 /** A stored BM25 index file's bytes (inputs/index-cache.ts) and the corpus content hash they must name. */
@@ -61,7 +67,7 @@ export function claimRange(claims: Int32Array | undefined, index: number): boole
 }
 
 /** A range of rows to prepare, with the rankings the coordinator's store already holds for their query texts. */
-export type FromCoordinator = PartInit | { readonly kind: 'part'; readonly index: number; readonly rows: readonly Trajectory[]; readonly known: readonly RankingsOnWire[] };
+export type FromCoordinator = PartInit | IndexMessage | { readonly kind: 'part'; readonly index: number; readonly rows: readonly Trajectory[]; readonly known: readonly RankingsOnWire[] };
 
 /** A part, with the rankings its worker computed for the coordinator's store. */
 export type ToCoordinator =
@@ -160,13 +166,8 @@ export async function prepareInParallel(model: SpecModel, plan: EditPlan, inputs
 
   const claims = new Int32Array(new SharedArrayBuffer(4 * ranges.length));
   const ranked = rankedGenerators.filter((r) => plan.attacks.some((a) => a.generators.some((g) => g.kind === r)));
-  // Only when some query text has no stored ranking; the file is sent as read, and checked where it is loaded.
-  const bm25 = ranked.includes('bm25') && rows.some((row) => options.rankings?.('bm25').placesOf(visibleQueryText(row)) === undefined)
-    ? options.storedBm25Index?.()
-    : undefined;
   const init: PartInit = {
     kind: 'init', model: bindModel(model), plan, corpus: inputs.corpus, candidateFiles: options.candidateFiles, commands: options.commands, claims,
-    ...(bm25 === undefined ? {} : { bm25Index: bm25 }),
     ...(options.commandTerms instanceof AnsweredTerms ? { commandTerms: { specs: options.commandTerms.specs, answers: options.commandTerms.answers } } : {}),
   };
   const compiled = compileSetup(model, plan);
@@ -246,11 +247,23 @@ export async function prepareInParallel(model: SpecModel, plan: EditPlan, inputs
     });
     worker.postMessage(init satisfies FromCoordinator);
   }
-  // Each worker gets two ranges, and then one per part it returns, so the next range already waits
-  // in its queue when it finishes one: at 58,368 rows a worker otherwise waited 80–120 ms per
-  // 5,000-row range for the calling thread to take its part and hand it another. The calling thread
-  // prepares a range at a time itself, so a worker's queue covers it while this thread is busy.
-  for (let queued = 0; queued < 2; queued++) for (const worker of workers) give(worker);
+  try {
+    // The workers start (a second or so each) while this thread reads the stored rankings, which the
+    // first ranges need anyway. The index is sent only when some query text has no stored ranking;
+    // the file goes as read, and is checked where it is loaded.
+    const bm25 = ranked.includes('bm25') && rows.some((row) => options.rankings?.('bm25').placesOf(visibleQueryText(row)) === undefined)
+      ? options.storedBm25Index?.()
+      : undefined;
+    if (bm25 !== undefined) for (const worker of workers) worker.postMessage({ kind: 'index', bm25Index: bm25 } satisfies FromCoordinator);
+    // Each worker gets two ranges, and then one per part it returns, so the next range already waits
+    // in its queue when it finishes one: at 58,368 rows a worker otherwise waited 80–120 ms per
+    // 5,000-row range for the calling thread to take its part and hand it another. The calling thread
+    // prepares a range at a time itself, so a worker's queue covers it while this thread is busy.
+    for (let queued = 0; queued < 2; queued++) for (const worker of workers) give(worker);
+  } catch (error) {
+    // The workers run already: the audit fails with this error once they are stopped (below).
+    settle(error instanceof Error ? error : new Error(String(error)));
+  }
 
   // The calling thread is one of the threads. It has the corpus, the candidate source and the
   // compiled plan already, so a thread of its own would only pay again for them, and on a machine

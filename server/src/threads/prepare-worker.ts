@@ -11,10 +11,10 @@ import type { CorpusOrder } from '../pool/corpus-order.js';
 import type { Trajectory } from '../pool/types.js';
 import type { RankedGenerator, RankingStore, Ranking } from '../inputs/ranking-cache.js';
 import { createCandidateSource } from '../candidates/candidate-source.js';
-import { bm25IndexOf } from '../candidates/bm25.js';
+import { bm25IndexOf, type Bm25Index } from '../candidates/bm25.js';
 import { indexOfBytes } from '../inputs/index-cache.js';
 import { compileSetup, rangePreparer, type PreparedPart } from '../edits/prepare.js';
-import { claimRange, partOnWire, type FromCoordinator, type PartInit, type ToCoordinator } from './parallel-prepare.js';
+import { claimRange, partOnWire, type FromCoordinator, type PartInit, type StoredBm25Bytes, type ToCoordinator } from './parallel-prepare.js';
 import { modelOfBound } from '../semantics/bound-model.js';
 import { rankingBuffers, RankingsPacker, unpackRankings, type RankingsOnWire } from './rankings-on-wire.js';
 
@@ -42,7 +42,13 @@ class ThreadRankings {
   }
 }
 
-function start(init: PartInit): (rows: readonly Trajectory[], sent: readonly RankingsOnWire[]) => { part: PreparedPart | undefined; rankings: RankingsOnWire[] } {
+/** A worker's preparation of the ranges it is sent, once it has its init; `useIndex` takes the stored BM25 index if one follows. */
+interface Started {
+  readonly prepare: (rows: readonly Trajectory[], sent: readonly RankingsOnWire[]) => { part: PreparedPart | undefined; rankings: RankingsOnWire[] };
+  readonly useIndex: (stored: StoredBm25Bytes) => void;
+}
+
+function start(init: PartInit): Started {
   const model = modelOfBound(init.model);
   const compiled = compileSetup(model, init.plan);
   const terms = init.commandTerms === undefined ? undefined : new AnsweredTerms(init.commandTerms.specs, init.commandTerms.answers);
@@ -55,12 +61,16 @@ function start(init: PartInit): (rows: readonly Trajectory[], sent: readonly Ran
     return of;
   };
   const store = (generator: RankedGenerator): RankingStore => rankingsOf(generator).store;
-  // The stored index, loaded on the first query no stored ranking answers (built when it cannot be).
-  const sentIndex = init.bm25Index;
-  const bm25Index = sentIndex === undefined ? undefined : () => bm25IndexOf(init.corpus, indexOfBytes(sentIndex.bytes, sentIndex.corpusHash));
+  // The stored index, when one is sent, loaded on the first query no stored ranking answers; without
+  // one, the index is built then.
+  let sentIndex: StoredBm25Bytes | undefined;
+  const bm25Index = (): Bm25Index => bm25IndexOf(init.corpus, sentIndex === undefined ? undefined : indexOfBytes(sentIndex.bytes, sentIndex.corpusHash));
   const candidates = createCandidateSource(init.corpus, init.candidateFiles, { store, commands: init.commands, bm25Index });
   const prepareRange = rangePreparer(compiled, env, candidates, () => false);
-  return (rows, sent) => {
+  const useIndex = (stored: StoredBm25Bytes): void => {
+    sentIndex = stored;
+  };
+  const prepare: Started['prepare'] = (rows, sent) => {
     // The coordinator keeps every ranking and sends each range its own: kept across ranges here, they
     // would only grow the thread (by a million ranked query texts at a million rows).
     for (const of of rankings.values()) of.known.clear();
@@ -72,6 +82,7 @@ function start(init: PartInit): (rows: readonly Trajectory[], sent: readonly Ran
     const ranked = [...rankings.values()].filter((of) => of.fresh.size > 0).map((of) => of.fresh.take());
     return { part, rankings: ranked };
   };
+  return { prepare, useIndex };
 }
 
 // Once a part is sent, its rows, views and edits are garbage, but V8 lets a busy thread's heap grow
@@ -97,13 +108,17 @@ if (port !== null) {
         claims = message.claims;
         return;
       }
-      if (run === undefined) throw new Error('a part before init');
+      if (run === undefined) throw new Error(`a message of kind '${message.kind}' before init`);
+      if (message.kind === 'index') {
+        run.useIndex(message.bm25Index);
+        return;
+      }
       // The calling thread may have taken the range back while it waited here (parallel-prepare.ts).
       if (!claimRange(claims, message.index)) {
         send({ kind: 'taken', index: message.index });
         return;
       }
-      const { part, rankings } = run(message.rows, message.known);
+      const { part, rankings } = run.prepare(message.rows, message.known);
       if (part === undefined) throw new Error('a part was cancelled in a worker, which is never asked to cancel');
       const { wire, transfers } = partOnWire(part);
       send({ kind: 'part', index: message.index, part: wire, rankings }, [...transfers, ...rankingBuffers(rankings)]);
