@@ -102,6 +102,21 @@ describe('an audit prepared on worker threads', () => {
   });
 });
 
+/** The first reply of a worker started from the bundle (as the editor and the CLI start it) after `messages`; the worker is stopped then. */
+async function bundleWorkerReply(messages: readonly FromCoordinator[]): Promise<ToCoordinator> {
+  const worker = new Worker(path.resolve('dist/prepare-worker.js'));
+  try {
+    const reply = new Promise<ToCoordinator>((resolve, reject) => {
+      worker.once('message', resolve);
+      worker.once('error', reject);
+    });
+    for (const message of messages) worker.postMessage(message);
+    return await reply;
+  } finally {
+    await worker.terminate();
+  }
+}
+
 describe('the worker threads themselves', () => {
   it('are stopped when the run is cancelled, and the audit reports nothing', async () => {
     let cancelled = false;
@@ -121,20 +136,12 @@ describe('the worker threads themselves', () => {
     const { model } = analyze(goldenSpec);
     const plan = { rewards: ['R0'], detectors: ['L'], attacks: [] };
     const here = preparePart(setupRows(compileSetup(model, plan), goldenRows, corpusEnv(goldenCorpus)), noCandidates, () => false)!;
-    const worker = new Worker(path.resolve('dist/prepare-worker.js'));
-    try {
-      const reply = new Promise<ToCoordinator>((resolve, reject) => {
-        worker.once('message', resolve);
-        worker.once('error', reject);
-      });
-      worker.postMessage({ kind: 'init', model: bindModel(model), plan, corpus: goldenCorpus, candidateFiles: new Map(), commands: new Map() } satisfies FromCoordinator);
-      worker.postMessage({ kind: 'part', index: 0, rows: goldenRows, known: [] } satisfies FromCoordinator);
-      const answer = await reply;
-      assert.equal(answer.kind, 'part', JSON.stringify(answer));
-      assert.deepEqual(answer.kind === 'part' ? [...answer.part.originalValues] : [], [...here.originalValues]);
-    } finally {
-      await worker.terminate();
-    }
+    const answer = await bundleWorkerReply([
+      { kind: 'init', model: bindModel(model), plan, corpus: goldenCorpus, candidateFiles: new Map(), commands: new Map() },
+      { kind: 'part', index: 0, rows: goldenRows, known: [] },
+    ]);
+    assert.equal(answer.kind, 'part', JSON.stringify(answer));
+    assert.deepEqual(answer.kind === 'part' ? [...answer.part.originalValues] : [], [...here.originalValues]);
   });
 
   it('leave a range another thread has claimed, and say so', async () => {
@@ -180,21 +187,13 @@ describe('the worker threads themselves', () => {
     const swaps = (part: PreparedPart): number[][] => part.runs.map((run) => [...run.editReplacement.places]);
     const withSent = prepared(() => loadedBm25Index(goldenCorpus, indexOfBytes(bytes, 'corpus-hash')!));
     assert.notDeepEqual(swaps(withSent), swaps(prepared()), 'the two indexes give other edits');
-    const worker = new Worker(path.resolve('dist/prepare-worker.js'));
-    try {
-      const reply = new Promise<ToCoordinator>((resolve, reject) => {
-        worker.once('message', resolve);
-        worker.once('error', reject);
-      });
-      worker.postMessage({ kind: 'init', model: bindModel(model), plan, corpus: goldenCorpus, candidateFiles: new Map(), commands: new Map() } satisfies FromCoordinator);
-      worker.postMessage({ kind: 'index', bm25Index: { bytes, corpusHash: 'corpus-hash' } } satisfies FromCoordinator);
-      worker.postMessage({ kind: 'part', index: 0, rows: goldenRows, known: [] } satisfies FromCoordinator);
-      const answer = await reply;
-      assert.equal(answer.kind, 'part', JSON.stringify(answer));
-      assert.deepEqual(answer.kind === 'part' ? swaps(answer.part) : [], swaps(withSent));
-    } finally {
-      await worker.terminate();
-    }
+    const answer = await bundleWorkerReply([
+      { kind: 'init', model: bindModel(model), plan, corpus: goldenCorpus, candidateFiles: new Map(), commands: new Map() },
+      { kind: 'index', bm25Index: { bytes, corpusHash: 'corpus-hash' } },
+      { kind: 'part', index: 0, rows: goldenRows, known: [] },
+    ]);
+    assert.equal(answer.kind, 'part', JSON.stringify(answer));
+    assert.deepEqual(answer.kind === 'part' ? swaps(answer.part) : [], swaps(withSent));
   });
 
   it('that fail stop the audit with an AuditError that names the cause and the setting', async () => {
