@@ -118,10 +118,9 @@ export function* editVariants(edit: CompiledEdit, original: TrajectoryView, ctx:
       yield* swapVariants(only, original, ctx);
       return;
     }
+    // Any other edit: its views carry no `swap` (only a one-`replace` edit's do, `swapVariants`).
     const start: Variant = { position: undefined, replacement: undefined, view: original, stepOrigin: ownStepOrigins(original), changed: false };
-    // An edit that is one `replace` changes one citation (and the final text) of the original: its
-    // views say so, and expressions that count a test over the citations re-test only that one.
-    const opCtx: OpContext = { ...ctx, original, swaps: edit.ops.length === 1 && edit.ops[0]!.verb === 'replace' };
+    const opCtx: OpContext = { ...ctx, original };
     for (const variant of applyFrom(edit.ops, 0, start, opCtx)) {
       if (variant.changed) yield { position: variant.position, replacement: variant.replacement, view: variant.view, stepOrigin: variant.stepOrigin };
     }
@@ -170,8 +169,6 @@ function* swapVariants(op: Extract<CompiledOp, { verb: 'replace' }>, original: T
 
 interface OpContext extends EditContext {
   readonly original: TrajectoryView;
-  /** The edit is one `replace`, applied to the original: its views carry `swap`. */
-  readonly swaps: boolean;
 }
 
 /** The error of a variant that adds `over` characters more than the room left: say how many it adds in all. */
@@ -294,27 +291,29 @@ function* deleteCitations(mode: 'all' | 'each', test: (id: string, view: Traject
   for (const i of matches) yield { ...state, position: i, changed: true, view: { ...view, citations: view.citations.filter((_id, j) => j !== i) } };
 }
 
-/** The candidates of one position with the trajectory each makes, built as they are read. */
+/**
+ * The candidates of one position with the trajectory each makes, built as they are read: a `replace`
+ * among other operations, so its views are not one swap of the original and carry no `swap`.
+ */
 function* replacements(source: CompiledSource, view: TrajectoryView, position: number, ctx: OpContext): Generator<[string, TrajectoryView]> {
   const current = view.citations[position]!;
-  const swapOf = ctx.swaps ? view : undefined;
   const room = characterRoom(ctx.original, view);
   switch (source.kind) {
     case 'fake_id': {
       const id = fakeIdFor(ctx.trajectoryId, position, ctx.env.corpusIds);
-      yield [id, citationReplacer(view, position, swapOf, room)(id)];
+      yield [id, citationReplacer(view, position, undefined, room)(id)];
       return;
     }
     case 'generated': {
-      const replace = citationReplacer(view, position, swapOf, room);
+      const replace = citationReplacer(view, position, undefined, room);
       for (const id of ctx.candidatesAt(position)) yield [id, replace(id)];
       return;
     }
     case 'other_ranks':
-      yield* otherRanks(view, position, swapOf, room);
+      yield* otherRanks(view, position, undefined, room);
       return;
     case 'each': {
-      const replace = citationReplacer(view, position, swapOf, room);
+      const replace = citationReplacer(view, position, undefined, room);
       for (const id of source.candidates(current, view, ctx.env)) {
         if (source.test(current, id, view, ctx.env)) yield [id, replace(id)];
       }
